@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# What the tests and the main job need before they start: a Docker engine that
+# answers and the local base image. Idempotent and quick when both are there.
+# EVALRIG_NO_SETUP=1 skips it (to see how the tests fail with no engine).
+set -euo pipefail
+[ "${EVALRIG_NO_SETUP:-}" = 1 ] && exit 0
+here=$(cd "$(dirname "$0")" && pwd)
+bash "$here/docker-engine.sh" 2>/dev/null || bash "$here/docker-engine.sh"
+if [ -z "${EVALRIG_BASE_IMAGE:-}" ] || [ "${EVALRIG_BASE_IMAGE}" = evalrig-base:bookworm ]; then
+  bash "$here/base-image.sh" 2>/dev/null || bash "$here/base-image.sh"
+fi

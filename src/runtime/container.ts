@@ -1,0 +1,286 @@
+import { PassThrough, type Readable } from 'node:stream';
+import type Docker from 'dockerode';
+import type { DockerClient } from './connection.js';
+
+/** Labels on everything evalrig starts, so leftovers can always be found. */
+export const LABELS = {
+  managed: 'evalrig.managed',
+  campaign: 'evalrig.campaign',
+  run: 'evalrig.run',
+} as const;
+
+/** Per-container resource limits. */
+export interface ContainerLimits {
+  /** Memory in bytes. */
+  readonly memoryBytes?: number;
+  /** CPUs, fractional allowed (1.5). */
+  readonly cpus?: number;
+  /** Maximum number of processes. */
+  readonly pids?: number;
+}
+
+export const DEFAULT_LIMITS: Required<ContainerLimits> = {
+  memoryBytes: 2 * 1024 ** 3,
+  cpus: 2,
+  pids: 512,
+};
+
+export interface Bind {
+  readonly host: string;
+  readonly container: string;
+  readonly readOnly?: boolean;
+}
+
+/**
+ * What to start. Security is not optional: every container has network none,
+ * all capabilities dropped, no-new-privileges and resource limits. There is no
+ * way to mount the Docker socket through this type on purpose.
+ */
+export interface ContainerSpec {
+  readonly image: string;
+  /** Command of the container's main process; defaults to one that idles. */
+  readonly cmd?: readonly string[];
+  /** `uid[:gid]` or a user name of the image; defaults to the image's user. */
+  readonly user?: string;
+  readonly workingDir?: string;
+  readonly env?: Readonly<Record<string, string>>;
+  readonly labels?: Readonly<Record<string, string>>;
+  readonly binds?: readonly Bind[];
+  readonly limits?: ContainerLimits;
+  readonly name?: string;
+}
+
+export interface ExecOptions {
+  readonly env?: Readonly<Record<string, string>>;
+  readonly user?: string;
+  readonly workingDir?: string;
+  /** Written to the process's standard input, which is then closed. */
+  readonly stdin?: string | Buffer;
+  /** The exec is abandoned after this long; `timedOut` is then true. */
+  readonly timeoutMs?: number;
+  /** Each of stdout and stderr is kept up to this many bytes. */
+  readonly maxOutputBytes?: number;
+}
+
+export interface ExecResult {
+  /** null when the exec timed out (its exit is unknown). */
+  readonly exitCode: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly timedOut: boolean;
+  /** True when stdout or stderr was cut at maxOutputBytes. */
+  readonly truncated: boolean;
+  readonly durationMs: number;
+}
+
+const IDLE = ['sh', '-c', 'trap "exit 0" TERM INT; while :; do sleep 3600 & wait $!; done'];
+const DEFAULT_MAX_OUTPUT = 1024 * 1024;
+
+function hostConfig(spec: ContainerSpec): Docker.HostConfig {
+  const limits = { ...DEFAULT_LIMITS, ...spec.limits };
+  return {
+    NetworkMode: 'none',
+    CapDrop: ['ALL'],
+    SecurityOpt: ['no-new-privileges'],
+    Memory: limits.memoryBytes,
+    MemorySwap: limits.memoryBytes,
+    NanoCpus: Math.round(limits.cpus * 1e9),
+    PidsLimit: limits.pids,
+    Binds: (spec.binds ?? []).map((b) => `${b.host}:${b.container}:${b.readOnly ? 'ro' : 'rw'}`),
+    Init: true,
+  };
+}
+
+/** Collects a stream up to a byte cap, noting whether anything was cut. */
+class CappedBuffer {
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+  truncated = false;
+  constructor(private readonly cap: number) {}
+  push(chunk: Buffer): void {
+    const room = this.cap - this.size;
+    if (chunk.length > room) this.truncated = true;
+    if (room <= 0) return;
+    const kept = chunk.length > room ? chunk.subarray(0, room) : chunk;
+    this.chunks.push(kept);
+    this.size += kept.length;
+  }
+  text(): string {
+    return Buffer.concat(this.chunks).toString('utf8');
+  }
+}
+
+/** A started container of evalrig's, with exec and teardown. */
+export class RunContainer {
+  constructor(
+    private readonly client: DockerClient,
+    readonly container: Docker.Container,
+  ) {}
+
+  get id(): string {
+    return this.container.id;
+  }
+
+  /** Runs a command in the container and collects its output. */
+  async exec(cmd: readonly string[], options: ExecOptions = {}): Promise<ExecResult> {
+    const started = Date.now();
+    const exec = await this.container.exec({
+      Cmd: [...cmd],
+      AttachStdout: true,
+      AttachStderr: true,
+      AttachStdin: options.stdin !== undefined,
+      Env: Object.entries(options.env ?? {}).map(([k, v]) => `${k}=${v}`),
+      User: options.user,
+      WorkingDir: options.workingDir,
+    });
+    const stream = (await exec.start({
+      hijack: true,
+      stdin: options.stdin !== undefined,
+    })) as NodeJS.ReadWriteStream & Readable;
+    const cap = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
+    const out = new CappedBuffer(cap);
+    const err = new CappedBuffer(cap);
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    stdout.on('data', (c: Buffer) => out.push(c));
+    stderr.on('data', (c: Buffer) => err.push(c));
+    this.client.docker.modem.demuxStream(stream, stdout, stderr);
+    if (options.stdin !== undefined) {
+      // Half-close: the process sees EOF on stdin while we keep reading.
+      stream.write(options.stdin);
+      (stream as unknown as { end(): void }).end();
+    }
+
+    let timer: NodeJS.Timeout | undefined;
+    const ended = new Promise<'ended'>((resolve, reject) => {
+      stream.once('end', () => resolve('ended'));
+      stream.once('close', () => resolve('ended'));
+      stream.once('error', reject);
+    });
+    const timedOut =
+      options.timeoutMs === undefined
+        ? new Promise<never>(() => {})
+        : new Promise<'timeout'>((resolve) => {
+            timer = setTimeout(() => resolve('timeout'), options.timeoutMs);
+          });
+    const outcome = await Promise.race([ended, timedOut]).finally(() => clearTimeout(timer));
+    if (outcome === 'timeout') {
+      stream.destroy();
+      return {
+        exitCode: null,
+        stdout: out.text(),
+        stderr: err.text(),
+        timedOut: true,
+        truncated: out.truncated || err.truncated,
+        durationMs: Date.now() - started,
+      };
+    }
+    const info = await exec.inspect();
+    return {
+      exitCode: info.ExitCode ?? null,
+      stdout: out.text(),
+      stderr: err.text(),
+      timedOut: false,
+      truncated: out.truncated || err.truncated,
+      durationMs: Date.now() - started,
+    };
+  }
+
+  /** Kills the main process; the container stops at once. Idempotent. */
+  async kill(): Promise<void> {
+    await this.container.kill({ signal: 'SIGKILL' }).catch(ignoreGone);
+  }
+
+  /** Removes the container, killing it first if it still runs. Idempotent. */
+  async remove(): Promise<void> {
+    await this.container.remove({ force: true, v: true }).catch(ignoreGone);
+  }
+}
+
+function ignoreGone(error: unknown): void {
+  const status = (error as { statusCode?: number }).statusCode;
+  // 404: already removed; 409: not running / removal in progress.
+  if (status === 404 || status === 409) return;
+  throw error;
+}
+
+/** Creates and starts a container; its main process idles unless `cmd` says otherwise. */
+export async function startContainer(
+  client: DockerClient,
+  spec: ContainerSpec,
+): Promise<RunContainer> {
+  const container = await client.docker.createContainer({
+    name: spec.name,
+    Image: spec.image,
+    Cmd: [...(spec.cmd ?? IDLE)],
+    User: spec.user,
+    WorkingDir: spec.workingDir,
+    Env: Object.entries(spec.env ?? {}).map(([k, v]) => `${k}=${v}`),
+    Labels: { [LABELS.managed]: 'true', ...spec.labels },
+    HostConfig: hostConfig(spec),
+    NetworkDisabled: true,
+  });
+  const run = new RunContainer(client, container);
+  try {
+    await container.start();
+  } catch (error) {
+    await run.remove();
+    throw error;
+  }
+  return run;
+}
+
+/**
+ * Runs `cmd` in a fresh container of `image` and removes it: the one-shot
+ * form, for probes of an image and the foundation tests.
+ *
+ * @example
+ * const r = await runOnce(client, { image: 'evalrig-base:bookworm' }, ['git', '--version']);
+ * r.stdout // 'git version 2.39.5\n'
+ */
+export async function runOnce(
+  client: DockerClient,
+  spec: ContainerSpec,
+  cmd: readonly string[],
+  options: ExecOptions = {},
+): Promise<ExecResult> {
+  const run = await startContainer(client, spec);
+  try {
+    return await run.exec(cmd, options);
+  } finally {
+    await run.remove();
+  }
+}
+
+/**
+ * Removes every container carrying all of `labels` (evalrig's managed label
+ * is implied). Returns how many were removed.
+ */
+export async function removeContainers(
+  client: DockerClient,
+  labels: Readonly<Record<string, string>> = {},
+): Promise<number> {
+  const filters = [
+    `${LABELS.managed}=true`,
+    ...Object.entries(labels).map(([k, v]) => `${k}=${v}`),
+  ];
+  const found = await client.docker.listContainers({ all: true, filters: { label: filters } });
+  await Promise.all(
+    found.map((c) =>
+      client.docker.getContainer(c.Id).remove({ force: true, v: true }).catch(ignoreGone),
+    ),
+  );
+  return found.length;
+}
+
+/** Lists evalrig containers carrying all of `labels`. */
+export async function listContainers(
+  client: DockerClient,
+  labels: Readonly<Record<string, string>> = {},
+): Promise<Docker.ContainerInfo[]> {
+  const filters = [
+    `${LABELS.managed}=true`,
+    ...Object.entries(labels).map(([k, v]) => `${k}=${v}`),
+  ];
+  return client.docker.listContainers({ all: true, filters: { label: filters } });
+}

@@ -1,0 +1,27 @@
+/**
+ * The one Docker client of the project (dockerode underneath): connection,
+ * ping with a clear failure, containers that are secure by default and
+ * labelled so that leftovers can always be found and removed.
+ */
+export {
+  connectDocker,
+  dockerEndpoint,
+  pingDocker,
+  NoDockerEngineError,
+  type DockerClient,
+  type DockerEndpoint,
+} from './connection.js';
+export {
+  DEFAULT_LIMITS,
+  LABELS,
+  RunContainer,
+  listContainers,
+  removeContainers,
+  runOnce,
+  startContainer,
+  type Bind,
+  type ContainerLimits,
+  type ContainerSpec,
+  type ExecOptions,
+  type ExecResult,
+} from './container.js';
