@@ -1,0 +1,189 @@
+/**
+ * The artifacts a campaign writes, as TypeScript types. Each has a JSON Schema
+ * in ./schemas/<kind>.schema.json and is validated before it is written
+ * (see writeArtifact). Field names are snake_case: they are a file format.
+ */
+
+/** Where a run's codebase came from: the resolved commit, never only the declared ref. */
+export interface CodebaseProvenance {
+  readonly kind: 'git' | 'path' | 'snapshot';
+  readonly url?: string;
+  readonly ref?: string;
+  readonly path?: string;
+  readonly commit: string;
+  readonly branch: string;
+  readonly host_local?: true;
+  readonly origin?: string;
+  readonly dirty?: true;
+}
+
+/** One line of the gh stand-in's calls.jsonl (see stand-in/gh/README.md). */
+export interface GhCall {
+  readonly seq: number;
+  readonly time: string;
+  readonly argv: readonly string[];
+  readonly cwd: string;
+  readonly command: string | null;
+  readonly stdin: string | null;
+  readonly description: string | null;
+  readonly exit_code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly played: boolean;
+  readonly marks_ready: boolean;
+  readonly pr: number | null;
+}
+
+/** A pull request as the stand-in's state.json holds it. */
+export interface GhPullRequest {
+  readonly number: number;
+  readonly title: string;
+  readonly body: string;
+  readonly head: string;
+  readonly base: string;
+  readonly draft: boolean;
+  readonly state: 'OPEN' | 'CLOSED' | 'MERGED';
+  readonly created_at: string;
+  readonly updated_at: string;
+  readonly url: string;
+  readonly author?: string;
+}
+
+/** The pull request of the branch at a stop. */
+export interface PullAtStop {
+  readonly number: number;
+  readonly url: string;
+  readonly title: string;
+  readonly body: string;
+  readonly state: 'OPEN' | 'CLOSED' | 'MERGED';
+  readonly draft: boolean;
+  /** Body equals what the description probe printed at this stop; null when there is no such probe. */
+  readonly described: boolean | null;
+}
+
+export interface ProbeOutput {
+  readonly command: string;
+  readonly exit_code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Diff counters against refs/evalrig/baseline. */
+export interface DiffCounters {
+  readonly files_added: number;
+  readonly files_modified: number;
+  readonly files_deleted: number;
+  readonly lines_added: number;
+  readonly lines_removed: number;
+  readonly untracked: number;
+}
+
+/** What the collector reads at the end of a turn: stops/stop-NN.json. */
+export interface StopRecord {
+  readonly turn: number;
+  readonly phase: string;
+  readonly exit_code: number | null;
+  readonly duration_ms: number;
+  /** The stop's kind, from the kind probe (trimmed stdout); null when it printed nothing. */
+  readonly kind: string | null;
+  /** The kind is one of the eval set's hand_over kinds. */
+  readonly hand_over: boolean;
+  readonly branch: string | null;
+  readonly head: string | null;
+  readonly origin_has_head: boolean;
+  /** The branch's pull request at this moment (newest open first), or null. */
+  readonly pull: PullAtStop | null;
+  /** Calls to gh made since the previous stop. */
+  readonly calls: readonly GhCall[];
+  readonly diff: DiffCounters;
+  readonly probes: Readonly<Record<string, ProbeOutput>>;
+  readonly at: string;
+}
+
+export interface CheckResult {
+  readonly name: string;
+  readonly command: string;
+  readonly passed: boolean;
+  readonly exit_code: number | null;
+  readonly duration_ms: number;
+  readonly output: string;
+  readonly truncated: boolean;
+}
+
+/** Per-run measures. null: nothing to look at (never a stand-in for false). */
+export interface RunMeasures {
+  readonly pr_draft_at_hand_over: boolean | null;
+  readonly pr_described: boolean | null;
+  readonly pr_refreshed: boolean | null;
+  readonly pr_marked_ready: boolean | null;
+  readonly gh_not_played: number;
+  readonly checks_passed: boolean | null;
+  readonly files_changed: number;
+  readonly lines_added: number;
+  readonly lines_removed: number;
+  readonly turns: number;
+  readonly duration_s: number;
+}
+
+export type RunStatus = 'completed' | 'timed_out' | 'failed';
+
+/** runs/<eval>/<condition>/run-NN/run.json */
+export interface RunRecord {
+  readonly schema: 'evalrig/run@1';
+  readonly campaign: string;
+  readonly eval: string;
+  readonly condition: string;
+  readonly run: number;
+  readonly status: RunStatus;
+  /** For failed runs: what failed, in a sentence. */
+  readonly error?: string;
+  readonly started_at: string;
+  readonly finished_at: string;
+  readonly duration_ms: number;
+  /** Turns the eval set plans (1 + later messages). */
+  readonly turns_planned: number;
+  /** Turns that reached a stop. */
+  readonly turns_completed: number;
+  readonly stopped_at_hand_over: boolean;
+  readonly stops: readonly string[];
+  readonly codebase?: CodebaseProvenance;
+  readonly image: { readonly tag: string; readonly id: string };
+  readonly diff: DiffCounters;
+  readonly checks: readonly CheckResult[];
+  readonly measures: RunMeasures;
+}
+
+/** <out>/conditions.json: what each condition is, and the campaign's inputs. */
+export interface ConditionsFile {
+  readonly schema: 'evalrig/conditions@1';
+  readonly campaign: string;
+  readonly eval_set: { readonly name: string; readonly path: string; readonly sha256: string };
+  readonly baseline_condition: string;
+  readonly conditions: ReadonlyArray<{
+    readonly name: string;
+    readonly description?: string;
+    readonly stage: ReadonlyArray<{
+      readonly from: string;
+      readonly to: string;
+      readonly sha256: string;
+    }>;
+    readonly env: readonly string[];
+    readonly agent_args: readonly string[];
+  }>;
+  readonly evals: ReadonlyArray<{
+    readonly id: string;
+    readonly runs: number;
+    readonly turns: number;
+    readonly codebase?: CodebaseProvenance;
+  }>;
+  readonly image: { readonly tag: string; readonly id: string };
+  readonly stand_in_sha256: string;
+  readonly evalrig_version: string;
+  readonly created_at: string;
+  readonly options: {
+    readonly jobs: number;
+    readonly stop_at_hand_over: boolean;
+    readonly only?: readonly string[];
+    readonly conditions?: readonly string[];
+  };
+}

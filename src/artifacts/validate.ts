@@ -1,0 +1,50 @@
+import { readFileSync } from 'node:fs';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { EvalrigError } from '../errors/index.js';
+
+/**
+ * The artifact kinds with a schema in ./schemas/<kind>.schema.json. A new
+ * artifact adds its schema file and its name here.
+ */
+export type ArtifactKind = 'stop' | 'run' | 'conditions' | 'benchmark';
+
+/** An artifact does not match its schema: a bug in evalrig, caught before it reaches disk. */
+export class ArtifactSchemaError extends EvalrigError {
+  constructor(
+    readonly kind: string,
+    readonly where: string,
+    readonly problems: readonly string[],
+  ) {
+    super(`${kind} artifact ${where} does not match its schema:\n  ${problems.join('\n  ')}`, {
+      exitCode: 70,
+    });
+  }
+}
+
+const ajv = new Ajv2020({ allErrors: true, strict: false });
+const compiled = new Map<string, ValidateFunction>();
+
+/** Path of an artifact kind's JSON Schema file. */
+export function schemaUrl(kind: ArtifactKind): URL {
+  return new URL(`./schemas/${kind}.schema.json`, import.meta.url);
+}
+
+function validator(kind: ArtifactKind): ValidateFunction {
+  let fn = compiled.get(kind);
+  if (!fn) {
+    const schema = JSON.parse(readFileSync(schemaUrl(kind), 'utf8')) as object;
+    fn = ajv.compile(schema);
+    compiled.set(kind, fn);
+  }
+  return fn;
+}
+
+export function describeAjvErrors(errors: readonly ErrorObject[] | null | undefined): string[] {
+  return (errors ?? []).map((e) => `${e.instancePath || '/'}: ${e.message ?? 'is invalid'}`);
+}
+
+/** Throws ArtifactSchemaError when `data` does not match the schema of `kind`. */
+export function assertArtifact(kind: ArtifactKind, data: unknown, where: string): void {
+  const fn = validator(kind);
+  if (!fn(data)) throw new ArtifactSchemaError(kind, where, describeAjvErrors(fn.errors));
+}

@@ -1,0 +1,122 @@
+/**
+ * The eval set as evalrig uses it: loaded from evals.json, validated against
+ * evals.schema.json, defaults applied and paths made absolute. What the user
+ * writes is documented in the schema; this is the normalized form.
+ */
+import type { CodebaseSource } from './codebase.js';
+
+/** A path the condition places into the environment, forced into the baseline. */
+export interface StagedPath {
+  /** Absolute host path (file or folder), resolved from the eval set folder. */
+  readonly from: string;
+  /** Path relative to the work tree. */
+  readonly to: string;
+}
+
+export interface Condition {
+  readonly name: string;
+  readonly description?: string;
+  readonly stage: readonly StagedPath[];
+  /** Extra environment variables for the agent, literal values. */
+  readonly env: Readonly<Record<string, string>>;
+  /** Appended to the agent command (every turn). */
+  readonly agent_args: readonly string[];
+}
+
+/**
+ * How the agent is run. Placeholders in command arguments: {prompt}, {turn},
+ * {phase}, {eval}, {condition}, {run}, {eval_set_dir} (where the eval set
+ * folder is mounted in the container, read only).
+ */
+export interface AgentSpec {
+  /** argv of the first turn. */
+  readonly command: readonly string[];
+  /** argv of later turns (default: command). */
+  readonly resume_command: readonly string[];
+  /** Names of host environment variables passed through; nothing else is. */
+  readonly env: readonly string[];
+}
+
+/** A later user message. */
+export interface Turn {
+  readonly message: string;
+  readonly phase: string;
+}
+
+/** A pull request seeded into the gh stand-in's state before the run (no call recorded). */
+export interface SeededPullRequest {
+  readonly title: string;
+  readonly body: string;
+  /** Default: the start branch. */
+  readonly head?: string;
+  /** Default: the codebase's branch. */
+  readonly base?: string;
+  readonly draft: boolean;
+  readonly state: 'OPEN' | 'CLOSED' | 'MERGED';
+}
+
+/** A prepared state the run starts from. */
+export interface StartState {
+  /** Branch created at the baseline, checked out and pushed. */
+  readonly branch?: string;
+  readonly pull_requests: readonly SeededPullRequest[];
+}
+
+export interface Check {
+  readonly name: string;
+  /** Shell command run with `sh -c` in the work tree after the last turn. */
+  readonly run: string;
+}
+
+export interface Eval {
+  readonly id: string;
+  readonly prompt: string;
+  readonly expected_output?: string;
+  /** Overlay: absolute host path -> path relative to the work tree. */
+  readonly files: readonly StagedPath[];
+  /** Absent when the eval has no codebase (a fresh repository with only its files). */
+  readonly codebase?: { readonly source: CodebaseSource; readonly baseDir: string };
+  readonly runs: number;
+  /** Phase of the first turn. */
+  readonly phase: string;
+  readonly turns: readonly Turn[];
+  readonly start?: StartState;
+  /** Seconds for the whole run. */
+  readonly timeout: number;
+  /** Seconds for one turn. */
+  readonly turn_timeout: number;
+  readonly checks: readonly Check[];
+}
+
+export interface Resources {
+  readonly memory_bytes: number;
+  readonly cpus: number;
+  readonly pids: number;
+}
+
+export interface EvalSet {
+  /** Absolute path of evals.json. */
+  readonly file: string;
+  /** Its folder (mounted read only in the container). */
+  readonly dir: string;
+  /** sha256 of the file's bytes. */
+  readonly sha256: string;
+  readonly name: string;
+  readonly agent: AgentSpec;
+  /** At least one; a set with none gets `default`. */
+  readonly conditions: readonly Condition[];
+  /** The condition others are compared to: declared, else the first. */
+  readonly baseline_condition: string;
+  /**
+   * name -> shell command run at each stop in the work tree. Two names mean
+   * something: `kind` prints the stop's kind, `description` the pull-request
+   * description the workflow expects at that moment.
+   */
+  readonly probes: Readonly<Record<string, string>>;
+  /** Stop kinds that hand the work back to the human. */
+  readonly hand_over: readonly string[];
+  readonly resources: Resources;
+  /** Owner of the repository as the gh stand-in shows it. */
+  readonly repo_owner: string;
+  readonly evals: readonly Eval[];
+}
