@@ -103,7 +103,7 @@ export async function runGit(args: readonly string[], options: GitOptions): Prom
   const exitCode = result.exitCode ?? (result.failed ? 128 : 0);
   if (result.failed && result.exitCode === undefined) {
     // git could not be started at all (missing binary, bad cwd).
-    throw new GitError(args, options.cwd, exitCode, result.message);
+    throw new GitError(args, options.cwd, exitCode, result.message ?? 'git could not be started');
   }
   if (exitCode !== 0 && options.reject !== false) {
     throw new GitError(args, options.cwd, exitCode, stderr);
