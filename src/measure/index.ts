@@ -1,0 +1,15 @@
+/**
+ * Per-run measures: what a run's stops, calls, checks and diff say the agent
+ * did. Pure functions; the campaign runner calls measureRun once per run and
+ * stores the result in run.json. Rules: ./README.md.
+ */
+export {
+  measureRun,
+  describedAtStop,
+  PLANNING_PHASE,
+  RATE_MEASURES,
+  NUMBER_MEASURES,
+  type MeasureInput,
+  type RateMeasure,
+  type NumberMeasure,
+} from './measures.js';
