@@ -1,0 +1,33 @@
+/**
+ * The test image: docker/Dockerfile over a base with node and git, plus the
+ * gh stand-in and the scripted agent, tagged by a hash of its content so that
+ * an unchanged image is never rebuilt.
+ */
+export {
+  ensureTestImage,
+  defaultBaseImage,
+  IMAGE_LABELS,
+  LOCAL_BASE_IMAGE,
+  REGISTRY_BASE_IMAGE,
+  TEST_IMAGE_REPOSITORY,
+  type EnsureTestImageOptions,
+  type TestImage,
+} from './build.js';
+export {
+  CONTEXT_NAMES,
+  defaultSources,
+  packTestImageContext,
+  projectRoot,
+  readTestImageContext,
+  sha256,
+  testImageContextHash,
+  type ContextFile,
+  type PackedContext,
+  type TestImageSources,
+} from './context.js';
+export {
+  BaseImageMissingError,
+  ContextFileMissingError,
+  ImageBuildError,
+  TestImageError,
+} from './errors.js';
