@@ -1,0 +1,166 @@
+/**
+ * What the schema cannot say: unique ids, references between fields, paths
+ * that must exist on the host or stay inside the work tree, git branch names.
+ * Written against the raw document (it runs even when the schema found
+ * problems, so that every problem is listed at once), so it checks types
+ * before it trusts them.
+ */
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { MIN_MEMORY_BYTES, parseMemory } from './memory.js';
+import { whyEscapesWorkTree } from './paths.js';
+import { pointer, type Problem } from './problems.js';
+import { whyNotBranchName } from './refname.js';
+
+type Json = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Json =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+const entries = (v: unknown): [string, unknown][] => (isObject(v) ? Object.entries(v) : []);
+
+/** The semantic problems of an eval set whose folder is `dir`. */
+export async function semanticProblems(doc: unknown, dir: string): Promise<Problem[]> {
+  if (!isObject(doc)) return [];
+  const problems: Problem[] = [];
+  const pending: Promise<Problem | undefined>[] = [];
+
+  // Ids name folders: two evals with one id would write into each other's runs.
+  problems.push(...duplicates(list(doc.evals), 'id', (i) => pointer('evals', i, 'id'), 'id'));
+  problems.push(
+    ...duplicates(list(doc.checks), 'name', (i) => pointer('checks', i, 'name'), 'check'),
+  );
+
+  const conditionNames = entries(doc.conditions).map(([name]) => name);
+  if (typeof doc.baseline_condition === 'string') {
+    const known = conditionNames.length > 0 ? conditionNames : ['default'];
+    if (!known.includes(doc.baseline_condition)) {
+      problems.push({
+        pointer: '/baseline_condition',
+        message: `no condition named ${JSON.stringify(doc.baseline_condition)} (conditions: ${known.join(', ')})`,
+      });
+    }
+  }
+
+  for (const [name, condition] of entries(doc.conditions)) {
+    for (const [from, to] of entries(isObject(condition) ? condition.stage : undefined)) {
+      const at = pointer('conditions', name, 'stage', from);
+      if (typeof to === 'string') {
+        const why = whyEscapesWorkTree(to);
+        if (why) problems.push({ pointer: at, message: `target ${why}` });
+      }
+      pending.push(mustExist(at, path.resolve(dir, from), 'any'));
+    }
+  }
+
+  if (isObject(doc.resources) && typeof doc.resources.memory === 'string') {
+    const memory = doc.resources.memory;
+    if (/^[0-9]+[kmg]$/i.test(memory) && parseMemory(memory) < MIN_MEMORY_BYTES) {
+      problems.push({
+        pointer: '/resources/memory',
+        message: `must be at least 6m (Docker's smallest limit), got ${JSON.stringify(memory)}`,
+      });
+    }
+  }
+
+  list(doc.evals).forEach((evalItem, i) => {
+    if (!isObject(evalItem)) return;
+    problems.push(
+      ...duplicates(
+        list(evalItem.checks),
+        'name',
+        (j) => pointer('evals', i, 'checks', j, 'name'),
+        'check',
+      ),
+    );
+    const root = path.resolve(
+      dir,
+      typeof evalItem.files_root === 'string' ? evalItem.files_root : '.',
+    );
+    const rootCheck =
+      typeof evalItem.files_root === 'string'
+        ? mustExist(pointer('evals', i, 'files_root'), root, 'folder')
+        : Promise.resolve(undefined);
+    pending.push(rootCheck);
+    list(evalItem.files).forEach((file, j) => {
+      if (typeof file !== 'string' || file === '') return;
+      const at = pointer('evals', i, 'files', j);
+      const why = whyEscapesWorkTree(file);
+      if (why) {
+        problems.push({ pointer: at, message: why });
+        return;
+      }
+      // A missing root is reported once, not once per file.
+      pending.push(
+        rootCheck.then((rootProblem) =>
+          rootProblem ? undefined : mustExist(at, path.join(root, file), 'any'),
+        ),
+      );
+    });
+    const start = evalItem.start;
+    if (isObject(start)) {
+      const branches: [string, unknown][] = [
+        [pointer('evals', i, 'start', 'branch'), start.branch],
+      ];
+      list(start.pull_requests).forEach((pr, k) => {
+        if (!isObject(pr)) return;
+        branches.push([pointer('evals', i, 'start', 'pull_requests', k, 'head'), pr.head]);
+        branches.push([pointer('evals', i, 'start', 'pull_requests', k, 'base'), pr.base]);
+      });
+      for (const [at, name] of branches) {
+        if (typeof name !== 'string' || name === '') continue;
+        const why = whyNotBranchName(name);
+        if (why)
+          problems.push({
+            pointer: at,
+            message: `not a valid branch name: ${JSON.stringify(name)} ${why}`,
+          });
+      }
+    }
+  });
+
+  const found = await Promise.all(pending);
+  return [...problems, ...found.filter((p): p is Problem => p !== undefined)];
+}
+
+function duplicates(
+  items: unknown[],
+  key: string,
+  at: (index: number) => string,
+  what: string,
+): Problem[] {
+  const first = new Map<string, number>();
+  const problems: Problem[] = [];
+  items.forEach((item, index) => {
+    const value = isObject(item) ? item[key] : undefined;
+    if (typeof value !== 'string') return;
+    const earlier = first.get(value);
+    if (earlier === undefined) first.set(value, index);
+    else {
+      problems.push({
+        pointer: at(index),
+        message: `duplicate ${what} ${JSON.stringify(value)}, first at ${at(earlier)}`,
+      });
+    }
+  });
+  return problems;
+}
+
+async function mustExist(
+  at: string,
+  absolute: string,
+  kind: 'any' | 'folder',
+): Promise<Problem | undefined> {
+  try {
+    const info = await stat(absolute);
+    if (kind === 'folder' && !info.isDirectory()) {
+      return { pointer: at, message: `not a folder: ${absolute}` };
+    }
+    return undefined;
+  } catch {
+    return {
+      pointer: at,
+      message: `no such ${kind === 'folder' ? 'folder' : 'file or folder'}: ${absolute}`,
+    };
+  }
+}

@@ -1,0 +1,17 @@
+/**
+ * The eval set: its JSON Schema (evals.schema.json, which `$ref`s
+ * codebase.schema.json), loading with every problem listed at its JSON
+ * pointer, and the normalized form everyone else uses.
+ *
+ * @example
+ * import { loadEvalSet, EvalSetError } from '../config/index.js';
+ * const set = await loadEvalSet('evals.json'); // throws EvalSetError (exit 2)
+ */
+export * from './types.js';
+export type { CodebaseSource } from './codebase.js';
+export { loadEvalSet, EvalSetSyntaxError } from './load.js';
+export { EvalSetError, formatProblems, type Problem } from './problems.js';
+export { EVALS_SCHEMA_ID, evalsSchema } from './schema.js';
+export { DEFAULTS } from './normalize.js';
+export { parseMemory } from './memory.js';
+export { whyNotBranchName } from './refname.js';

@@ -1,0 +1,93 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { InputError } from '../errors/index.js';
+import { semanticProblems } from './checks.js';
+import { normalize } from './normalize.js';
+import { EvalSetError, inDocumentOrder, type Problem } from './problems.js';
+import type { RawEvalSet } from './raw.js';
+import { schemaProblems } from './schema.js';
+import type { EvalSet } from './types.js';
+
+/** evals.json is not JSON at all: where the parser stopped, by line and column (1-based). */
+export class EvalSetSyntaxError extends EvalSetError {
+  constructor(
+    file: string,
+    readonly line: number,
+    readonly column: number,
+    readonly reason: string,
+  ) {
+    super(file, [
+      { pointer: '', message: `not valid JSON at line ${line}, column ${column}: ${reason}` },
+    ]);
+    this.message = `${file}:${line}:${column}: not valid JSON: ${reason}`;
+  }
+}
+
+/**
+ * Reads, validates and normalizes an eval set. Nothing is built or written.
+ *
+ * @param file path of evals.json, as the user gave it (used in messages).
+ * @throws EvalSetError listing every problem, each with its JSON pointer
+ *   (EvalSetSyntaxError when the file is not JSON); InputError when the file
+ *   cannot be read.
+ * @example
+ * const set = await loadEvalSet('examples/toy/evals.json');
+ * console.log(set.evals.length, set.conditions.map((c) => c.name));
+ */
+export async function loadEvalSet(file: string): Promise<EvalSet> {
+  const absolute = path.resolve(file);
+  const bytes = await readBytes(file, absolute);
+  const doc = parseJson(file, bytes);
+  const problems: Problem[] = [
+    ...schemaProblems(doc),
+    ...(await semanticProblems(doc, path.dirname(absolute))),
+  ];
+  if (problems.length > 0) throw new EvalSetError(file, inDocumentOrder(doc, problems));
+  return normalize(doc as RawEvalSet, {
+    file: absolute,
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+  });
+}
+
+async function readBytes(file: string, absolute: string): Promise<Buffer> {
+  try {
+    return await readFile(absolute);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EISDIR'
+          ? 'is a folder; give the path of its evals.json'
+          : ((error as Error).message ?? String(error));
+    throw new InputError(`cannot read eval set ${file}: ${why}`, { cause: error });
+  }
+}
+
+function parseJson(file: string, bytes: Buffer): unknown {
+  // An editor's byte-order mark is not a mistake worth refusing.
+  const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    const reason = (error as Error).message;
+    const { line, column } = locate(text, reason);
+    const short = reason
+      .replace(/ in JSON at position \d+.*$/s, '')
+      .replace(/\s*\(line \d+ column \d+\)$/, '');
+    throw new EvalSetSyntaxError(file, line, column, short);
+  }
+}
+
+/** Line and column of a JSON.parse failure (its message gives a position, or none at the end). */
+function locate(text: string, reason: string): { line: number; column: number } {
+  const given = /line (\d+) column (\d+)/.exec(reason);
+  if (given) return { line: Number(given[1]), column: Number(given[2]) };
+  const at = /at position (\d+)/.exec(reason);
+  const offset = at ? Number(at[1]) : text.length;
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  const column = offset - (before.lastIndexOf('\n') + 1) + 1;
+  return { line, column };
+}

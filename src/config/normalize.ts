@@ -1,0 +1,123 @@
+/**
+ * From the user's eval set (schema-valid and checked) to the form the rest of
+ * evalrig uses: every default applied, host paths absolute, memory in bytes.
+ */
+import path from 'node:path';
+import { parseMemory } from './memory.js';
+import { normalizeWorkTreePath } from './paths.js';
+import type { RawCondition, RawEval, RawEvalSet, RawTurn } from './raw.js';
+import type { Condition, Eval, EvalSet, Turn } from './types.js';
+
+/** Defaults of what the user may leave out; the schema's `default`s say the same. */
+export const DEFAULTS = {
+  runs: 1,
+  timeout: 1800,
+  turn_timeout: 600,
+  phase: 'planning',
+  memory: '2g',
+  cpus: 2,
+  pids: 512,
+  repo_owner: 'evalrig',
+  condition: 'default',
+} as const;
+
+export interface FileFacts {
+  /** Absolute path of evals.json. */
+  readonly file: string;
+  readonly sha256: string;
+}
+
+export function normalize(raw: RawEvalSet, facts: FileFacts): EvalSet {
+  const dir = path.dirname(facts.file);
+  const conditions = normalizeConditions(raw.conditions, dir);
+  return {
+    file: facts.file,
+    dir,
+    sha256: facts.sha256,
+    name: raw.name,
+    agent: {
+      command: raw.agent.command,
+      resume_command: raw.agent.resume_command ?? raw.agent.command,
+      env: raw.agent.env ?? [],
+    },
+    conditions,
+    baseline_condition: raw.baseline_condition ?? conditions[0]!.name,
+    probes: raw.probes ?? {},
+    hand_over: raw.hand_over ?? [],
+    resources: {
+      memory_bytes: parseMemory(raw.resources?.memory ?? DEFAULTS.memory),
+      cpus: raw.resources?.cpus ?? DEFAULTS.cpus,
+      pids: raw.resources?.pids ?? DEFAULTS.pids,
+    },
+    repo_owner: raw.repo_owner ?? DEFAULTS.repo_owner,
+    evals: raw.evals.map((item) => normalizeEval(item, raw, dir)),
+  };
+}
+
+function normalizeConditions(
+  declared: Record<string, RawCondition> | undefined,
+  dir: string,
+): Condition[] {
+  const named = Object.entries(declared ?? {});
+  if (named.length === 0) {
+    return [{ name: DEFAULTS.condition, stage: [], env: {}, agent_args: [] }];
+  }
+  return named.map(([name, c]) => ({
+    name,
+    ...(c.description === undefined ? {} : { description: c.description }),
+    stage: Object.entries(c.stage ?? {}).map(([from, to]) => ({
+      from: path.resolve(dir, from),
+      to: normalizeWorkTreePath(to),
+    })),
+    env: c.env ?? {},
+    agent_args: c.agent_args ?? [],
+  }));
+}
+
+function normalizeEval(item: RawEval, set: RawEvalSet, dir: string): Eval {
+  const filesRoot = path.resolve(dir, item.files_root ?? '.');
+  const codebase = item.codebase ?? set.codebase;
+  const phase = item.phase ?? DEFAULTS.phase;
+  const start = item.start;
+  return {
+    id: item.id,
+    prompt: item.prompt,
+    ...(item.expected_output === undefined ? {} : { expected_output: item.expected_output }),
+    files: (item.files ?? []).map((file) => ({
+      from: path.resolve(filesRoot, file),
+      to: normalizeWorkTreePath(file),
+    })),
+    ...(codebase === undefined ? {} : { codebase: { source: codebase, baseDir: dir } }),
+    runs: item.runs ?? set.runs ?? DEFAULTS.runs,
+    phase,
+    turns: normalizeTurns(item.turns ?? [], phase),
+    ...(start === undefined
+      ? {}
+      : {
+          start: {
+            ...(start.branch === undefined ? {} : { branch: start.branch }),
+            pull_requests: (start.pull_requests ?? []).map((pr) => ({
+              title: pr.title,
+              body: pr.body ?? '',
+              ...(pr.head === undefined ? {} : { head: pr.head }),
+              ...(pr.base === undefined ? {} : { base: pr.base }),
+              draft: pr.draft ?? true,
+              state: pr.state ?? 'OPEN',
+            })),
+          },
+        }),
+    timeout: item.timeout ?? set.timeout ?? DEFAULTS.timeout,
+    turn_timeout: item.turn_timeout ?? set.turn_timeout ?? DEFAULTS.turn_timeout,
+    checks: item.checks ?? set.checks ?? [],
+  };
+}
+
+/** A turn without a phase keeps the previous turn's (the first turn's is the eval's). */
+function normalizeTurns(turns: readonly RawTurn[], firstPhase: string): Turn[] {
+  let previous = firstPhase;
+  return turns.map((turn) => {
+    const written = typeof turn === 'string' ? { message: turn } : turn;
+    previous = written.phase ?? previous;
+    return { message: written.message, phase: previous };
+  });
+}

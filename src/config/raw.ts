@@ -1,0 +1,65 @@
+/**
+ * The eval set as the user writes it in evals.json, once it has passed
+ * evals.schema.json: optional fields still absent, paths as written. Only the
+ * loader sees this form; everyone else gets the normalized EvalSet.
+ */
+import type { CodebaseSource } from './codebase.js';
+
+export interface RawCheck {
+  name: string;
+  run: string;
+}
+
+export interface RawCondition {
+  description?: string;
+  /** from (relative to the eval set folder) -> to (relative to the work tree). */
+  stage?: Record<string, string>;
+  env?: Record<string, string>;
+  agent_args?: string[];
+}
+
+export type RawTurn = string | { message: string; phase?: string };
+
+export interface RawPullRequest {
+  title: string;
+  body?: string;
+  head?: string;
+  base?: string;
+  draft?: boolean;
+  state?: 'OPEN' | 'CLOSED' | 'MERGED';
+}
+
+export interface RawEval {
+  id: string;
+  prompt: string;
+  expected_output?: string;
+  files?: string[];
+  files_root?: string;
+  codebase?: CodebaseSource;
+  runs?: number;
+  phase?: string;
+  turns?: RawTurn[];
+  start?: { branch?: string; pull_requests?: RawPullRequest[] };
+  timeout?: number;
+  turn_timeout?: number;
+  checks?: RawCheck[];
+}
+
+export interface RawEvalSet {
+  $schema?: string;
+  name: string;
+  description?: string;
+  codebase?: CodebaseSource;
+  runs?: number;
+  timeout?: number;
+  turn_timeout?: number;
+  agent: { command: string[]; resume_command?: string[]; env?: string[] };
+  conditions?: Record<string, RawCondition>;
+  baseline_condition?: string;
+  probes?: Record<string, string>;
+  hand_over?: string[];
+  resources?: { memory?: string | number; cpus?: number; pids?: number };
+  repo_owner?: string;
+  checks?: RawCheck[];
+  evals: RawEval[];
+}

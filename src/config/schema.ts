@@ -1,0 +1,239 @@
+/**
+ * Validation of evals.json against evals.schema.json, with ajv's messages
+ * turned into plain sentences a user can act on, each at its JSON pointer.
+ */
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { CODEBASE_SCHEMA_ID, codebaseSchema, explainCodebase } from './codebase.js';
+import evalsSchema from './evals.schema.json' with { type: 'json' };
+import { escapePointerToken, valueAt, type Problem } from './problems.js';
+
+/** The eval-set schema's $id: what an evals.json writes as `"$schema"` to get completion. */
+export const EVALS_SCHEMA_ID = 'https://evalrig.dev/schemas/evals.schema.json';
+
+/** The JSON Schema (draft 2020-12) of evals.json. */
+export { evalsSchema };
+
+let compiled: ValidateFunction | undefined;
+
+function validator(): ValidateFunction {
+  if (!compiled) {
+    // verbose: errors carry their parentSchema, where our sentences
+    // (patternErrorMessage, also read by editors) and known field names live.
+    const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true });
+    ajv.addKeyword({ keyword: 'patternErrorMessage', schemaType: 'string' });
+    ajv.addSchema(codebaseSchema);
+    compiled = ajv.compile(evalsSchema);
+  }
+  return compiled;
+}
+
+/** Every schema violation of `doc`, as problems; empty when it conforms. */
+export function schemaProblems(doc: unknown): Problem[] {
+  const validate = validator();
+  if (validate(doc)) return [];
+  return explainErrors(doc, validate.errors ?? []);
+}
+
+/** Turns ajv's errors into one problem per mistake (alternatives collapsed into one). */
+export function explainErrors(doc: unknown, errors: readonly ErrorObject[]): Problem[] {
+  const problems: Problem[] = [];
+  const consumed = new Set<ErrorObject>();
+  // Outermost alternatives first, so an alternative nested inside one is judged with it.
+  const alternatives = errors
+    .filter((e) => e.keyword === 'oneOf' || e.keyword === 'anyOf')
+    .sort((a, b) => depth(a.instancePath) - depth(b.instancePath));
+  for (const alt of alternatives) {
+    if (consumed.has(alt)) continue;
+    const inner = errors.filter(
+      (e) => e !== alt && !consumed.has(e) && isUnder(e.instancePath, alt.instancePath),
+    );
+    for (const e of [alt, ...inner]) consumed.add(e);
+    problems.push(...explainAlternative(doc, alt, inner));
+  }
+  for (const e of errors) {
+    if (consumed.has(e)) continue;
+    // ajv reports a bad property name twice: the name's own error, then a summary.
+    if (e.keyword === 'propertyNames' && errors.some((o) => o.propertyName !== undefined)) continue;
+    problems.push(explainOne(e));
+  }
+  return dedupe(problems);
+}
+
+function explainAlternative(doc: unknown, alt: ErrorObject, inner: ErrorObject[]): Problem[] {
+  const at = alt.instancePath;
+  if (alt.parentSchema?.$id === CODEBASE_SCHEMA_ID) {
+    // The codebase module words its own mistakes (a short hash said to be one).
+    return [{ pointer: at, message: explainCodebase(valueAt(doc, at)) }];
+  }
+  if (inner.length === 0) {
+    return [{ pointer: at, message: 'matches more than one of the allowed forms' }];
+  }
+  const branches = new Map<string, ErrorObject[]>();
+  for (const e of inner) {
+    const rest = e.schemaPath.startsWith(`${alt.schemaPath}/`)
+      ? e.schemaPath.slice(alt.schemaPath.length + 1)
+      : '';
+    const branch = rest.split('/')[0] ?? '';
+    branches.set(branch, [...(branches.get(branch) ?? []), e]);
+  }
+  const typeMismatch = (list: ErrorObject[]): boolean =>
+    list.some((e) => e.keyword === 'type' && e.instancePath === at);
+  const fitting = [...branches.values()].filter((list) => !typeMismatch(list));
+  if (fitting.length === 0) {
+    // Wrong type for every form: say which types would do.
+    const types = inner
+      .filter((e) => e.keyword === 'type' && e.instancePath === at)
+      .flatMap((e) => String(e.params.type).split(','));
+    return [{ pointer: at, message: wrongType([...new Set(types)], valueAt(doc, at)) }];
+  }
+  // The value has the type of a form: report what that form still misses.
+  const best = fitting.reduce((a, b) => (b.length < a.length ? b : a));
+  return explainErrors(doc, best);
+}
+
+function explainOne(e: ErrorObject): Problem {
+  const at = e.instancePath;
+  const p = e.params as Record<string, unknown>;
+  if (e.propertyName !== undefined) {
+    const name = e.propertyName;
+    const pointerToName = `${at}/${escapePointerToken(name)}`;
+    return {
+      pointer: pointerToName,
+      message: `name ${JSON.stringify(name)} ${sentence(e, false)}`,
+    };
+  }
+  switch (e.keyword) {
+    case 'additionalProperties': {
+      const field = String(p.additionalProperty);
+      const known = Object.keys((e.parentSchema?.properties as object | undefined) ?? {});
+      const hint = closest(field, known);
+      return {
+        pointer: at,
+        message: `unknown field ${JSON.stringify(field)}${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ''}${at === '' ? ' at the top level' : ''}`,
+      };
+    }
+    case 'required':
+      return {
+        pointer: at,
+        message: `missing required field ${JSON.stringify(p.missingProperty)}${at === '' ? ' at the top level' : ''}`,
+      };
+    case 'uniqueItems': {
+      const [first, later] = [Number(p.j), Number(p.i)].sort((a, b) => a - b);
+      return {
+        pointer: `${at}/${later}`,
+        message: `repeats item ${first} (${JSON.stringify(valueAtIndex(e.data, later))})`,
+      };
+    }
+    default:
+      return { pointer: at, message: sentence(e) };
+  }
+}
+
+/** The sentence for a keyword about the value itself (no location). */
+function sentence(e: ErrorObject, showValue = true): string {
+  const p = e.params as Record<string, unknown>;
+  const got = e.data;
+  switch (e.keyword) {
+    case 'type':
+      return wrongType(String(p.type).split(','), got);
+    case 'pattern': {
+      const said = e.parentSchema?.patternErrorMessage as string | undefined;
+      const rule = said ?? `must match the pattern ${String(p.pattern)}`;
+      return showValue ? `${rule}, got ${JSON.stringify(got)}` : rule;
+    }
+    case 'minLength':
+      return p.limit === 1 ? 'must not be empty' : `must be at least ${p.limit} characters long`;
+    case 'maxLength':
+      return `must be at most ${p.limit} characters long, got ${String(got).length}`;
+    case 'minItems':
+      return p.limit === 1 ? 'must list at least one item' : `must list at least ${p.limit} items`;
+    case 'minimum':
+      return `must be at least ${p.limit}, got ${JSON.stringify(got)}`;
+    case 'maximum':
+      return `must be at most ${p.limit}, got ${JSON.stringify(got)}`;
+    case 'exclusiveMinimum':
+      return `must be greater than ${p.limit}, got ${JSON.stringify(got)}`;
+    case 'exclusiveMaximum':
+      return `must be less than ${p.limit}, got ${JSON.stringify(got)}`;
+    case 'enum':
+      return `must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(got)}`;
+    case 'const':
+      return `must be ${JSON.stringify(p.allowedValue)}, got ${JSON.stringify(got)}`;
+    default:
+      return e.message ?? 'is not valid here';
+  }
+}
+
+const ARTICLE: Record<string, string> = {
+  string: 'a string',
+  integer: 'an integer',
+  number: 'a number',
+  boolean: 'true or false',
+  object: 'an object',
+  array: 'an array',
+  null: 'null',
+};
+
+function wrongType(expected: readonly string[], got: unknown): string {
+  const wanted = expected.map((t) => ARTICLE[t] ?? t);
+  const list =
+    wanted.length <= 1
+      ? (wanted[0] ?? 'another type')
+      : `${wanted.slice(0, -1).join(', ')} or ${wanted[wanted.length - 1]}`;
+  return `wrong type: must be ${list}, got ${jsonType(got)}`;
+}
+
+function jsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'an integer' : 'a number';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'string') return `a string (${JSON.stringify(value)})`;
+  return typeof value === 'boolean' ? String(value) : typeof value;
+}
+
+function valueAtIndex(list: unknown, index: number | undefined): unknown {
+  return Array.isArray(list) && index !== undefined ? list[index] : undefined;
+}
+
+function depth(ptr: string): number {
+  return ptr === '' ? 0 : ptr.split('/').length;
+}
+
+function isUnder(ptr: string, parent: string): boolean {
+  return ptr === parent || ptr.startsWith(`${parent}/`);
+}
+
+function dedupe(problems: Problem[]): Problem[] {
+  const seen = new Set<string>();
+  return problems.filter((p) => {
+    const key = `${p.pointer}\u0000${p.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** The known name closest to a misspelt one, when it is close enough to be a likely typo. */
+function closest(word: string, candidates: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const c of candidates) {
+    const d = editDistance(word.toLowerCase(), c.toLowerCase());
+    if (d < bestDistance) [best, bestDistance] = [c, d];
+  }
+  return bestDistance <= Math.max(1, Math.floor(word.length / 3)) ? best : undefined;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
