@@ -1,0 +1,43 @@
+import { atMostOneArgument, bool, played, type CommandSpec } from '../cli/args.js';
+import { PR_COMMON_FLAGS, selectPr } from './common.js';
+import type { Command } from './types.js';
+
+const spec: CommandSpec = {
+  name: 'pr ready',
+  flags: [played('undo', 'bool'), ...PR_COMMON_FLAGS],
+};
+
+/** `gh pr ready [<number>|<url>|<branch>]` and `--undo`: messages on stderr only. */
+export const prReady: Command = {
+  spec,
+  run(ctx, args) {
+    const selector = atMostOneArgument(spec, args);
+    const undo = bool(args, 'undo');
+    ctx.notes.marksReady = !undo;
+    const repo = ctx.repo();
+    const name = repo.repoName();
+    const store = ctx.store();
+    const pr = selectPr(ctx, store.read(), name, selector);
+    ctx.notes.pr = pr.number;
+    const ref = `${name.owner}/${name.name}#${pr.number}`;
+    if (pr.state !== 'OPEN') {
+      return {
+        stderr: `X Pull request ${ref} is closed. Only draft pull requests can be marked as "ready for review"\n`,
+        exitCode: 1,
+      };
+    }
+    if (undo ? pr.draft : !pr.draft) {
+      return {
+        stderr: `! Pull request ${ref} is already ${undo ? '"in draft"' : '"ready for review"'}\n`,
+      };
+    }
+    pr.draft = undo;
+    pr.updated_at = ctx.now();
+    store.changed();
+    return {
+      stderr: undo
+        ? `✓ Pull request ${ref} is converted to "draft"\n`
+        : `✓ Pull request ${ref} is marked as "ready for review"\n`,
+    };
+  },
+};

@@ -1,0 +1,67 @@
+import { atMostOneArgument, notPlayed, type CommandSpec } from '../cli/args.js';
+import { NotPlayedError } from '../errors.js';
+import { pick, REPO_FIELDS, REPO_FIELDS_NOT_PLAYED, repoFieldValue } from '../fields/index.js';
+import type { RepoContext, RepoName } from '../git/index.js';
+import { JSON_FLAGS, jsonRequest, printJson } from './common.js';
+import type { Command } from './types.js';
+
+const spec: CommandSpec = {
+  name: 'repo view',
+  jsonFields: REPO_FIELDS,
+  flags: [
+    ...JSON_FLAGS,
+    notPlayed('web', 'bool', 'w'),
+    notPlayed('branch', 'string', 'b'),
+    notPlayed('help', 'bool', 'h'),
+  ],
+};
+
+/** `gh repo view` of the origin repository: `name:`/`description:` lines and the README. */
+export const repoView: Command = {
+  spec,
+  run(ctx, args) {
+    const which = atMostOneArgument(spec, args);
+    const json = jsonRequest(args, REPO_FIELDS, REPO_FIELDS_NOT_PLAYED);
+    const repo = ctx.repo();
+    const name = repo.repoName();
+    if (which !== undefined && !names(which, name)) {
+      throw new NotPlayedError(`"gh repo view" of another repository (${which})`);
+    }
+    const defaultBranch = (): string => repo.defaultBranch();
+    if (json) {
+      return {
+        stdout: printJson(
+          pick(json.fields, (f) => repoFieldValue(f, name, defaultBranch)),
+          json.jq,
+        ),
+      };
+    }
+    let out = `name:\t${name.owner}/${name.name}\ndescription:\t\n`;
+    const readme = readReadme(repo);
+    if (readme !== undefined) out += `--\n${readme}\n`;
+    return { stdout: out };
+  },
+};
+
+function names(arg: string, r: RepoName): boolean {
+  const m = /^(?:https?:\/\/[^/]+\/|[^/]+\.[^/]+\/)?([^/]+)\/([^/]+?)(?:\.git)?\/?$/.exec(arg);
+  return (
+    m !== null &&
+    m[1]?.toLowerCase() === r.owner.toLowerCase() &&
+    m[2]?.toLowerCase() === r.name.toLowerCase()
+  );
+}
+
+/** The README at the tip of the remote's default branch, as GitHub would show it. */
+function readReadme(repo: RepoContext): string | undefined {
+  const tip = repo.remoteBranchCommit(repo.defaultBranch());
+  if (tip === undefined) return undefined;
+  const tree = repo.git(['ls-tree', '--name-only', tip]);
+  if (tree.status !== 0) return undefined;
+  const file = tree.stdout
+    .split('\n')
+    .find((f) => /^readme(\.(md|markdown|txt|rst|adoc))?$/i.test(f));
+  if (file === undefined) return undefined;
+  const blob = repo.git(['cat-file', 'blob', `${tip}:${file}`]);
+  return blob.status === 0 ? blob.stdout : undefined;
+}

@@ -1,0 +1,120 @@
+import fs from 'node:fs';
+
+/** A pull request's state as GitHub names it. */
+export type PrState = 'OPEN' | 'CLOSED' | 'MERGED';
+
+/** One pull request of the record (`state.json`). */
+export interface PullRequest {
+  number: number;
+  title: string;
+  body: string;
+  head: string;
+  base: string;
+  draft: boolean;
+  state: PrState;
+  created_at: string;
+  updated_at: string;
+  url: string;
+  author: string;
+}
+
+/** The state file: every pull request the stand-in knows. */
+export interface State {
+  version: 1;
+  next_number: number;
+  pull_requests: PullRequest[];
+}
+
+/** What normalizing a prepared state needs to fill in its gaps. */
+export interface StateDefaults {
+  now: string;
+  author: string;
+  urlOf: (n: number) => string;
+}
+
+/**
+ * Reads the state file, or an empty state when there is none. A prepared state (written by
+ * the harness before a run) may leave out `version`, `next_number`, timestamps, `url` and
+ * `author`: they are filled in here (max + 1, now, the repository's URL, the user).
+ *
+ * @throws Error naming the file and the JSON pointer of a malformed entry
+ */
+export function readState(file: string, defaults: StateDefaults): State {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
+      return { version: 1, next_number: 1, pull_requests: [] };
+    }
+    throw e;
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new Error(`gh stand-in: ${file} is not JSON: ${(e as Error).message}`, { cause: e });
+  }
+  return normalizeState(raw, file, defaults);
+}
+
+function normalizeState(raw: unknown, file: string, d: StateDefaults): State {
+  const bad = (pointer: string, what: string): never => {
+    throw new Error(`gh stand-in: ${file} at ${pointer}: ${what}`);
+  };
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) bad('', 'not an object');
+  const obj = raw as Record<string, unknown>;
+  const list = obj.pull_requests ?? [];
+  if (!Array.isArray(list)) return bad('/pull_requests', 'not an array');
+  const prs = list.map((p: unknown, i): PullRequest => {
+    const at = `/pull_requests/${i}`;
+    if (typeof p !== 'object' || p === null) return bad(at, 'not an object');
+    const r = p as Record<string, unknown>;
+    const str = (k: string, fallback?: string): string => {
+      const v = r[k] ?? fallback;
+      if (typeof v !== 'string') return bad(`${at}/${k}`, 'missing or not a string');
+      return v;
+    };
+    const number = r.number;
+    if (typeof number !== 'number' || !Number.isInteger(number) || number < 1) {
+      return bad(`${at}/number`, 'missing or not a positive integer');
+    }
+    const state = r.state ?? 'OPEN';
+    if (state !== 'OPEN' && state !== 'CLOSED' && state !== 'MERGED') {
+      return bad(`${at}/state`, 'not one of OPEN, CLOSED, MERGED');
+    }
+    const draft = r.draft ?? false;
+    if (typeof draft !== 'boolean') return bad(`${at}/draft`, 'not a boolean');
+    const created = str('created_at', d.now);
+    return {
+      number,
+      title: str('title'),
+      body: str('body', ''),
+      head: str('head'),
+      base: str('base', 'main'),
+      draft,
+      state,
+      created_at: created,
+      updated_at: str('updated_at', created),
+      url: str('url', d.urlOf(number)),
+      author: str('author', d.author),
+    };
+  });
+  const max = prs.reduce((m, p) => Math.max(m, p.number), 0);
+  const next = obj.next_number;
+  if (next !== undefined && (typeof next !== 'number' || !Number.isInteger(next))) {
+    bad('/next_number', 'not an integer');
+  }
+  return {
+    version: 1,
+    next_number: Math.max(typeof next === 'number' ? next : 0, max + 1),
+    pull_requests: prs,
+  };
+}
+
+/** Writes the state atomically (temporary file, then rename). */
+export function writeState(file: string, state: State): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, JSON.stringify(state, null, 2) + '\n');
+  fs.renameSync(tmp, file);
+}
