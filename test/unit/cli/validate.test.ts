@@ -1,0 +1,90 @@
+import { cp, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import { execa } from 'execa';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const fixtures = path.join(root, 'test/fixtures/config');
+// Resolved here: `--import tsx` alone would look for tsx in the temporary working folder.
+const tsx = import.meta.resolve('tsx');
+
+/** Runs the CLI from source, in `cwd`, as a user would. */
+function evalrig(args: string[], cwd: string) {
+  return execa('node', ['--import', tsx, path.join(root, 'src/cli/main.ts'), ...args], {
+    cwd,
+    reject: false,
+  });
+}
+
+/** Every path under `dir` with its size and mtime: what "nothing written" compares. */
+async function snapshot(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true });
+  return Promise.all(
+    entries.sort().map(async (entry) => {
+      const info = await stat(path.join(dir, entry));
+      return `${entry} ${info.size} ${info.mtimeMs}`;
+    }),
+  );
+}
+
+describe('evalrig validate <evals.json>', function () {
+  this.timeout(60_000);
+  let work: string;
+
+  beforeEach(async () => {
+    work = await mkdtemp(path.join(tmpdir(), 'evalrig-validate-'));
+    await cp(fixtures, work, { recursive: true });
+  });
+  afterEach(async () => {
+    await rm(work, { recursive: true, force: true });
+  });
+
+  it('prints a summary and exits 0 for a valid set, creating nothing', async () => {
+    const before = await snapshot(work);
+    const result = await evalrig(['validate', 'full/evals.json'], work);
+    expect(result.stderr).to.equal('');
+    expect(result.stdout).to.equal('full/evals.json: valid (2 evals, 2 conditions, 8 runs in all)');
+    expect(result.exitCode).to.equal(0);
+    expect(await snapshot(work)).to.deep.equal(before);
+  });
+
+  it('counts the default condition of a set that declares none', async () => {
+    const result = await evalrig(['validate', 'minimal/evals.json'], work);
+    expect(result.stdout).to.equal('minimal/evals.json: valid (1 eval, 1 condition, 1 run in all)');
+    expect(result.exitCode).to.equal(0);
+  });
+
+  it('lists every problem with its pointer and exits 2, creating nothing', async () => {
+    const before = await snapshot(work);
+    const result = await evalrig(['validate', 'invalid/evals.json'], work);
+    expect(result.exitCode).to.equal(2);
+    expect(result.stdout).to.equal('');
+    const f = 'invalid/evals.json';
+    expect(result.stderr.split('\n')).to.deep.equal([
+      `evalrig: ${f} is not a valid eval set (5 problems):`,
+      `  ${f}#: unknown field "colour" at the top level`,
+      `  ${f}#/runs: wrong type: must be an integer, got a string ("2")`,
+      `  ${f}#/evals/1/id: must be kebab-case (lowercase letters, digits, single dashes), got "a/b"`,
+      `  ${f}#/evals/2: missing required field "prompt"`,
+      `  ${f}#/evals/2/id: duplicate id "fine", first at /evals/0/id`,
+    ]);
+    expect(result.stderr).to.not.include('    at '); // no stack trace for a user's mistake
+    expect(await snapshot(work)).to.deep.equal(before);
+  });
+
+  it('exits 2 with a clear message for a missing file', async () => {
+    const result = await evalrig(['validate', 'nowhere/evals.json'], work);
+    expect(result.exitCode).to.equal(2);
+    expect(result.stderr).to.equal(
+      'evalrig: cannot read eval set nowhere/evals.json: no such file',
+    );
+  });
+
+  it('exits 2 when the file is not given', async () => {
+    const result = await evalrig(['validate'], work);
+    expect(result.exitCode).to.equal(2);
+    expect(result.stderr).to.include("missing required argument 'evals.json'");
+  });
+});
