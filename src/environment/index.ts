@@ -1,0 +1,15 @@
+/**
+ * Task repositories: one per (eval, condition, run), made from the codebase
+ * cache, and what changed in them since their baseline.
+ */
+export { prepareEnvironment } from './prepare.js';
+export { DEFAULT_MAX_PATCH_BYTES, measureDiff } from './diff.js';
+export {
+  BASELINE_MESSAGE,
+  BASELINE_REF,
+  EnvironmentError,
+  type DiffMeasure,
+  type Environment,
+  type EnvironmentSpec,
+  type PlacedPath,
+} from './types.js';

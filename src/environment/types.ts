@@ -1,0 +1,69 @@
+import { EvalrigError } from '../errors/index.js';
+import type { ResolvedCodebase } from '../source/index.js';
+
+/** A host file or folder placed into the work tree. */
+export interface PlacedPath {
+  /** Absolute host path (file or folder). */
+  from: string;
+  /** Path relative to the work tree. */
+  to: string;
+}
+
+/** What one (eval, condition, run) environment is made of. */
+export interface EnvironmentSpec {
+  /** Folder to create the environment in (must not exist, or be empty). */
+  root: string;
+  /** The codebase checkout; absent: a fresh `git init` repository holding only the overlay. */
+  codebase?: { resolved: ResolvedCodebase; cachePath: string };
+  /** The eval's files, copied on top of the checkout. */
+  overlay?: ReadonlyArray<PlacedPath>;
+  /** The condition's staged paths, copied after the overlay. */
+  staged?: ReadonlyArray<PlacedPath>;
+  /** More work-tree paths forced into the baseline when present (harness config folders, e.g. '.claude'). */
+  forcedPaths?: readonly string[];
+  /** The local bare origin lives at `<root>/remote/<owner>/<name>.git`. */
+  remote: { owner: string; name: string };
+  /** URL `origin` is set to (default: the host path of the bare repository), e.g. where a container sees it. */
+  originUrl?: string;
+  /** A prepared state: this branch is created at the baseline, checked out and pushed to origin. */
+  startBranch?: string;
+}
+
+/** A prepared task repository. */
+export interface Environment {
+  /** `<root>/work`. */
+  workTree: string;
+  /** Host path of the bare origin. */
+  originPath: string;
+  /** Branch checked out. */
+  branch: string;
+  /** The codebase branch (what a pull request targets). */
+  baseBranch: string;
+  /** Commit of refs/evalrig/baseline. */
+  baseline: string;
+}
+
+/** What changed in a work tree since its baseline. */
+export interface DiffMeasure {
+  files_added: number;
+  files_modified: number;
+  files_deleted: number;
+  lines_added: number;
+  lines_removed: number;
+  /** Non-ignored files not in the repository's index. */
+  untracked: number;
+  /** Patch against the baseline, untracked files included, capped; a cut is marked in the text. */
+  patch: string;
+  patch_truncated: boolean;
+  /** Size of the whole patch, kept or not. */
+  patch_bytes: number;
+}
+
+/** An environment cannot be made or measured (a bad spec, a folder in the way, no baseline). */
+export class EnvironmentError extends EvalrigError {}
+
+/** The ref every environment's baseline commit is marked with. */
+export const BASELINE_REF = 'refs/evalrig/baseline';
+
+/** Message of the baseline commit. */
+export const BASELINE_MESSAGE = 'evalrig task baseline';
