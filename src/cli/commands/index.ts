@@ -2,10 +2,12 @@ import type { Command } from 'commander';
 import { registerDoctor } from './doctor.js';
 import { registerImage } from './image.js';
 import { registerValidate } from './validate.js';
+import { registerReport } from './report.js';
 
 /** Every verb of the CLI; each lives in its own file. */
 export function registerCommands(program: Command): void {
   registerDoctor(program);
   registerImage(program);
   registerValidate(program);
+  registerReport(program);
 }

@@ -1,0 +1,183 @@
+import type { CodebaseProvenance, RunMeasures, RunRecord, RunStatus } from '../artifacts/index.js';
+import {
+  NUMBER_MEASURES,
+  RATE_MEASURES,
+  type NumberMeasure,
+  type RateMeasure,
+} from '../measure/index.js';
+import {
+  fisherExact,
+  NumberAccumulator,
+  RateAccumulator,
+  type NumberStats,
+  type RateStats,
+} from './stats.js';
+
+/** Runs by how they ended. */
+export type StatusCounts = Record<RunStatus, number>;
+
+/** Every measure of a group of runs: rates for booleans, summaries for numbers. */
+export type MeasureStats = { [K in RateMeasure]: RateStats } & {
+  [K in NumberMeasure]: NumberStats;
+};
+
+/** A group of runs: one condition, or one (eval, condition). */
+export interface GroupStats {
+  /** Run records read. */
+  readonly runs: number;
+  /** Runs counted in the measures: all but the failed ones (a failure of the harness says nothing of the agent). */
+  readonly measured: number;
+  readonly status: StatusCounts;
+  readonly measures: MeasureStats;
+}
+
+export interface RateDifference {
+  readonly kind: 'rate';
+  readonly baseline: number | null;
+  readonly other: number | null;
+  /** other - baseline; null when either is unavailable. */
+  readonly difference: number | null;
+  /** Fisher's exact test, two-sided; null when either side has n 0. */
+  readonly p_value: number | null;
+}
+
+export interface NumberDifference {
+  readonly kind: 'number';
+  readonly baseline: number | null;
+  readonly other: number | null;
+  /** Difference of the means, other - baseline. */
+  readonly difference: number | null;
+}
+
+export interface Comparison {
+  readonly baseline: string;
+  readonly condition: string;
+  readonly measures: { [K in RateMeasure]: RateDifference } & {
+    [K in NumberMeasure]: NumberDifference;
+  };
+}
+
+/** A codebase of the campaign, with the evals that use it. */
+export type CodebaseEntry = CodebaseProvenance & { readonly evals: readonly string[] };
+
+export interface Provenance {
+  readonly eval_set: { readonly name: string; readonly path: string; readonly sha256: string };
+  readonly codebases: readonly CodebaseEntry[];
+  /** Some codebase is a path on the host: the campaign cannot be replayed elsewhere. */
+  readonly host_local: boolean;
+  readonly image: { readonly tag: string; readonly id: string };
+  readonly stand_in_sha256: string;
+  /** The evalrig that ran the campaign. */
+  readonly evalrig_version: string;
+  /** The evalrig that wrote this report. */
+  readonly report_evalrig_version: string;
+  readonly campaign_created_at: string;
+  readonly generated_at: string;
+}
+
+/** <out>/benchmark.json (schema: src/artifacts/schemas/benchmark.schema.json). */
+export interface BenchmarkFile {
+  readonly schema: 'evalrig/benchmark@1';
+  readonly campaign: string;
+  readonly generated_at: string;
+  readonly provenance: Provenance;
+  /** The condition the others are compared with. */
+  readonly baseline_condition: string;
+  readonly runs: {
+    readonly total: number;
+    /** run-NN folders with no run.json (a run still going, or cut before it wrote one). */
+    readonly without_record: number;
+  };
+  readonly conditions: ReadonlyArray<{ readonly condition: string } & GroupStats>;
+  readonly evals: ReadonlyArray<{ readonly eval: string; readonly condition: string } & GroupStats>;
+  readonly comparisons: readonly Comparison[];
+}
+
+/** Running sums of one group: constant memory whatever the number of runs. */
+export class GroupAccumulator {
+  runs = 0;
+  measured = 0;
+  readonly status: StatusCounts = { completed: 0, timed_out: 0, failed: 0 };
+  private readonly rates = new Map<RateMeasure, RateAccumulator>(
+    RATE_MEASURES.map((m) => [m, new RateAccumulator()]),
+  );
+  private readonly numbers = new Map<NumberMeasure, NumberAccumulator>(
+    NUMBER_MEASURES.map((m) => [m, new NumberAccumulator()]),
+  );
+
+  add(run: Pick<RunRecord, 'status' | 'measures'>): void {
+    this.runs++;
+    this.status[run.status]++;
+    if (run.status === 'failed') return;
+    this.measured++;
+    const m: RunMeasures = run.measures;
+    for (const name of RATE_MEASURES) this.rates.get(name)!.add(m[name]);
+    for (const name of NUMBER_MEASURES) this.numbers.get(name)!.add(m[name]);
+  }
+
+  stats(): GroupStats {
+    const measures = {} as Record<string, RateStats | NumberStats>;
+    for (const name of RATE_MEASURES) measures[name] = this.rates.get(name)!.stats();
+    for (const name of NUMBER_MEASURES) measures[name] = this.numbers.get(name)!.stats();
+    return {
+      runs: this.runs,
+      measured: this.measured,
+      status: { ...this.status },
+      measures: measures as MeasureStats,
+    };
+  }
+}
+
+/**
+ * The pairs to compare: the baseline with each other condition; when the
+ * baseline is not among them, the first two.
+ */
+export function comparisonPairs(
+  conditions: readonly string[],
+  baseline: string,
+): Array<[string, string]> {
+  if (conditions.includes(baseline)) {
+    return conditions.filter((c) => c !== baseline).map((c): [string, string] => [baseline, c]);
+  }
+  const [first, second] = conditions;
+  return first !== undefined && second !== undefined ? [[first, second]] : [];
+}
+
+/** Differences of every measure between two groups, other minus baseline. */
+export function compare(
+  baselineName: string,
+  base: MeasureStats,
+  otherName: string,
+  other: MeasureStats,
+): Comparison {
+  const measures = {} as Record<string, RateDifference | NumberDifference>;
+  for (const name of RATE_MEASURES) {
+    const b = base[name];
+    const o = other[name];
+    measures[name] = {
+      kind: 'rate',
+      baseline: b.rate,
+      other: o.rate,
+      difference: b.rate === null || o.rate === null ? null : o.rate - b.rate,
+      p_value:
+        b.n === 0 || o.n === 0
+          ? null
+          : fisherExact(o.successes, o.n - o.successes, b.successes, b.n - b.successes),
+    };
+  }
+  for (const name of NUMBER_MEASURES) {
+    const b = base[name].mean;
+    const o = other[name].mean;
+    measures[name] = {
+      kind: 'number',
+      baseline: b,
+      other: o,
+      difference: b === null || o === null ? null : o - b,
+    };
+  }
+  return {
+    baseline: baselineName,
+    condition: otherName,
+    measures: measures as Comparison['measures'],
+  };
+}

@@ -1,0 +1,63 @@
+import type { NumberMeasure, RateMeasure } from '../measure/index.js';
+import type { NumberStats, RateStats } from './stats.js';
+
+/** How each measure is named to a reader, and which way is good. */
+export const MEASURE_LABELS: Record<RateMeasure | NumberMeasure, string> = {
+  pr_draft_at_hand_over: 'PR draft at hand over',
+  pr_described: 'PR described (planning)',
+  pr_refreshed: 'PR refreshed (execution)',
+  pr_marked_ready: 'PR marked ready (must stay 0)',
+  checks_passed: 'checks passed',
+  gh_not_played: 'gh calls not played',
+  files_changed: 'files changed',
+  lines_added: 'lines added',
+  lines_removed: 'lines removed',
+  turns: 'turns',
+  duration_s: 'duration (s)',
+};
+
+/** The text for an unavailable value (n 0, or nothing to compare). */
+export const NA = 'n/a';
+
+export function percent(value: number | null): string {
+  return value === null ? NA : `${(value * 100).toFixed(1)}%`;
+}
+
+/** A number with two decimals at most, no trailing zeros. */
+export function num(value: number | null): string {
+  if (value === null) return NA;
+  return Number.isInteger(value) ? String(value) : String(Number(value.toFixed(2)));
+}
+
+/** "80.0% (8/10) [49.0%, 94.3%]", or "n/a (n 0)". */
+export function formatRate(stats: RateStats): string {
+  if (stats.rate === null || stats.ci95 === null) return `${NA} (n 0)`;
+  return `${percent(stats.rate)} (${stats.successes}/${stats.n}) [${percent(stats.ci95[0])}, ${percent(stats.ci95[1])}]`;
+}
+
+/** Short form for narrow tables: "80.0% (8/10)". */
+export function formatRateShort(stats: RateStats): string {
+  return stats.rate === null
+    ? `${NA} (n 0)`
+    : `${percent(stats.rate)} (${stats.successes}/${stats.n})`;
+}
+
+/** "3.2 ± 1.1 (1–5, n 10)", or "n/a (n 0)". */
+export function formatNumber(stats: NumberStats): string {
+  if (stats.mean === null) return `${NA} (n 0)`;
+  const sd = stats.stddev === null ? '' : ` ± ${num(stats.stddev)}`;
+  return `${num(stats.mean)}${sd} (${num(stats.min)}–${num(stats.max)}, n ${stats.n})`;
+}
+
+/** A signed difference: "+12.5 pts" for rates, "+1.2" for numbers. */
+export function formatDifference(value: number | null, kind: 'rate' | 'number'): string {
+  if (value === null) return NA;
+  const sign = value > 0 ? '+' : value < 0 ? '−' : '±';
+  const abs = Math.abs(value);
+  return kind === 'rate' ? `${sign}${(abs * 100).toFixed(1)} pts` : `${sign}${num(abs)}`;
+}
+
+export function formatP(p: number | null): string {
+  if (p === null) return NA;
+  return p < 0.0001 ? '<0.0001' : p.toFixed(4);
+}

@@ -1,0 +1,377 @@
+import {
+  NUMBER_MEASURES,
+  RATE_MEASURES,
+  type NumberMeasure,
+  type RateMeasure,
+} from '../measure/index.js';
+import type { BenchmarkFile } from './benchmark.js';
+import {
+  formatDifference,
+  formatNumber,
+  formatP,
+  formatRate,
+  MEASURE_LABELS,
+  num,
+  percent,
+} from './format.js';
+import { codebaseLine, HOST_LOCAL_NOTE, ReportStructureError } from './markdown.js';
+import type { NumberStats, RateStats } from './stats.js';
+import type { RunTimeline, StopLine } from './timeline.js';
+
+/** Escapes text for HTML content and quoted attribute values. */
+export function esc(text: string): string {
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+const CSS = `
+:root{--fg:#1d2330;--muted:#667085;--line:#d9dee7;--bg:#fff;--soft:#f5f7fa;--good:#1a7f4b;--bad:#c0362c;--accent:#2d5bd7}
+*{box-sizing:border-box}
+body{margin:0;padding:24px 32px;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);background:var(--bg)}
+h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 10px;border-bottom:1px solid var(--line);padding-bottom:4px}h3{font-size:14px;margin:16px 0 6px}
+p.lead{color:var(--muted);margin:0 0 12px}
+table{border-collapse:collapse;margin:6px 0 12px}
+th,td{border:1px solid var(--line);padding:4px 8px;text-align:left;vertical-align:top}
+th{background:var(--soft);font-weight:600}
+td.v{font-variant-numeric:tabular-nums;white-space:nowrap}
+.small{font-size:12px;color:var(--muted)}
+.charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(380px,1fr));gap:12px}
+figure{margin:0;border:1px solid var(--line);border-radius:6px;padding:8px 10px}
+figcaption{font-weight:600;margin-bottom:4px}
+svg text{font:11px system-ui,sans-serif;fill:var(--fg)}
+.note{background:#fff6e0;border:1px solid #f0d48a;padding:6px 10px;border-radius:4px}
+details.run{border:1px solid var(--line);border-radius:6px;margin:6px 0;padding:4px 10px}
+details.run summary{cursor:pointer}
+.st-completed{color:var(--good)}.st-timed_out{color:#b26b00}.st-failed{color:var(--bad)}
+.stops{display:flex;flex-wrap:wrap;gap:8px;margin:6px 0}
+.stop{border:1px solid var(--line);border-radius:5px;padding:4px 8px;background:var(--soft);min-width:180px;max-width:420px}
+.stop.hand{border-color:var(--accent);box-shadow:inset 3px 0 0 var(--accent)}
+.tag{display:inline-block;border-radius:3px;padding:0 5px;margin-right:3px;font-size:12px;background:#e8ebf1}
+.ok{background:#dcf3e6;color:var(--good)}.ko{background:#fbe2df;color:var(--bad)}
+ul.calls{margin:3px 0 0;padding-left:16px;font:12px ui-monospace,Menlo,Consolas,monospace}
+ul.calls li.np{color:var(--bad)}
+`;
+
+function rateCell(condition: string, measure: RateMeasure, s: RateStats): string {
+  const ci = s.ci95 === null ? '' : ` data-lo="${s.ci95[0]}" data-hi="${s.ci95[1]}"`;
+  return `<td class="v" data-condition="${esc(condition)}" data-measure="${measure}" data-rate="${s.rate ?? ''}" data-n="${s.n}" data-successes="${s.successes}"${ci}>${esc(formatRate(s))}</td>`;
+}
+
+function numberCell(condition: string, measure: NumberMeasure, s: NumberStats): string {
+  return `<td class="v" data-condition="${esc(condition)}" data-measure="${measure}" data-mean="${s.mean ?? ''}" data-n="${s.n}">${esc(formatNumber(s))}</td>`;
+}
+
+function conditionTable(b: BenchmarkFile): string {
+  const conds = b.conditions;
+  const head = `<tr><th>measure</th>${conds.map((c) => `<th>${esc(c.condition)}${c.condition === b.baseline_condition ? ' <span class="small">(baseline)</span>' : ''}</th>`).join('')}</tr>`;
+  const rows = [
+    `<tr><th>runs</th>${conds.map((c) => `<td class="v" data-condition="${esc(c.condition)}" data-measure="runs">${c.runs}</td>`).join('')}</tr>`,
+    `<tr><th>completed / timed out / failed</th>${conds.map((c) => `<td class="v">${c.status.completed} / ${c.status.timed_out} / ${c.status.failed}</td>`).join('')}</tr>`,
+    ...RATE_MEASURES.map(
+      (m) =>
+        `<tr><th>${esc(MEASURE_LABELS[m])}</th>${conds.map((c) => rateCell(c.condition, m, c.measures[m])).join('')}</tr>`,
+    ),
+    ...NUMBER_MEASURES.map(
+      (m) =>
+        `<tr><th>${esc(MEASURE_LABELS[m])}</th>${conds.map((c) => numberCell(c.condition, m, c.measures[m])).join('')}</tr>`,
+    ),
+  ];
+  return `<table id="conditions">${head}${rows.join('')}</table>`;
+}
+
+const CHART_W = 380;
+const LABEL_W = 110;
+const ROW_H = 26;
+
+/** One horizontal row per condition: a bar to the value, a whisker over its interval. */
+function chart(
+  measure: string,
+  title: string,
+  rows: ReadonlyArray<{
+    label: string;
+    value: number | null;
+    lo: number | null;
+    hi: number | null;
+    band?: [number, number];
+    text: string;
+  }>,
+  max: number,
+  axis: (v: number) => string,
+  legend: string,
+): string {
+  const plotW = CHART_W - LABEL_W - 60;
+  const x = (v: number): number =>
+    LABEL_W + (max <= 0 ? 0 : (Math.min(Math.max(v, 0), max) / max) * plotW);
+  const h = rows.length * ROW_H + 24;
+  const parts: string[] = [];
+  for (const [i, r] of rows.entries()) {
+    const y = i * ROW_H + 6;
+    const mid = y + 8;
+    parts.push(`<text x="${LABEL_W - 6}" y="${mid + 4}" text-anchor="end">${esc(r.label)}</text>`);
+    if (r.value === null) {
+      parts.push(`<text x="${LABEL_W + 4}" y="${mid + 4}" fill="#667085">n/a (n 0)</text>`);
+      continue;
+    }
+    parts.push(
+      `<rect x="${LABEL_W}" y="${y + 2}" width="${(x(r.value) - LABEL_W).toFixed(1)}" height="12" fill="#9db4ef"/>`,
+    );
+    if (r.band) {
+      parts.push(
+        `<rect x="${x(r.band[0]).toFixed(1)}" y="${y + 5}" width="${(x(r.band[1]) - x(r.band[0])).toFixed(1)}" height="6" fill="#2d5bd7" opacity="0.45"/>`,
+      );
+    }
+    if (r.lo !== null && r.hi !== null) {
+      const [a, b] = [x(r.lo).toFixed(1), x(r.hi).toFixed(1)];
+      parts.push(
+        `<line x1="${a}" x2="${b}" y1="${mid}" y2="${mid}" stroke="#1d2330" stroke-width="1.5"/>`,
+      );
+      parts.push(
+        `<line x1="${a}" x2="${a}" y1="${mid - 5}" y2="${mid + 5}" stroke="#1d2330" stroke-width="1.5"/>`,
+      );
+      parts.push(
+        `<line x1="${b}" x2="${b}" y1="${mid - 5}" y2="${mid + 5}" stroke="#1d2330" stroke-width="1.5"/>`,
+      );
+    }
+    parts.push(`<text x="${LABEL_W + plotW + 6}" y="${mid + 4}">${esc(r.text)}</text>`);
+  }
+  const axisY = rows.length * ROW_H + 8;
+  parts.push(
+    `<line x1="${LABEL_W}" x2="${LABEL_W + plotW}" y1="${axisY}" y2="${axisY}" stroke="#d9dee7"/>`,
+  );
+  parts.push(
+    `<text x="${LABEL_W}" y="${axisY + 13}" text-anchor="middle" fill="#667085">${esc(axis(0))}</text>`,
+  );
+  parts.push(
+    `<text x="${LABEL_W + plotW}" y="${axisY + 13}" text-anchor="middle" fill="#667085">${esc(axis(max))}</text>`,
+  );
+  return `<figure data-chart="${measure}"><figcaption>${esc(title)}</figcaption><svg role="img" width="${CHART_W}" height="${h}" viewBox="0 0 ${CHART_W} ${h}"><title>${esc(title)}</title>${parts.join('')}</svg><div class="small">${esc(legend)}</div></figure>`;
+}
+
+function charts(b: BenchmarkFile): string {
+  const out: string[] = [];
+  for (const m of RATE_MEASURES) {
+    const rows = b.conditions.map((c) => {
+      const s = c.measures[m];
+      return {
+        label: c.condition,
+        value: s.rate,
+        lo: s.ci95?.[0] ?? null,
+        hi: s.ci95?.[1] ?? null,
+        text: percent(s.rate),
+      };
+    });
+    out.push(
+      chart(
+        m,
+        MEASURE_LABELS[m],
+        rows,
+        1,
+        (v) => `${v * 100}%`,
+        'bar: rate; whisker: Wilson 95% interval',
+      ),
+    );
+  }
+  for (const m of NUMBER_MEASURES) {
+    const stats = b.conditions.map((c) => c.measures[m]);
+    const max = Math.max(0, ...stats.map((s) => s.max ?? 0));
+    const rows = b.conditions.map((c) => {
+      const s = c.measures[m];
+      const band: [number, number] | undefined =
+        s.mean === null || s.stddev === null
+          ? undefined
+          : [Math.max(s.mean - s.stddev, s.min ?? 0), Math.min(s.mean + s.stddev, s.max ?? 0)];
+      return {
+        label: c.condition,
+        value: s.mean,
+        lo: s.min,
+        hi: s.max,
+        ...(band ? { band } : {}),
+        text: num(s.mean),
+      };
+    });
+    out.push(
+      chart(
+        m,
+        MEASURE_LABELS[m],
+        rows,
+        max,
+        (v) => num(v),
+        'bar: mean; band: ± stddev; whisker: min–max',
+      ),
+    );
+  }
+  return `<div class="charts">${out.join('')}</div>`;
+}
+
+function comparisons(b: BenchmarkFile): string {
+  if (b.comparisons.length === 0) return '<p>Only one condition: nothing to compare.</p>';
+  return b.comparisons
+    .map((cmp) => {
+      const rows = [
+        ...RATE_MEASURES.map((m) => {
+          const d = cmp.measures[m];
+          return `<tr><th>${esc(MEASURE_LABELS[m])}</th><td class="v" data-measure="${m}" data-difference="${d.difference ?? ''}">${esc(formatDifference(d.difference, 'rate'))}</td><td class="v" data-p="${d.p_value ?? ''}">${esc(formatP(d.p_value))}</td></tr>`;
+        }),
+        ...NUMBER_MEASURES.map((m) => {
+          const d = cmp.measures[m];
+          return `<tr><th>${esc(MEASURE_LABELS[m])}</th><td class="v" data-measure="${m}" data-difference="${d.difference ?? ''}">${esc(formatDifference(d.difference, 'number'))}</td><td></td></tr>`;
+        }),
+      ];
+      return `<h3>${esc(cmp.condition)} vs ${esc(cmp.baseline)}</h3><table class="comparison" data-baseline="${esc(cmp.baseline)}" data-condition="${esc(cmp.condition)}"><tr><th>measure</th><th>difference</th><th>Fisher's exact p</th></tr>${rows.join('')}</table>`;
+    })
+    .join('');
+}
+
+function stopBox(s: StopLine): string {
+  if (s.missing) return `<div class="stop"><span class="tag ko">stop file missing</span></div>`;
+  const tags: string[] = [
+    `<span class="tag">turn ${s.turn}</span>`,
+    `<span class="tag">${esc(s.phase)}</span>`,
+  ];
+  tags.push(
+    `<span class="tag"${s.hand_over ? ' title="hands over"' : ''}>${esc(s.kind ?? 'no kind')}${s.hand_over ? ' ⇥' : ''}</span>`,
+  );
+  let pr = '<span class="tag">no PR</span>';
+  if (s.pull) {
+    const draft = s.pull.draft
+      ? '<span class="tag ok">draft</span>'
+      : '<span class="tag ko">ready</span>';
+    const described =
+      s.pull.described === null
+        ? '<span class="tag">described ?</span>'
+        : s.pull.described
+          ? '<span class="tag ok">described</span>'
+          : '<span class="tag ko">stale description</span>';
+    pr = `<span class="tag">PR #${s.pull.number} ${esc(s.pull.state.toLowerCase())}</span>${draft}${described}`;
+  }
+  const calls = s.calls
+    .map(
+      (c) =>
+        `<li${c.played ? '' : ' class="np"'}>${esc(c.args)} → ${c.exit_code}${c.played ? '' : ' (not played)'}${c.marks_ready ? ' (marks ready)' : ''}</li>`,
+    )
+    .join('');
+  const more =
+    s.calls_total > s.calls.length ? `<li>… ${s.calls_total - s.calls.length} more</li>` : '';
+  return `<div class="stop${s.hand_over ? ' hand' : ''}"><div>${tags.join('')}</div><div>${pr}</div><div class="small">${s.calls_total} gh call${s.calls_total === 1 ? '' : 's'}</div>${calls || more ? `<ul class="calls">${calls}${more}</ul>` : ''}</div>`;
+}
+
+function timelines(runs: readonly RunTimeline[], notShown: number): string {
+  const items = runs.map((r) => {
+    const id = `${r.eval} / ${r.condition} / run-${String(r.run).padStart(2, '0')}`;
+    const stops =
+      r.stops.length === 0
+        ? '<p class="small">No stop reached.</p>'
+        : `<div class="stops">${r.stops.map(stopBox).join('')}</div>`;
+    const error = r.error ? `<p class="small">${esc(r.error)}</p>` : '';
+    const sah = r.stopped_at_hand_over ? ' <span class="small">(stopped at hand over)</span>' : '';
+    return `<details class="run" open><summary>${esc(id)} <span class="st-${r.status}">${r.status.replace('_', ' ')}</span>${sah}</summary>${error}${stops}</details>`;
+  });
+  const more =
+    notShown > 0
+      ? `<p class="small" id="more-runs">${notShown} more run${notShown === 1 ? '' : 's'} not shown; every run is counted in the numbers above.</p>`
+      : '';
+  return `${items.join('')}${more}`;
+}
+
+function provenance(b: BenchmarkFile): string {
+  const p = b.provenance;
+  const rows: Array<[string, string]> = [
+    ['eval set', `${p.eval_set.name} (${p.eval_set.path}) sha256 ${p.eval_set.sha256}`],
+    ...p.codebases.map((c): [string, string] => [
+      `codebase (${c.evals.join(', ')})`,
+      codebaseLine(c),
+    ]),
+    ['image', `${p.image.tag} ${p.image.id}`],
+    ['gh stand-in sha256', p.stand_in_sha256],
+    ['evalrig', `${p.evalrig_version} (report ${p.report_evalrig_version})`],
+    ['campaign created', p.campaign_created_at],
+    ['report generated', p.generated_at],
+  ];
+  const note = p.host_local ? `<p class="note">${esc(HOST_LOCAL_NOTE)}</p>` : '';
+  return `<table id="provenance">${rows.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('')}</table>${note}`;
+}
+
+/**
+ * report.html: one page, everything inline (CSS and SVG; no script, no
+ * request): the per-condition table, a chart per measure with its intervals,
+ * the comparisons, the provenance, and a timeline of the stops of each run shown.
+ */
+export function renderHtml(
+  b: BenchmarkFile,
+  runs: readonly RunTimeline[],
+  notShown: number,
+): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>evalrig report: ${esc(b.campaign)}</title>
+<style>${CSS}</style>
+</head>
+<body>
+<h1>evalrig report: ${esc(b.campaign)}</h1>
+<p class="lead">${b.runs.total} runs, baseline condition <b>${esc(b.baseline_condition)}</b>, generated ${esc(b.generated_at)}. Rates over the runs where the measure is known, with Wilson 95% intervals; failed runs count in the status only.</p>
+<section id="per-condition"><h2>Per condition</h2>${conditionTable(b)}</section>
+<section id="charts"><h2>Measures</h2>${charts(b)}</section>
+<section id="comparisons"><h2>Comparisons</h2>${comparisons(b)}</section>
+<section id="provenance-section"><h2>Provenance</h2>${provenance(b)}</section>
+<section id="runs"><h2>Runs</h2>${timelines(runs, notShown)}</section>
+</body>
+</html>
+`;
+}
+
+const BALANCED = [
+  'html',
+  'head',
+  'body',
+  'section',
+  'table',
+  'tr',
+  'td',
+  'th',
+  'svg',
+  'figure',
+  'details',
+  'summary',
+  'div',
+  'ul',
+  'li',
+  'p',
+  'style',
+];
+
+/**
+ * Asserts what makes the page self-contained and well formed: a doctype, no
+ * script or stylesheet from elsewhere, no attribute pointing off the page,
+ * container tags balanced, and one chart per measure.
+ */
+export function checkHtml(file: string, html: string): void {
+  if (!html.startsWith('<!doctype html>')) throw new ReportStructureError(file, 'no doctype');
+  if (/<script\b|<link\b|<iframe\b|<img\b|<object\b|<embed\b|@import|url\(/i.test(html)) {
+    throw new ReportStructureError(
+      file,
+      'it would load something (script, link, frame, image, import or url())',
+    );
+  }
+  const attr = /\s(src|href|action|srcset|poster|formaction|xlink:href)\s*=\s*"([^"]*)"/gi;
+  for (const m of html.matchAll(attr)) {
+    if (!m[2]!.startsWith('#'))
+      throw new ReportStructureError(file, `attribute ${m[1]}="${m[2]}" points off the page`);
+  }
+  for (const tag of BALANCED) {
+    const open = html.match(new RegExp(`<${tag}[\\s>]`, 'g'))?.length ?? 0;
+    const close = html.match(new RegExp(`</${tag}>`, 'g'))?.length ?? 0;
+    if (open !== close)
+      throw new ReportStructureError(file, `<${tag}> opened ${open} times, closed ${close}`);
+  }
+  const charts = html.match(/<figure data-chart="/g)?.length ?? 0;
+  const expected = RATE_MEASURES.length + NUMBER_MEASURES.length;
+  if (charts !== expected)
+    throw new ReportStructureError(file, `${charts} charts, expected ${expected}`);
+}

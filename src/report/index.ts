@@ -1,0 +1,28 @@
+/**
+ * Aggregation across runs and the written report: benchmark.json,
+ * BASELINE.md, report.md and report.html at the top of a campaign folder,
+ * recomputed from the stored runs. See ./README.md.
+ */
+export { writeReport, ReportInputError, type ReportOptions, type ReportSummary } from './write.js';
+export { formatSummaryTable } from './summary.js';
+export { StoredRunError } from './runs.js';
+export { ReportStructureError } from './markdown.js';
+export {
+  wilson,
+  fisherExact,
+  RateAccumulator,
+  NumberAccumulator,
+  type RateStats,
+  type NumberStats,
+} from './stats.js';
+export type {
+  BenchmarkFile,
+  GroupStats,
+  MeasureStats,
+  Comparison,
+  RateDifference,
+  NumberDifference,
+  StatusCounts,
+  CodebaseEntry,
+  Provenance,
+} from './benchmark.js';

@@ -1,0 +1,167 @@
+import { EvalrigError } from '../errors/index.js';
+import { NUMBER_MEASURES, RATE_MEASURES } from '../measure/index.js';
+import type { BenchmarkFile, CodebaseEntry } from './benchmark.js';
+import { formatDifference, formatNumber, formatP, formatRate, MEASURE_LABELS } from './format.js';
+
+/** A generated page does not have the structure evalrig means it to: a bug, caught before writing. */
+export class ReportStructureError extends EvalrigError {
+  constructor(file: string, problem: string) {
+    super(`${file} would be malformed: ${problem}`, { exitCode: 70 });
+  }
+}
+
+/** A table cell: pipes escaped, one line. */
+export function cell(text: string): string {
+  return text
+    .replace(/\\/g, '\\\\')
+    .replace(/\|/g, '\\|')
+    .replace(/[\r\n]+/g, ' ');
+}
+
+function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
+  const line = (cells: readonly string[]): string => `| ${cells.map(cell).join(' | ')} |`;
+  return [line(header), `|${header.map(() => ' --- ').join('|')}|`, ...rows.map(line)].join('\n');
+}
+
+/** Where a codebase came from, as one line: "url @ ref → commit" or "path → commit". */
+export function codebaseLine(c: CodebaseEntry): string {
+  const from = c.url !== undefined ? `${c.url}${c.ref ? ` @ ${c.ref}` : ''}` : (c.path ?? c.kind);
+  const flags = [c.host_local ? 'host-local' : '', c.dirty ? 'dirty' : ''].filter(Boolean);
+  return `${from} → ${c.commit} (${c.branch})${flags.length ? ` [${flags.join(', ')}]` : ''}`;
+}
+
+export const HOST_LOCAL_NOTE =
+  'host-local: not reproducible elsewhere (a codebase is a path on the machine that ran the campaign).';
+
+/** BASELINE.md: what the numbers were measured against, to tell whether two campaigns compare. */
+export function renderBaseline(b: BenchmarkFile): string {
+  const p = b.provenance;
+  const rows: string[][] = [
+    ['campaign', b.campaign],
+    ['eval set', `${p.eval_set.name} (${p.eval_set.path})`],
+    ['eval set sha256', p.eval_set.sha256],
+    ...p.codebases.map((c) => [`codebase (${c.evals.join(', ')})`, codebaseLine(c)]),
+    ['image', `${p.image.tag} ${p.image.id}`],
+    ['gh stand-in sha256', p.stand_in_sha256],
+    ['evalrig (campaign)', p.evalrig_version],
+    ['evalrig (report)', p.report_evalrig_version],
+    ['campaign created', p.campaign_created_at],
+    ['report generated', p.generated_at],
+  ];
+  const parts = [
+    `# Baseline: ${b.campaign}`,
+    '',
+    'Provenance of every number in benchmark.json. Two campaigns compare when these match.',
+    '',
+    table(['what', 'value'], rows),
+    '',
+  ];
+  if (p.codebases.length === 0)
+    parts.push('No codebase: every eval ran on a fresh repository.', '');
+  if (p.host_local) parts.push(`> ${HOST_LOCAL_NOTE}`, '');
+  return parts.join('\n');
+}
+
+/** report.md: the per-condition table and the comparisons, for reading in a terminal or a review. */
+export function renderReportMd(b: BenchmarkFile): string {
+  const conds = b.conditions;
+  const header = ['measure', ...conds.map((c) => c.condition)];
+  const rows: string[][] = [
+    ['runs', ...conds.map((c) => String(c.runs))],
+    [
+      'completed / timed out / failed',
+      ...conds.map((c) => `${c.status.completed} / ${c.status.timed_out} / ${c.status.failed}`),
+    ],
+    ...RATE_MEASURES.map((m) => [
+      MEASURE_LABELS[m],
+      ...conds.map((c) => formatRate(c.measures[m])),
+    ]),
+    ...NUMBER_MEASURES.map((m) => [
+      MEASURE_LABELS[m],
+      ...conds.map((c) => formatNumber(c.measures[m])),
+    ]),
+  ];
+  const parts = [
+    `# Report: ${b.campaign}`,
+    '',
+    `${b.runs.total} runs${b.runs.without_record ? ` (${b.runs.without_record} more without a record yet)` : ''}; baseline condition \`${b.baseline_condition}\`. Rates: successes over runs where the measure is known, with a Wilson 95% interval; numbers: mean ± sample stddev (min–max, n). Failed runs count in the status only. Provenance: BASELINE.md.`,
+    '',
+    '## Per condition',
+    '',
+    table(header, rows),
+    '',
+    '## Comparisons',
+    '',
+  ];
+  if (b.comparisons.length === 0) parts.push('Only one condition: nothing to compare.', '');
+  for (const cmp of b.comparisons) {
+    parts.push(`### ${cmp.condition} vs ${cmp.baseline}`, '');
+    const cmpRows: string[][] = [
+      ...RATE_MEASURES.map((m) => {
+        const d = cmp.measures[m];
+        return [MEASURE_LABELS[m], formatDifference(d.difference, 'rate'), formatP(d.p_value)];
+      }),
+      ...NUMBER_MEASURES.map((m) => [
+        MEASURE_LABELS[m],
+        formatDifference(cmp.measures[m].difference, 'number'),
+        '',
+      ]),
+    ];
+    parts.push(
+      table(
+        ['measure', `difference (${cmp.condition} − ${cmp.baseline})`, "Fisher's exact p"],
+        cmpRows,
+      ),
+      '',
+    );
+  }
+  parts.push('## Per eval', '');
+  const evalRows = b.evals.map((e) => [
+    e.eval,
+    e.condition,
+    String(e.runs),
+    ...RATE_MEASURES.map((m) => formatRate(e.measures[m])),
+  ]);
+  parts.push(
+    table(['eval', 'condition', 'runs', ...RATE_MEASURES.map((m) => MEASURE_LABELS[m])], evalRows),
+    '',
+  );
+  return parts.join('\n');
+}
+
+function splitCells(line: string): number {
+  // Count unescaped pipes: a row "| a | b |" has 3, so 2 cells.
+  let pipes = 0;
+  for (let i = 0; i < line.length; i++) {
+    if (line[i] === '\\') i++;
+    else if (line[i] === '|') pipes++;
+  }
+  return pipes - 1;
+}
+
+/**
+ * Asserts the structure of generated Markdown: the headings expected are
+ * there, and every table has a separator line and rows as wide as its header.
+ */
+export function checkMarkdown(file: string, md: string, headings: readonly string[]): void {
+  for (const h of headings) {
+    if (!md.split('\n').includes(h))
+      throw new ReportStructureError(file, `heading "${h}" is missing`);
+  }
+  const lines = md.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    if (!lines[i]!.startsWith('|') || (i > 0 && lines[i - 1]!.startsWith('|'))) continue;
+    const width = splitCells(lines[i]!);
+    if (!/^\|( --- \|)+$/.test(lines[i + 1] ?? '') || splitCells(lines[i + 1]!) !== width) {
+      throw new ReportStructureError(file, `the table at line ${i + 1} has no separator line`);
+    }
+    for (let j = i + 2; j < lines.length && lines[j]!.startsWith('|'); j++) {
+      if (splitCells(lines[j]!) !== width) {
+        throw new ReportStructureError(
+          file,
+          `line ${j + 1} has ${splitCells(lines[j]!)} cells, its table ${width}`,
+        );
+      }
+    }
+  }
+}

@@ -1,0 +1,94 @@
+import type { RunRecord, RunStatus, StopRecord } from '../artifacts/index.js';
+
+/** What the page shows of one gh call. */
+export interface CallLine {
+  readonly args: string;
+  readonly exit_code: number;
+  readonly played: boolean;
+  readonly marks_ready: boolean;
+}
+
+/** What the page shows of one stop; null pull: the branch had no pull request then. */
+export interface StopLine {
+  readonly turn: number;
+  readonly phase: string;
+  readonly kind: string | null;
+  readonly hand_over: boolean;
+  readonly pull: {
+    readonly number: number;
+    readonly draft: boolean;
+    readonly described: boolean | null;
+    readonly state: string;
+  } | null;
+  readonly calls: readonly CallLine[];
+  /** Calls at this stop, when more than `calls` shows. */
+  readonly calls_total: number;
+  /** The stop file run.json names could not be found. */
+  readonly missing?: true;
+}
+
+/** One run's line in the page: small, whatever the size of its stop files. */
+export interface RunTimeline {
+  readonly eval: string;
+  readonly condition: string;
+  readonly run: number;
+  readonly status: RunStatus;
+  readonly error?: string;
+  readonly stopped_at_hand_over: boolean;
+  readonly stops: readonly StopLine[];
+}
+
+const MAX_CALLS_SHOWN = 12;
+const MAX_ARGS_CHARS = 120;
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/** Keeps of a run and its stops only what the timeline shows (bodies, outputs and probes are dropped). */
+export function toTimeline(run: RunRecord, stops: ReadonlyArray<StopRecord | null>): RunTimeline {
+  return {
+    eval: run.eval,
+    condition: run.condition,
+    run: run.run,
+    status: run.status,
+    ...(run.error === undefined ? {} : { error: clip(run.error, 300) }),
+    stopped_at_hand_over: run.stopped_at_hand_over,
+    stops: stops.map((stop, i): StopLine => {
+      if (stop === null) {
+        return {
+          turn: i + 1,
+          phase: '',
+          kind: null,
+          hand_over: false,
+          pull: null,
+          calls: [],
+          calls_total: 0,
+          missing: true,
+        };
+      }
+      return {
+        turn: stop.turn,
+        phase: stop.phase,
+        kind: stop.kind,
+        hand_over: stop.hand_over,
+        pull:
+          stop.pull === null
+            ? null
+            : {
+                number: stop.pull.number,
+                draft: stop.pull.draft,
+                described: stop.pull.described,
+                state: stop.pull.state,
+              },
+        calls: stop.calls.slice(0, MAX_CALLS_SHOWN).map((c) => ({
+          args: clip(['gh', ...c.argv].join(' '), MAX_ARGS_CHARS),
+          exit_code: c.exit_code,
+          played: c.played,
+          marks_ready: c.marks_ready,
+        })),
+        calls_total: stop.calls.length,
+      };
+    }),
+  };
+}

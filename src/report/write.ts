@@ -1,0 +1,207 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  readArtifact,
+  writeArtifact,
+  writeFileAtomic,
+  type ConditionsFile,
+} from '../artifacts/index.js';
+import { version as evalrigVersion } from '../cli/version.js';
+import { InputError } from '../errors/index.js';
+import {
+  compare,
+  comparisonPairs,
+  GroupAccumulator,
+  type BenchmarkFile,
+  type CodebaseEntry,
+  type GroupStats,
+} from './benchmark.js';
+import { checkHtml, renderHtml } from './html.js';
+import { checkMarkdown, renderBaseline, renderReportMd } from './markdown.js';
+import { readStops, storedRuns } from './runs.js';
+import { toTimeline, type RunTimeline } from './timeline.js';
+
+/** The campaign folder cannot be reported on (no conditions.json, no run). */
+export class ReportInputError extends InputError {}
+
+export interface ReportOptions {
+  /** Runs whose stops the page shows as a timeline (default 200); the rest are counted. */
+  readonly timelineLimit?: number;
+  /** The report's date (default: now). */
+  readonly now?: Date;
+}
+
+/** What `writeReport` wrote, and the per-condition numbers to print. */
+export interface ReportSummary {
+  readonly outDir: string;
+  readonly files: {
+    readonly benchmark: string;
+    readonly baseline: string;
+    readonly reportMd: string;
+    readonly reportHtml: string;
+  };
+  readonly campaign: string;
+  readonly baselineCondition: string;
+  readonly runs: BenchmarkFile['runs'];
+  readonly conditions: BenchmarkFile['conditions'];
+  readonly comparisons: BenchmarkFile['comparisons'];
+}
+
+async function readConditions(outDir: string): Promise<ConditionsFile> {
+  const file = path.join(outDir, 'conditions.json');
+  try {
+    await readFile(file);
+  } catch {
+    throw new ReportInputError(
+      `${file} is missing: ${outDir} is not a campaign folder (evalrig run writes it first)`,
+    );
+  }
+  try {
+    return await readArtifact<ConditionsFile>('conditions', file);
+  } catch (error) {
+    throw new ReportInputError(`${file} cannot be read: ${(error as Error).message}`);
+  }
+}
+
+function codebaseKey(
+  c: CodebaseEntry | NonNullable<ConditionsFile['evals'][number]['codebase']>,
+): string {
+  return JSON.stringify([c.kind, c.url, c.ref, c.path, c.commit, c.branch]);
+}
+
+/**
+ * Recomputes the campaign's aggregate artifacts from its stored runs, running
+ * nothing: benchmark.json, BASELINE.md, report.md and report.html at the top
+ * of `outDir`. Streams over runs/<eval>/<condition>/run-NN/run.json one at a
+ * time with running sums, so memory stays flat in the number of runs. Every
+ * file is checked before it is written.
+ *
+ * @example
+ * const summary = await writeReport('out/campaign-1');
+ * console.log(formatSummaryTable(summary));
+ * console.log(summary.files.reportHtml);
+ */
+export async function writeReport(
+  outDir: string,
+  options: ReportOptions = {},
+): Promise<ReportSummary> {
+  const dir = path.resolve(outDir);
+  const conditionsFile = await readConditions(dir);
+  const limit = options.timelineLimit ?? 200;
+  const generatedAt = (options.now ?? new Date()).toISOString();
+
+  const byCondition = new Map<string, GroupAccumulator>(
+    conditionsFile.conditions.map((c) => [c.name, new GroupAccumulator()]),
+  );
+  const byEval = new Map<string, { eval: string; condition: string; acc: GroupAccumulator }>();
+  const codebases = new Map<string, CodebaseEntry>();
+  const addCodebase = (
+    evalId: string,
+    c: CodebaseEntry | ConditionsFile['evals'][number]['codebase'],
+  ): void => {
+    if (!c) return;
+    const key = codebaseKey(c);
+    const known = codebases.get(key);
+    if (!known) codebases.set(key, { ...c, evals: [evalId] });
+    else if (!known.evals.includes(evalId))
+      codebases.set(key, { ...known, evals: [...known.evals, evalId] });
+  };
+  for (const e of conditionsFile.evals) addCodebase(e.id, e.codebase);
+
+  const timelines: RunTimeline[] = [];
+  let total = 0;
+  let withoutRecord = 0;
+  for await (const { location, record } of storedRuns(dir)) {
+    if (record === null) {
+      withoutRecord++;
+      continue;
+    }
+    total++;
+    let cond = byCondition.get(record.condition);
+    if (!cond) byCondition.set(record.condition, (cond = new GroupAccumulator()));
+    cond.add(record);
+    const key = JSON.stringify([record.eval, record.condition]);
+    let group = byEval.get(key);
+    if (!group)
+      byEval.set(
+        key,
+        (group = { eval: record.eval, condition: record.condition, acc: new GroupAccumulator() }),
+      );
+    group.acc.add(record);
+    if (record.codebase) addCodebase(record.eval, record.codebase);
+    if (timelines.length < limit)
+      timelines.push(toTimeline(record, await readStops(location, record.stops)));
+  }
+  if (total === 0) {
+    throw new ReportInputError(
+      `${path.join(dir, 'runs')} holds no run.json${withoutRecord ? ` (${withoutRecord} run folders without one)` : ''}: nothing to report on`,
+    );
+  }
+
+  const conditions = [...byCondition.entries()].map(([condition, acc]) => ({
+    condition,
+    ...acc.stats(),
+  }));
+  const stats = new Map<string, GroupStats>(conditions.map((c) => [c.condition, c]));
+  const names = conditions.map((c) => c.condition);
+  const pairs = comparisonPairs(names, conditionsFile.baseline_condition);
+  const baseline = pairs[0]?.[0] ?? conditionsFile.baseline_condition;
+  const codebaseList = [...codebases.values()];
+
+  const benchmark: BenchmarkFile = {
+    schema: 'evalrig/benchmark@1',
+    campaign: conditionsFile.campaign,
+    generated_at: generatedAt,
+    provenance: {
+      eval_set: conditionsFile.eval_set,
+      codebases: codebaseList,
+      host_local: codebaseList.some((c) => c.host_local === true),
+      image: conditionsFile.image,
+      stand_in_sha256: conditionsFile.stand_in_sha256,
+      evalrig_version: conditionsFile.evalrig_version,
+      report_evalrig_version: evalrigVersion,
+      campaign_created_at: conditionsFile.created_at,
+      generated_at: generatedAt,
+    },
+    baseline_condition: baseline,
+    runs: { total, without_record: withoutRecord },
+    conditions,
+    evals: [...byEval.values()].map((g) => ({
+      eval: g.eval,
+      condition: g.condition,
+      ...g.acc.stats(),
+    })),
+    comparisons: pairs.map(([b, o]) =>
+      compare(b, stats.get(b)!.measures, o, stats.get(o)!.measures),
+    ),
+  };
+
+  const files = {
+    benchmark: path.join(dir, 'benchmark.json'),
+    baseline: path.join(dir, 'BASELINE.md'),
+    reportMd: path.join(dir, 'report.md'),
+    reportHtml: path.join(dir, 'report.html'),
+  };
+  // Render and check everything before writing anything, so a failure leaves the old files whole.
+  const baselineMd = renderBaseline(benchmark);
+  checkMarkdown(files.baseline, baselineMd, [`# Baseline: ${benchmark.campaign}`]);
+  const reportMd = renderReportMd(benchmark);
+  checkMarkdown(files.reportMd, reportMd, ['## Per condition', '## Comparisons', '## Per eval']);
+  const html = renderHtml(benchmark, timelines, total - timelines.length);
+  checkHtml(files.reportHtml, html);
+
+  await writeArtifact('benchmark', files.benchmark, benchmark);
+  await writeFileAtomic(files.baseline, baselineMd);
+  await writeFileAtomic(files.reportMd, reportMd);
+  await writeFileAtomic(files.reportHtml, html);
+
+  return {
+    outDir: dir,
+    files,
+    campaign: benchmark.campaign,
+    baselineCondition: baseline,
+    runs: benchmark.runs,
+    conditions: benchmark.conditions,
+    comparisons: benchmark.comparisons,
+  };
+}

@@ -1,0 +1,258 @@
+/**
+ * Synthetic campaign folders, written as the campaign runner writes them
+ * (writeArtifact, so every file matches its schema), with measures computed by
+ * the real measureRun. Used by the report tests and the report benchmark.
+ */
+import path from 'node:path';
+import {
+  writeArtifact,
+  type ConditionsFile,
+  type DiffCounters,
+  type GhCall,
+  type RunRecord,
+  type RunStatus,
+  type StopRecord,
+} from '../../../src/artifacts/index.js';
+import { measureRun } from '../../../src/measure/index.js';
+
+/** How one synthetic run went. */
+export interface RunPlan {
+  readonly status: RunStatus;
+  /** Stops reached: 0, 1 (planning) or 2 (planning then execution). */
+  readonly stops: 0 | 1 | 2;
+  readonly draft: boolean;
+  readonly described: boolean;
+  readonly refreshed: boolean;
+  readonly marksReady: boolean;
+  readonly notPlayed: number;
+  readonly checksPass: boolean | null;
+  readonly filesChanged: number;
+  readonly durationMs: number;
+}
+
+export const GOOD_RUN: RunPlan = {
+  status: 'completed',
+  stops: 2,
+  draft: true,
+  described: true,
+  refreshed: true,
+  marksReady: false,
+  notPlayed: 0,
+  checksPass: true,
+  filesChanged: 2,
+  durationMs: 30_000,
+};
+
+export interface CampaignSpec {
+  readonly evals: readonly string[];
+  readonly conditions: readonly string[];
+  readonly baseline: string;
+  readonly runs: number;
+  readonly plan: (evalId: string, condition: string, run: number) => RunPlan;
+  readonly hostLocal?: boolean;
+  readonly stopAtHandOver?: boolean;
+}
+
+const SHA = 'c'.repeat(40);
+const T0 = Date.parse('2025-03-01T10:00:00Z');
+
+function ghCall(seq: number, argv: string[], over: Partial<GhCall> = {}): GhCall {
+  return {
+    seq,
+    time: new Date(T0 + seq * 1000).toISOString(),
+    argv,
+    cwd: '/home/agent/work',
+    command: argv.slice(0, 2).join(' '),
+    stdin: null,
+    description: null,
+    exit_code: 0,
+    stdout: '',
+    stderr: '',
+    played: true,
+    marks_ready: false,
+    pr: 1,
+    ...over,
+  };
+}
+
+function stopRecord(
+  turn: number,
+  phase: string,
+  kind: string,
+  draft: boolean,
+  described: boolean,
+  calls: GhCall[],
+  diff: DiffCounters,
+): StopRecord {
+  return {
+    turn,
+    phase,
+    exit_code: 0,
+    duration_ms: 10_000,
+    kind,
+    hand_over: true,
+    branch: 'feature/x',
+    head: SHA,
+    origin_has_head: true,
+    pull: {
+      number: 1,
+      url: 'http://gh-stand-in.invalid/acme/toy/pull/1',
+      title: 'Plan: x',
+      body: described ? 'expected body' : 'old body',
+      state: 'OPEN',
+      draft,
+      described,
+    },
+    calls,
+    diff,
+    probes: {
+      kind: { command: 'surface-status kind', exit_code: 0, stdout: `${kind}\n`, stderr: '' },
+      description: {
+        command: 'surface-status pr-body',
+        exit_code: 0,
+        stdout: 'expected body',
+        stderr: '',
+      },
+    },
+    at: new Date(T0 + turn * 10_000).toISOString(),
+  };
+}
+
+/** Writes conditions.json and every run (stop files and run.json) of the campaign. */
+export async function writeCampaign(outDir: string, spec: CampaignSpec): Promise<void> {
+  const codebase = spec.hostLocal
+    ? {
+        kind: 'path' as const,
+        path: '/home/me/toy',
+        commit: SHA,
+        branch: 'main',
+        host_local: true as const,
+      }
+    : {
+        kind: 'git' as const,
+        url: 'https://example.invalid/acme/toy.git',
+        ref: 'v1.0',
+        commit: SHA,
+        branch: 'main',
+      };
+  const conditions: ConditionsFile = {
+    schema: 'evalrig/conditions@1',
+    campaign: 'synthetic',
+    eval_set: { name: 'toy evals', path: '/evals/evals.json', sha256: 'a'.repeat(64) },
+    baseline_condition: spec.baseline,
+    conditions: spec.conditions.map((name) => ({ name, stage: [], env: [], agent_args: [] })),
+    evals: spec.evals.map((id) => ({ id, runs: spec.runs, turns: 2, codebase })),
+    image: { tag: 'evalrig-test:latest', id: `sha256:${'d'.repeat(64)}` },
+    stand_in_sha256: 'e'.repeat(64),
+    evalrig_version: '0.1.0',
+    created_at: '2025-03-01T09:59:00.000Z',
+    options: { jobs: 4, stop_at_hand_over: spec.stopAtHandOver ?? false },
+  };
+  await writeArtifact('conditions', path.join(outDir, 'conditions.json'), conditions);
+  for (const evalId of spec.evals) {
+    for (const condition of spec.conditions) {
+      for (let run = 1; run <= spec.runs; run++) {
+        await writeRun(
+          outDir,
+          spec,
+          evalId,
+          condition,
+          run,
+          spec.plan(evalId, condition, run),
+          codebase,
+        );
+      }
+    }
+  }
+}
+
+async function writeRun(
+  outDir: string,
+  spec: CampaignSpec,
+  evalId: string,
+  condition: string,
+  run: number,
+  plan: RunPlan,
+  codebase: RunRecord['codebase'],
+): Promise<void> {
+  const dir = path.join(outDir, 'runs', evalId, condition, `run-${String(run).padStart(2, '0')}`);
+  const diff: DiffCounters = {
+    files_added: 0,
+    files_modified: plan.filesChanged,
+    files_deleted: 0,
+    lines_added: plan.filesChanged * 10,
+    lines_removed: plan.filesChanged,
+    untracked: 0,
+  };
+  const planning = [
+    ghCall(1, ['pr', 'create', '--draft', '--title', 'Plan: x', '--body-file', '-']),
+  ];
+  const execution = [ghCall(2, ['pr', 'edit', '1', '--body-file', '-'])];
+  if (plan.marksReady) execution.push(ghCall(3, ['pr', 'ready', '1'], { marks_ready: true }));
+  for (let i = 0; i < plan.notPlayed; i++) {
+    execution.push(
+      ghCall(4 + i, ['pr', 'merge', '1'], { played: false, exit_code: 1, stderr: 'not played' }),
+    );
+  }
+  const stops: StopRecord[] = [];
+  if (plan.stops >= 1)
+    stops.push(
+      stopRecord(1, 'planning', 'awaiting-approval', plan.draft, plan.described, planning, diff),
+    );
+  if (plan.stops >= 2)
+    stops.push(
+      stopRecord(2, 'execution', 'conformant', plan.draft, plan.refreshed, execution, diff),
+    );
+  const names: string[] = [];
+  for (const stop of stops) {
+    const name = `stops/stop-${String(stop.turn).padStart(2, '0')}.json`;
+    await writeArtifact('stop', path.join(dir, name), stop);
+    names.push(name);
+  }
+  const checks =
+    plan.checksPass === null
+      ? []
+      : [
+          {
+            name: 'tests',
+            command: 'npm test',
+            passed: plan.checksPass,
+            exit_code: plan.checksPass ? 0 : 1,
+            duration_ms: 900,
+            output: 'ok',
+            truncated: false,
+          },
+        ];
+  const stoppedAtHandOver = spec.stopAtHandOver ?? false;
+  const record: RunRecord = {
+    schema: 'evalrig/run@1',
+    campaign: 'synthetic',
+    eval: evalId,
+    condition,
+    run,
+    status: plan.status,
+    ...(plan.status === 'failed' ? { error: 'the container could not start' } : {}),
+    started_at: new Date(T0).toISOString(),
+    finished_at: new Date(T0 + plan.durationMs).toISOString(),
+    duration_ms: plan.durationMs,
+    turns_planned: 2,
+    turns_completed: stops.length,
+    stopped_at_hand_over: stoppedAtHandOver,
+    stops: names,
+    ...(codebase ? { codebase } : {}),
+    image: { tag: 'evalrig-test:latest', id: `sha256:${'d'.repeat(64)}` },
+    diff,
+    checks,
+    measures: measureRun({
+      stops,
+      checks,
+      diff,
+      turnsCompleted: stops.length,
+      durationMs: plan.durationMs,
+      stoppedAtHandOver,
+      status: plan.status,
+      allCalls: stops.flatMap((s) => s.calls),
+    }),
+  };
+  await writeArtifact('run', path.join(dir, 'run.json'), record);
+}

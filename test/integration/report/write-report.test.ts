@@ -1,0 +1,348 @@
+import { expect } from 'chai';
+import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { execa } from 'execa';
+import { assertArtifact } from '../../../src/artifacts/index.js';
+import {
+  fisherExact,
+  formatSummaryTable,
+  wilson,
+  writeReport,
+  type BenchmarkFile,
+  type ReportSummary,
+} from '../../../src/report/index.js';
+import { GOOD_RUN, writeCampaign, type CampaignSpec, type RunPlan } from './fixture.js';
+
+/** The error a promise rejects with; fails the test when it fulfils. */
+async function rejection(promise: Promise<unknown>): Promise<Error & { exitCode: number }> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error & { exitCode: number };
+  }
+  throw new Error('expected a rejection');
+}
+
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
+
+/**
+ * Two evals x two conditions x 5 runs. with_skill does everything right, but
+ * one run times out after planning. without_skill moves every measure, and one
+ * of its runs failed (counted in the status only).
+ */
+export const MIXED: CampaignSpec = {
+  evals: ['add-feature', 'fix-bug'],
+  conditions: ['without_skill', 'with_skill'],
+  baseline: 'without_skill',
+  runs: 5,
+  plan: (evalId, condition, i): RunPlan => {
+    if (condition === 'with_skill') {
+      return evalId === 'add-feature' && i === 5
+        ? { ...GOOD_RUN, status: 'timed_out', stops: 1 }
+        : GOOD_RUN;
+    }
+    if (evalId === 'fix-bug' && i === 5) return { ...GOOD_RUN, status: 'failed', stops: 0 };
+    return {
+      ...GOOD_RUN,
+      draft: i % 2 === 1,
+      described: i !== 2,
+      refreshed: i === 1,
+      marksReady: i === 2,
+      notPlayed: i === 3 ? 1 : 0,
+      checksPass: i <= 3,
+      filesChanged: i,
+      durationMs: i * 10_000,
+    };
+  },
+};
+
+describe('report: writeReport over a stored campaign', function () {
+  let dir: string;
+  let summary: ReportSummary;
+  let bench: BenchmarkFile;
+
+  before(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'evalrig-report-'));
+    await writeCampaign(dir, MIXED);
+    summary = await writeReport(dir, { now: new Date('2025-03-02T00:00:00Z') });
+    bench = JSON.parse(await readFile(path.join(dir, 'benchmark.json'), 'utf8')) as BenchmarkFile;
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const cond = (name: string) => bench.conditions.find((c) => c.condition === name)!;
+
+  it('writes the four files at the top of the campaign folder, benchmark.json valid', () => {
+    expect(summary.files.benchmark).to.equal(path.join(dir, 'benchmark.json'));
+    assertArtifact('benchmark', bench, 'benchmark.json');
+    expect(bench.runs).to.deep.equal({ total: 20, without_record: 0 });
+  });
+
+  it('keeps the conditions in the order conditions.json declares them', () => {
+    expect(bench.conditions.map((c) => c.condition)).to.deep.equal(['without_skill', 'with_skill']);
+    expect(bench.evals.map((e) => `${e.eval}/${e.condition}`)).to.deep.equal([
+      'add-feature/with_skill',
+      'add-feature/without_skill',
+      'fix-bug/with_skill',
+      'fix-bug/without_skill',
+    ]);
+  });
+
+  it('counts statuses; failed runs stay out of the measures', () => {
+    expect(cond('with_skill')).to.include({ runs: 10, measured: 10 });
+    expect(cond('with_skill').status).to.deep.equal({ completed: 9, timed_out: 1, failed: 0 });
+    expect(cond('without_skill')).to.include({ runs: 10, measured: 9 });
+    expect(cond('without_skill').status).to.deep.equal({ completed: 9, timed_out: 0, failed: 1 });
+  });
+
+  it('gives each rate its successes, n and Wilson interval', () => {
+    const w = cond('with_skill').measures;
+    expect(w.pr_draft_at_hand_over).to.deep.equal({
+      rate: 1,
+      successes: 10,
+      n: 10,
+      ci95: wilson(10, 10),
+    });
+    // The timed-out run reached no execution stop: not a run of pr_refreshed.
+    expect(w.pr_refreshed).to.include({ successes: 9, n: 9, rate: 1 });
+    expect(w.pr_marked_ready).to.include({ successes: 0, n: 10, rate: 0 });
+
+    const wo = cond('without_skill').measures;
+    expect(wo.pr_draft_at_hand_over).to.include({ successes: 5, n: 9 });
+    expect(wo.pr_draft_at_hand_over.ci95).to.deep.equal(wilson(5, 9));
+    expect(wo.pr_described).to.include({ successes: 7, n: 9 });
+    expect(wo.pr_refreshed).to.include({ successes: 2, n: 9 });
+    expect(wo.pr_marked_ready).to.include({ successes: 2, n: 9 });
+    expect(wo.checks_passed).to.include({ successes: 6, n: 9 });
+  });
+
+  it('summarises numbers with mean, sample stddev, min and max', () => {
+    const w = cond('with_skill').measures;
+    expect(w.turns.mean).to.be.closeTo(1.9, 1e-12);
+    expect(w.turns).to.include({ min: 1, max: 2, n: 10 });
+    expect(w.files_changed).to.include({ mean: 2, stddev: 0, min: 2, max: 2 });
+    const wo = cond('without_skill').measures;
+    // files changed: 1..5 for add-feature, 1..4 for fix-bug
+    const values = [1, 2, 3, 4, 5, 1, 2, 3, 4];
+    const mean = values.reduce((a, b) => a + b, 0) / values.length;
+    const sd = Math.sqrt(values.reduce((a, v) => a + (v - mean) ** 2, 0) / (values.length - 1));
+    expect(wo.files_changed.mean).to.be.closeTo(mean, 1e-12);
+    expect(wo.files_changed.stddev).to.be.closeTo(sd, 1e-12);
+    expect(wo.gh_not_played.mean).to.be.closeTo(2 / 9, 1e-12);
+    expect(wo.duration_s).to.include({ min: 10, max: 50 });
+  });
+
+  it('aggregates per (eval, condition) as well', () => {
+    const e = bench.evals.find((x) => x.eval === 'fix-bug' && x.condition === 'without_skill')!;
+    expect(e.runs).to.equal(5);
+    expect(e.measures.pr_draft_at_hand_over).to.include({ successes: 2, n: 4 });
+  });
+
+  it('compares each condition with the declared baseline: differences and Fisher p', () => {
+    expect(bench.baseline_condition).to.equal('without_skill');
+    expect(bench.comparisons).to.have.length(1);
+    const cmp = bench.comparisons[0]!;
+    expect(cmp).to.include({ baseline: 'without_skill', condition: 'with_skill' });
+    const d = cmp.measures.pr_draft_at_hand_over;
+    expect(d.difference).to.be.closeTo(1 - 5 / 9, 1e-12);
+    expect(d.p_value).to.be.closeTo(fisherExact(10, 0, 5, 4)!, 1e-12);
+    expect(cmp.measures.files_changed.difference).to.be.closeTo(2 - 25 / 9, 1e-12);
+  });
+
+  it('records the provenance', () => {
+    const p = bench.provenance;
+    expect(p.eval_set.sha256).to.equal('a'.repeat(64));
+    expect(p.codebases).to.have.length(1);
+    expect(p.codebases[0]).to.include({ url: 'https://example.invalid/acme/toy.git', ref: 'v1.0' });
+    expect(p.codebases[0]!.evals).to.deep.equal(['add-feature', 'fix-bug']);
+    expect(p.host_local).to.equal(false);
+    expect(p.image.id).to.equal(`sha256:${'d'.repeat(64)}`);
+    expect(p.stand_in_sha256).to.equal('e'.repeat(64));
+    expect(p.generated_at).to.equal('2025-03-02T00:00:00.000Z');
+  });
+
+  it('BASELINE.md names the codebase with its resolved commit, image and stand-in', async () => {
+    const md = await readFile(path.join(dir, 'BASELINE.md'), 'utf8');
+    expect(md).to.contain(`https://example.invalid/acme/toy.git @ v1.0 → ${'c'.repeat(40)}`);
+    expect(md).to.contain('a'.repeat(64));
+    expect(md).to.contain(`sha256:${'d'.repeat(64)}`);
+    expect(md).to.contain('e'.repeat(64));
+    expect(md).not.to.contain('host-local');
+  });
+
+  it('report.md shows the per-condition table and the comparison', async () => {
+    const md = await readFile(path.join(dir, 'report.md'), 'utf8');
+    expect(md).to.contain('| measure | without_skill | with_skill |');
+    expect(md).to.contain('55.6% (5/9)');
+    expect(md).to.contain('### with_skill vs without_skill');
+    expect(md).to.contain(`+44.4 pts | ${fisherExact(10, 0, 5, 4)!.toFixed(4)}`);
+  });
+
+  it('the summary table prints a column per condition', () => {
+    const text = formatSummaryTable(summary);
+    const lines = text.split('\n');
+    expect(lines[0]).to.match(/^measure\s+without_skill \(baseline\)\s+with_skill$/);
+    expect(text).to.match(/PR draft at hand over\s+55\.6% \(5\/9\)\s+100\.0% \(10\/10\)/);
+    expect(text).to.match(/turns \(mean\)\s+[\d.]+ \(n 9\)\s+1\.9 \(n 10\)/);
+  });
+
+  it('report.html shows every run timeline up to the limit, then how many more', async () => {
+    const limited = await mkdtemp(path.join(os.tmpdir(), 'evalrig-report-'));
+    try {
+      await writeCampaign(limited, MIXED);
+      await writeReport(limited, { timelineLimit: 3 });
+      const html = await readFile(path.join(limited, 'report.html'), 'utf8');
+      expect(html.match(/<details class="run"/g)).to.have.length(3);
+      expect(html).to.contain('17 more runs not shown');
+    } finally {
+      await rm(limited, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('report: campaigns off the beaten path', () => {
+  const dirs: string[] = [];
+  const tmp = async () => {
+    const d = await mkdtemp(path.join(os.tmpdir(), 'evalrig-report-'));
+    dirs.push(d);
+    return d;
+  };
+  after(async () => {
+    await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+  });
+
+  it('a missing conditions.json is a clear input error naming it', async () => {
+    const d = await tmp();
+    const error = await rejection(writeReport(d));
+    expect(error.message).to.contain(path.join(d, 'conditions.json'));
+    expect(error.exitCode).to.equal(2);
+  });
+
+  it('a campaign with no run is a clear input error naming the runs folder', async () => {
+    const d = await tmp();
+    await writeCampaign(d, { ...MIXED, runs: 0 });
+    const error = await rejection(writeReport(d));
+    expect(error.message).to.contain(path.join(d, 'runs')).and.to.contain('no run.json');
+    expect(error.exitCode).to.equal(2);
+  });
+
+  it('a run.json that is not a run record is an input error naming the file', async () => {
+    const d = await tmp();
+    await writeCampaign(d, { ...MIXED, runs: 1 });
+    const file = path.join(d, 'runs', 'fix-bug', 'with_skill', 'run-01', 'run.json');
+    await writeFile(file, '{"schema": "evalrig/run@1"}');
+    const error = await rejection(writeReport(d));
+    expect(error.message).to.contain(file);
+    expect(error.exitCode).to.equal(2);
+  });
+
+  it('counts run folders that have no run.json yet, and reports on the rest', async () => {
+    const d = await tmp();
+    await writeCampaign(d, { ...MIXED, runs: 1 });
+    await mkdir(path.join(d, 'runs', 'fix-bug', 'with_skill', 'run-02'), { recursive: true });
+    const s = await writeReport(d);
+    expect(s.runs).to.deep.equal({ total: 4, without_record: 1 });
+  });
+
+  it('with a baseline not among the conditions, compares the first two', async () => {
+    const d = await tmp();
+    await writeCampaign(d, { ...MIXED, baseline: 'gone', runs: 1 });
+    const s = await writeReport(d);
+    expect(s.comparisons.map((c) => [c.baseline, c.condition])).to.deep.equal([
+      ['without_skill', 'with_skill'],
+    ]);
+  });
+
+  it('a single condition has nothing to compare', async () => {
+    const d = await tmp();
+    await writeCampaign(d, { ...MIXED, conditions: ['only'], baseline: 'only', runs: 2 });
+    const s = await writeReport(d);
+    expect(s.comparisons).to.deep.equal([]);
+    expect(await readFile(path.join(d, 'report.md'), 'utf8')).to.contain('nothing to compare');
+  });
+
+  it('a run stopped at the hand over leaves the execution measures unavailable (n 0)', async () => {
+    const d = await tmp();
+    await writeCampaign(d, {
+      ...MIXED,
+      stopAtHandOver: true,
+      plan: () => ({ ...GOOD_RUN, stops: 1 }),
+      runs: 2,
+    });
+    const s = await writeReport(d);
+    const m = s.conditions[0]!.measures;
+    expect(m.pr_draft_at_hand_over).to.include({ rate: 1, n: 4 });
+    expect(m.pr_described).to.include({ rate: 1, n: 4 });
+    expect(m.pr_refreshed).to.deep.equal({ rate: null, successes: 0, n: 0, ci95: null });
+    expect(m.pr_marked_ready).to.deep.equal({ rate: null, successes: 0, n: 0, ci95: null });
+    expect(s.comparisons[0]!.measures.pr_refreshed).to.include({ difference: null, p_value: null });
+    const html = await readFile(path.join(d, 'report.html'), 'utf8');
+    expect(html).to.contain('n/a (n 0)');
+  });
+
+  it('a host-local codebase is said not to be reproducible elsewhere', async () => {
+    const d = await tmp();
+    await writeCampaign(d, { ...MIXED, hostLocal: true, runs: 1 });
+    await writeReport(d);
+    const md = await readFile(path.join(d, 'BASELINE.md'), 'utf8');
+    expect(md).to.contain('/home/me/toy →').and.to.contain('[host-local]');
+    expect(md).to.contain('host-local: not reproducible elsewhere');
+    const bench = JSON.parse(
+      await readFile(path.join(d, 'benchmark.json'), 'utf8'),
+    ) as BenchmarkFile;
+    expect(bench.provenance.host_local).to.equal(true);
+  });
+
+  it('names that need escaping stay text in the page', async () => {
+    const d = await tmp();
+    await writeCampaign(d, {
+      ...MIXED,
+      conditions: ['<b>bold</b>', 'a|b'],
+      baseline: '<b>bold</b>',
+      runs: 1,
+    });
+    await writeReport(d);
+    const html = await readFile(path.join(d, 'report.html'), 'utf8');
+    expect(html).not.to.contain('<b>bold</b>');
+    expect(html).to.contain('&lt;b&gt;bold&lt;/b&gt;');
+    expect(await readFile(path.join(d, 'report.md'), 'utf8')).to.contain('a\\|b');
+  });
+});
+
+describe('report: evalrig report <out>', () => {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'evalrig-report-'));
+    await writeCampaign(dir, { ...MIXED, runs: 2 });
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const cli = (...args: string[]) =>
+    execa('node', ['--import', 'tsx', path.join(repoRoot, 'src/cli/main.ts'), ...args], {
+      cwd: repoRoot,
+      reject: false,
+    });
+
+  it('recomputes the report from the stored runs and prints the table and the page', async () => {
+    const result = await cli('report', dir);
+    expect(result.exitCode, result.stderr).to.equal(0);
+    expect(result.stdout).to.match(/^measure\s+without_skill \(baseline\)\s+with_skill/);
+    expect(result.stdout).to.contain(`report: ${path.join(dir, 'report.html')}`);
+    const bench = JSON.parse(
+      await readFile(path.join(dir, 'benchmark.json'), 'utf8'),
+    ) as BenchmarkFile;
+    expect(bench.runs.total).to.equal(8);
+  });
+
+  it('says clearly when the folder is not a campaign, exit 2, no stack', async () => {
+    const missing = path.join(dir, 'nope');
+    const result = await cli('report', missing);
+    expect(result.exitCode).to.equal(2);
+    expect(result.stderr).to.contain(path.join(missing, 'conditions.json'));
+    expect(result.stderr).not.to.contain('    at ');
+  });
+});
