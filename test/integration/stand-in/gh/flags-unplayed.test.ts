@@ -45,12 +45,12 @@ describe('gh stand-in: flags, --json/--jq errors and what it does not play', fun
     const r = await repo.gh(['pr', 'list', '--json', 'number,nope']);
     expect(r.exitCode).to.equal(1);
     expect(r.stderr).to.match(
-      /^Unknown JSON field: "nope"\nAvailable fields:\n  additions\n  assignees\n  author\n/,
+      /^Unknown JSON field: "nope"\nAvailable fields:\n {2}additions\n {2}assignees\n {2}author\n/,
     );
-    expect(r.stderr).to.match(/\n  updatedAt\n  url\n$/);
+    expect(r.stderr).to.match(/\n {2}updatedAt\n {2}url\n$/);
     const none = await repo.gh(['pr', 'view', '--json']);
     expect(none.stderr).to.match(
-      /^Specify one or more comma-separated fields for `--json`:\n  additions\n/,
+      /^Specify one or more comma-separated fields for `--json`:\n {2}additions\n/,
     );
     const jq = await repo.gh(['pr', 'view', '--jq', '.number']);
     expect(jq.stderr).to.equal('cannot use `--jq` without specifying `--json`\n');
