@@ -79,18 +79,19 @@ function checkAction(value: unknown, file: string, at: string): void {
   }
   const name = named[0]!;
   const spec = ACTIONS[name]!;
+  const an = /^[aeiou]/.test(name) ? `an ${name}` : `a ${name}`;
   for (const key of keys) {
     if (key !== name && !spec.required.includes(key) && !spec.optional.includes(key)) {
       const allowed = [...spec.required, ...spec.optional];
       throw new ScriptError(
         file,
         `${at}${token(key)}`,
-        `"${key}" is not a field of a ${name} action${allowed.length ? ` (it takes ${allowed.join(', ')})` : ''}`,
+        `"${key}" is not a field of ${an} action${allowed.length ? ` (it takes ${allowed.join(', ')})` : ''}`,
       );
     }
   }
   for (const key of spec.required) {
-    if (!(key in value)) throw new ScriptError(file, at, `a ${name} action needs "${key}"`);
+    if (!(key in value)) throw new ScriptError(file, at, `${an} action needs "${key}"`);
   }
   const expectString = (key: string, nonEmpty: boolean): void => {
     const v = value[key];
