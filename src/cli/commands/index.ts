@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { registerDoctor } from './doctor.js';
 import { registerImage } from './image.js';
+import { registerRun } from './run.js';
 import { registerValidate } from './validate.js';
 import { registerReport } from './report.js';
 
@@ -8,6 +9,7 @@ import { registerReport } from './report.js';
 export function registerCommands(program: Command): void {
   registerDoctor(program);
   registerImage(program);
+  registerRun(program);
   registerValidate(program);
   registerReport(program);
 }

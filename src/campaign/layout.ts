@@ -1,0 +1,47 @@
+import path from 'node:path';
+
+/** Where a campaign's files go under its output folder. */
+export interface RunLayout {
+  /** runs/<eval>/<condition>/run-NN */
+  readonly dir: string;
+  readonly runJson: string;
+  readonly stopsDir: string;
+  readonly turnsDir: string;
+  readonly callsJsonl: string;
+  readonly diffPatch: string;
+  /** The environment (work tree + local origin): work/<eval>/<condition>/run-NN */
+  readonly envRoot: string;
+}
+
+export function conditionsFile(outDir: string): string {
+  return path.join(outDir, 'conditions.json');
+}
+
+export function runLayout(outDir: string, key: string): RunLayout {
+  const dir = path.join(outDir, 'runs', key);
+  return {
+    dir,
+    runJson: path.join(dir, 'run.json'),
+    stopsDir: path.join(dir, 'stops'),
+    turnsDir: path.join(dir, 'turns'),
+    callsJsonl: path.join(dir, 'calls.jsonl'),
+    diffPatch: path.join(dir, 'diff.patch'),
+    envRoot: path.join(outDir, 'work', key),
+  };
+}
+
+export function stopFileName(turn: number): string {
+  return `stop-${String(turn).padStart(2, '0')}.json`;
+}
+
+export function turnOutputName(turn: number, stream: 'stdout' | 'stderr'): string {
+  return `turn-${String(turn).padStart(2, '0')}.${stream}.txt`;
+}
+
+/** Where things are mounted inside a run's container. */
+export const CONTAINER = {
+  evalSetDir: '/evalset',
+  workRoot: '/work',
+  remoteRoot: '/remote',
+  home: '/home/evalrig',
+} as const;

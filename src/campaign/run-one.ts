@@ -1,0 +1,403 @@
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { execa } from 'execa';
+import {
+  writeArtifact,
+  writeFileAtomic,
+  type CheckResult,
+  type DiffCounters,
+  type GhPullRequest,
+  type RunRecord,
+  type RunStatus,
+  type StopRecord,
+} from '../artifacts/index.js';
+import { collectStop, ghRecordDir, readCalls, type StopContext } from '../collect/index.js';
+import type { EvalSet } from '../config/index.js';
+import { measureDiff, prepareEnvironment, type Environment } from '../environment/index.js';
+import { measureRun } from '../measure/index.js';
+import {
+  LABELS,
+  startContainer,
+  type DockerClient,
+  type ExecResult,
+  type RunContainer,
+} from '../runtime/index.js';
+import { provenanceOf, type ResolvedCodebase } from '../source/index.js';
+import { CONTAINER, runLayout, stopFileName, turnOutputName, type RunLayout } from './layout.js';
+import type { PlannedRun } from './plan.js';
+
+/** The image user's uid: environments are handed to it when evalrig runs as root. */
+const IMAGE_UID = 1000;
+const CHECK_OUTPUT_BYTES = 64 * 1024;
+
+/** What every run of a campaign shares. */
+export interface CampaignContext {
+  readonly campaign: string;
+  readonly outDir: string;
+  readonly evalSet: EvalSet;
+  readonly client: DockerClient;
+  readonly image: { readonly tag: string; readonly id: string };
+  /** Per eval id with a codebase: its resolution and cached clone. */
+  readonly codebases: ReadonlyMap<string, { resolved: ResolvedCodebase; cachePath: string }>;
+  readonly stopAtHandOver: boolean;
+  /** Overrides every eval's run timeout (seconds). */
+  readonly timeoutS?: number;
+  readonly keepEnvironments: boolean;
+  /** Each of the agent's stdout and stderr is kept up to this many bytes per turn. */
+  readonly maxOutputBytes: number;
+  readonly maxPatchBytes: number;
+  /** Containers of runs in flight, so a signal can remove them. */
+  readonly live: Set<RunContainer>;
+}
+
+export interface RunOutcome {
+  readonly status: RunStatus;
+  readonly record: RunRecord;
+}
+
+/** A name usable as a repository name: the codebase's, else the eval set's. */
+export function repositoryName(evalSet: EvalSet, resolved?: ResolvedCodebase): string {
+  const raw = resolved?.url ?? resolved?.path ?? evalSet.name;
+  const base = raw.replace(/\/+$/u, '').split(/[/:]/u).pop() ?? 'repo';
+  const name = base.replace(/\.git$/u, '').replace(/[^A-Za-z0-9._-]+/gu, '-');
+  return name && name !== '.' && name !== '..' ? name : 'repo';
+}
+
+function fill(arg: string, values: Record<string, string>): string {
+  return arg.replace(/\{(\w+)\}/gu, (whole, name: string) => values[name] ?? whole);
+}
+
+function truncationMark(bytes: number): string {
+  return `\n[evalrig: output truncated at ${bytes} bytes]\n`;
+}
+
+/** Gives the environment to the container's user without touching files shared with the cache. */
+async function handOverOwnership(root: string): Promise<void> {
+  if (process.getuid?.() !== 0) return;
+  // Hardlinked objects (links > 1) are shared with the cache and other
+  // environments: they stay root's and read-only, so no run can alter another's.
+  await execa('sh', [
+    '-c',
+    'find "$1" \\( -type d -o -links 1 \\) -print0 | xargs -0 -r chown -h "$2"',
+    'sh',
+    root,
+    `${IMAGE_UID}:${IMAGE_UID}`,
+  ]);
+}
+
+/** Seeds the stand-in's state with the eval's prepared pull requests (no call recorded). */
+async function seedPullRequests(
+  planned: PlannedRun,
+  env: Environment,
+  owner: string,
+  repo: string,
+): Promise<void> {
+  const seeds = planned.eval.start?.pull_requests ?? [];
+  if (seeds.length === 0) return;
+  const now = new Date().toISOString().replace(/\.\d{3}Z$/u, 'Z');
+  const pulls: GhPullRequest[] = seeds.map((s, i) => ({
+    number: i + 1,
+    title: s.title,
+    body: s.body,
+    head: s.head ?? env.branch,
+    base: s.base ?? env.baseBranch,
+    draft: s.draft,
+    state: s.state,
+    created_at: now,
+    updated_at: now,
+    url: `https://github.com/${owner}/${repo}/pull/${i + 1}`,
+    author: owner,
+  }));
+  const dir = ghRecordDir(path.join(env.workTree, '.git'));
+  await mkdir(dir, { recursive: true });
+  await writeFileAtomic(
+    path.join(dir, 'state.json'),
+    `${JSON.stringify({ version: 1, next_number: pulls.length + 1, pull_requests: pulls }, null, 2)}\n`,
+  );
+}
+
+async function writeTurnOutput(
+  layout: RunLayout,
+  turn: number,
+  r: ExecResult,
+  cap: number,
+): Promise<void> {
+  await mkdir(layout.turnsDir, { recursive: true });
+  for (const stream of ['stdout', 'stderr'] as const) {
+    const text = r[stream];
+    const cut = r.truncated && Buffer.byteLength(text) >= cap;
+    await writeFile(
+      path.join(layout.turnsDir, turnOutputName(turn, stream)),
+      cut ? text + truncationMark(cap) : text,
+    );
+  }
+}
+
+const ZERO_DIFF: DiffCounters = {
+  files_added: 0,
+  files_modified: 0,
+  files_deleted: 0,
+  lines_added: 0,
+  lines_removed: 0,
+  untracked: 0,
+};
+
+/**
+ * Plays one (eval, condition, run): prepares its environment, starts its
+ * container, runs the turns and records a stop after each, runs the checks,
+ * and writes run.json last (its presence means the run is finished).
+ */
+export async function executeRun(ctx: CampaignContext, planned: PlannedRun): Promise<RunOutcome> {
+  const { evalSet } = ctx;
+  const e = planned.eval;
+  const layout = runLayout(ctx.outDir, planned.key);
+  const startedAt = new Date();
+  const deadline = startedAt.getTime() + (ctx.timeoutS ?? e.timeout) * 1000;
+  await rm(layout.dir, { recursive: true, force: true });
+  await rm(layout.envRoot, { recursive: true, force: true });
+  await mkdir(layout.stopsDir, { recursive: true });
+
+  const codebase = ctx.codebases.get(e.id);
+  const repo = repositoryName(evalSet, codebase?.resolved);
+  const owner = evalSet.repo_owner;
+  const containerWorkTree = path.posix.join(CONTAINER.workRoot, repo);
+  const containerOrigin = path.posix.join(CONTAINER.remoteRoot, owner, `${repo}.git`);
+
+  const stops: StopRecord[] = [];
+  const stopFiles: string[] = [];
+  const checks: CheckResult[] = [];
+  let status: RunStatus = 'completed';
+  let error: string | undefined;
+  let stoppedAtHandOver = false;
+  let env: Environment | undefined;
+  let container: RunContainer | undefined;
+  let finalDiff: DiffCounters = ZERO_DIFF;
+
+  try {
+    env = await prepareEnvironment({
+      root: layout.envRoot,
+      codebase,
+      overlay: e.files,
+      staged: planned.condition.stage,
+      forcedPaths: ['.claude', '.codex', '.agents'],
+      remote: { owner, name: repo },
+      originUrl: containerOrigin,
+      startBranch: e.start?.branch,
+    });
+    await seedPullRequests(planned, env, owner, repo);
+    await handOverOwnership(layout.envRoot);
+    const asRoot = process.getuid?.() === 0;
+    const user = asRoot
+      ? `${IMAGE_UID}:${IMAGE_UID}`
+      : `${process.getuid?.()}:${process.getgid?.()}`;
+    const home = asRoot ? CONTAINER.home : '/tmp/evalrig-home';
+
+    container = await startContainer(ctx.client, {
+      image: ctx.image.tag,
+      user,
+      workingDir: containerWorkTree,
+      // A session commits; the container has no git identity of its own.
+      env: {
+        HOME: home,
+        GIT_AUTHOR_NAME: 'evalrig agent',
+        GIT_AUTHOR_EMAIL: 'agent@evalrig.invalid',
+        GIT_COMMITTER_NAME: 'evalrig agent',
+        GIT_COMMITTER_EMAIL: 'agent@evalrig.invalid',
+      },
+      labels: {
+        [LABELS.campaign]: ctx.campaign,
+        [LABELS.run]: planned.key,
+        'evalrig.pid': String(process.pid),
+      },
+      binds: [
+        { host: env.workTree, container: containerWorkTree },
+        { host: env.originPath, container: containerOrigin },
+        { host: evalSet.dir, container: CONTAINER.evalSetDir, readOnly: true },
+      ],
+      limits: {
+        memoryBytes: evalSet.resources.memory_bytes,
+        cpus: evalSet.resources.cpus,
+        pids: evalSet.resources.pids,
+      },
+    });
+    ctx.live.add(container);
+    if (!asRoot) await container.exec(['mkdir', '-p', home]);
+
+    const passThrough: Record<string, string> = {};
+    for (const name of evalSet.agent.env) {
+      const value = process.env[name];
+      if (value !== undefined) passThrough[name] = value;
+    }
+    const workTree = env.workTree;
+    const stopCtx: StopContext = {
+      container,
+      workTree,
+      originPath: env.originPath,
+      containerWorkTree,
+      probeEnv: { HOME: home },
+      probes: evalSet.probes,
+      handOver: evalSet.hand_over,
+      measureDiff: async (wt) => {
+        const d = await measureDiff(wt, { maxPatchBytes: 1 });
+        return {
+          files_added: d.files_added,
+          files_modified: d.files_modified,
+          files_deleted: d.files_deleted,
+          lines_added: d.lines_added,
+          lines_removed: d.lines_removed,
+          untracked: d.untracked,
+        };
+      },
+    };
+
+    const messages = [{ message: e.prompt, phase: e.phase }, ...e.turns];
+    let afterSeq = (await readCalls(path.join(workTree, '.git'))).reduce(
+      (m, c) => Math.max(m, c.seq),
+      0,
+    );
+    for (const [index, turn] of messages.entries()) {
+      const n = index + 1;
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) {
+        status = 'timed_out';
+        break;
+      }
+      const template = n === 1 ? evalSet.agent.command : evalSet.agent.resume_command;
+      const values = {
+        prompt: turn.message,
+        turn: String(n),
+        phase: turn.phase,
+        eval: e.id,
+        condition: planned.condition.name,
+        run: String(planned.run),
+        eval_set_dir: CONTAINER.evalSetDir,
+      };
+      const argv = [...template, ...planned.condition.agent_args].map((a) => fill(a, values));
+      const r = await container.exec(argv, {
+        workingDir: containerWorkTree,
+        env: {
+          HOME: home,
+          EVALRIG_TURN: String(n),
+          EVALRIG_PHASE: turn.phase,
+          EVALRIG_PROMPT: turn.message,
+          ...planned.condition.env,
+          ...passThrough,
+        },
+        timeoutMs: Math.min(e.turn_timeout * 1000, remaining),
+        maxOutputBytes: ctx.maxOutputBytes,
+      });
+      await writeTurnOutput(layout, n, r, ctx.maxOutputBytes);
+      if (r.timedOut) {
+        // The cut turn reached no stop: kill the session, record no stop for it.
+        await container.kill();
+        status = 'timed_out';
+        break;
+      }
+      const stop = await collectStop(stopCtx, {
+        turn: n,
+        phase: turn.phase,
+        exitCode: r.exitCode,
+        durationMs: r.durationMs,
+        afterSeq,
+      });
+      const file = stopFileName(n);
+      await writeArtifact('stop', path.join(layout.stopsDir, file), stop);
+      stops.push(stop);
+      stopFiles.push(`stops/${file}`);
+      afterSeq = stop.calls.reduce((m, c) => Math.max(m, c.seq), afterSeq);
+      if (ctx.stopAtHandOver && stop.hand_over) {
+        stoppedAtHandOver = true;
+        break;
+      }
+    }
+
+    if (status === 'completed') {
+      for (const check of e.checks) {
+        const remaining = Math.max(1000, deadline - Date.now());
+        const r = await container.exec(['sh', '-c', check.run], {
+          workingDir: containerWorkTree,
+          env: { HOME: home },
+          timeoutMs: Math.min(e.turn_timeout * 1000, remaining),
+          maxOutputBytes: CHECK_OUTPUT_BYTES,
+        });
+        const output = `${r.stdout}${r.stderr}`;
+        checks.push({
+          name: check.name,
+          command: check.run,
+          passed: !r.timedOut && r.exitCode === 0,
+          exit_code: r.exitCode,
+          duration_ms: r.durationMs,
+          output: r.truncated ? output + truncationMark(CHECK_OUTPUT_BYTES) : output,
+          truncated: r.truncated,
+        });
+        if (r.timedOut) await container.kill();
+      }
+    }
+
+    const diff = await measureDiff(workTree, { maxPatchBytes: ctx.maxPatchBytes });
+    finalDiff = {
+      files_added: diff.files_added,
+      files_modified: diff.files_modified,
+      files_deleted: diff.files_deleted,
+      lines_added: diff.lines_added,
+      lines_removed: diff.lines_removed,
+      untracked: diff.untracked,
+    };
+    await writeFile(layout.diffPatch, diff.patch);
+  } catch (caught) {
+    status = 'failed';
+    error = caught instanceof Error ? caught.message : String(caught);
+  } finally {
+    if (container) {
+      ctx.live.delete(container);
+      await container.remove().catch(() => undefined);
+    }
+  }
+
+  const gitDir = env ? path.join(env.workTree, '.git') : undefined;
+  const allCalls = gitDir ? await readCalls(gitDir).catch(() => []) : [];
+  if (gitDir) {
+    const calls = await readFile(path.join(ghRecordDir(gitDir), 'calls.jsonl')).catch(() =>
+      Buffer.alloc(0),
+    );
+    await writeFile(layout.callsJsonl, calls);
+  }
+
+  const finishedAt = new Date();
+  const durationMs = finishedAt.getTime() - startedAt.getTime();
+  const record: RunRecord = {
+    schema: 'evalrig/run@1',
+    campaign: ctx.campaign,
+    eval: e.id,
+    condition: planned.condition.name,
+    run: planned.run,
+    status,
+    ...(error === undefined ? {} : { error }),
+    started_at: startedAt.toISOString(),
+    finished_at: finishedAt.toISOString(),
+    duration_ms: durationMs,
+    turns_planned: 1 + e.turns.length,
+    turns_completed: stops.length,
+    stopped_at_hand_over: stoppedAtHandOver,
+    stops: stopFiles,
+    ...(codebase ? { codebase: provenanceOf(codebase.resolved) } : {}),
+    image: { tag: ctx.image.tag, id: ctx.image.id },
+    diff: finalDiff,
+    checks,
+    measures: measureRun({
+      stops,
+      checks,
+      diff: finalDiff,
+      turnsCompleted: stops.length,
+      durationMs,
+      stoppedAtHandOver,
+      status,
+      allCalls,
+    }),
+  };
+  await writeArtifact('run', layout.runJson, record);
+  if (!ctx.keepEnvironments && status !== 'failed') {
+    await rm(layout.envRoot, { recursive: true, force: true });
+  }
+  return { status, record };
+}

@@ -1,0 +1,88 @@
+import path from 'node:path';
+import type { Command } from 'commander';
+import { runCampaign } from '../../campaign/index.js';
+import { InputError } from '../../errors/index.js';
+import { formatSummaryTable, writeReport } from '../../report/index.js';
+
+function positiveInt(flag: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1)
+      throw new InputError(`${flag} must be a whole number >= 1, got "${value}"`);
+    return n;
+  };
+}
+
+function list(value: string, previous: string[] = []): string[] {
+  return [
+    ...previous,
+    ...value
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  ];
+}
+
+interface RunFlags {
+  out?: string;
+  jobs: number;
+  runs?: number;
+  only?: string[];
+  condition?: string[];
+  stopAtHandOver?: boolean;
+  timeout?: number;
+  keepEnvs?: boolean;
+  base?: string;
+  report: boolean;
+}
+
+export function registerRun(program: Command): void {
+  program
+    .command('run')
+    .description('play every (eval, condition, run) of an eval set and record what the agent did')
+    .argument('<evals.json>', 'the eval set')
+    .option('--out <dir>', 'campaign folder (default: evalrig-out/<eval set name>)')
+    .option('--jobs <n>', 'runs at once', positiveInt('--jobs'), 1)
+    .option(
+      '--runs <n>',
+      'runs per (eval, condition), overriding the eval set',
+      positiveInt('--runs'),
+    )
+    .option('--only <ids>', 'only these eval ids (comma-separated)', list)
+    .option('--condition <names>', 'only these conditions (comma-separated)', list)
+    .option('--stop-at-hand-over', 'end each run at its first hand-over stop')
+    .option(
+      '--timeout <seconds>',
+      'seconds per run, overriding the eval set',
+      positiveInt('--timeout'),
+    )
+    .option('--keep-envs', 'keep every environment (work tree + origin) under <out>/work')
+    .option('--base <image>', 'base image of the test image (default: EVALRIG_BASE_IMAGE)')
+    .option('--no-report', 'do not write the report at the end')
+    .action(async (file: string, flags: RunFlags) => {
+      const outDir =
+        flags.out ?? path.join('evalrig-out', path.basename(path.dirname(path.resolve(file))));
+      const result = await runCampaign({
+        evalSetFile: file,
+        outDir,
+        jobs: flags.jobs,
+        runs: flags.runs,
+        only: flags.only,
+        conditions: flags.condition,
+        stopAtHandOver: flags.stopAtHandOver,
+        timeoutS: flags.timeout,
+        keepEnvironments: flags.keepEnvs,
+        baseImage: flags.base,
+      });
+      const counts = `${result.played} played, ${result.skipped} skipped (already finished), ${result.failed} failed, ${result.timedOut} timed out`;
+      process.stderr.write(`evalrig: campaign ${result.campaign}: ${counts}\n`);
+      if (flags.report) {
+        const summary = await writeReport(result.outDir);
+        process.stdout.write(`${formatSummaryTable(summary)}\n`);
+        process.stdout.write(`report: ${path.join(result.outDir, 'report.html')}\n`);
+      } else {
+        process.stdout.write(`runs: ${path.join(result.outDir, 'runs')}\n`);
+      }
+      if (result.failed > 0) process.exitCode = 1;
+    });
+}

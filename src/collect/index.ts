@@ -1,0 +1,20 @@
+/**
+ * What is read at each stop: probe outputs, the branch's pull request (from
+ * the gh stand-in's state), the calls since the previous stop, HEAD and
+ * whether origin holds it, and the diff counters against the baseline.
+ */
+export {
+  collectStop,
+  sameDescription,
+  DESCRIPTION_PROBE,
+  KIND_PROBE,
+  type StopContext,
+  type TurnEnd,
+} from './stop.js';
+export {
+  GH_RECORD_DIR,
+  ghRecordDir,
+  pullRequestOfBranch,
+  readCalls,
+  readPullRequests,
+} from './gh-record.js';

@@ -1,0 +1,149 @@
+import path from 'node:path';
+import type {
+  DiffCounters,
+  GhCall,
+  ProbeOutput,
+  PullAtStop,
+  StopRecord,
+} from '../artifacts/index.js';
+import { runGit } from '../git/index.js';
+import type { RunContainer } from '../runtime/index.js';
+import { pullRequestOfBranch, readCalls, readPullRequests } from './gh-record.js';
+
+/** The reserved probe names (see EvalSet.probes). */
+export const KIND_PROBE = 'kind';
+export const DESCRIPTION_PROBE = 'description';
+
+const PROBE_TIMEOUT_MS = 30_000;
+const PROBE_OUTPUT_BYTES = 256 * 1024;
+
+/** Where things are, on the host and in the container, for one run. */
+export interface StopContext {
+  readonly container: RunContainer;
+  /** Host path of the work tree. */
+  readonly workTree: string;
+  /** Host path of the local bare origin. */
+  readonly originPath: string;
+  /** Path of the work tree inside the container (probes run there). */
+  readonly containerWorkTree: string;
+  /** Environment of probe execs (HOME, PATH...). */
+  readonly probeEnv: Readonly<Record<string, string>>;
+  readonly probes: Readonly<Record<string, string>>;
+  readonly handOver: readonly string[];
+  /** Measures the work tree against the baseline (src/environment's measureDiff). */
+  readonly measureDiff: (workTree: string) => Promise<DiffCounters>;
+}
+
+/** What one turn ended with, as the campaign saw it. */
+export interface TurnEnd {
+  readonly turn: number;
+  readonly phase: string;
+  readonly exitCode: number | null;
+  readonly durationMs: number;
+  /** seq of the last call already attributed to an earlier stop. */
+  readonly afterSeq: number;
+}
+
+/**
+ * Two descriptions are the same when they differ only by trailing white space:
+ * a body passed through a heredoc ends with a newline a probe's output may not.
+ */
+export function sameDescription(a: string, b: string): boolean {
+  return a.replace(/\s+$/u, '') === b.replace(/\s+$/u, '');
+}
+
+async function gitLine(args: string[], cwd: string): Promise<string | null> {
+  const r = await runGit(args, { cwd, reject: false });
+  return r.exitCode === 0 ? r.stdout.trim() : null;
+}
+
+async function originHolds(
+  originPath: string,
+  head: string,
+  branch: string | null,
+): Promise<boolean> {
+  if (branch === null) return false;
+  const tip = await gitLine(
+    ['rev-parse', '--verify', '-q', `refs/heads/${branch}^{commit}`],
+    originPath,
+  );
+  if (tip === null) return false;
+  if (tip === head) return true;
+  const r = await runGit(['merge-base', '--is-ancestor', head, tip], {
+    cwd: originPath,
+    reject: false,
+  });
+  return r.exitCode === 0;
+}
+
+async function runProbes(ctx: StopContext): Promise<Record<string, ProbeOutput>> {
+  const out: Record<string, ProbeOutput> = {};
+  // One at a time: probes may read state another probe's side effects touch.
+  for (const [name, command] of Object.entries(ctx.probes)) {
+    const r = await ctx.container.exec(['sh', '-c', command], {
+      workingDir: ctx.containerWorkTree,
+      env: ctx.probeEnv,
+      timeoutMs: PROBE_TIMEOUT_MS,
+      maxOutputBytes: PROBE_OUTPUT_BYTES,
+    });
+    out[name] = {
+      command,
+      exit_code: r.exitCode,
+      stdout: r.stdout,
+      stderr: r.timedOut
+        ? `${r.stderr}[evalrig: probe timed out after ${PROBE_TIMEOUT_MS} ms]`
+        : r.stderr,
+    };
+  }
+  return out;
+}
+
+/**
+ * Reads everything a stop records: probes (in the container), then git state,
+ * the stand-in's record and the diff (on the host, from the mounted work tree).
+ */
+export async function collectStop(ctx: StopContext, end: TurnEnd): Promise<StopRecord> {
+  const probes = await runProbes(ctx);
+  const gitDir = path.join(ctx.workTree, '.git');
+  const [branch, head] = await Promise.all([
+    gitLine(['symbolic-ref', '--quiet', '--short', 'HEAD'], ctx.workTree),
+    gitLine(['rev-parse', '--verify', '-q', 'HEAD'], ctx.workTree),
+  ]);
+  const [pulls, calls, diff, originHasHead] = await Promise.all([
+    readPullRequests(gitDir),
+    readCalls(gitDir),
+    ctx.measureDiff(ctx.workTree),
+    head === null ? Promise.resolve(false) : originHolds(ctx.originPath, head, branch),
+  ]);
+  const kindText = probes[KIND_PROBE]?.stdout.trim();
+  const kind = kindText ? kindText : null;
+  const description = probes[DESCRIPTION_PROBE];
+  const pr = branch === null ? undefined : pullRequestOfBranch(pulls, branch);
+  const pull: PullAtStop | null = pr
+    ? {
+        number: pr.number,
+        url: pr.url,
+        title: pr.title,
+        body: pr.body,
+        state: pr.state,
+        draft: pr.draft,
+        described: description === undefined ? null : sameDescription(pr.body, description.stdout),
+      }
+    : null;
+  return {
+    turn: end.turn,
+    phase: end.phase,
+    exit_code: end.exitCode,
+    duration_ms: end.durationMs,
+    kind,
+    hand_over: kind !== null && ctx.handOver.includes(kind),
+    branch,
+    head,
+    origin_has_head: originHasHead,
+    pull,
+    calls: calls.filter((c: GhCall) => c.seq > end.afterSeq),
+    diff,
+    probes,
+    at: new Date().toISOString(),
+  };
+}
