@@ -251,7 +251,7 @@ function stopBox(s: StopLine): string {
   const calls = s.calls
     .map(
       (c) =>
-        `<li${c.played ? '' : ' class="np"'}>${esc(c.args)} → ${c.exit_code}${c.played ? '' : ' (not played)'}${c.marks_ready ? ' (marks ready)' : ''}</li>`,
+        `<li${c.played ? '' : ' class="np"'}>${esc(c.args)} · exit ${c.exit_code}${c.played ? '' : ' (not played)'}${c.marks_ready ? ' (marks ready)' : ''}</li>`,
     )
     .join('');
   const more =
@@ -320,7 +320,7 @@ export function renderHtml(
 <section id="charts"><h2>Measures</h2>${charts(b)}</section>
 <section id="comparisons"><h2>Comparisons</h2>${comparisons(b)}</section>
 <section id="provenance-section"><h2>Provenance</h2>${provenance(b)}</section>
-<section id="runs"><h2>Runs</h2>${timelines(runs, notShown)}</section>
+<section id="runs"><h2>Runs</h2><p class="small">Each box is a stop, in turn order; ⇥ and a blue edge: the stop hands over. PR: the branch's pull request at that stop; described: its description is the one the description probe printed then.</p>${timelines(runs, notShown)}</section>
 </body>
 </html>
 `;

@@ -12,7 +12,7 @@ import {
   type BenchmarkFile,
   type ReportSummary,
 } from '../../../src/report/index.js';
-import { GOOD_RUN, writeCampaign, type CampaignSpec, type RunPlan } from './fixture.js';
+import { GOOD_RUN, MIXED, writeCampaign } from './fixture.js';
 
 /** The error a promise rejects with; fails the test when it fulfils. */
 async function rejection(promise: Promise<unknown>): Promise<Error & { exitCode: number }> {
@@ -25,37 +25,6 @@ async function rejection(promise: Promise<unknown>): Promise<Error & { exitCode:
 }
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
-
-/**
- * Two evals x two conditions x 5 runs. with_skill does everything right, but
- * one run times out after planning. without_skill moves every measure, and one
- * of its runs failed (counted in the status only).
- */
-export const MIXED: CampaignSpec = {
-  evals: ['add-feature', 'fix-bug'],
-  conditions: ['without_skill', 'with_skill'],
-  baseline: 'without_skill',
-  runs: 5,
-  plan: (evalId, condition, i): RunPlan => {
-    if (condition === 'with_skill') {
-      return evalId === 'add-feature' && i === 5
-        ? { ...GOOD_RUN, status: 'timed_out', stops: 1 }
-        : GOOD_RUN;
-    }
-    if (evalId === 'fix-bug' && i === 5) return { ...GOOD_RUN, status: 'failed', stops: 0 };
-    return {
-      ...GOOD_RUN,
-      draft: i % 2 === 1,
-      described: i !== 2,
-      refreshed: i === 1,
-      marksReady: i === 2,
-      notPlayed: i === 3 ? 1 : 0,
-      checksPass: i <= 3,
-      filesChanged: i,
-      durationMs: i * 10_000,
-    };
-  },
-};
 
 describe('report: writeReport over a stored campaign', function () {
   let dir: string;
