@@ -64,7 +64,9 @@ function engineMessage(error: unknown): string {
   const json = (error as { json?: { message?: string } | string }).json;
   if (typeof json === 'object' && json?.message) return json.message.trim();
   if (typeof json === 'string' && json.trim()) return json.trim();
-  return error instanceof Error ? error.message : String(error);
+  // For a streamed request the engine's message is only inside dockerode's wording.
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/^\(HTTP code \d+\) [^-]*- /, '').trim();
 }
 
 async function imageId(client: DockerClient, name: string): Promise<string | undefined> {
