@@ -1,4 +1,4 @@
-import fs from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { parseArgs } from './cli/args.js';
 import { dispatch } from './commands/index.js';
 import type { CallNotes, CallResult, Ctx } from './context.js';
@@ -131,7 +131,7 @@ function safeRepoName(getRepo: () => RepoContext): string {
 
 function readAllStdin(): string {
   try {
-    return fs.readFileSync(0, 'utf8');
+    return readFileSync(0, 'utf8');
   } catch (e) {
     // A closed or absent standard input reads as empty, as gh's io.ReadAll does.
     if (['EAGAIN', 'EOF', 'ENXIO', 'EBADF'].includes((e as NodeJS.ErrnoException).code ?? ''))

@@ -1,5 +1,5 @@
-import fs from 'node:fs';
-import path from 'node:path';
+import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { notPlayed, played, type FlagSpec, type ParsedArgs, str } from '../cli/args.js';
 import type { Ctx } from '../context.js';
 import { GhError, NotPlayedError } from '../errors.js';
@@ -67,7 +67,7 @@ export function printJson(value: unknown, jq: string | undefined): string {
 export function readBodyFile(ctx: Ctx, file: string): string {
   if (file === '-') return ctx.readStdin();
   try {
-    return fs.readFileSync(path.resolve(ctx.cwd, file), 'utf8');
+    return readFileSync(resolve(ctx.cwd, file), 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     const why =

@@ -1,5 +1,5 @@
-import fs from 'node:fs';
-import path from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
+import { existsSync, readFileSync, statSync, type Stats } from 'node:fs';
 
 /** Where a repository's git files are. */
 export interface GitDirs {
@@ -17,52 +17,52 @@ export interface GitDirs {
  */
 export function findGitDirs(cwd: string, env: NodeJS.ProcessEnv): GitDirs | undefined {
   if (env.GIT_DIR) {
-    const gitDir = path.resolve(cwd, env.GIT_DIR);
+    const gitDir = resolve(cwd, env.GIT_DIR);
     if (!isGitDir(gitDir)) return undefined;
     return { gitDir, commonDir: commonDirOf(gitDir), workTree: env.GIT_WORK_TREE };
   }
-  let dir = path.resolve(cwd);
+  let dir = resolve(cwd);
   for (;;) {
-    const dotGit = path.join(dir, '.git');
+    const dotGit = join(dir, '.git');
     const st = statOrUndefined(dotGit);
     if (st?.isDirectory() && isGitDir(dotGit)) {
       return { gitDir: dotGit, commonDir: dotGit, workTree: dir };
     }
     if (st?.isFile()) {
-      const m = /^gitdir:\s*(.+?)\s*$/m.exec(fs.readFileSync(dotGit, 'utf8'));
+      const m = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, 'utf8'));
       if (m?.[1]) {
-        const gitDir = path.resolve(dir, m[1]);
+        const gitDir = resolve(dir, m[1]);
         if (isGitDir(gitDir)) return { gitDir, commonDir: commonDirOf(gitDir), workTree: dir };
       }
     }
     // A bare repository, or a call from inside a git directory.
-    if (isGitDir(dir) && path.basename(dir) !== '.git' && fs.existsSync(path.join(dir, 'config'))) {
-      if (statOrUndefined(path.join(dir, 'objects'))?.isDirectory()) {
+    if (isGitDir(dir) && basename(dir) !== '.git' && existsSync(join(dir, 'config'))) {
+      if (statOrUndefined(join(dir, 'objects'))?.isDirectory()) {
         return { gitDir: dir, commonDir: commonDirOf(dir), workTree: undefined };
       }
     }
-    const parent = path.dirname(dir);
+    const parent = dirname(dir);
     if (parent === dir) return undefined;
     dir = parent;
   }
 }
 
 function isGitDir(dir: string): boolean {
-  return statOrUndefined(path.join(dir, 'HEAD'))?.isFile() === true;
+  return statOrUndefined(join(dir, 'HEAD'))?.isFile() === true;
 }
 
 function commonDirOf(gitDir: string): string {
   try {
-    const rel = fs.readFileSync(path.join(gitDir, 'commondir'), 'utf8').trim();
-    return path.resolve(gitDir, rel);
+    const rel = readFileSync(join(gitDir, 'commondir'), 'utf8').trim();
+    return resolve(gitDir, rel);
   } catch {
     return gitDir;
   }
 }
 
-function statOrUndefined(p: string): fs.Stats | undefined {
+function statOrUndefined(p: string): Stats | undefined {
   try {
-    return fs.statSync(p);
+    return statSync(p);
   } catch {
     return undefined;
   }
@@ -70,7 +70,7 @@ function statOrUndefined(p: string): fs.Stats | undefined {
 
 /** The branch HEAD points at (`refs/heads/<b>` -> `<b>`), or undefined when detached. */
 export function currentBranch(gitDir: string): string | undefined {
-  const head = fs.readFileSync(path.join(gitDir, 'HEAD'), 'utf8').trim();
+  const head = readFileSync(join(gitDir, 'HEAD'), 'utf8').trim();
   const m = /^ref:\s*refs\/heads\/(.+)$/.exec(head);
   return m?.[1];
 }

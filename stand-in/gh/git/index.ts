@@ -1,5 +1,5 @@
-import fs from 'node:fs';
-import path from 'node:path';
+import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { GhError } from '../errors.js';
 import { configValue, parseGitConfig, type GitConfig } from './config.js';
 import { currentBranch, type GitDirs } from './gitdir.js';
@@ -31,7 +31,7 @@ export class RepoContext {
     if (!this.configCache) {
       let text = '';
       try {
-        text = fs.readFileSync(path.join(this.dirs.commonDir, 'config'), 'utf8');
+        text = readFileSync(join(this.dirs.commonDir, 'config'), 'utf8');
       } catch {
         // A repository with no config has no remote; resolution says so below.
       }

@@ -1,4 +1,4 @@
-import fs from 'node:fs';
+import { appendFileSync, closeSync, fstatSync, openSync, readSync } from 'node:fs';
 
 /** One line of `calls.jsonl`. */
 export interface CallRecord {
@@ -24,18 +24,18 @@ export interface CallRecord {
 export function lastSeq(file: string): number {
   let fd: number;
   try {
-    fd = fs.openSync(file, 'r');
+    fd = openSync(file, 'r');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return 0;
     throw e;
   }
   try {
-    const size = fs.fstatSync(fd).size;
+    const size = fstatSync(fd).size;
     let chunk = 64 * 1024;
     for (;;) {
       const len = Math.min(chunk, size);
       const buf = Buffer.alloc(len);
-      fs.readSync(fd, buf, 0, len, size - len);
+      readSync(fd, buf, 0, len, size - len);
       const text = buf.toString('utf8').replace(/\n+$/, '');
       const nl = text.lastIndexOf('\n');
       if (nl >= 0 || len === size) {
@@ -47,11 +47,11 @@ export function lastSeq(file: string): number {
       chunk *= 4;
     }
   } finally {
-    fs.closeSync(fd);
+    closeSync(fd);
   }
 }
 
 /** Appends one record as one line, in a single write (the caller holds the lock). */
 export function appendCall(file: string, record: CallRecord): void {
-  fs.appendFileSync(file, JSON.stringify(record) + '\n');
+  appendFileSync(file, JSON.stringify(record) + '\n');
 }

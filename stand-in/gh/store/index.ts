@@ -1,5 +1,5 @@
-import fs from 'node:fs';
-import path from 'node:path';
+import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
 import { appendCall, lastSeq, type CallRecord } from './calls.js';
 import { acquireLock } from './lock.js';
 import { readState, writeState, type State, type StateDefaults } from './state.js';
@@ -27,21 +27,21 @@ export class Store {
     gitDir: string,
     private readonly defaults: () => StateDefaults,
   ) {
-    this.dir = path.join(gitDir, RECORD_DIR);
+    this.dir = join(gitDir, RECORD_DIR);
   }
 
   get statePath(): string {
-    return path.join(this.dir, 'state.json');
+    return join(this.dir, 'state.json');
   }
 
   get callsPath(): string {
-    return path.join(this.dir, 'calls.jsonl');
+    return join(this.dir, 'calls.jsonl');
   }
 
   private lock(): void {
     if (this.release) return;
-    fs.mkdirSync(this.dir, { recursive: true });
-    this.release = acquireLock(path.join(this.dir, 'lock'));
+    mkdirSync(this.dir, { recursive: true });
+    this.release = acquireLock(join(this.dir, 'lock'));
   }
 
   /** The state (read once, under the lock). */

@@ -1,4 +1,12 @@
-import fs from 'node:fs';
+import {
+  closeSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 
 /** How long a lock may be held before another call breaks it as stale (ms). */
 const STALE_AFTER_MS = 30_000;
@@ -22,12 +30,12 @@ export function acquireLock(lockPath: string): () => void {
   const start = Date.now();
   for (;;) {
     try {
-      const fd = fs.openSync(lockPath, 'wx');
-      fs.writeSync(fd, `${process.pid}\n`);
-      fs.closeSync(fd);
+      const fd = openSync(lockPath, 'wx');
+      writeSync(fd, `${process.pid}\n`);
+      closeSync(fd);
       return () => {
         try {
-          fs.unlinkSync(lockPath);
+          unlinkSync(lockPath);
         } catch {
           // Broken as stale by another call: nothing left to release.
         }
@@ -50,8 +58,8 @@ function isStale(lockPath: string): boolean {
   let text: string;
   let mtime: number;
   try {
-    text = fs.readFileSync(lockPath, 'utf8');
-    mtime = fs.statSync(lockPath).mtimeMs;
+    text = readFileSync(lockPath, 'utf8');
+    mtime = statSync(lockPath).mtimeMs;
   } catch {
     return false; // Released meanwhile: retry at once.
   }
@@ -73,8 +81,8 @@ function breakStale(lockPath: string): void {
   // one renames it; the other finds nothing to rename and retries.
   const aside = `${lockPath}.stale.${process.pid}`;
   try {
-    fs.renameSync(lockPath, aside);
-    fs.unlinkSync(aside);
+    renameSync(lockPath, aside);
+    unlinkSync(aside);
   } catch {
     // Someone else broke or released it.
   }

@@ -1,4 +1,4 @@
-import fs from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 
 /** A pull request's state as GitHub names it. */
 export type PrState = 'OPEN' | 'CLOSED' | 'MERGED';
@@ -42,7 +42,7 @@ export interface StateDefaults {
 export function readState(file: string, defaults: StateDefaults): State {
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readFileSync(file, 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
       return { version: 1, next_number: 1, pull_requests: [] };
@@ -115,6 +115,6 @@ function normalizeState(raw: unknown, file: string, d: StateDefaults): State {
 /** Writes the state atomically (temporary file, then rename). */
 export function writeState(file: string, state: State): void {
   const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, JSON.stringify(state, null, 2) + '\n');
-  fs.renameSync(tmp, file);
+  writeFileSync(tmp, JSON.stringify(state, null, 2) + '\n');
+  renameSync(tmp, file);
 }
