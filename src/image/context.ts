@@ -4,7 +4,6 @@ import { chmod, mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pack } from 'tar-fs';
 import { ContextFileMissingError } from './errors.js';
 
 /** One file of the build context: its name inside the context, mode and bytes. */
@@ -150,6 +149,8 @@ export async function packTestImageContext(files: readonly ContextFile[]): Promi
     await rm(dir, { recursive: true, force: true });
     throw error;
   }
+  // Loaded here: reusing an existing image never needs tar-fs.
+  const { pack } = await import('tar-fs');
   const stream = pack(dir, {
     map: (header) => ({ ...header, uid: 0, gid: 0, uname: 'root', gname: 'root', mtime: EPOCH }),
   });
