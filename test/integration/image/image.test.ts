@@ -21,6 +21,9 @@ import {
   ContextFileMissingError,
   ImageBuildError,
   IMAGE_LABELS,
+  LOCAL_BASE_IMAGE,
+  defaultBaseImage,
+  defaultSources,
   ensureTestImage,
   packTestImageContext,
   readTestImageContext,
@@ -195,6 +198,59 @@ describe('test image (src/image, docker/Dockerfile)', function () {
       expect((await stat(path.join(out, 'bin/evalrig-agent'))).mode & 0o777).to.equal(0o755);
       const listing = await execa('tar', ['-tvf', tarFile]);
       expect(listing.stdout).to.not.match(/node_modules|src\/|\.git/);
+    });
+  });
+
+  describe('the base image and the CLI', () => {
+    it('takes EVALRIG_BASE_IMAGE, else the local base when the engine has it', async () => {
+      expect(await defaultBaseImage(client, { EVALRIG_BASE_IMAGE: 'my/base:1' })).to.equal(
+        'my/base:1',
+      );
+      // The local base exists on every machine the tests run on (scripts/base-image.sh).
+      expect(await defaultBaseImage(client, {})).to.equal(LOCAL_BASE_IMAGE);
+    });
+
+    it('evalrig image build prints the tag, built or reused', async function () {
+      const dist = defaultSources();
+      const bundled = await Promise.all(
+        [dist.standIn, dist.agent].map((f) =>
+          stat(f).then(
+            () => true,
+            () => false,
+          ),
+        ),
+      );
+      // The CLI reads the bundles of `npm run build`; without them it has nothing to build.
+      if (!bundled.every(Boolean)) this.skip();
+      const cli = (...args: string[]) =>
+        execa(
+          'node',
+          [
+            '--import',
+            'tsx',
+            path.join(PROJECT_ROOT, 'src/cli/main.ts'),
+            'image',
+            'build',
+            ...args,
+          ],
+          {
+            cwd: PROJECT_ROOT,
+            reject: false,
+            stripFinalNewline: false,
+            env: { EVALRIG_BASE_IMAGE: BASE_IMAGE },
+          },
+        );
+      await cli();
+      const again = await cli();
+      expect(again.exitCode, again.stderr).to.equal(0);
+      expect(again.stdout).to.match(
+        /^evalrig-test:[0-9a-f]{12} reused \(already built, same content\)\n$/,
+      );
+      const absent = await cli('--base', 'evalrig-absent:none');
+      expect(absent.exitCode).to.equal(1);
+      expect(absent.stderr).to.equal(
+        'evalrig: base image evalrig-absent:none is not present: run scripts/base-image.sh or set EVALRIG_BASE_IMAGE\n',
+      );
     });
   });
 
