@@ -87,7 +87,10 @@ export function runCall(argv: string[], cwd: string, env: NodeJS.ProcessEnv): Ca
     } else {
       // A fault of the stand-in or of a prepared state, not an answer gh would give.
       played = false;
-      result.stderr += `gh stand-in: internal error: ${(e as Error).message}\n`;
+      const message = (e as Error).message;
+      result.stderr += message.startsWith('gh stand-in:')
+        ? `${message}\n`
+        : `gh stand-in: internal error: ${message}\n`;
     }
   }
 
