@@ -149,21 +149,18 @@ export async function writeCampaign(outDir: string, spec: CampaignSpec): Promise
     options: { jobs: 4, stop_at_hand_over: spec.stopAtHandOver ?? false },
   };
   await writeArtifact('conditions', path.join(outDir, 'conditions.json'), conditions);
+  // A few runs written at a time: thousands of runs (the benchmark) in seconds.
+  const batch: Array<Promise<void>> = [];
   for (const evalId of spec.evals) {
     for (const condition of spec.conditions) {
       for (let run = 1; run <= spec.runs; run++) {
-        await writeRun(
-          outDir,
-          spec,
-          evalId,
-          condition,
-          run,
-          spec.plan(evalId, condition, run),
-          codebase,
-        );
+        const plan = spec.plan(evalId, condition, run);
+        batch.push(writeRun(outDir, spec, evalId, condition, run, plan, codebase));
+        if (batch.length >= 32) await Promise.all(batch.splice(0));
       }
     }
   }
+  await Promise.all(batch);
 }
 
 async function writeRun(
