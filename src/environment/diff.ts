@@ -34,11 +34,17 @@ export async function measureDiff(
     const gitDir = await scratchGitDir(scratch, real);
     const where = [`--git-dir=${gitDir}`, `--work-tree=${workTree}`];
     const opts = { cwd: workTree };
-    const untracked = git([...where, 'ls-files', '-z', '--others', '--exclude-standard'], {
-      ...opts,
-      env: { GIT_INDEX_FILE: real.index },
-    });
-    await git([...where, 'add', '-A'], opts);
+    // The index's paths, read before the scratch add: anything add -A adds beyond them
+    // is untracked. One walk of the work tree (add's), not two.
+    const tracked = new Set(
+      (
+        await git([...where, 'ls-files', '-z'], { ...opts, env: { GIT_INDEX_FILE: real.index } })
+      ).split('\0'),
+    );
+    const added = await git([...where, 'add', '-A', '--verbose'], opts);
+    const untracked = added
+      .split('\n')
+      .filter((line) => line.startsWith("add '") && !tracked.has(line.slice(5, -1))).length;
     const diff = [
       ...where,
       'diff',
@@ -48,16 +54,15 @@ export async function measureDiff(
       '--no-textconv',
       '--no-color',
     ];
-    const [status, numstat, patch, others] = await Promise.all([
+    const [status, numstat, patch] = await Promise.all([
       git([...diff, '--name-status', '-z', real.baseline], opts),
       git([...diff, '--numstat', '-z', real.baseline], opts),
       runGit([...diff, real.baseline], { ...opts, maxStdoutBytes: limit }),
-      untracked,
     ]);
     return {
       ...countStatus(status),
       ...countLines(numstat),
-      untracked: others.split('\0').filter(Boolean).length,
+      untracked,
       ...capPatch(patch.stdout, patch.stdoutBytes, patch.stdoutTruncated),
     };
   } finally {

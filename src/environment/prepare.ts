@@ -52,17 +52,29 @@ export async function prepareEnvironment(spec: EnvironmentSpec): Promise<Environ
   const here = { cwd: spec.root };
   const inWork = { cwd: workTree };
 
-  let baseBranch = 'main';
+  const baseBranch = spec.codebase?.resolved.branch ?? 'main';
+  // The origin needs only the cache: it is made while the work tree is checked out.
+  const origin = makeOrigin(spec, originPath, baseBranch);
+  origin.catch(() => undefined); // awaited below
+  let parent: string | undefined;
   let date: string | undefined;
+  const refUpdates: string[] = [];
   if (spec.codebase) {
     const { resolved, cachePath } = spec.codebase;
-    baseBranch = resolved.branch;
+    parent = resolved.commit;
     await git(['clone', '-q', '--local', '--no-checkout', '--', cachePath, workTree], here);
-    await git(['remote', 'remove', 'origin'], inWork);
     await git(['checkout', '-q', '-B', baseBranch, resolved.commit], inWork);
-    await dropOtherBranches(workTree, baseBranch);
-    // The baseline carries its parent's date: reproducible, and never older than its history.
-    date = await git(['log', '-1', '--format=%ct +0000', resolved.commit], inWork);
+    // Strip the source: every remote-tracking ref and every other branch goes
+    // (origin's URL is replaced below). The tip of the branch gives the date.
+    const refs = await git(
+      ['for-each-ref', '--format=%(refname) %(committerdate:raw)', 'refs/heads/', 'refs/remotes/'],
+      inWork,
+    );
+    for (const line of refs.split('\n').filter(Boolean)) {
+      const [ref = '', ...when] = line.split(' ');
+      if (ref === `refs/heads/${baseBranch}`) date = when.join(' ');
+      else refUpdates.push(`delete ${ref}\n`);
+    }
   } else {
     await git(['init', '-q', '-b', baseBranch, workTree], here);
   }
@@ -71,7 +83,9 @@ export async function prepareEnvironment(spec: EnvironmentSpec): Promise<Environ
     ...(await placePaths(workTree, spec.overlay ?? [], 'overlay')),
     ...(await placePaths(workTree, spec.staged ?? [], 'staged path')),
   ];
-  await git(['add', '-A'], inWork);
+  // Only runner-placed paths can differ from the checkout, so only they are
+  // added (forced: a codebase that ignores .claude/ cannot hide a staged
+  // skill); nothing the codebase ignores is swept in.
   const force = [...placed, ...forced.filter((path) => existsSync(join(workTree, path)))];
   if (force.length > 0) {
     await git(['add', '-f', '--pathspec-from-file=-', '--pathspec-file-nul'], {
@@ -80,24 +94,35 @@ export async function prepareEnvironment(spec: EnvironmentSpec): Promise<Environ
       env: { GIT_LITERAL_PATHSPECS: '1' },
     });
   }
-  await git(['commit', '-q', '--allow-empty', '--no-verify', '-m', BASELINE_MESSAGE], {
-    ...inWork,
-    ...(date ? { date } : {}),
-  });
-  const baseline = await git(['rev-parse', 'HEAD'], inWork);
-  await git(['update-ref', BASELINE_REF, baseline], inWork);
+  const tree =
+    force.length > 0 || parent === undefined
+      ? await git(['write-tree'], inWork)
+      : `${parent}^{tree}`;
+  const baseline = await git(
+    ['commit-tree', ...(parent ? ['-p', parent] : []), '-m', BASELINE_MESSAGE, tree],
+    { ...inWork, ...(date ? { date } : {}) },
+  );
+  refUpdates.push(
+    `update refs/heads/${baseBranch} ${baseline}\n`,
+    `update ${BASELINE_REF} ${baseline}\n`,
+  );
+  await git(['update-ref', '--no-deref', '--stdin'], { ...inWork, input: refUpdates.join('') });
 
-  await makeOrigin(spec, originPath, baseBranch);
-  await git(['remote', 'add', 'origin', originPath], inWork);
-  await git(['push', '-q', '-u', 'origin', baseBranch], inWork);
+  await git(
+    ['remote', spec.codebase ? 'set-url' : 'add', 'origin', spec.originUrl ?? originPath],
+    inWork,
+  );
+  await origin;
+  // Pushes go to the host path even when origin's URL is where a container sees it.
+  const push = ['-c', `remote.origin.pushurl=${originPath}`, 'push', '-q', '-u', 'origin'];
   let branch = baseBranch;
   if (spec.startBranch !== undefined && spec.startBranch !== baseBranch) {
     branch = spec.startBranch;
     await git(['checkout', '-q', '-b', branch], inWork);
-    await git(['push', '-q', '-u', 'origin', branch], inWork);
+    await git([...push, baseBranch, branch], inWork);
+  } else {
+    await git([...push, baseBranch], inWork);
   }
-  if (spec.originUrl !== undefined)
-    await git(['remote', 'set-url', 'origin', spec.originUrl], inWork);
   return { workTree, originPath, branch, baseBranch, baseline };
 }
 
@@ -106,14 +131,6 @@ async function claimRoot(root: string): Promise<void> {
     throw new EnvironmentError(`environment folder ${root} already exists and is not empty`);
   }
   await mkdir(root, { recursive: true });
-}
-
-async function dropOtherBranches(workTree: string, keep: string): Promise<void> {
-  const branches = await git(['for-each-ref', '--format=%(refname:short)', 'refs/heads/'], {
-    cwd: workTree,
-  });
-  const others = branches.split('\n').filter((branch) => branch && branch !== keep);
-  if (others.length > 0) await git(['branch', '-q', '-D', ...others], { cwd: workTree });
 }
 
 /**
