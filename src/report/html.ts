@@ -353,7 +353,14 @@ const BALANCED = [
  */
 export function checkHtml(file: string, html: string): void {
   if (!html.startsWith('<!doctype html>')) throw new ReportStructureError(file, 'no doctype');
-  if (/<script\b|<link\b|<iframe\b|<img\b|<object\b|<embed\b|@import|url\(/i.test(html)) {
+  // Text is escaped, so a tag here is one evalrig wrote; CSS lives in <style> and style="".
+  const css = [...html.matchAll(/<style>([^<]*)<\/style>|\sstyle="([^"]*)"/g)]
+    .map((m) => m[1] ?? m[2] ?? '')
+    .join('\n');
+  if (
+    /<script\b|<link\b|<iframe\b|<img\b|<object\b|<embed\b/i.test(html) ||
+    /@import|url\(/i.test(css)
+  ) {
     throw new ReportStructureError(
       file,
       'it would load something (script, link, frame, image, import or url())',

@@ -268,7 +268,7 @@ describe('report: campaigns off the beaten path', () => {
     const d = await tmp();
     await writeCampaign(d, {
       ...MIXED,
-      conditions: ['<b>bold</b>', 'a|b'],
+      conditions: ['<b>bold</b>', 'a|b url(x) @import'],
       baseline: '<b>bold</b>',
       runs: 1,
     });

@@ -1,0 +1,93 @@
+import { expect } from 'chai';
+import { comparisonPairs } from '../../../src/report/benchmark.js';
+import { checkHtml } from '../../../src/report/html.js';
+import { checkMarkdown, ReportStructureError } from '../../../src/report/markdown.js';
+import { formatDifference, formatNumber, formatRate } from '../../../src/report/format.js';
+
+const charts = Array.from({ length: 11 }, (_, i) => `<figure data-chart="m${i}"></figure>`).join(
+  '',
+);
+const page = (body: string) =>
+  `<!doctype html>\n<html><head><style></style></head><body>${charts}${body}</body></html>`;
+
+describe('report: the structure asserted before writing', () => {
+  describe('checkHtml', () => {
+    it('accepts a self-contained page', () => {
+      expect(() => checkHtml('r.html', page('<a href="#runs">runs</a>'))).not.to.throw();
+    });
+
+    for (const [what, body] of [
+      ['a script', '<script>1</script>'],
+      ['a stylesheet link', '<link rel="stylesheet">'],
+      ['an image', '<img alt="">'],
+      ['a url() in CSS', '<div style="background:url(x.png)"></div>'],
+      ['a link off the page', '<a href="https://example.invalid/">x</a>'],
+      ['an unclosed table', '<table><tr><td>1</td></tr>'],
+    ]) {
+      it(`refuses ${what}`, () => {
+        expect(() => checkHtml('r.html', page(body!))).to.throw(ReportStructureError, 'r.html');
+      });
+    }
+
+    it('refuses a page without one chart per measure', () => {
+      expect(() => checkHtml('r.html', '<!doctype html>\n<html><body></body></html>')).to.throw(
+        /0 charts, expected 11/,
+      );
+    });
+  });
+
+  describe('checkMarkdown', () => {
+    const good = '# T\n\n| a | b |\n| --- | --- |\n| 1 | x\\|y |\n';
+
+    it('accepts tables whose rows are as wide as their header (escaped pipes are text)', () => {
+      expect(() => checkMarkdown('r.md', good, ['# T'])).not.to.throw();
+    });
+
+    it('refuses a missing heading', () => {
+      expect(() => checkMarkdown('r.md', good, ['## Comparisons'])).to.throw(/Comparisons/);
+    });
+
+    it('refuses a row wider than its header', () => {
+      expect(() => checkMarkdown('r.md', `${good}| 1 | 2 | 3 |\n`, [])).to.throw(/line 6/);
+    });
+
+    it('refuses a table without its separator', () => {
+      expect(() => checkMarkdown('r.md', '| a |\n| 1 |\n', [])).to.throw(/separator/);
+    });
+  });
+
+  describe('comparisonPairs', () => {
+    it('compares the baseline with every other condition', () => {
+      expect(comparisonPairs(['a', 'base', 'c'], 'base')).to.deep.equal([
+        ['base', 'a'],
+        ['base', 'c'],
+      ]);
+    });
+
+    it('falls back on the first two when the baseline is absent, and none with one', () => {
+      expect(comparisonPairs(['a', 'b', 'c'], 'gone')).to.deep.equal([['a', 'b']]);
+      expect(comparisonPairs(['a'], 'a')).to.deep.equal([]);
+    });
+  });
+
+  describe('formatting', () => {
+    it('shows a rate with its count and interval, or unavailable', () => {
+      expect(formatRate({ rate: 0.8, successes: 8, n: 10, ci95: [0.4902, 0.9433] })).to.equal(
+        '80.0% (8/10) [49.0%, 94.3%]',
+      );
+      expect(formatRate({ rate: null, successes: 0, n: 0, ci95: null })).to.equal('n/a (n 0)');
+    });
+
+    it('shows a number with its spread', () => {
+      expect(formatNumber({ mean: 2.5, stddev: 1.2909, min: 1, max: 4, n: 4 })).to.equal(
+        '2.5 ± 1.29 (1–4, n 4)',
+      );
+    });
+
+    it('signs differences, in points for rates', () => {
+      expect(formatDifference(0.125, 'rate')).to.equal('+12.5 pts');
+      expect(formatDifference(-2, 'number')).to.equal('−2');
+      expect(formatDifference(null, 'rate')).to.equal('n/a');
+    });
+  });
+});
