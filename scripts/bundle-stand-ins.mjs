@@ -2,11 +2,16 @@
 // standalone file, dist/stand-in/<name>/<name>, with a node shebang: it runs in
 // the test image with no node_modules, on the base image's node (>= 18).
 import { build } from 'esbuild';
-import { chmod, readdir, stat } from 'node:fs/promises';
+import { chmod, mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const sources = path.join(root, 'stand-in');
+
+// The bundles are CommonJS files with no extension: without this marker, node
+// would read them as ES modules (the project's package.json says "module").
+await mkdir(path.join(root, 'dist', 'stand-in'), { recursive: true });
+await writeFile(path.join(root, 'dist', 'stand-in', 'package.json'), '{ "type": "commonjs" }\n');
 
 for (const name of (await readdir(sources)).sort()) {
   const entry = path.join(sources, name, 'main.ts');
