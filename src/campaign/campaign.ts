@@ -28,9 +28,9 @@ import {
 import { conditionsFile, runLayout } from './layout.js';
 import { lockCampaignFolder } from './lock.js';
 import { planRuns, type PlannedRun } from './plan.js';
-import { runPool } from './pool.js';
+import { runPipeline } from './pool.js';
 import { Progress } from './progress.js';
-import { executeRun, type CampaignContext } from './run-one.js';
+import { discardPreparedRun, playRun, prepareRun, type CampaignContext } from './run-one.js';
 
 export interface CampaignOptions {
   /** Path of evals.json. */
@@ -260,30 +260,36 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
       maxOutputBytes: 1024 * 1024,
       maxPatchBytes: 1024 * 1024,
       live,
+      removals: [],
     };
     let failed = 0;
     let timedOut = 0;
     let played = 0;
-    await runPool(
+    await runPipeline(
       todo,
       jobs,
-      async (p) => {
-        const started = Date.now();
-        const outcome = await executeRun(ctx, p);
-        if (interrupted) return;
-        played++;
-        if (outcome.status === 'failed') failed++;
-        if (outcome.status === 'timed_out') timedOut++;
-        const detail = outcome.record.error ? `failed: ${outcome.record.error}` : outcome.status;
-        progress.finished(
-          p.key,
-          detail,
-          (Date.now() - started) / 1000,
-          outcome.status === 'failed',
-        );
+      {
+        prepare: (p) => prepareRun(ctx, p),
+        play: async (prepared) => {
+          const outcome = await playRun(ctx, prepared);
+          if (interrupted) return;
+          played++;
+          if (outcome.status === 'failed') failed++;
+          if (outcome.status === 'timed_out') timedOut++;
+          const r = outcome.record;
+          const detail = r.error ? `failed: ${r.error}` : r.status;
+          progress.finished(
+            prepared.planned.key,
+            detail,
+            r.duration_ms / 1000,
+            r.status === 'failed',
+          );
+        },
+        discard: (prepared) => discardPreparedRun(ctx, prepared),
       },
       () => interrupted,
     );
+    await Promise.all(ctx.removals);
     progress.end();
     return {
       campaign,

@@ -18,3 +18,45 @@ export async function runPool<T>(
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(jobs, items.length)) }, worker));
 }
+
+/**
+ * Like {@link runPool}, with a preparation stage that runs ahead: while `jobs`
+ * items play, up to `jobs` more are prepared, so preparation (host work) is
+ * off the critical path. Items prepared but never played (the pool stopped)
+ * are passed to `discard`.
+ */
+export async function runPipeline<T, P>(
+  items: readonly T[],
+  jobs: number,
+  stages: {
+    prepare: (item: T, index: number) => Promise<P>;
+    play: (prepared: P, index: number) => Promise<void>;
+    discard: (prepared: P) => Promise<void>;
+  },
+  shouldStop: () => boolean = () => false,
+): Promise<void> {
+  const prepared = new Map<number, Promise<P>>();
+  const ensure = (index: number): Promise<P> | undefined => {
+    if (index >= items.length) return undefined;
+    let p = prepared.get(index);
+    if (!p) {
+      p = stages.prepare(items[index] as T, index);
+      prepared.set(index, p);
+    }
+    return p;
+  };
+  await runPool(
+    items,
+    jobs,
+    async (_item, index) => {
+      const mine = ensure(index) as Promise<P>;
+      ensure(index + jobs);
+      const ready = await mine;
+      prepared.delete(index);
+      await stages.play(ready, index);
+    },
+    shouldStop,
+  );
+  // What was prepared ahead and never played.
+  await Promise.all([...prepared.values()].map(async (p) => stages.discard(await p)));
+}

@@ -13,7 +13,12 @@ import {
 } from '../artifacts/index.js';
 import { collectStop, ghRecordDir, readCalls, type StopContext } from '../collect/index.js';
 import type { EvalSet } from '../config/index.js';
-import { measureDiff, prepareEnvironment, type Environment } from '../environment/index.js';
+import {
+  measureDiff,
+  prepareEnvironment,
+  type DiffMeasure,
+  type Environment,
+} from '../environment/index.js';
 import { measureRun } from '../measure/index.js';
 import {
   LABELS,
@@ -29,6 +34,8 @@ import type { PlannedRun } from './plan.js';
 /** The image user's uid: environments are handed to it when evalrig runs as root. */
 const IMAGE_UID = 1000;
 const CHECK_OUTPUT_BYTES = 64 * 1024;
+/** Harness config folders forced into the baseline when present, even if the codebase ignores them. */
+const HARNESS_PATHS = ['.claude', '.codex', '.agents'];
 
 /** What every run of a campaign shares. */
 export interface CampaignContext {
@@ -48,6 +55,8 @@ export interface CampaignContext {
   readonly maxPatchBytes: number;
   /** Containers of runs in flight, so a signal can remove them. */
   readonly live: Set<RunContainer>;
+  /** Clean-ups started off the critical path; the campaign awaits them before it ends. */
+  readonly removals: Promise<unknown>[];
 }
 
 export interface RunOutcome {
@@ -142,57 +151,57 @@ const ZERO_DIFF: DiffCounters = {
   untracked: 0,
 };
 
+/** A run whose environment and container are ready: what {@link prepareRun} hands to {@link playRun}. */
+export interface PreparedRun {
+  readonly planned: PlannedRun;
+  readonly layout: RunLayout;
+  readonly env?: Environment;
+  readonly container?: RunContainer;
+  readonly containerWorkTree: string;
+  readonly home: string;
+  /** Set when preparation failed: the run is recorded as failed with it. */
+  readonly error?: string;
+}
+
 /**
- * Plays one (eval, condition, run): prepares its environment, starts its
- * container, runs the turns and records a stop after each, runs the checks,
- * and writes run.json last (its presence means the run is finished).
+ * Prepares a run: a clean run folder, its environment (checkout, overlay,
+ * staged paths, baseline, local origin, seeded pull requests) handed to the
+ * container's user, and its container started. The campaign prepares the next
+ * runs while earlier ones play, so this work is off the critical path.
+ * Never throws: a failure is carried in `error`.
  */
-export async function executeRun(ctx: CampaignContext, planned: PlannedRun): Promise<RunOutcome> {
+export async function prepareRun(ctx: CampaignContext, planned: PlannedRun): Promise<PreparedRun> {
   const { evalSet } = ctx;
   const e = planned.eval;
   const layout = runLayout(ctx.outDir, planned.key);
-  const startedAt = new Date();
-  const deadline = startedAt.getTime() + (ctx.timeoutS ?? e.timeout) * 1000;
-  await rm(layout.dir, { recursive: true, force: true });
-  await rm(layout.envRoot, { recursive: true, force: true });
-  await mkdir(layout.stopsDir, { recursive: true });
-
   const codebase = ctx.codebases.get(e.id);
   const repo = repositoryName(evalSet, codebase?.resolved);
   const owner = evalSet.repo_owner;
   const containerWorkTree = path.posix.join(CONTAINER.workRoot, repo);
   const containerOrigin = path.posix.join(CONTAINER.remoteRoot, owner, `${repo}.git`);
-
-  const stops: StopRecord[] = [];
-  const stopFiles: string[] = [];
-  const checks: CheckResult[] = [];
-  let status: RunStatus = 'completed';
-  let error: string | undefined;
-  let stoppedAtHandOver = false;
+  const asRoot = process.getuid?.() === 0;
+  const home = asRoot ? CONTAINER.home : '/tmp/evalrig-home';
   let env: Environment | undefined;
-  let container: RunContainer | undefined;
-  let finalDiff: DiffCounters = ZERO_DIFF;
-
   try {
+    await rm(layout.dir, { recursive: true, force: true });
+    await rm(layout.envRoot, { recursive: true, force: true });
+    await mkdir(layout.stopsDir, { recursive: true });
     env = await prepareEnvironment({
       root: layout.envRoot,
       codebase,
       overlay: e.files,
       staged: planned.condition.stage,
-      forcedPaths: ['.claude', '.codex', '.agents'],
+      forcedPaths: HARNESS_PATHS,
       remote: { owner, name: repo },
       originUrl: containerOrigin,
       startBranch: e.start?.branch,
     });
     await seedPullRequests(planned, env, owner, repo);
     await handOverOwnership(layout.envRoot);
-    const asRoot = process.getuid?.() === 0;
     const user = asRoot
       ? `${IMAGE_UID}:${IMAGE_UID}`
       : `${process.getuid?.()}:${process.getgid?.()}`;
-    const home = asRoot ? CONTAINER.home : '/tmp/evalrig-home';
-
-    container = await startContainer(ctx.client, {
+    const container = await startContainer(ctx.client, {
       image: ctx.image.tag,
       user,
       workingDir: containerWorkTree,
@@ -222,13 +231,65 @@ export async function executeRun(ctx: CampaignContext, planned: PlannedRun): Pro
     });
     ctx.live.add(container);
     if (!asRoot) await container.exec(['mkdir', '-p', home]);
+    return { planned, layout, env, container, containerWorkTree, home };
+  } catch (caught) {
+    const error = caught instanceof Error ? caught.message : String(caught);
+    return { planned, layout, env, containerWorkTree, home, error };
+  }
+}
 
+/** Releases what a prepared run holds when it will not be played (an interrupted campaign). */
+export async function discardPreparedRun(
+  ctx: CampaignContext,
+  prepared: PreparedRun,
+): Promise<void> {
+  if (!prepared.container) return;
+  ctx.live.delete(prepared.container);
+  await prepared.container.remove().catch(() => undefined);
+}
+
+function counters(d: DiffMeasure): DiffCounters {
+  return {
+    files_added: d.files_added,
+    files_modified: d.files_modified,
+    files_deleted: d.files_deleted,
+    lines_added: d.lines_added,
+    lines_removed: d.lines_removed,
+    untracked: d.untracked,
+  };
+}
+
+/**
+ * Plays a prepared run: the turns (one exec each in its container) with a
+ * stop recorded after each, the checks, the final diff; then writes run.json
+ * last (its presence means the run is finished) and hands the container's
+ * removal to `ctx.removals`, off the critical path.
+ */
+export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Promise<RunOutcome> {
+  const { evalSet } = ctx;
+  const { planned, layout, env, container, containerWorkTree, home } = prepared;
+  const e = planned.eval;
+  const startedAt = new Date();
+  const deadline = startedAt.getTime() + (ctx.timeoutS ?? e.timeout) * 1000;
+
+  const stops: StopRecord[] = [];
+  const stopFiles: string[] = [];
+  const checks: CheckResult[] = [];
+  let status: RunStatus = prepared.error === undefined ? 'completed' : 'failed';
+  let error = prepared.error;
+  let stoppedAtHandOver = false;
+  let finalDiff: DiffCounters = ZERO_DIFF;
+
+  try {
+    if (!env || !container) throw new Error(error ?? 'the run was not prepared');
     const passThrough: Record<string, string> = {};
     for (const name of evalSet.agent.env) {
       const value = process.env[name];
       if (value !== undefined) passThrough[name] = value;
     }
     const workTree = env.workTree;
+    // The last diff measured; reused as the final one when nothing ran since.
+    let lastDiff: DiffMeasure | undefined;
     const stopCtx: StopContext = {
       container,
       workTree,
@@ -238,15 +299,8 @@ export async function executeRun(ctx: CampaignContext, planned: PlannedRun): Pro
       probes: evalSet.probes,
       handOver: evalSet.hand_over,
       measureDiff: async (wt) => {
-        const d = await measureDiff(wt, { maxPatchBytes: 1 });
-        return {
-          files_added: d.files_added,
-          files_modified: d.files_modified,
-          files_deleted: d.files_deleted,
-          lines_added: d.lines_added,
-          lines_removed: d.lines_removed,
-          untracked: d.untracked,
-        };
+        lastDiff = await measureDiff(wt, { maxPatchBytes: ctx.maxPatchBytes });
+        return counters(lastDiff);
       },
     };
 
@@ -273,6 +327,7 @@ export async function executeRun(ctx: CampaignContext, planned: PlannedRun): Pro
         eval_set_dir: CONTAINER.evalSetDir,
       };
       const argv = [...template, ...planned.condition.agent_args].map((a) => fill(a, values));
+      lastDiff = undefined;
       const r = await container.exec(argv, {
         workingDir: containerWorkTree,
         env: {
@@ -313,6 +368,7 @@ export async function executeRun(ctx: CampaignContext, planned: PlannedRun): Pro
 
     if (status === 'completed') {
       for (const check of e.checks) {
+        lastDiff = undefined;
         const remaining = Math.max(1000, deadline - Date.now());
         const r = await container.exec(['sh', '-c', check.run], {
           workingDir: containerWorkTree,
@@ -334,15 +390,8 @@ export async function executeRun(ctx: CampaignContext, planned: PlannedRun): Pro
       }
     }
 
-    const diff = await measureDiff(workTree, { maxPatchBytes: ctx.maxPatchBytes });
-    finalDiff = {
-      files_added: diff.files_added,
-      files_modified: diff.files_modified,
-      files_deleted: diff.files_deleted,
-      lines_added: diff.lines_added,
-      lines_removed: diff.lines_removed,
-      untracked: diff.untracked,
-    };
+    const diff = lastDiff ?? (await measureDiff(workTree, { maxPatchBytes: ctx.maxPatchBytes }));
+    finalDiff = counters(diff);
     await writeFile(layout.diffPatch, diff.patch);
   } catch (caught) {
     status = 'failed';
@@ -350,7 +399,7 @@ export async function executeRun(ctx: CampaignContext, planned: PlannedRun): Pro
   } finally {
     if (container) {
       ctx.live.delete(container);
-      await container.remove().catch(() => undefined);
+      ctx.removals.push(container.remove().catch(() => undefined));
     }
   }
 
@@ -365,6 +414,7 @@ export async function executeRun(ctx: CampaignContext, planned: PlannedRun): Pro
 
   const finishedAt = new Date();
   const durationMs = finishedAt.getTime() - startedAt.getTime();
+  const codebase = ctx.codebases.get(e.id);
   const record: RunRecord = {
     schema: 'evalrig/run@1',
     campaign: ctx.campaign,
@@ -397,7 +447,8 @@ export async function executeRun(ctx: CampaignContext, planned: PlannedRun): Pro
   };
   await writeArtifact('run', layout.runJson, record);
   if (!ctx.keepEnvironments && status !== 'failed') {
-    await rm(layout.envRoot, { recursive: true, force: true });
+    // Off the critical path too: nothing reads the environment any more.
+    ctx.removals.push(rm(layout.envRoot, { recursive: true, force: true }).catch(() => undefined));
   }
   return { status, record };
 }

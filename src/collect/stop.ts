@@ -103,13 +103,16 @@ async function runProbes(ctx: StopContext): Promise<Record<string, ProbeOutput>>
  * the stand-in's record and the diff (on the host, from the mounted work tree).
  */
 export async function collectStop(ctx: StopContext, end: TurnEnd): Promise<StopRecord> {
-  const probes = await runProbes(ctx);
+  // Probes run in the container while the host reads the mounted work tree:
+  // both only read, and the stop is taken after the turn ended.
   const gitDir = path.join(ctx.workTree, '.git');
+  const probesDone = runProbes(ctx);
   const [branch, head] = await Promise.all([
     gitLine(['symbolic-ref', '--quiet', '--short', 'HEAD'], ctx.workTree),
     gitLine(['rev-parse', '--verify', '-q', 'HEAD'], ctx.workTree),
   ]);
-  const [pulls, calls, diff, originHasHead] = await Promise.all([
+  const [probes, pulls, calls, diff, originHasHead] = await Promise.all([
+    probesDone,
     readPullRequests(gitDir),
     readCalls(gitDir),
     ctx.measureDiff(ctx.workTree),
