@@ -1,0 +1,60 @@
+/**
+ * The demo of the README: the example eval set, whose two conditions truly
+ * differ (one stages the pull-request skill the scripted agent follows).
+ */
+import { expect } from 'chai';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { execa } from 'execa';
+
+const EVAL_SET = 'examples/pr-workflow/evals.json';
+
+describe('e2e: the demo (examples/pr-workflow)', function () {
+  this.timeout(600_000);
+  let out: string;
+  before(async () => {
+    out = await mkdtemp(path.join(tmpdir(), 'evalrig-demo-'));
+  });
+  after(() => rm(out, { recursive: true, force: true }));
+
+  it('is a valid eval set', async () => {
+    const r = await execa('node', ['--import', 'tsx', 'src/cli/main.ts', 'validate', EVAL_SET]);
+    expect(r.stdout).to.equal(`${EVAL_SET}: valid (1 eval, 2 conditions, 10 runs in all)`);
+  });
+
+  it('runs end to end and the skill moves the pull-request measures', async () => {
+    const r = await execa(
+      'node',
+      [
+        '--import',
+        'tsx',
+        'src/cli/main.ts',
+        'run',
+        EVAL_SET,
+        '--out',
+        out,
+        '--runs',
+        '2',
+        '--jobs',
+        '2',
+      ],
+      { reject: false },
+    );
+    expect(r.exitCode, r.stderr).to.equal(0);
+    expect(r.stdout).to.include(`report: ${path.join(out, 'report.html')}`);
+    const benchmark = JSON.parse(await readFile(path.join(out, 'benchmark.json'), 'utf8')) as {
+      conditions: {
+        condition: string;
+        measures: Record<string, { rate?: number; mean?: number }>;
+      }[];
+    };
+    const by = Object.fromEntries(benchmark.conditions.map((c) => [c.condition, c.measures]));
+    expect(by.with_skill!.pr_draft_at_hand_over!.rate).to.equal(1);
+    expect(by.with_skill!.pr_refreshed!.rate).to.equal(1);
+    expect(by.with_skill!.gh_not_played!.mean).to.equal(0);
+    expect(by.without_skill!.pr_draft_at_hand_over!.rate).to.equal(0);
+    expect(by.without_skill!.pr_described!.rate).to.equal(0);
+    expect(by.without_skill!.gh_not_played!.mean).to.equal(1);
+  });
+});
