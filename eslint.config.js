@@ -4,7 +4,8 @@ import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**'] },
+  // examples/toy is a codebase under test, not evalrig's code.
+  { ignores: ['dist/**', 'node_modules/**', 'examples/toy/**', 'evalrig-out/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   prettier,
