@@ -30,7 +30,7 @@ async function bare(): Promise<number> {
   return performance.now() - t;
 }
 
-async function campaign(jobs: number): Promise<number> {
+async function campaign(jobs: number, prepareAhead?: number): Promise<number> {
   const ws = await makeToyWorkspace({
     scripts: { noop: { turns: [{ actions: [] }] } },
     set: { evals: [{ id: 'noop', prompt: 'nothing', runs: RUNS }] },
@@ -41,6 +41,7 @@ async function campaign(jobs: number): Promise<number> {
       evalSetFile: ws.evalSetFile,
       outDir: ws.outDir,
       jobs,
+      prepareAhead,
       client,
       log: quiet,
     });
@@ -58,15 +59,27 @@ await bare();
 await campaign(1);
 
 const bareMs = await bare();
+const sequential = await campaign(1, 0);
 const jobs1 = await campaign(1);
 const jobs4 = await campaign(4);
 const perBare = bareMs / RUNS;
 const perJobs1 = jobs1 / RUNS;
-console.log(`runs per series:                 ${RUNS}`);
-console.log(`bare docker run --rm true:       ${perBare.toFixed(0)} ms/run`);
-console.log(
-  `evalrig run --jobs 1:            ${perJobs1.toFixed(0)} ms/run  (ratio to bare ${(perJobs1 / perBare).toFixed(2)}, goal <= 1.5)`,
+const row = (name: string, ms: number, note: string) =>
+  console.log(`${name.padEnd(44)} ${(ms / RUNS).toFixed(0).padStart(5)} ms/run  ${note}`);
+console.log(`runs per series: ${RUNS}`);
+row('bare docker run --rm --network none true', bareMs, '');
+row(
+  'evalrig run --jobs 1, nothing prepared ahead',
+  sequential,
+  `ratio to bare ${(sequential / bareMs).toFixed(2)}`,
 );
-console.log(
-  `evalrig run --jobs 4:            ${(jobs4 / RUNS).toFixed(0)} ms/run  (throughput x${(jobs1 / jobs4).toFixed(2)} of --jobs 1, goal >= 1.6)`,
+row(
+  'evalrig run --jobs 1',
+  jobs1,
+  `ratio to bare ${(perJobs1 / perBare).toFixed(2)} (goal <= 1.5)`,
+);
+row(
+  'evalrig run --jobs 4',
+  jobs4,
+  `throughput x${(jobs1 / jobs4).toFixed(2)} of --jobs 1 (goal >= 1.6), x${(sequential / jobs4).toFixed(2)} of the sequential one`,
 );

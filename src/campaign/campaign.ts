@@ -45,6 +45,11 @@ export interface CampaignOptions {
   /** Seconds per run, overriding the eval set. */
   readonly timeoutS?: number;
   readonly keepEnvironments?: boolean;
+  /**
+   * Runs prepared ahead of the ones playing (environment and container
+   * ready). Default: `jobs`. 0 prepares each run only when it starts.
+   */
+  readonly prepareAhead?: number;
   /** Base image of the test image (default: EVALRIG_BASE_IMAGE, else evalrig's default). */
   readonly baseImage?: string;
   readonly cacheDir?: string;
@@ -288,6 +293,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
         discard: (prepared) => discardPreparedRun(ctx, prepared),
       },
       () => interrupted,
+      options.prepareAhead ?? jobs,
     );
     await Promise.all(ctx.removals);
     progress.end();

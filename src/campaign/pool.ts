@@ -21,8 +21,9 @@ export async function runPool<T>(
 
 /**
  * Like {@link runPool}, with a preparation stage that runs ahead: while `jobs`
- * items play, up to `jobs` more are prepared, so preparation (host work) is
- * off the critical path. Items prepared but never played (the pool stopped)
+ * items play, up to `lookahead` more are prepared (default `jobs`), so
+ * preparation (host work) is off the critical path; 0 prepares each item only
+ * when it is its turn. Items prepared but never played (the pool stopped)
  * are passed to `discard`.
  */
 export async function runPipeline<T, P>(
@@ -34,6 +35,7 @@ export async function runPipeline<T, P>(
     discard: (prepared: P) => Promise<void>;
   },
   shouldStop: () => boolean = () => false,
+  lookahead: number = jobs,
 ): Promise<void> {
   const prepared = new Map<number, Promise<P>>();
   const ensure = (index: number): Promise<P> | undefined => {
@@ -50,7 +52,7 @@ export async function runPipeline<T, P>(
     jobs,
     async (_item, index) => {
       const mine = ensure(index) as Promise<P>;
-      ensure(index + jobs);
+      if (lookahead > 0) ensure(index + lookahead);
       const ready = await mine;
       prepared.delete(index);
       await stages.play(ready, index);

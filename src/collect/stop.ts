@@ -57,6 +57,23 @@ async function gitLine(args: string[], cwd: string): Promise<string | null> {
   return r.exitCode === 0 ? r.stdout.trim() : null;
 }
 
+/** HEAD's commit and branch in one git call (a process is not free); null where there is none. */
+async function headOf(workTree: string): Promise<{ branch: string | null; head: string | null }> {
+  const r = await runGit(['rev-parse', 'HEAD', '--symbolic-full-name', 'HEAD'], {
+    cwd: workTree,
+    reject: false,
+  });
+  if (r.exitCode === 0) {
+    const [head = null, ref = ''] = r.stdout.trim().split('\n');
+    return { head, branch: ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : null };
+  }
+  // An unborn branch has no commit yet, but it is a branch.
+  return {
+    head: null,
+    branch: await gitLine(['symbolic-ref', '--quiet', '--short', 'HEAD'], workTree),
+  };
+}
+
 async function originHolds(
   originPath: string,
   head: string,
@@ -107,10 +124,7 @@ export async function collectStop(ctx: StopContext, end: TurnEnd): Promise<StopR
   // both only read, and the stop is taken after the turn ended.
   const gitDir = path.join(ctx.workTree, '.git');
   const probesDone = runProbes(ctx);
-  const [branch, head] = await Promise.all([
-    gitLine(['symbolic-ref', '--quiet', '--short', 'HEAD'], ctx.workTree),
-    gitLine(['rev-parse', '--verify', '-q', 'HEAD'], ctx.workTree),
-  ]);
+  const { branch, head } = await headOf(ctx.workTree);
   const [probes, pulls, calls, diff, originHasHead] = await Promise.all([
     probesDone,
     readPullRequests(gitDir),
