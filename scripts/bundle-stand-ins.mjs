@@ -1,24 +1,20 @@
 // Bundles each program under stand-in/ (a folder with a main.ts) into one
 // standalone file, dist/stand-in/<name>/<name>, with a node shebang: it runs in
 // the test image with no node_modules, on the base image's node (>= 18).
+//
+// Tests and benchmarks import bundleStandIn to bundle one into a folder of theirs.
 import { build } from 'esbuild';
 import { chmod, mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const sources = path.join(root, 'stand-in');
+export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const sources = path.join(PROJECT_ROOT, 'stand-in');
 
-// The bundles are CommonJS files with no extension: without this marker, node
-// would read them as ES modules (the project's package.json says "module").
-await mkdir(path.join(root, 'dist', 'stand-in'), { recursive: true });
-await writeFile(path.join(root, 'dist', 'stand-in', 'package.json'), '{ "type": "commonjs" }\n');
-
-for (const name of (await readdir(sources)).sort()) {
-  const entry = path.join(sources, name, 'main.ts');
-  if (!(await stat(entry).catch(() => undefined))?.isFile()) continue;
-  const outfile = path.join(root, 'dist', 'stand-in', name, name);
+/** Bundles stand-in/<name>/main.ts into `outfile` (executable). Returns outfile. */
+export async function bundleStandIn(name, outfile) {
   await build({
-    entryPoints: [entry],
+    entryPoints: [path.join(sources, name, 'main.ts')],
     outfile,
     bundle: true,
     platform: 'node',
@@ -29,5 +25,23 @@ for (const name of (await readdir(sources)).sort()) {
     logLevel: 'warning',
   });
   await chmod(outfile, 0o755);
-  console.log(`bundled stand-in/${name} -> ${path.relative(root, outfile)}`);
+  return outfile;
+}
+
+async function main() {
+  const dist = path.join(PROJECT_ROOT, 'dist', 'stand-in');
+  // The bundles are CommonJS files with no extension: without this marker, node
+  // would read them as ES modules (the project's package.json says "module").
+  await mkdir(dist, { recursive: true });
+  await writeFile(path.join(dist, 'package.json'), '{ "type": "commonjs" }\n');
+  for (const name of (await readdir(sources)).sort()) {
+    const entry = path.join(sources, name, 'main.ts');
+    if (!(await stat(entry).catch(() => undefined))?.isFile()) continue;
+    const outfile = await bundleStandIn(name, path.join(dist, name, name));
+    console.log(`bundled stand-in/${name} -> ${path.relative(PROJECT_ROOT, outfile)}`);
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  await main();
 }

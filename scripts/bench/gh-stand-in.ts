@@ -9,10 +9,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { build } from 'esbuild';
+import { bundleStandIn } from '../bundle-stand-ins.mjs';
 
 const iterations = Number(process.argv[2] ?? 30);
-const root = path.resolve(import.meta.dirname, '../..');
 const tmp = mkdtempSync(path.join(tmpdir(), 'gh-stand-in-bench-'));
 
 function git(cwd: string, ...args: string[]): void {
@@ -37,17 +36,7 @@ function median(xs: number[]): number {
 try {
   // The bundle, built as scripts/bundle-stand-ins.mjs builds it, outside this ESM package.
   const gh = path.join(tmp, 'bin', 'gh');
-  await build({
-    entryPoints: [path.join(root, 'stand-in/gh/main.ts')],
-    outfile: gh,
-    bundle: true,
-    platform: 'node',
-    target: 'node18',
-    format: 'cjs',
-    banner: { js: '#!/usr/bin/env node' },
-    legalComments: 'none',
-    logLevel: 'warning',
-  });
+  await bundleStandIn('gh', gh);
 
   const remote = path.join(tmp, 'remote/acme/toy.git');
   const work = path.join(tmp, 'work');

@@ -6,7 +6,7 @@
 import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { build } from 'esbuild';
+import { bundleStandIn } from '../../../../scripts/bundle-stand-ins.mjs';
 import { execa } from 'execa';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -24,18 +24,7 @@ export function ghBundle(): Promise<string> {
   bundle ??= (async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'gh-stand-in-bundle-'));
     const outfile = path.join(dir, 'gh');
-    await build({
-      entryPoints: [path.join(root, 'stand-in/gh/main.ts')],
-      outfile,
-      bundle: true,
-      platform: 'node',
-      target: 'node18',
-      format: 'cjs',
-      banner: { js: '#!/usr/bin/env node' },
-      legalComments: 'none',
-      logLevel: 'warning',
-    });
-    await execa('chmod', ['755', outfile]);
+    await bundleStandIn('gh', outfile);
     return outfile;
   })();
   return bundle;
