@@ -1,4 +1,4 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import {
@@ -11,7 +11,13 @@ import {
   type RunStatus,
   type StopRecord,
 } from '../artifacts/index.js';
-import { collectStop, ghRecordDir, readCalls, type StopContext } from '../collect/index.js';
+import {
+  collectStop,
+  ghRecordDir,
+  parseCalls,
+  readCallsText,
+  type StopContext,
+} from '../collect/index.js';
 import type { EvalSet } from '../config/index.js';
 import {
   measureDiff,
@@ -305,10 +311,8 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
     };
 
     const messages = [{ message: e.prompt, phase: e.phase }, ...e.turns];
-    let afterSeq = (await readCalls(path.join(workTree, '.git'))).reduce(
-      (m, c) => Math.max(m, c.seq),
-      0,
-    );
+    // A fresh environment: a seeded state holds pull requests, never calls.
+    let afterSeq = 0;
     for (const [index, turn] of messages.entries()) {
       const n = index + 1;
       const remaining = deadline - Date.now();
@@ -403,14 +407,10 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
     }
   }
 
-  const gitDir = env ? path.join(env.workTree, '.git') : undefined;
-  const allCalls = gitDir ? await readCalls(gitDir).catch(() => []) : [];
-  if (gitDir) {
-    const calls = await readFile(path.join(ghRecordDir(gitDir), 'calls.jsonl')).catch(() =>
-      Buffer.alloc(0),
-    );
-    await writeFile(layout.callsJsonl, calls);
-  }
+  // The stand-in's record, copied beside run.json and read once for the measures.
+  const callsText = env ? await readCallsText(path.join(env.workTree, '.git')) : '';
+  if (env) await writeFile(layout.callsJsonl, callsText);
+  const allCalls = parseCalls(callsText);
 
   const finishedAt = new Date();
   const durationMs = finishedAt.getTime() - startedAt.getTime();

@@ -26,10 +26,13 @@ export async function readPullRequests(gitDir: string): Promise<GhPullRequest[]>
   return state.pull_requests ?? [];
 }
 
-/** Every call recorded so far, in order. A torn last line (a call still writing) is skipped. */
-export async function readCalls(gitDir: string): Promise<GhCall[]> {
-  const text = await readIfExists(path.join(ghRecordDir(gitDir), 'calls.jsonl'));
-  if (text === undefined) return [];
+/** The stand-in's calls.jsonl as it is now ('' when it never ran). */
+export async function readCallsText(gitDir: string): Promise<string> {
+  return (await readIfExists(path.join(ghRecordDir(gitDir), 'calls.jsonl'))) ?? '';
+}
+
+/** The calls of a calls.jsonl text, in order. A torn last line (a call still writing) is skipped. */
+export function parseCalls(text: string): GhCall[] {
   const calls: GhCall[] = [];
   for (const line of text.split('\n')) {
     if (!line.trim()) continue;
@@ -40,6 +43,11 @@ export async function readCalls(gitDir: string): Promise<GhCall[]> {
     }
   }
   return calls;
+}
+
+/** Every call recorded so far, in order. */
+export async function readCalls(gitDir: string): Promise<GhCall[]> {
+  return parseCalls(await readCallsText(gitDir));
 }
 
 /**

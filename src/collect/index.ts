@@ -15,6 +15,8 @@ export {
   GH_RECORD_DIR,
   ghRecordDir,
   pullRequestOfBranch,
+  parseCalls,
   readCalls,
+  readCallsText,
   readPullRequests,
 } from './gh-record.js';
