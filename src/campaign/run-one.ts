@@ -91,12 +91,23 @@ async function handOverOwnership(root: string): Promise<void> {
   if (process.getuid?.() !== 0) return;
   // Hardlinked objects (links > 1) are shared with the cache and other
   // environments: they stay root's and read-only, so no run can alter another's.
-  await execa('sh', [
-    '-c',
-    'find "$1" \\( -type d -o -links 1 \\) -print0 | xargs -0 -r chown -h "$2"',
-    'sh',
+  // find runs chown itself (-exec +): no shell, no xargs, two processes in all.
+  const owner = `${IMAGE_UID}:${IMAGE_UID}`;
+  await execa('find', [
     root,
-    `${IMAGE_UID}:${IMAGE_UID}`,
+    '(',
+    '-type',
+    'd',
+    '-o',
+    '-links',
+    '1',
+    ')',
+    '-exec',
+    'chown',
+    '-h',
+    owner,
+    '{}',
+    '+',
   ]);
 }
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
-import { readFile, readdir } from 'node:fs/promises';
+import { readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import type { RunRecord, StopRecord } from '../../../src/artifacts/index.js';
@@ -140,6 +140,40 @@ describe('campaign: evalrig run with the scripted agent in real containers', fun
         log: quiet,
       });
       expect(result).to.include({ played: 0, skipped: 8 });
+    });
+  });
+
+  describe('isolation between environments', () => {
+    let ws: ToyWorkspace;
+    before(async () => {
+      ws = await makeToyWorkspace({
+        scripts: { touch: { turns: [{ actions: [{ write: 'new.txt', content: 'x\n' }] }] } },
+        set: { evals: [{ id: 'touch', prompt: 'p', runs: 2 }] },
+      });
+      await runCampaign({
+        evalSetFile: ws.evalSetFile,
+        outDir: ws.outDir,
+        client,
+        log: quiet,
+        keepEnvironments: true,
+      });
+    });
+    after(() => ws.cleanup());
+
+    it('hands the work tree to the container user but keeps shared objects root-owned and read-only', async function () {
+      if (process.getuid?.() !== 0) this.skip();
+      const work = path.join(ws.outDir, 'work/touch/default/run-01/work');
+      expect((await stat(path.join(work, 'new.txt'))).uid).to.equal(1000);
+      expect((await stat(path.join(work, 'math.js'))).uid).to.equal(1000);
+      const packDir = path.join(work, '.git/objects/pack');
+      const packs = (await readdir(packDir)).filter((f) => f.endsWith('.pack'));
+      expect(packs.length).to.be.above(0);
+      for (const pack of packs) {
+        const info = await stat(path.join(packDir, pack));
+        expect(info.nlink, 'hardlinked to the cache').to.be.at.least(2);
+        expect(info.uid).to.equal(0);
+        expect(info.mode & 0o222, 'no write bit').to.equal(0);
+      }
     });
   });
 
