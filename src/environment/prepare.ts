@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { git } from '../git/index.js';
+import { removeRemote, setOriginAndUpstreams } from './config-file.js';
 import { checkRelative, placePaths } from './place.js';
 import {
   BASELINE_MESSAGE,
@@ -24,7 +25,9 @@ const REMOTE_PART = /^(?!\.{1,2}$)[A-Za-z0-9_.-]+$/;
  *   codebase's .gitignore, with every runner-placed path (overlay, staged,
  *   `forcedPaths`) forced in; `refs/evalrig/baseline` marks it; the tree is clean;
  * - `remote/<owner>/<name>.git`: a bare repository of its own (objects
- *   hardlinked too) added as `origin`, the baseline pushed to it.
+ *   hardlinked too) added as `origin`, holding the branch (and the start
+ *   branch) at the baseline, which the work tree's branches track, as if
+ *   they had been pushed with `git push -u`.
  *
  * @example
  * const cachePath = await materializeCodebase(resolved);
@@ -53,30 +56,32 @@ export async function prepareEnvironment(spec: EnvironmentSpec): Promise<Environ
   const inWork = { cwd: workTree };
 
   const baseBranch = spec.codebase?.resolved.branch ?? 'main';
-  // The origin needs only the cache: it is made while the work tree is checked out.
-  const origin = makeOrigin(spec, originPath, baseBranch);
-  origin.catch(() => undefined); // awaited below
+  // The prepared start branch is checked out from the first: it and the base
+  // branch end at the same baseline, so no second checkout is needed.
+  const branch = spec.startBranch ?? baseBranch;
+  const branches = branch === baseBranch ? [baseBranch] : [baseBranch, branch];
   let parent: string | undefined;
   let date: string | undefined;
-  const refUpdates: string[] = [];
+  // One ref transaction makes every ref change: ref -> its command.
+  const refUpdates = new Map<string, string>();
   if (spec.codebase) {
     const { resolved, cachePath } = spec.codebase;
     parent = resolved.commit;
     await git(['clone', '-q', '--local', '--no-checkout', '--', cachePath, workTree], here);
-    await git(['checkout', '-q', '-B', baseBranch, resolved.commit], inWork);
+    await git(['checkout', '-q', '-B', branch, resolved.commit], inWork);
     // Strip the source: every remote-tracking ref and every other branch goes
-    // (origin's URL is replaced below). The tip of the branch gives the date.
+    // (origin is re-pointed below). The checked-out branch gives the date.
     const refs = await git(
       ['for-each-ref', '--format=%(refname) %(committerdate:raw)', 'refs/heads/', 'refs/remotes/'],
       inWork,
     );
     for (const line of refs.split('\n').filter(Boolean)) {
       const [ref = '', ...when] = line.split(' ');
-      if (ref === `refs/heads/${baseBranch}`) date = when.join(' ');
-      else refUpdates.push(`delete ${ref}\n`);
+      if (ref === `refs/heads/${branch}`) date = when.join(' ');
+      else refUpdates.set(ref, `delete ${ref}\n`);
     }
   } else {
-    await git(['init', '-q', '-b', baseBranch, workTree], here);
+    await git(['init', '-q', '-b', branch, workTree], here);
   }
 
   const placed = [
@@ -102,27 +107,24 @@ export async function prepareEnvironment(spec: EnvironmentSpec): Promise<Environ
     ['commit-tree', ...(parent ? ['-p', parent] : []), '-m', BASELINE_MESSAGE, tree],
     { ...inWork, ...(date ? { date } : {}) },
   );
-  refUpdates.push(
-    `update refs/heads/${baseBranch} ${baseline}\n`,
-    `update ${BASELINE_REF} ${baseline}\n`,
-  );
-  await git(['update-ref', '--no-deref', '--stdin'], { ...inWork, input: refUpdates.join('') });
-
-  await git(
-    ['remote', spec.codebase ? 'set-url' : 'add', 'origin', spec.originUrl ?? originPath],
-    inWork,
-  );
-  await origin;
-  // Pushes go to the host path even when origin's URL is where a container sees it.
-  const push = ['-c', `remote.origin.pushurl=${originPath}`, 'push', '-q', '-u', 'origin'];
-  let branch = baseBranch;
-  if (spec.startBranch !== undefined && spec.startBranch !== baseBranch) {
-    branch = spec.startBranch;
-    await git(['checkout', '-q', '-b', branch], inWork);
-    await git([...push, baseBranch, branch], inWork);
-  } else {
-    await git([...push, baseBranch], inWork);
+  // The branches, the baseline mark, and the remote-tracking refs a push of
+  // the branches to origin would leave.
+  for (const each of branches) {
+    for (const ref of [`refs/heads/${each}`, `refs/remotes/origin/${each}`]) {
+      refUpdates.set(ref, `update ${ref} ${baseline}\n`);
+    }
   }
+  refUpdates.set(BASELINE_REF, `update ${BASELINE_REF} ${baseline}\n`);
+  await git(['update-ref', '--no-deref', '--stdin'], {
+    ...inWork,
+    input: [...refUpdates.values()].join(''),
+  });
+  await setOriginAndUpstreams(
+    join(workTree, '.git', 'config'),
+    spec.originUrl ?? originPath,
+    branches,
+  );
+  await makeOrigin(spec.root, workTree, originPath, baseBranch);
   return { workTree, originPath, branch, baseBranch, baseline };
 }
 
@@ -134,21 +136,19 @@ async function claimRoot(root: string): Promise<void> {
 }
 
 /**
- * The bare origin. With a codebase it is a `--local` clone of the cache
- * (objects hardlinked) holding only the codebase branch at the resolved
- * commit, so pushing the baseline sends one commit, not the history.
+ * The bare origin, made once the work tree holds the baseline: a `--local`
+ * clone of it (objects hardlinked, so the cache's packs are shared too)
+ * holding its branches (the base branch and the start branch, both at the
+ * baseline) and no tags, HEAD on the base branch, and no remote of its own.
+ * It is what pushing the branches to an empty origin would leave, without
+ * the push's half a dozen processes.
  */
 async function makeOrigin(
-  spec: EnvironmentSpec,
+  root: string,
+  workTree: string,
   originPath: string,
-  branch: string,
+  baseBranch: string,
 ): Promise<void> {
-  const here = { cwd: spec.root };
-  if (!spec.codebase) {
-    await git(['init', '-q', '--bare', '-b', branch, originPath], here);
-    return;
-  }
-  const { cachePath, resolved } = spec.codebase;
   await git(
     [
       'clone',
@@ -156,21 +156,13 @@ async function makeOrigin(
       '--bare',
       '--local',
       '--no-tags',
-      '--single-branch',
+      '--branch',
+      baseBranch,
       '--',
-      cachePath,
+      workTree,
       originPath,
     ],
-    here,
+    { cwd: root },
   );
-  const inOrigin = { cwd: originPath };
-  await git(['remote', 'remove', 'origin'], inOrigin);
-  const refs = await git(['for-each-ref', '--format=%(refname)'], inOrigin);
-  const commands = refs
-    .split('\n')
-    .filter((ref) => ref && ref !== `refs/heads/${branch}`)
-    .map((ref) => `delete ${ref}\n`);
-  commands.push(`update refs/heads/${branch} ${resolved.commit}\n`);
-  await git(['update-ref', '--stdin'], { ...inOrigin, input: commands.join('') });
-  await git(['symbolic-ref', 'HEAD', `refs/heads/${branch}`], inOrigin);
+  await removeRemote(join(originPath, 'config'), 'origin');
 }
