@@ -2,11 +2,26 @@ import { copyFile, mkdir, mkdtemp, rm, writeFile, readFile } from 'node:fs/promi
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { git, runGit } from '../git/index.js';
-import { BASELINE_REF, EnvironmentError, type DiffMeasure } from './types.js';
+import { git, runGit, type GitResult } from '../git/index.js';
+import { BASELINE_REF, EnvironmentError, type DiffCounts, type DiffMeasure } from './types.js';
 
 /** Patch size kept by default (bytes). */
 export const DEFAULT_MAX_PATCH_BYTES = 1_000_000;
+
+/** What {@link measureDiff} is asked for. */
+export interface MeasureOptions {
+  /** Patch size kept (bytes); default {@link DEFAULT_MAX_PATCH_BYTES}. */
+  maxPatchBytes?: number;
+  /** `false`: counts only, no patch made (less work for git on a large change). Default true. */
+  patch?: boolean;
+}
+
+/**
+ * Room kept for the counts (one `--raw` and one `--numstat` line per changed
+ * file) ahead of the patch, so that one git process gives both: about 7,000
+ * changed files. A larger change costs two more processes, not a wrong figure.
+ */
+const COUNTS_ROOM = 1024 * 1024;
 
 /**
  * Measures what changed in a work tree since `refs/evalrig/baseline`: the
@@ -19,14 +34,23 @@ export const DEFAULT_MAX_PATCH_BYTES = 1_000_000;
  * git dir has evalrig's configuration only, so nothing the agent wrote into
  * .git/config (filters, external diff, textconv) runs on the host.
  *
+ * Four git processes: where the repository is, its index's paths, one add
+ * (the only walk of the work tree), one diff giving the counts and the patch.
+ *
  * @example
  * const diff = await measureDiff(env.workTree, { maxPatchBytes: 200_000 });
  * console.log(diff.files_modified, diff.lines_added, diff.patch_truncated);
+ * const counts = await measureDiff(env.workTree, { patch: false });
  */
 export async function measureDiff(
   workTree: string,
-  options: { maxPatchBytes?: number } = {},
-): Promise<DiffMeasure> {
+  options: MeasureOptions & { patch: false },
+): Promise<DiffCounts>;
+export async function measureDiff(workTree: string, options?: MeasureOptions): Promise<DiffMeasure>;
+export async function measureDiff(
+  workTree: string,
+  options: MeasureOptions = {},
+): Promise<DiffCounts | DiffMeasure> {
   const limit = options.maxPatchBytes ?? DEFAULT_MAX_PATCH_BYTES;
   const real = await locate(workTree);
   const scratch = await mkdtemp(join(tmpdir(), 'evalrig-diff-'));
@@ -34,14 +58,13 @@ export async function measureDiff(
     const gitDir = await scratchGitDir(scratch, real);
     const where = [`--git-dir=${gitDir}`, `--work-tree=${workTree}`];
     const opts = { cwd: workTree };
-    // The index's paths, read before the scratch add: anything add -A adds beyond them
-    // is untracked. One walk of the work tree (add's), not two.
-    const tracked = new Set(
-      (
-        await git([...where, 'ls-files', '-z'], { ...opts, env: { GIT_INDEX_FILE: real.index } })
-      ).split('\0'),
-    );
-    const added = await git([...where, 'add', '-A', '--verbose'], opts);
+    // The index's paths (read from the real index, no walk) beside the scratch
+    // add: anything add -A adds beyond them is untracked. One walk of the work tree.
+    const [listed, added] = await Promise.all([
+      git([...where, 'ls-files', '-z'], { ...opts, env: { GIT_INDEX_FILE: real.index } }),
+      git([...where, 'add', '-A', '--verbose'], opts),
+    ]);
+    const tracked = new Set(listed.split('\0'));
     const untracked = added
       .split('\n')
       .filter((line) => line.startsWith("add '") && !tracked.has(line.slice(5, -1))).length;
@@ -54,14 +77,24 @@ export async function measureDiff(
       '--no-textconv',
       '--no-color',
     ];
-    const [status, numstat, patch] = await Promise.all([
-      git([...diff, '--name-status', '-z', real.baseline], opts),
-      git([...diff, '--numstat', '-z', real.baseline], opts),
-      runGit([...diff, real.baseline], { ...opts, maxStdoutBytes: limit }),
+    if (options.patch === false) {
+      const counts = await git([...diff, '--raw', '--numstat', real.baseline], opts);
+      return { ...countsOf(counts.split('\n')), untracked };
+    }
+    // Counts first (ASCII: paths are quoted), a blank line, then the patch.
+    const both = await runGit([...diff, '--raw', '--numstat', '--patch', real.baseline], {
+      ...opts,
+      maxStdoutBytes: limit + COUNTS_ROOM,
+    });
+    const split = splitCounts(both, limit);
+    if (split) return { ...split.counts, untracked, ...split.patch };
+    // Too many files for the room, or bytes that are not UTF-8 where the patch is cut: apart.
+    const [counts, patch] = await Promise.all([
+      git([...diff, '--raw', '--numstat', real.baseline], opts),
+      runGit([...diff, '--patch', real.baseline], { ...opts, maxStdoutBytes: limit }),
     ]);
     return {
-      ...countStatus(status),
-      ...countLines(numstat),
+      ...countsOf(counts.split('\n')),
       untracked,
       ...capPatch(patch.stdout, patch.stdoutBytes, patch.stdoutTruncated),
     };
@@ -78,27 +111,30 @@ interface RealRepository {
 }
 
 async function locate(workTree: string): Promise<RealRepository> {
-  const opts = { cwd: workTree };
-  const probe = await runGit(['rev-parse', '--absolute-git-dir', '--git-common-dir'], {
-    ...opts,
-    reject: false,
-  });
-  if (probe.exitCode !== 0) throw new EnvironmentError(`${workTree} is not a git work tree`);
-  const [gitDir = '', commonDir = ''] = probe.stdout.trim().split('\n');
-  const common = commonDir.startsWith('/') ? commonDir : join(workTree, commonDir);
-  const baseline = await runGit(['rev-parse', '--verify', '-q', `${BASELINE_REF}^{commit}`], {
-    ...opts,
-    reject: false,
-  });
-  if (baseline.exitCode !== 0) {
+  // One process: the git dirs, then the baseline (exit 1 and no third line when it is missing).
+  const probe = await runGit(
+    [
+      'rev-parse',
+      '--absolute-git-dir',
+      '--git-common-dir',
+      '--verify',
+      '-q',
+      `${BASELINE_REF}^{commit}`,
+    ],
+    { cwd: workTree, reject: false },
+  );
+  const [gitDir = '', commonDir = '', baseline = ''] = probe.stdout.trim().split('\n');
+  if (!gitDir.startsWith('/')) throw new EnvironmentError(`${workTree} is not a git work tree`);
+  if (probe.exitCode !== 0 || !/^[0-9a-f]{40,64}$/.test(baseline)) {
     throw new EnvironmentError(
       `${workTree} has no ${BASELINE_REF}: it is not an environment evalrig prepared`,
     );
   }
+  const common = commonDir.startsWith('/') ? commonDir : join(workTree, commonDir);
   return {
     objects: join(common, 'objects'),
     index: join(gitDir, 'index'),
-    baseline: baseline.stdout.trim(),
+    baseline,
     exclude: join(common, 'info', 'exclude'),
   };
 }
@@ -120,39 +156,70 @@ async function scratchGitDir(scratch: string, real: RealRepository): Promise<str
   return gitDir;
 }
 
-function countStatus(
-  output: string,
-): Pick<DiffMeasure, 'files_added' | 'files_modified' | 'files_deleted'> {
-  const counts = { files_added: 0, files_modified: 0, files_deleted: 0 };
-  const fields = output.split('\0');
-  // -z --name-status: "<status>\0<path>\0" pairs (no renames, so one path each).
-  for (let i = 0; i + 1 < fields.length; i += 2) {
-    const letter = fields[i]?.[0];
-    if (letter === 'A') counts.files_added += 1;
-    else if (letter === 'D') counts.files_deleted += 1;
-    else if (letter) counts.files_modified += 1;
+/**
+ * Counts from `--raw` and `--numstat` lines (no `-z`, so every path is quoted
+ * onto its one line): one `:<modes> <ids> <status>\t<path>` and one
+ * `<added>\t<removed>\t<path>` line per file; binary files count "-" lines.
+ */
+function countsOf(lines: readonly string[]): Omit<DiffCounts, 'untracked'> {
+  const counts = {
+    files_added: 0,
+    files_modified: 0,
+    files_deleted: 0,
+    lines_added: 0,
+    lines_removed: 0,
+  };
+  for (const line of lines) {
+    if (line.startsWith(':')) {
+      const letter = line[line.indexOf('\t') - 1];
+      if (letter === 'A') counts.files_added += 1;
+      else if (letter === 'D') counts.files_deleted += 1;
+      else counts.files_modified += 1;
+    } else if (line) {
+      const [plus = '', minus = ''] = line.split('\t');
+      counts.lines_added += Number.parseInt(plus, 10) || 0;
+      counts.lines_removed += Number.parseInt(minus, 10) || 0;
+    }
   }
   return counts;
 }
 
-function countLines(output: string): Pick<DiffMeasure, 'lines_added' | 'lines_removed'> {
-  let added = 0;
-  let removed = 0;
-  // -z --numstat: "<added>\t<removed>\t<path>\0"; binary files say "-".
-  for (const record of output.split('\0')) {
-    const [plus, minus] = record.split('\t');
-    if (plus === undefined || minus === undefined) continue;
-    added += Number.parseInt(plus, 10) || 0;
-    removed += Number.parseInt(minus, 10) || 0;
-  }
-  return { lines_added: added, lines_removed: removed };
+/**
+ * Splits the output of one `diff --raw --numstat --patch` (kept up to
+ * `limit + COUNTS_ROOM` bytes) into counts and a patch capped at `limit`
+ * exactly as a patch-only diff kept up to `limit` bytes would be; undefined
+ * when that cannot be done from what was kept.
+ */
+function splitCounts(
+  output: GitResult,
+  limit: number,
+): { counts: Omit<DiffCounts, 'untracked'>; patch: PatchPart } | undefined {
+  const text = output.stdout;
+  if (text === '') return { counts: countsOf([]), patch: capPatch('', 0, false) };
+  // The counts end at the first empty line; the patch follows.
+  const end = text.indexOf('\n\n');
+  if (end < 0) return undefined;
+  const prefix = text.slice(0, end);
+  // Quoted paths make the counts ASCII, so characters are bytes.
+  if (/[^\t\n\x20-\x7e]/.test(prefix)) return undefined;
+  const patchStart = end + 2;
+  const total = output.stdoutBytes - patchStart;
+  // The counts took more than their room: less than `limit` bytes of the patch kept.
+  if (output.stdoutTruncated && patchStart > COUNTS_ROOM) return undefined;
+  const counts = countsOf(prefix.split('\n'));
+  const kept = text.slice(patchStart);
+  if (total <= limit) return { counts, patch: capPatch(kept, total, false) };
+  // Cut: the first `limit` bytes of the patch, decoded, as a patch-only diff
+  // would keep them. Bytes that were not UTF-8 decoded to U+FFFD, of another
+  // length, so where they come before the cut the patch is made apart.
+  if (kept.slice(0, limit).includes('\uFFFD')) return undefined;
+  const head = Buffer.from(kept, 'utf8').subarray(0, limit).toString('utf8');
+  return { counts, patch: capPatch(head, total, true) };
 }
 
-function capPatch(
-  kept: string,
-  total: number,
-  truncated: boolean,
-): Pick<DiffMeasure, 'patch' | 'patch_truncated' | 'patch_bytes'> {
+type PatchPart = Pick<DiffMeasure, 'patch' | 'patch_truncated' | 'patch_bytes'>;
+
+function capPatch(kept: string, total: number, truncated: boolean): PatchPart {
   if (!truncated) return { patch: kept, patch_truncated: false, patch_bytes: total };
   // Cut at a line end so no line (or UTF-8 character) is shown half.
   const end = kept.lastIndexOf('\n');

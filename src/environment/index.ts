@@ -3,11 +3,12 @@
  * cache, and what changed in them since their baseline.
  */
 export { prepareEnvironment } from './prepare.js';
-export { DEFAULT_MAX_PATCH_BYTES, measureDiff } from './diff.js';
+export { DEFAULT_MAX_PATCH_BYTES, measureDiff, type MeasureOptions } from './diff.js';
 export {
   BASELINE_MESSAGE,
   BASELINE_REF,
   EnvironmentError,
+  type DiffCounts,
   type DiffMeasure,
   type Environment,
   type EnvironmentSpec,

@@ -43,8 +43,8 @@ export interface Environment {
   baseline: string;
 }
 
-/** What changed in a work tree since its baseline. */
-export interface DiffMeasure {
+/** How much changed in a work tree since its baseline. */
+export interface DiffCounts {
   files_added: number;
   files_modified: number;
   files_deleted: number;
@@ -52,6 +52,10 @@ export interface DiffMeasure {
   lines_removed: number;
   /** Non-ignored files not in the repository's index. */
   untracked: number;
+}
+
+/** What changed in a work tree since its baseline: the counts and the patch. */
+export interface DiffMeasure extends DiffCounts {
   /** Patch against the baseline, untracked files included, capped; a cut is marked in the text. */
   patch: string;
   patch_truncated: boolean;

@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  BASELINE_REF,
   EnvironmentError,
   measureDiff,
   prepareEnvironment,
@@ -92,6 +93,79 @@ describe('environment: measuring the diff against refs/evalrig/baseline', () => 
     expect(diff.lines_added).to.equal(500);
   });
 
+  it('gives the counts alone when no patch is asked for', async () => {
+    writeFileSync(join(env.workTree, 'src', 'lib.txt'), 'one\nTWO\nthree\nfour\n');
+    writeFiles(env.workTree, { 'new.txt': 'n\n' });
+    expect(await measureDiff(env.workTree, { patch: false })).to.deep.equal({
+      files_added: 1,
+      files_modified: 1,
+      files_deleted: 0,
+      lines_added: 2,
+      lines_removed: 1,
+      untracked: 1,
+    });
+  });
+
+  it("keeps git's own patch bytes, cut at a line end within the limit, whatever the text's encoding", async () => {
+    const work = env.workTree;
+    const latin1 = Buffer.from('caf\xe9 cr\xe8me br\xfbl\xe9e\n', 'latin1');
+    writeFileSync(join(work, 'latin1.txt'), Buffer.concat(Array<Buffer>(40).fill(latin1)));
+    writeFiles(work, {
+      'é dir/ünï code.txt': 'héllo wörld ✓ 日本\n'.repeat(40),
+      'quote"d\tname.txt': 'q\n',
+    });
+    writeFileSync(join(work, 'bin.dat'), Buffer.from([0, 1, 2, 255, 0]));
+    const measures = [];
+    for (const limit of [0, 1, 100, 250, 401, 777, 1000, 1500, 2048, 3000, 100_000]) {
+      measures.push({ limit, diff: await measureDiff(work, { maxPatchBytes: limit }) });
+    }
+    // The patch as git shows it, from a real add of everything (done last: it writes the index).
+    rawGit(work, 'add', '-A');
+    const full = execFileSync('git', ['diff', '--cached', '--no-renames', BASELINE_REF], {
+      cwd: work,
+      env: {
+        PATH: process.env.PATH ?? '',
+        GIT_CONFIG_NOSYSTEM: '1',
+        GIT_CONFIG_GLOBAL: '/dev/null',
+      },
+    });
+    for (const { limit, diff } of measures) {
+      expect(diff.patch_bytes, `limit ${limit}`).to.equal(full.length);
+      expect(diff.patch_truncated, `limit ${limit}`).to.equal(full.length > limit);
+      if (full.length <= limit) {
+        expect(diff.patch, `limit ${limit}`).to.equal(full.toString('utf8'));
+        continue;
+      }
+      const kept = full.subarray(0, limit).toString('utf8');
+      const shown = kept.slice(0, kept.lastIndexOf('\n') + 1);
+      expect(diff.patch, `limit ${limit}`).to.equal(
+        `${shown}[evalrig: patch truncated: ${Buffer.byteLength(shown)} of ${full.length} bytes shown]\n`,
+      );
+    }
+    expect(measures[0]!.diff).to.deep.include({ files_added: 4, lines_added: 81, untracked: 4 });
+  });
+
+  it('counts every file when more files changed than the counts have room for beside the patch', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 8000; i += 1) {
+      files[`generated/part-${i % 40}/a-file-with-a-rather-long-name-to-fill-the-counts-${i}.txt`] =
+        `line ${i}\n`;
+    }
+    writeFiles(env.workTree, files);
+    writeFileSync(join(env.workTree, 'src', 'lib.txt'), 'one\n');
+    const diff = await measureDiff(env.workTree, { maxPatchBytes: 5000 });
+    expect(diff).to.deep.include({
+      files_added: 8000,
+      files_modified: 1,
+      lines_added: 8000,
+      lines_removed: 3,
+      untracked: 8000,
+      patch_truncated: true,
+    });
+    expect(diff.patch).to.match(/^diff --git a\/generated\/part-0\//);
+    expect(diff.patch_bytes).to.be.greaterThan(8000 * 150);
+  });
+
   it('writes nothing into the repository and runs nothing the repository configures', async () => {
     const work = env.workTree;
     const marker = join(tmp.dir, 'filter-ran');
@@ -123,7 +197,15 @@ describe('environment: measuring the diff against refs/evalrig/baseline', () => 
     expect(statSync(join(env.workTree, '.git', 'index')).uid).to.equal(1000);
   });
 
-  it('refuses a work tree with no baseline', async () => {
+  it('refuses a folder that is not a work tree, and a work tree with no baseline', async () => {
+    const loose = join(tmp.dir, 'loose');
+    writeFiles(loose, { 'a.txt': 'a\n' });
+    const notRepo = await measureDiff(loose).then(
+      () => undefined,
+      (caught: Error) => caught,
+    );
+    expect(notRepo).to.be.instanceOf(EnvironmentError);
+    expect(notRepo?.message).to.equal(`${loose} is not a git work tree`);
     const plain = join(tmp.dir, 'plain');
     rawGit(tmp.dir, 'init', '-q', plain);
     const error = await measureDiff(plain).then(
