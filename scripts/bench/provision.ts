@@ -1,15 +1,23 @@
 /**
- * Provisioning benchmark: per-environment time and disk of prepareEnvironment
- * (clone --local from the per-commit cache + baseline + local origin) against
- * (a) a full copy (`cp -a`) of a checked-out clone per environment and
- * (b) a plain `git clone --local` + checkout by hand, in the same run,
- * interleaved; and the time to measure a diff of 3 changed files.
+ * Provisioning benchmark: per-environment time, CPU and disk of
+ * prepareEnvironment (clone --local from the per-commit cache + baseline +
+ * local origin) against (a) a full copy (`cp -a`) of a checked-out clone per
+ * environment and (b) a plain `git clone --local` + checkout by hand, in the
+ * same run, interleaved; the time to measure a diff of 3 changed files; and
+ * the git processes one environment costs (prepare + one measureDiff),
+ * counted from trace2 start events.
  *
- *   node --import tsx scripts/bench/provision.ts [--runs 5] [--repo /path/to/any/repo]
+ * Two generated shapes (see provision-fixture.ts): `wide` (50,000 files,
+ * little history: the checked-out files dominate) and `history` (5,000
+ * files, 300 commits: the history weighs as much as the files).
+ *
+ *   node --import tsx scripts/bench/provision.ts [--runs 5] [--shapes wide,history]
+ *                                                [--repo /path/to/any/repo [--ref HEAD]]
  *
  * Goals: provisioning within 1.2x of (b), >= 5x less disk than (a), diff well under a second.
  */
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile, appendFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +25,8 @@ import { performance } from 'node:perf_hooks';
 import { git } from '../../src/git/index.js';
 import { materializeCodebase, resolveCodebases } from '../../src/source/index.js';
 import { measureDiff, prepareEnvironment } from '../../src/environment/index.js';
-import { benchFixture } from './provision-fixture.js';
+import { countGitProcesses } from '../../test/integration/environment/git-processes.js';
+import { benchFixture, type FixtureShape } from './provision-fixture.js';
 
 function option(name: string): string | undefined {
   const at = process.argv.indexOf(name);
@@ -37,31 +46,69 @@ function diskBytes(paths: string[]): number {
   return Number.parseInt(total, 10);
 }
 
-async function timed<T>(body: () => Promise<T>): Promise<[T, number]> {
+const TICKS_PER_SECOND = 100; // USER_HZ on Linux
+
+/**
+ * CPU milliseconds used so far by this process and its reaped children (git,
+ * cp): /proc/self/stat's utime + stime + cutime + cstime.
+ */
+function cpuMs(): number {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime, stime, cutime, cstime: fields 14-17 of the line, counted from "state" (field 3).
+  const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0);
+  return (ticks * 1000) / TICKS_PER_SECOND;
+}
+
+interface Sample {
+  ms: number;
+  cpu: number;
+}
+
+async function timed<T>(body: () => Promise<T>): Promise<[T, Sample]> {
+  const cpu = cpuMs();
   const start = performance.now();
   const value = await body();
-  return [value, performance.now() - start];
+  return [value, { ms: performance.now() - start, cpu: cpuMs() - cpu }];
+}
+
+interface Figures {
+  label: string;
+  files: number;
+  commits: number;
+  cache: number;
+  fill: number;
+  ours: Sample;
+  plain: Sample;
+  copy: Sample;
+  disk: { ours: number; plain: number; copy: number };
+  repoData: { ours: number; copy: number };
+  diffMs: number;
+  diffCounted: string;
+  processes: { prepare: number; diff: number };
 }
 
 const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const ms = (value: number): string => `${value.toFixed(0)} ms`;
+const x = (value: number): string => `${value.toFixed(2)}x`;
 
-async function bench(label: string, url: string, ref: string, runs: number): Promise<void> {
+async function bench(label: string, url: string, ref: string, runs: number): Promise<Figures> {
   const work = await mkdtemp(join(tmpdir(), 'evalrig-bench-run-'));
   try {
     const cacheDir = join(work, 'cache');
-    const [[resolved], resolveMs] = await timed(() =>
+    const [[resolved]] = await timed(() =>
       resolveCodebases([{ source: { url, ref }, baseDir: process.cwd() }], { cacheDir }),
     );
-    const [cachePath, fillMs] = await timed(() => materializeCodebase(resolved!, { cacheDir }));
+    const [cachePath, fill] = await timed(() => materializeCodebase(resolved!, { cacheDir }));
     // (a) copies a checked-out clone: the per-environment copy this design replaces.
     const fullClone = join(work, 'full-clone');
     await git(['clone', '-q', '--local', cachePath, fullClone], { cwd: work });
     const files = (await git(['ls-files'], { cwd: fullClone })).split('\n').length;
+    const commits = Number(await git(['rev-list', '--count', 'HEAD'], { cwd: fullClone }));
 
-    const ours: number[] = [];
-    const plain: number[] = [];
-    const copy: number[] = [];
+    const ours: Sample[] = [];
+    const plain: Sample[] = [];
+    const copy: Sample[] = [];
     const oursDirs: string[] = [];
     const plainDirs: string[] = [];
     const copyDirs: string[] = [];
@@ -99,10 +146,9 @@ async function bench(label: string, url: string, ref: string, runs: number): Pro
       plain: (diskBytes([cachePath, ...plainDirs]) - base.cache) / runs,
       copy: (diskBytes([fullClone, ...copyDirs]) - base.full) / runs,
     };
-
     // Repository data only (.git and the bare origin): what the cache saves; the
     // checked-out files are the same in every method.
-    const gitOnly = {
+    const repoData = {
       ours:
         (diskBytes([
           cachePath,
@@ -116,60 +162,102 @@ async function bench(label: string, url: string, ref: string, runs: number): Pro
         runs,
     };
 
+    // The git processes of one more environment and one diff, traced apart
+    // from the timed runs (tracing has a cost of its own).
+    const traced = await countGitProcesses(() =>
+      prepareEnvironment({
+        root: join(work, 'traced'),
+        codebase: { resolved: resolved!, cachePath },
+        remote: { owner: 'bench', name: 'large' },
+      }),
+    );
+    const tracedDiff = await countGitProcesses(() => measureDiff(traced.value.workTree));
+
     // A diff of 3 changed files in one environment.
     const tree = join(oursDirs[0]!, 'work');
     const changed = (await git(['ls-files'], { cwd: tree }))
       .split('\n')
       .filter((f) => f.endsWith('.ts'))
       .slice(0, 2);
-    const diffTimes: number[] = [];
     await appendFile(join(tree, changed[0]!), '// edited\n');
     await writeFile(join(tree, changed[1]!), 'replaced\n');
     await writeFile(join(tree, 'NEW.md'), '# new file\n');
+    const diffTimes: number[] = [];
     let last;
     for (let i = 0; i < 5; i += 1) {
       const [measure, t] = await timed(() => measureDiff(tree));
-      diffTimes.push(t);
+      diffTimes.push(t.ms);
       last = measure;
     }
 
-    const m = { ours: median(ours), plain: median(plain), copy: median(copy) };
-    console.log(
-      `\n== ${label}: ${files} files, commit ${resolved!.commit.slice(0, 12)}, ${runs} runs each, interleaved`,
-    );
-    console.log(
-      `resolve ${ms(resolveMs)}; cache fill (once per commit) ${ms(fillMs)}; cache ${mb(base.cache)}`,
-    );
-    console.log('method                               median time   disk per env');
-    console.log(
-      `evalrig prepareEnvironment           ${ms(m.ours).padStart(11)}   ${mb(disk.ours).padStart(10)}`,
-    );
-    console.log(
-      `(b) git clone --local + checkout     ${ms(m.plain).padStart(11)}   ${mb(disk.plain).padStart(10)}`,
-    );
-    console.log(
-      `(a) cp -a of a checked-out clone     ${ms(m.copy).padStart(11)}   ${mb(disk.copy).padStart(10)}`,
-    );
-    console.log(`time ratio evalrig / (b): ${(m.ours / m.plain).toFixed(2)}x   (goal <= 1.2x)`);
-    console.log(`time ratio evalrig / (a): ${(m.ours / m.copy).toFixed(2)}x`);
-    console.log(
-      `disk ratio (a) / evalrig: ${(disk.copy / disk.ours).toFixed(1)}x less disk, work tree included   (goal >= 5x)`,
-    );
-    console.log(
-      `repository data per env (.git + origin): evalrig ${mb(gitOnly.ours)}, (a) ${mb(gitOnly.copy)}: ` +
-        `${(gitOnly.copy / gitOnly.ours).toFixed(1)}x less`,
-    );
-    console.log(
-      `measureDiff, 3 changed files: median ${ms(median(diffTimes))} (goal well under 1 s); ` +
-        `counted ${last?.files_added} added, ${last?.files_modified} modified, +${last?.lines_added} -${last?.lines_removed}`,
-    );
+    const med = (samples: Sample[]): Sample => ({
+      ms: median(samples.map((s) => s.ms)),
+      cpu: median(samples.map((s) => s.cpu)),
+    });
+    return {
+      label,
+      files,
+      commits,
+      cache: base.cache,
+      fill: fill.ms,
+      ours: med(ours),
+      plain: med(plain),
+      copy: med(copy),
+      disk,
+      repoData,
+      diffMs: median(diffTimes),
+      diffCounted: `${last?.files_added}A ${last?.files_modified}M +${last?.lines_added} -${last?.lines_removed}`,
+      processes: { prepare: traced.processes.length, diff: tracedDiff.processes.length },
+    };
   } finally {
     await rm(work, { recursive: true, force: true });
   }
 }
 
+/** One row per figure, one column per repository. */
+function table(all: Figures[], runs: number): string {
+  const rows: Array<[string, (f: Figures) => string]> = [
+    ['files / commits', (f) => `${f.files} / ${f.commits}`],
+    ['cache (filled once per commit)', (f) => `${mb(f.cache)} in ${ms(f.fill)}`],
+    ['provision: evalrig, median time', (f) => ms(f.ours.ms)],
+    ['provision: (b) clone --local + checkout', (f) => ms(f.plain.ms)],
+    ['  time ratio evalrig / (b)  (goal <= 1.2x)', (f) => x(f.ours.ms / f.plain.ms)],
+    ['provision: (a) cp -a of a clone', (f) => ms(f.copy.ms)],
+    ['CPU per env: evalrig / (b)', (f) => `${ms(f.ours.cpu)} / ${ms(f.plain.cpu)}`],
+    ['git processes: prepare + measureDiff', (f) => `${f.processes.prepare} + ${f.processes.diff}`],
+    ['disk per env: evalrig', (f) => mb(f.disk.ours)],
+    ['disk per env: (b)', (f) => mb(f.disk.plain)],
+    ['disk per env: (a) cp -a', (f) => mb(f.disk.copy)],
+    ['  (a) / evalrig, all  (goal >= 5x)', (f) => x(f.disk.copy / f.disk.ours)],
+    ['repository data per env: evalrig', (f) => mb(f.repoData.ours)],
+    ['repository data per env: (a)', (f) => mb(f.repoData.copy)],
+    ['  (a) / evalrig, repository data', (f) => x(f.repoData.copy / f.repoData.ours)],
+    ['measureDiff, 3 files, median', (f) => ms(f.diffMs)],
+    ['  counted', (f) => f.diffCounted],
+  ];
+  const head = ['', ...all.map((f) => f.label)];
+  const body = rows.map(([name, cell]) => [name, ...all.map(cell)]);
+  const widths = head.map((_, c) => Math.max(...[head, ...body].map((row) => row[c]!.length)));
+  const line = (row: string[]): string =>
+    row
+      .map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!)))
+      .join('   ');
+  return [
+    `${runs} environments per method and repository, interleaved; (a) and (b) made in the same run`,
+    line(head),
+    line(widths.map((w) => '-'.repeat(w))),
+    ...body.map(line),
+  ].join('\n');
+}
+
 const runs = Number.parseInt(option('--runs') ?? '5', 10);
-const fixture = await benchFixture();
-await bench(`generated repository (${fixture.commits} commits)`, fixture.bare, 'main', runs);
+const shapes = (option('--shapes') ?? 'wide,history').split(',') as FixtureShape[];
+const results: Figures[] = [];
+for (const shape of shapes) {
+  const fixture = await benchFixture(shape);
+  console.log(`${shape}: ${fixture.description}`);
+  results.push(await bench(shape, fixture.bare, 'main', runs));
+}
 const extra = option('--repo');
-if (extra) await bench(`repository ${extra}`, extra, option('--ref') ?? 'HEAD', runs);
+if (extra) results.push(await bench(extra, extra, option('--ref') ?? 'HEAD', runs));
+console.log(`\n${table(results, runs)}`);
