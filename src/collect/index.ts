@@ -20,3 +20,10 @@ export {
   readCallsText,
   readPullRequests,
 } from './gh-record.js';
+export {
+  PROBE_OUTPUT_BYTES,
+  PROBE_TIMEOUT_S,
+  parseProbeOutput,
+  runProbes,
+  type ProbeRun,
+} from './probes.js';

@@ -1,21 +1,13 @@
 import path from 'node:path';
-import type {
-  DiffCounters,
-  GhCall,
-  ProbeOutput,
-  PullAtStop,
-  StopRecord,
-} from '../artifacts/index.js';
+import type { DiffCounters, GhCall, PullAtStop, StopRecord } from '../artifacts/index.js';
 import { runGit } from '../git/index.js';
 import type { RunContainer } from '../runtime/index.js';
 import { pullRequestOfBranch, readCalls, readPullRequests } from './gh-record.js';
+import { runProbes } from './probes.js';
 
 /** The reserved probe names (see EvalSet.probes). */
 export const KIND_PROBE = 'kind';
 export const DESCRIPTION_PROBE = 'description';
-
-const PROBE_TIMEOUT_MS = 30_000;
-const PROBE_OUTPUT_BYTES = 256 * 1024;
 
 /** Where things are, on the host and in the container, for one run. */
 export interface StopContext {
@@ -93,28 +85,6 @@ async function originHolds(
   return r.exitCode === 0;
 }
 
-async function runProbes(ctx: StopContext): Promise<Record<string, ProbeOutput>> {
-  const out: Record<string, ProbeOutput> = {};
-  // One at a time: probes may read state another probe's side effects touch.
-  for (const [name, command] of Object.entries(ctx.probes)) {
-    const r = await ctx.container.exec(['sh', '-c', command], {
-      workingDir: ctx.containerWorkTree,
-      env: ctx.probeEnv,
-      timeoutMs: PROBE_TIMEOUT_MS,
-      maxOutputBytes: PROBE_OUTPUT_BYTES,
-    });
-    out[name] = {
-      command,
-      exit_code: r.exitCode,
-      stdout: r.stdout,
-      stderr: r.timedOut
-        ? `${r.stderr}[evalrig: probe timed out after ${PROBE_TIMEOUT_MS} ms]`
-        : r.stderr,
-    };
-  }
-  return out;
-}
-
 /**
  * Reads everything a stop records: probes (in the container), then git state,
  * the stand-in's record and the diff (on the host, from the mounted work tree).
@@ -123,7 +93,12 @@ export async function collectStop(ctx: StopContext, end: TurnEnd): Promise<StopR
   // Probes run in the container while the host reads the mounted work tree:
   // both only read, and the stop is taken after the turn ended.
   const gitDir = path.join(ctx.workTree, '.git');
-  const probesDone = runProbes(ctx);
+  const probesDone = runProbes({
+    container: ctx.container,
+    workingDir: ctx.containerWorkTree,
+    env: ctx.probeEnv,
+    probes: ctx.probes,
+  });
   const { branch, head } = await headOf(ctx.workTree);
   const [probes, pulls, calls, diff, originHasHead] = await Promise.all([
     probesDone,

@@ -66,6 +66,8 @@ export interface ExecResult {
   /** null when the exec timed out (its exit is unknown). */
   readonly exitCode: number | null;
   readonly stdout: string;
+  /** Standard output as bytes, for callers that parse a byte-counted format. */
+  readonly stdoutBytes: Buffer;
   readonly stderr: string;
   readonly timedOut: boolean;
   /** True when stdout or stderr was cut at maxOutputBytes. */
@@ -105,8 +107,11 @@ class CappedBuffer {
     this.chunks.push(kept);
     this.size += kept.length;
   }
+  bytes(): Buffer {
+    return Buffer.concat(this.chunks);
+  }
   text(): string {
-    return Buffer.concat(this.chunks).toString('utf8');
+    return this.bytes().toString('utf8');
   }
 }
 
@@ -169,6 +174,7 @@ export class RunContainer {
       return {
         exitCode: null,
         stdout: out.text(),
+        stdoutBytes: out.bytes(),
         stderr: err.text(),
         timedOut: true,
         truncated: out.truncated || err.truncated,
@@ -179,6 +185,7 @@ export class RunContainer {
     return {
       exitCode: info.ExitCode ?? null,
       stdout: out.text(),
+      stdoutBytes: out.bytes(),
       stderr: err.text(),
       timedOut: false,
       truncated: out.truncated || err.truncated,
