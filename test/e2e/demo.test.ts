@@ -7,10 +7,12 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
+import { requireDocker } from '../support/docker.js';
 
 const EVAL_SET = 'examples/pr-workflow/evals.json';
 
 describe('e2e: the demo (examples/pr-workflow)', function () {
+  before(requireDocker);
   this.timeout(600_000);
   let out: string;
   before(async () => {

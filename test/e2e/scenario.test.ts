@@ -15,6 +15,7 @@ import {
   planningTurn,
   type ToyWorkspace,
 } from '../support/toy.js';
+import { requireDocker } from '../support/docker.js';
 
 interface RateCell {
   rate: number | null;
@@ -58,6 +59,7 @@ function evalrig(args: string[]) {
 const EXECUTION = [{ message: 'The plan is approved: carry it out.', phase: 'execution' }];
 
 describe('e2e: the pull-request workflow of the toy project', function () {
+  before(requireDocker);
   this.timeout(600_000);
   let ws: ToyWorkspace;
   let measures: (evalId: string) => Record<string, RateCell & NumberCell>;

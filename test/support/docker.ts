@@ -1,4 +1,4 @@
-import { connectDocker, type DockerClient } from '../../src/runtime/index.js';
+import { connectDocker, pingDocker, type DockerClient } from '../../src/runtime/index.js';
 
 /** The base image the tests run containers of (built by scripts/base-image.sh). */
 export const BASE_IMAGE = process.env.EVALRIG_BASE_IMAGE ?? 'evalrig-base:bookworm';
@@ -10,3 +10,15 @@ export function testDocker(): DockerClient {
 
 /** A label value unique to this test process, so parallel suites never clash. */
 export const TEST_CAMPAIGN = `test-${process.pid}-${Date.now().toString(36)}`;
+
+let engine: Promise<void> | undefined;
+
+/**
+ * A `before` hook for suites that need Docker: fails at once with the clear
+ * message when no engine answers, instead of letting each test wait on a
+ * container that never comes. The ping is done once per test process.
+ */
+export function requireDocker(): Promise<void> {
+  engine ??= pingDocker(testDocker());
+  return engine;
+}

@@ -6,7 +6,7 @@ import { execa, type ResultPromise } from 'execa';
 import type { RunRecord, StopRecord } from '../../../src/artifacts/index.js';
 import { runCampaign } from '../../../src/campaign/index.js';
 import { LABELS, listContainers } from '../../../src/runtime/index.js';
-import { testDocker } from '../../support/docker.js';
+import { testDocker, requireDocker } from '../../support/docker.js';
 import {
   executionTurn,
   makeToyWorkspace,
@@ -45,6 +45,7 @@ function cli(args: string[]): ResultPromise<{ reject: false }> {
 }
 
 describe('campaign: evalrig run with the scripted agent in real containers', function () {
+  before(requireDocker);
   this.timeout(300_000);
 
   describe('2 evals x 2 conditions x 2 runs, --jobs 2', () => {

@@ -1,9 +1,10 @@
 import { expect } from 'chai';
 import { LABELS, startContainer, type RunContainer } from '../../../src/runtime/index.js';
 import { PROBE_OUTPUT_BYTES, runProbes } from '../../../src/collect/index.js';
-import { BASE_IMAGE, TEST_CAMPAIGN, testDocker } from '../../support/docker.js';
+import { BASE_IMAGE, TEST_CAMPAIGN, testDocker, requireDocker } from '../../support/docker.js';
 
 describe('collect/runProbes: every probe of a stop in one exec', function () {
+  before(requireDocker);
   this.timeout(60_000);
   const client = testDocker();
   let container: RunContainer;

@@ -39,7 +39,7 @@ import {
   type DockerClient,
   type RunContainer,
 } from '../../../src/runtime/index.js';
-import { BASE_IMAGE, TEST_CAMPAIGN, testDocker } from '../../support/docker.js';
+import { BASE_IMAGE, TEST_CAMPAIGN, testDocker, requireDocker } from '../../support/docker.js';
 import { PROJECT_ROOT, bundleStandIn } from '../agent/bundle.js';
 
 const client = testDocker();
@@ -85,6 +85,7 @@ async function withDockerfile(text: string): Promise<TestImageSources> {
 }
 
 describe('test image (src/image, docker/Dockerfile)', function () {
+  before(requireDocker);
   this.timeout(300_000);
 
   before(async () => {
