@@ -4,6 +4,7 @@
  * acme/toy) in which it is run as a script.
  */
 import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { bundleStandIn } from '../../../../scripts/bundle-stand-ins.mjs';
@@ -16,13 +17,13 @@ const root = path.resolve(import.meta.dirname, '../../../..');
 let bundle: Promise<string> | undefined;
 
 /**
- * Bundles stand-in/gh/main.ts as scripts/bundle-stand-ins.mjs does, into a temporary folder:
- * outside this package, whose `"type": "module"` would make node read the CommonJS bundle as
- * an ES module (the image copies it to /opt/gh-stand-in, where no package.json applies).
+ * Bundles stand-in/gh/main.ts as `npm run build` does, into a temporary folder of the test
+ * process (removed when it exits), so the tests do not depend on a build of the project.
  */
 export function ghBundle(): Promise<string> {
   bundle ??= (async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'gh-stand-in-bundle-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
     const outfile = path.join(dir, 'gh');
     await bundleStandIn('gh', outfile);
     return outfile;
