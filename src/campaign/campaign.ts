@@ -189,6 +189,12 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
       onProgress: (line) => log.write(`image: ${line}\n`),
     });
     if (image.built) log.write(`evalrig: built test image ${image.tag}\n`);
+    if (previous && previous.image.id !== image.id) {
+      // Each run.json keeps the image it ran in; say that the campaign now mixes two.
+      log.write(
+        `evalrig: warning: runs finished earlier in ${outDir} used image ${previous.image.tag}; the runs played now use ${image.tag} (each run.json records its own)\n`,
+      );
+    }
 
     const codebases = new Map<string, { resolved: ResolvedCodebase; cachePath: string }>();
     const byCommit = new Map<string, Promise<string>>();
