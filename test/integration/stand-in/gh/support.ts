@@ -8,6 +8,8 @@ import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { bundleStandIn } from '../../../../scripts/bundle-stand-ins.mjs';
+import type { CallRecord } from '../../../../stand-in/gh/store/calls.js';
+import type { State } from '../../../../stand-in/gh/store/state.js';
 import { execa } from 'execa';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -132,41 +134,9 @@ export class TempRepo {
   }
 }
 
-/** A line of calls.jsonl. */
-export interface CallLine {
-  seq: number;
-  time: string;
-  argv: string[];
-  cwd: string;
-  command: string | null;
-  stdin: string | null;
-  description: string | null;
-  exit_code: number;
-  stdout: string;
-  stderr: string;
-  played: boolean;
-  marks_ready: boolean;
-  pr: number | null;
-}
-
-/** state.json. */
-export interface StateFile {
-  version: number;
-  next_number: number;
-  pull_requests: {
-    number: number;
-    title: string;
-    body: string;
-    head: string;
-    base: string;
-    draft: boolean;
-    state: string;
-    created_at: string;
-    updated_at: string;
-    url: string;
-    author: string;
-  }[];
-}
+/** A line of calls.jsonl and the state file: the stand-in's own types. */
+export type CallLine = CallRecord;
+export type StateFile = State;
 
 /** Validators of the two record formats, from the project's schemas. */
 export async function recordValidators(): Promise<{
