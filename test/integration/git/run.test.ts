@@ -12,23 +12,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GitError, git, runGit } from '../../../src/git/index.js';
-
-/** Plain git for building fixtures, deliberately outside evalrig's isolation. */
-function rawGit(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, {
-    cwd,
-    env: {
-      PATH: process.env.PATH ?? '',
-      GIT_CONFIG_NOSYSTEM: '1',
-      GIT_CONFIG_GLOBAL: '/dev/null',
-      GIT_AUTHOR_NAME: 'fixture',
-      GIT_AUTHOR_EMAIL: 'fixture@example.com',
-      GIT_COMMITTER_NAME: 'fixture',
-      GIT_COMMITTER_EMAIL: 'fixture@example.com',
-    },
-    encoding: 'utf8',
-  }).trim();
-}
+import { rawGit } from '../source/fixtures.js';
 
 function makeRepo(dir: string, content: string): string {
   mkdirSync(dir, { recursive: true });
