@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, stat } from 'node:fs/promises';
+import { mkdir, readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import {
   readArtifact,
@@ -89,9 +89,27 @@ async function existingConditions(outDir: string): Promise<ConditionsFile | unde
   return readArtifact<ConditionsFile>('conditions', conditionsFile(outDir));
 }
 
-async function sha256File(file: string): Promise<string> {
+/**
+ * sha256 of a staged path: of the file's bytes, or for a folder of every file's
+ * relative path and bytes in sorted order, so a change anywhere in a staged
+ * skill folder shows in conditions.json.
+ */
+async function stagedDigest(from: string): Promise<string> {
   const h = createHash('sha256');
-  h.update(await readFile(file));
+  if ((await stat(from)).isFile()) {
+    h.update(await readFile(from));
+    return h.digest('hex');
+  }
+  const entries = await readdir(from, { recursive: true, withFileTypes: true });
+  const files = entries
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(from, path.join(e.parentPath ?? e.path, e.name)))
+    .sort();
+  for (const rel of files) {
+    h.update(`${rel}\0`);
+    h.update(await readFile(path.join(from, rel)));
+    h.update('\0');
+  }
   return h.digest('hex');
 }
 
@@ -105,12 +123,6 @@ async function isFinished(outDir: string, planned: PlannedRun): Promise<boolean>
   } catch {
     return false;
   }
-}
-
-async function stagedDigest(from: string): Promise<string> {
-  const info = await stat(from);
-  if (info.isFile()) return sha256File(from);
-  return 'directory';
 }
 
 /**

@@ -58,5 +58,13 @@ describe('e2e: the demo (examples/pr-workflow)', function () {
     expect(by.without_skill!.pr_draft_at_hand_over!.rate).to.equal(0);
     expect(by.without_skill!.pr_described!.rate).to.equal(0);
     expect(by.without_skill!.gh_not_played!.mean).to.equal(1);
+    const conditions = JSON.parse(await readFile(path.join(out, 'conditions.json'), 'utf8')) as {
+      conditions: { name: string; stage: { to: string; sha256: string }[] }[];
+    };
+    const staged = conditions.conditions.find((c) => c.name === 'with_skill')!.stage;
+    expect(staged.map((s) => s.to)).to.deep.equal(['.claude/skills/pr-workflow']);
+    expect(staged[0]!.sha256, 'a staged folder is hashed by its contents').to.match(
+      /^[0-9a-f]{64}$/,
+    );
   });
 });
