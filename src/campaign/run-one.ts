@@ -22,6 +22,7 @@ import type { EvalSet } from '../config/index.js';
 import {
   measureDiff,
   prepareEnvironment,
+  type DiffCounts,
   type DiffMeasure,
   type Environment,
 } from '../environment/index.js';
@@ -265,7 +266,7 @@ export async function discardPreparedRun(
   await prepared.container.remove().catch(() => undefined);
 }
 
-function counters(d: DiffMeasure): DiffCounters {
+function counters(d: DiffCounts): DiffCounters {
   return {
     files_added: d.files_added,
     files_modified: d.files_modified,
@@ -305,8 +306,12 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
       if (value !== undefined) passThrough[name] = value;
     }
     const workTree = env.workTree;
-    // The last diff measured; reused as the final one when nothing ran since.
+    const messages = [{ message: e.prompt, phase: e.phase }, ...e.turns];
+    // The patch is only wanted at the end: a stop measures counts alone, but
+    // the last planned turn's stop takes the patch too, reused as the final
+    // diff when nothing ran since (no check, no cut turn).
     let lastDiff: DiffMeasure | undefined;
+    let turn = 0;
     const stopCtx: StopContext = {
       container,
       workTree,
@@ -316,16 +321,17 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
       probes: evalSet.probes,
       handOver: evalSet.hand_over,
       measureDiff: async (wt) => {
+        if (turn < messages.length) return counters(await measureDiff(wt, { patch: false }));
         lastDiff = await measureDiff(wt, { maxPatchBytes: ctx.maxPatchBytes });
         return counters(lastDiff);
       },
     };
 
-    const messages = [{ message: e.prompt, phase: e.phase }, ...e.turns];
     // A fresh environment: a seeded state holds pull requests, never calls.
     let afterSeq = 0;
-    for (const [index, turn] of messages.entries()) {
+    for (const [index, message] of messages.entries()) {
       const n = index + 1;
+      turn = n;
       const remaining = deadline - Date.now();
       if (remaining <= 0) {
         status = 'timed_out';
@@ -333,9 +339,9 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
       }
       const template = n === 1 ? evalSet.agent.command : evalSet.agent.resume_command;
       const values = {
-        prompt: turn.message,
+        prompt: message.message,
         turn: String(n),
-        phase: turn.phase,
+        phase: message.phase,
         eval: e.id,
         condition: planned.condition.name,
         run: String(planned.run),
@@ -348,8 +354,8 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
         env: {
           HOME: home,
           EVALRIG_TURN: String(n),
-          EVALRIG_PHASE: turn.phase,
-          EVALRIG_PROMPT: turn.message,
+          EVALRIG_PHASE: message.phase,
+          EVALRIG_PROMPT: message.message,
           ...planned.condition.env,
           ...passThrough,
         },
@@ -365,7 +371,7 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
       }
       const stop = await collectStop(stopCtx, {
         turn: n,
-        phase: turn.phase,
+        phase: message.phase,
         exitCode: r.exitCode,
         durationMs: r.durationMs,
         afterSeq,
