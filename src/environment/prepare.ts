@@ -2,6 +2,12 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { git } from '../git/index.js';
+import {
+  defaultSharing,
+  placeCodebaseObjects,
+  readCacheEntry,
+  type ObjectSharing,
+} from '../source/index.js';
 import { removeRemote, setOriginAndUpstreams } from './config-file.js';
 import { checkRelative, placePaths } from './place.js';
 import {
@@ -17,13 +23,19 @@ const REMOTE_PART = /^(?!\.{1,2}$)[A-Za-z0-9_.-]+$/;
 /**
  * Makes the task repository of one (eval, condition, run) under `spec.root`:
  *
- * - `work/`: `git clone --local` of the cached codebase (objects hardlinked),
- *   on the codebase's branch at the resolved commit, history intact, the
- *   source's remotes stripped; or, with no codebase, a fresh repository;
- * - the overlay, then the staged paths, copied on top;
+ * - `work/`: a new repository given the cache entry's pack (hardlinked when
+ *   evalrig is root, else copied: see `defaultSharing`; copied too across
+ *   filesystems), so it holds the resolved commit with its history and
+ *   nothing else (no later commit, no other branch or tag, no remote), on
+ *   the codebase's branch; or, with no codebase, a fresh repository;
+ * - the overlay, then the staged paths, copied on top; a placed path never
+ *   goes through a symbolic link the codebase tracks (see `placePaths`);
  * - one commit "evalrig task baseline" made with a `git add` that respects the
  *   codebase's .gitignore, with every runner-placed path (overlay, staged,
- *   `forcedPaths`) forced in; `refs/evalrig/baseline` marks it; the tree is clean;
+ *   `forcedPaths`) forced in, and the files a fresh checkout shows as changed
+ *   (line endings under a `text` attribute, filters) re-added, so an agent
+ *   that does nothing has an empty diff; `refs/evalrig/baseline` marks it;
+ *   the tree is clean;
  * - `remote/<owner>/<name>.git`: a bare repository of its own (objects
  *   hardlinked too) added as `origin`, holding the branch (and the start
  *   branch) at the baseline, which the work tree's branches track, as if
@@ -62,26 +74,36 @@ export async function prepareEnvironment(spec: EnvironmentSpec): Promise<Environ
   const branches = branch === baseBranch ? [baseBranch] : [baseBranch, branch];
   let parent: string | undefined;
   let date: string | undefined;
+  let renormalize: string[] = [];
+  let objects: ObjectSharing | undefined;
   // One ref transaction makes every ref change: ref -> its command.
   const refUpdates = new Map<string, string>();
+  await git(['init', '-q', '-b', branch, workTree], here);
   if (spec.codebase) {
     const { resolved, cachePath } = spec.codebase;
-    parent = resolved.commit;
-    await git(['clone', '-q', '--local', '--no-checkout', '--', cachePath, workTree], here);
-    await git(['checkout', '-q', '-B', branch, resolved.commit], inWork);
-    // Strip the source: every remote-tracking ref and every other branch goes
-    // (origin is re-pointed below). The checked-out branch gives the date.
-    const refs = await git(
-      ['for-each-ref', '--format=%(refname) %(committerdate:raw)', 'refs/heads/', 'refs/remotes/'],
-      inWork,
-    );
-    for (const line of refs.split('\n').filter(Boolean)) {
-      const [ref = '', ...when] = line.split(' ');
-      if (ref === `refs/heads/${branch}`) date = when.join(' ');
-      else refUpdates.set(ref, `delete ${ref}\n`);
+    const entry = await readCacheEntry(cachePath);
+    if (entry.commit !== resolved.commit) {
+      throw new EnvironmentError(
+        `cache entry ${cachePath} holds commit ${entry.commit}, not ${resolved.commit}`,
+      );
     }
-  } else {
-    await git(['init', '-q', '-b', branch, workTree], here);
+    parent = resolved.commit;
+    date = entry.committerDate;
+    renormalize = entry.renormalize;
+    objects = await placeCodebaseObjects(
+      entry,
+      join(workTree, '.git'),
+      spec.codebase.sharing ?? defaultSharing(),
+    );
+    await git(['checkout', '-q', '-B', branch, resolved.commit], inWork);
+  }
+  if (renormalize.length > 0) {
+    // Stat-clean files are not re-read by a plain add: --renormalize re-adds them.
+    await git(['add', '--renormalize', '--pathspec-from-file=-', '--pathspec-file-nul'], {
+      ...inWork,
+      input: renormalize.map((path) => `${path}\0`).join(''),
+      env: { GIT_LITERAL_PATHSPECS: '1' },
+    });
   }
 
   const placed = [
@@ -100,7 +122,7 @@ export async function prepareEnvironment(spec: EnvironmentSpec): Promise<Environ
     });
   }
   const tree =
-    force.length > 0 || parent === undefined
+    force.length > 0 || renormalize.length > 0 || parent === undefined
       ? await git(['write-tree'], inWork)
       : `${parent}^{tree}`;
   const baseline = await git(
@@ -125,7 +147,14 @@ export async function prepareEnvironment(spec: EnvironmentSpec): Promise<Environ
     branches,
   );
   await makeOrigin(spec.root, workTree, originPath, baseBranch);
-  return { workTree, originPath, branch, baseBranch, baseline };
+  return {
+    workTree,
+    originPath,
+    branch,
+    baseBranch,
+    baseline,
+    ...(objects === undefined ? {} : { objects }),
+  };
 }
 
 async function claimRoot(root: string): Promise<void> {

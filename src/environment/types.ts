@@ -1,5 +1,5 @@
 import { EvalrigError } from '../errors/index.js';
-import type { ResolvedCodebase } from '../source/index.js';
+import type { ObjectSharing, ResolvedCodebase } from '../source/index.js';
 
 /** A host file or folder placed into the work tree. */
 export interface PlacedPath {
@@ -13,8 +13,13 @@ export interface PlacedPath {
 export interface EnvironmentSpec {
   /** Folder to create the environment in (must not exist, or be empty). */
   root: string;
-  /** The codebase checkout; absent: a fresh `git init` repository holding only the overlay. */
-  codebase?: { resolved: ResolvedCodebase; cachePath: string };
+  /**
+   * The codebase checkout; absent: a fresh `git init` repository holding only
+   * the overlay. `cachePath` is what `materializeCodebase` returned;
+   * `sharing` overrides how its pack is given (default: `defaultSharing()`,
+   * hardlinks only when evalrig is root).
+   */
+  codebase?: { resolved: ResolvedCodebase; cachePath: string; sharing?: ObjectSharing };
   /** The eval's files, copied on top of the checkout. */
   overlay?: ReadonlyArray<PlacedPath>;
   /** The condition's staged paths, copied after the overlay. */
@@ -41,6 +46,8 @@ export interface Environment {
   baseBranch: string;
   /** Commit of refs/evalrig/baseline. */
   baseline: string;
+  /** With a codebase: how the cache's pack was given (`copy` when any file was copied). */
+  objects?: ObjectSharing;
 }
 
 /** How much changed in a work tree since its baseline. */

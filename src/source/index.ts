@@ -12,11 +12,19 @@ export {
 } from './types.js';
 export { resolveCodebases, type SourceDeclaration } from './resolve.js';
 export {
+  CACHE_LAYOUT,
+  CACHE_MANIFEST,
   CodebaseCacheError,
   SNAPSHOT_MESSAGE,
   cacheRoot,
   materializeCodebase,
+  readCacheEntry,
+  verifyCacheEntry,
+  type CacheEntry,
   type CacheOptions,
 } from './cache.js';
+export { defaultSharing, placeCodebaseObjects, type ObjectSharing } from './objects.js';
+export { STALE_TEMP_MS, sweepStaleTemps } from './sweep.js';
+export { gitReason } from './reason.js';
 export { provenanceOf } from './provenance.js';
 export { isFullCommit, isShortCommitHash } from './ref.js';

@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { runGit } from '../git/index.js';
+import { gitReason } from './reason.js';
 
 /** What one `git ls-remote --symref` says about a repository. */
 export interface RemoteRefs {
@@ -24,9 +25,7 @@ export function normalizeUrl(url: string, baseDir: string): string {
 export async function listRemote(url: string, cwd: string): Promise<RemoteRefs> {
   const result = await runGit(['ls-remote', '--symref', '--', url], { cwd, reject: false });
   if (result.exitCode !== 0) {
-    const said =
-      result.stderr.trim().split('\n').filter(Boolean).pop() ?? `exit ${result.exitCode}`;
-    throw new Error(said.replace(/^fatal: /, ''));
+    throw new Error(gitReason(result.stderr) || `git ls-remote exited ${result.exitCode}`);
   }
   const refs = new Map<string, string>();
   const peeled = new Map<string, string>();

@@ -1,7 +1,12 @@
 import { realpathSync, statSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { git, runGit } from '../git/index.js';
-import { snapshotIntoCache, type CacheOptions } from './cache.js';
+import {
+  CodebaseCacheError,
+  materializeCodebase,
+  snapshotIntoCache,
+  type CacheOptions,
+} from './cache.js';
 import { isFullCommit, isShortCommitHash } from './ref.js';
 import { listRemote, normalizeUrl, pickRef, type RemoteRefs } from './remote.js';
 import { CodebaseSourceError, type CodebaseSource, type ResolvedCodebase } from './types.js';
@@ -12,15 +17,19 @@ export interface SourceDeclaration {
   baseDir: string;
 }
 
-type Inspected = ResolvedCodebase | { snapshot: string };
+/** A git source pinned to a full hash that none of its source's refs names: to be fetched. */
+type Pinned = ResolvedCodebase & { unadvertised?: true };
+type Inspected = Pinned | { snapshot: string };
 
 /**
  * Pins every source to a commit before anything is built: git sources with one
  * `git ls-remote` per distinct URL, path sources at the commit of their
  * committed state. A bad URL, an unknown ref, a short hash or a missing path
- * throws a {@link CodebaseSourceError} naming the source; only when every
- * source resolves are plain folders (not repositories) snapshotted into the
- * cache, which is what gives them a commit.
+ * throws a {@link CodebaseSourceError} naming the source, with git's reason;
+ * only when every source resolves are full commit hashes that no branch or
+ * tag of their source names fetched into the cache (which is the one way to
+ * know the source has them), and plain folders (not repositories)
+ * snapshotted into it, which is what gives them a commit.
  *
  * @example
  * const [resolved] = await resolveCodebases([
@@ -52,6 +61,12 @@ export async function resolveCodebases(
         ? await resolveGit(source, baseDir, remotes)
         : await inspectPath(source, baseDir),
     );
+  }
+
+  for (const [i, item] of inspected.entries()) {
+    if ('snapshot' in item || !item.unadvertised) continue;
+    delete item.unadvertised;
+    await checkFetchable(sources[i]!.source, item, options);
   }
 
   const results: ResolvedCodebase[] = [];
@@ -98,7 +113,7 @@ async function resolveGit(
   source: { url: string; ref: string },
   baseDir: string,
   remotes: Map<string, Promise<RemoteRefs>>,
-): Promise<ResolvedCodebase> {
+): Promise<Pinned> {
   const url = normalizeUrl(source.url, baseDir);
   let remote: RemoteRefs;
   try {
@@ -114,11 +129,35 @@ async function resolveGit(
   }
   const base = { kind: 'git' as const, url, ref: source.ref, warnings: [] };
   if (isFullCommit(source.ref)) {
-    return { ...base, commit: source.ref.toLowerCase(), branch: remote.defaultBranch ?? 'main' };
+    const commit = source.ref.toLowerCase();
+    const advertised = [...remote.refs.values()].includes(commit);
+    return {
+      ...base,
+      commit,
+      branch: remote.defaultBranch ?? 'main',
+      ...(advertised ? {} : { unadvertised: true as const }),
+    };
   }
   const picked = pickRef(remote, source.ref);
   if (!picked) throw new CodebaseSourceError(source, `no branch or tag "${source.ref}" in ${url}`);
   return { ...base, ...picked };
+}
+
+/**
+ * Fills the cache with a full hash no ref advertises: a source that does not
+ * have it is refused here, before anything else is made, with git's reason.
+ */
+async function checkFetchable(
+  source: CodebaseSource,
+  resolved: ResolvedCodebase,
+  options: CacheOptions,
+): Promise<void> {
+  try {
+    await materializeCodebase(resolved, options);
+  } catch (error) {
+    if (!(error instanceof CodebaseCacheError)) throw error;
+    throw new CodebaseSourceError(source, error.message, { cause: error });
+  }
 }
 
 async function inspectPath(source: { path: string }, baseDir: string): Promise<Inspected> {

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  CACHE_LAYOUT,
   CodebaseSourceError,
   provenanceOf,
   resolveCodebases,
@@ -92,9 +93,37 @@ describe('source: resolving codebase sources to commits', () => {
         resolveCodebases([{ source: { url: missing, ref: 'main' }, baseDir: tmp.dir }]),
       );
       expect(bad).to.be.instanceOf(CodebaseSourceError);
-      expect(bad.message).to.match(
-        new RegExp(`^codebase ${missing}@main: cannot read the repository: `),
+      // git's reason, not only the tail of its hint.
+      expect(bad.message).to.equal(
+        `codebase ${missing}@main: cannot read the repository: '${missing}' does not appear to be a git repository; Could not read from remote repository.`,
       );
+    });
+
+    it('checks that a full hash no ref names is in the source, fetching it into the cache', async () => {
+      // The first commit is no ref's tip: only a fetch can tell that the source has it.
+      const [resolved] = await resolveCodebases(
+        [{ source: { url: bare, ref: repo.commits[0]! }, baseDir: tmp.dir }],
+        { cacheDir },
+      );
+      expect(resolved).to.include({ commit: repo.commits[0], kind: 'git' });
+      expect(resolved).to.not.have.property('unadvertised');
+      expect(readdirSync(join(cacheDir, CACHE_LAYOUT))).to.deep.equal([repo.commits[0]]);
+    });
+
+    it("refuses a full hash the source does not have, with git's reason, leaving nothing", async () => {
+      const unknown = '0123456789abcdef0123456789abcdef01234567';
+      const error = await failure(
+        resolveCodebases([{ source: { url: bare, ref: unknown }, baseDir: tmp.dir }], {
+          cacheDir,
+        }),
+      );
+      expect(error).to.be.instanceOf(CodebaseSourceError).and.instanceOf(InputError);
+      expect(error.message).to.match(
+        new RegExp(
+          `^codebase ${bare}@${unknown}: commit ${unknown} is not in codebase ${bare} \\(git: .*not our ref ${unknown}`,
+        ),
+      );
+      expect(readdirSync(join(cacheDir, CACHE_LAYOUT))).to.deep.equal([]);
     });
 
     it('fails on an unknown ref before anything is built, even when other sources are fine', async () => {
@@ -198,8 +227,10 @@ describe('source: resolving codebase sources to commits', () => {
       expect(first?.warnings[0]).to.match(
         /host-local and not a git repository: taken as a snapshot/,
       );
-      const entry = join(cacheDir, first?.commit ?? '');
-      expect(rawGit(entry, 'ls-tree', '-r', '--name-only', 'main')).to.equal('.gitignore\na.txt');
+      const entry = join(cacheDir, CACHE_LAYOUT, first?.commit ?? '');
+      expect(rawGit(entry, 'ls-tree', '-r', '--name-only', 'refs/evalrig/commit')).to.equal(
+        '.gitignore\na.txt',
+      );
       expect(readdirSync(plain)).to.deep.equal(['.gitignore', 'a.txt', 'build']);
 
       const [again] = await resolveCodebases([{ source: { path: plain }, baseDir: '/' }], {
@@ -221,7 +252,13 @@ describe('source: resolving codebase sources to commits', () => {
       });
       expect(resolved?.kind).to.equal('snapshot');
       expect(
-        rawGit(join(cacheDir, resolved?.commit ?? ''), 'ls-tree', '-r', '--name-only', 'main'),
+        rawGit(
+          join(cacheDir, CACHE_LAYOUT, resolved?.commit ?? ''),
+          'ls-tree',
+          '-r',
+          '--name-only',
+          'refs/evalrig/commit',
+        ),
       ).to.equal('lib.txt');
     });
   });
