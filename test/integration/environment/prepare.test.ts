@@ -1,16 +1,29 @@
 import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import {
   BASELINE_REF,
   EnvironmentError,
+  measureDiff,
   prepareEnvironment,
   type EnvironmentSpec,
 } from '../../../src/environment/index.js';
 import {
+  defaultSharing,
   materializeCodebase,
   resolveCodebases,
+  verifyCacheEntry,
   type ResolvedCodebase,
 } from '../../../src/source/index.js';
 import {
@@ -134,9 +147,10 @@ describe('environment: task repositories made from the codebase cache', () => {
   });
 
   it('hardlinks objects from the cache into every environment of one commit', async () => {
-    const cb = await codebase('main');
+    const cb = { ...(await codebase('main')), sharing: 'hardlink' as const };
     const one = await prepareEnvironment(spec('h1', { codebase: cb }));
     const two = await prepareEnvironment(spec('h2', { codebase: cb }));
+    expect(one.objects).to.equal('hardlink');
     const packs = readdirSync(join(cb.cachePath, 'objects', 'pack')).filter((f) =>
       f.endsWith('.pack'),
     );
@@ -230,5 +244,183 @@ describe('environment: task repositories made from the codebase cache', () => {
     expect(statSync(join(cb.cachePath, 'objects', 'pack', pack)).uid).to.equal(1000);
     const second = await prepareEnvironment(spec('after', { codebase: cb }));
     expect(rawGit(second.workTree, 'rev-parse', 'HEAD~1')).to.equal(repo.commits[1]);
+  });
+
+  /** Every object name a repository stores, packed or loose, reachable or not. */
+  function allObjects(path: string): string[] {
+    return rawGit(path, 'cat-file', '--batch-all-objects', '--batch-check=%(objectname)')
+      .split('\n')
+      .sort();
+  }
+
+  it('holds only the objects of the resolved commit and the baseline: the future is not there', async () => {
+    writeFiles(repo.dir, { 'future.txt': 'the real fix\n' });
+    rawGit(repo.dir, 'add', 'future.txt');
+    rawGit(repo.dir, 'commit', '-q', '-m', 'the future');
+    rawGit(repo.dir, 'tag', 'v2.0');
+    const env = await prepareEnvironment(
+      spec('past', {
+        codebase: await codebase('v1.0'),
+        staged: [{ from: join(host, 'skill'), to: '.claude/skills/tdd' }],
+        startBranch: 'agent/work',
+      }),
+    );
+    const reachable = rawGit(env.workTree, 'rev-list', '--objects', env.baseline)
+      .split('\n')
+      .map((line) => line.split(' ')[0]!)
+      .sort();
+    expect(allObjects(env.workTree)).to.deep.equal(reachable);
+    expect(allObjects(env.originPath)).to.deep.equal(reachable);
+    const future = rawGit(repo.dir, 'rev-parse', 'HEAD');
+    expect(reachable).to.not.include.members([future, repo.feature]);
+    expect(rawGit(env.workTree, 'for-each-ref', '--format=%(refname)').split('\n')).to.deep.equal([
+      'refs/evalrig/baseline',
+      'refs/heads/agent/work',
+      'refs/heads/main',
+      'refs/remotes/origin/agent/work',
+      'refs/remotes/origin/main',
+    ]);
+    expect(rawGit(env.workTree, 'tag')).to.equal('');
+  });
+
+  it('copies the pack rather than sharing its inode when asked (the default when not root)', async () => {
+    expect(defaultSharing(0)).to.equal('hardlink');
+    expect(defaultSharing(1000)).to.equal('copy');
+    const cb = { ...(await codebase('main')), sharing: 'copy' as const };
+    const env = await prepareEnvironment(spec('copied', { codebase: cb }));
+    expect(env.objects).to.equal('copy');
+    const packDir = join(cb.cachePath, 'objects', 'pack');
+    for (const file of readdirSync(packDir)) {
+      const cached = statSync(join(packDir, file));
+      const own = statSync(join(env.workTree, '.git', 'objects', 'pack', file));
+      expect(own.ino).to.not.equal(cached.ino);
+      expect(cached.nlink, file).to.equal(1);
+      expect(own.mode & 0o222).to.equal(0);
+    }
+    // A run rewriting its own pack leaves the cache as it was.
+    const pack = readdirSync(packDir).find((f) => f.endsWith('.pack'))!;
+    const own = join(env.workTree, '.git', 'objects', 'pack', pack);
+    chmodSync(own, 0o644);
+    writeFileSync(own, 'poisoned');
+    expect(await verifyCacheEntry(cb.cachePath, cb.resolved.commit)).to.equal(undefined);
+    const next = await prepareEnvironment(spec('next', { codebase: cb }));
+    expect(rawGit(next.workTree, 'rev-parse', 'HEAD~1')).to.equal(repo.commits[1]);
+    expect(rawGit(next.workTree, 'status', '--porcelain')).to.equal('');
+  });
+
+  it('charges an idle agent nothing for files a fresh checkout shows as changed (CRLF under text)', async () => {
+    // Committed with CRLF before the attribute came: a checkout shows them changed.
+    writeFiles(repo.dir, { 'win.txt': 'one\r\ntwo\r\n', 'sub/also.txt': 'a\r\nb\r\n' });
+    rawGit(repo.dir, 'add', 'win.txt', 'sub/also.txt');
+    rawGit(repo.dir, 'commit', '-q', '-m', 'crlf files');
+    writeFiles(repo.dir, { '.gitattributes': '*.txt text\n' });
+    rawGit(repo.dir, 'add', '.gitattributes');
+    rawGit(repo.dir, 'commit', '-q', '-m', 'normalise text');
+    const cb = await codebase('main');
+    const env = await prepareEnvironment(
+      spec('crlf', { codebase: cb, overlay: [{ from: join(host, 'TASK.md'), to: 'TASK.md' }] }),
+    );
+    // The agent sees the checkout as it is; the baseline holds what git add makes of it.
+    expect(readFileSync(join(env.workTree, 'win.txt'), 'utf8')).to.equal('one\r\ntwo\r\n');
+    expect(rawGit(env.workTree, 'show', `${BASELINE_REF}:win.txt`)).to.equal('one\ntwo');
+    expect(rawGit(env.workTree, 'show', `${BASELINE_REF}:sub/also.txt`)).to.equal('a\nb');
+    expect(await measureDiff(env.workTree)).to.include({
+      files_added: 0,
+      files_modified: 0,
+      files_deleted: 0,
+      lines_added: 0,
+      lines_removed: 0,
+      untracked: 0,
+      patch: '',
+    });
+    // Re-reading every file changes nothing.
+    rawGit(env.workTree, 'add', '--renormalize', '.');
+    expect(rawGit(env.workTree, 'diff', '--cached', '--name-only', BASELINE_REF)).to.equal('');
+    expect(rawGit(env.workTree, 'status', '--porcelain')).to.equal('');
+  });
+
+  describe('a codebase that tracks symbolic links where the harness writes', () => {
+    let outside: string;
+    beforeEach(() => {
+      outside = join(tmp.dir, 'host-folder');
+      writeFiles(outside, { 'keep.txt': 'host file\n' });
+    });
+
+    it('gets a real folder in place of a tracked link, and nothing is written through it', async () => {
+      symlinkSync(outside, join(repo.dir, '.claude'));
+      symlinkSync(outside, join(repo.dir, 'docs'));
+      symlinkSync(join(outside, 'keep.txt'), join(repo.dir, 'NOTES.md'));
+      rawGit(repo.dir, 'add', '-f', '.claude', 'docs', 'NOTES.md');
+      rawGit(repo.dir, 'commit', '-q', '-m', 'links to the host');
+      const env = await prepareEnvironment(
+        spec('links', {
+          codebase: await codebase('main'),
+          overlay: [
+            { from: join(host, 'TASK.md'), to: 'docs/TASK.md' },
+            { from: join(host, 'TASK.md'), to: 'NOTES.md' },
+          ],
+          staged: [{ from: join(host, 'skill'), to: '.claude/skills/tdd' }],
+          forcedPaths: ['.claude'],
+        }),
+      );
+      expect(readdirSync(outside)).to.deep.equal(['keep.txt']);
+      expect(readFileSync(join(outside, 'keep.txt'), 'utf8')).to.equal('host file\n');
+      for (const path of ['.claude', 'docs']) {
+        expect(lstatSync(join(env.workTree, path)).isDirectory(), path).to.equal(true);
+      }
+      expect(lstatSync(join(env.workTree, 'NOTES.md')).isFile()).to.equal(true);
+      const tree = rawGit(env.workTree, 'ls-tree', '-r', BASELINE_REF).split('\n');
+      expect(tree.filter((line) => line.startsWith('120000'))).to.deep.equal([]);
+      expect(tree.map((line) => line.split('\t')[1])).to.include.members([
+        '.claude/skills/tdd/SKILL.md',
+        'docs/TASK.md',
+        'NOTES.md',
+      ]);
+      expect(rawGit(env.workTree, 'status', '--porcelain')).to.equal('');
+    });
+
+    it('replaces a tracked link inside a placed folder, and a tracked folder where a file goes', async () => {
+      writeFiles(repo.dir, { 'cfg/SKILL.md/inner.txt': 'a folder where a file goes\n' });
+      mkdirSync(join(repo.dir, 'kit'));
+      symlinkSync(join(outside, 'keep.txt'), join(repo.dir, 'kit', 'SKILL.md'));
+      rawGit(repo.dir, 'add', '-f', 'cfg', 'kit');
+      rawGit(repo.dir, 'commit', '-q', '-m', 'more links');
+      const env = await prepareEnvironment(
+        spec('nested', {
+          codebase: await codebase('main'),
+          staged: [
+            { from: join(host, 'skill'), to: 'kit' },
+            { from: join(host, 'skill'), to: 'cfg' },
+          ],
+        }),
+      );
+      expect(readFileSync(join(outside, 'keep.txt'), 'utf8')).to.equal('host file\n');
+      expect(readFileSync(join(env.workTree, 'kit', 'SKILL.md'), 'utf8')).to.equal('# skill\n');
+      expect(readFileSync(join(env.workTree, 'cfg', 'SKILL.md'), 'utf8')).to.equal('# skill\n');
+      expect(rawGit(env.workTree, 'status', '--porcelain')).to.equal('');
+    });
+  });
+
+  describe('output and cache on different filesystems', () => {
+    let mount: string | undefined;
+    afterEach(() => {
+      if (mount) execFileSync('umount', [mount]);
+      mount = undefined;
+    });
+
+    it('copies the pack where a hardlink cannot cross (a tmpfs made for the test)', async function () {
+      if (process.getuid?.() !== 0) this.skip();
+      mount = join(tmp.dir, 'other-fs');
+      mkdirSync(mount);
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64m', 'evalrig-test', mount]);
+      cacheDir = join(mount, 'cache');
+      const cb = { ...(await codebase('v1.0')), sharing: 'hardlink' as const };
+      expect(statSync(cb.cachePath).dev).to.not.equal(statSync(tmp.dir).dev);
+      const env = await prepareEnvironment(spec('cross', { codebase: cb }));
+      expect(env.objects).to.equal('copy');
+      expect(rawGit(env.workTree, 'rev-parse', 'HEAD~1')).to.equal(repo.commits[1]);
+      expect(rawGit(env.workTree, 'status', '--porcelain')).to.equal('');
+      expect(rawGit(env.originPath, 'rev-parse', 'main')).to.equal(env.baseline);
+    });
   });
 });
