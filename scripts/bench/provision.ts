@@ -1,11 +1,16 @@
 /**
  * Provisioning benchmark: per-environment time, CPU and disk of
- * prepareEnvironment (clone --local from the per-commit cache + baseline +
- * local origin) against (a) a full copy (`cp -a`) of a checked-out clone per
- * environment and (b) a plain `git clone --local` + checkout by hand, in the
- * same run, interleaved; the time to measure a diff of 3 changed files; and
- * the git processes one environment costs (prepare + one measureDiff),
- * counted from trace2 start events.
+ * prepareEnvironment (the per-commit cache entry's pack hardlinked + checkout
+ * + baseline + local origin) against (a) a full copy (`cp -a`) of a
+ * checked-out clone per environment and (b) a plain `git clone --local` +
+ * checkout by hand, in the same run, interleaved; the same environment with
+ * the pack copied (what evalrig does when not root) and, as root, with the
+ * cache on another filesystem (a tmpfs mounted for the benchmark, removed
+ * after); filling the cache (only the commit's objects, in one pack) against
+ * the whole-source clone the previous layout made, and checking an entry
+ * before reuse; the time to measure a diff of 3 changed files; and the git
+ * processes one environment costs (prepare + one measureDiff), counted from
+ * trace2 start events.
  *
  * Two generated shapes (see provision-fixture.ts): `wide` (50,000 files,
  * little history: the checked-out files dominate) and `history` (5,000
@@ -15,15 +20,21 @@
  *                                                [--repo /path/to/any/repo [--ref HEAD]]
  *
  * Goals: provisioning within 1.2x of (b), >= 5x less disk than (a), diff well under a second.
+ * Run as root for the cross-filesystem figures (it mounts a tmpfs).
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile, appendFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile, appendFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { git } from '../../src/git/index.js';
-import { materializeCodebase, resolveCodebases } from '../../src/source/index.js';
+import {
+  materializeCodebase,
+  resolveCodebases,
+  verifyCacheEntry,
+  type ResolvedCodebase,
+} from '../../src/source/index.js';
 import { measureDiff, prepareEnvironment } from '../../src/environment/index.js';
 import { countGitProcesses } from '../../test/integration/environment/git-processes.js';
 import { benchFixture, type FixtureShape } from './provision-fixture.js';
@@ -78,10 +89,16 @@ interface Figures {
   commits: number;
   cache: number;
   fill: number;
+  /** Filling the previous layout: a clone of the whole source (every branch and tag). */
+  oldFill: number;
+  oldCache: number;
+  verifyMs: number;
   ours: Sample;
   plain: Sample;
   copy: Sample;
-  disk: { ours: number; plain: number; copy: number };
+  copied: Sample;
+  crossFs?: Sample;
+  disk: { ours: number; plain: number; copy: number; copied: number };
   repoData: { ours: number; copy: number };
   diffMs: number;
   diffCounted: string;
@@ -100,6 +117,13 @@ async function bench(label: string, url: string, ref: string, runs: number): Pro
       resolveCodebases([{ source: { url, ref }, baseDir: process.cwd() }], { cacheDir }),
     );
     const [cachePath, fill] = await timed(() => materializeCodebase(resolved!, { cacheDir }));
+    const [, verify] = await timed(() => verifyCacheEntry(cachePath, resolved!.commit));
+    const oldCachePath = join(work, 'old-layout.git');
+    const [, oldFill] = await timed(() =>
+      git(['clone', '-q', '--bare', '--no-local', '--', url, oldCachePath], { cwd: work }),
+    );
+    const oldCache = diskBytes([oldCachePath]);
+    await rm(oldCachePath, { recursive: true, force: true });
     // (a) copies a checked-out clone: the per-environment copy this design replaces.
     const fullClone = join(work, 'full-clone');
     await git(['clone', '-q', '--local', cachePath, fullClone], { cwd: work });
@@ -109,35 +133,68 @@ async function bench(label: string, url: string, ref: string, runs: number): Pro
     const ours: Sample[] = [];
     const plain: Sample[] = [];
     const copy: Sample[] = [];
+    const ownCopy: Sample[] = [];
     const oursDirs: string[] = [];
     const plainDirs: string[] = [];
     const copyDirs: string[] = [];
-    for (let run = 0; run < runs; run += 1) {
-      const root = join(work, `ours-${run}`);
-      const [, t1] = await timed(() =>
-        prepareEnvironment({
-          root,
-          codebase: { resolved: resolved!, cachePath },
-          remote: { owner: 'bench', name: 'large' },
-        }),
-      );
-      ours.push(t1);
-      oursDirs.push(root);
+    const copiedDirs: string[] = [];
+    const crossFs: Sample[] = [];
+    const other = await otherFilesystem(work, resolved!);
+    try {
+      for (let run = 0; run < runs; run += 1) {
+        const root = join(work, `ours-${run}`);
+        const [, t1] = await timed(() =>
+          prepareEnvironment({
+            root,
+            codebase: { resolved: resolved!, cachePath },
+            remote: { owner: 'bench', name: 'large' },
+          }),
+        );
+        ours.push(t1);
+        oursDirs.push(root);
 
-      const byHand = join(work, `plain-${run}`);
-      const [, t2] = await timed(async () => {
-        await git(['clone', '-q', '--local', '--no-checkout', cachePath, byHand], { cwd: work });
-        await git(['checkout', '-q', '-B', resolved!.branch, resolved!.commit], { cwd: byHand });
-      });
-      plain.push(t2);
-      plainDirs.push(byHand);
+        const byHand = join(work, `plain-${run}`);
+        const [, t2] = await timed(async () => {
+          await git(['clone', '-q', '--local', '--no-checkout', cachePath, byHand], { cwd: work });
+          await git(['checkout', '-q', '-B', resolved!.branch, resolved!.commit], { cwd: byHand });
+        });
+        plain.push(t2);
+        plainDirs.push(byHand);
 
-      const copied = join(work, `copy-${run}`);
-      const [, t3] = await timed(async () => {
-        execFileSync('cp', ['-a', fullClone, copied]);
-      });
-      copy.push(t3);
-      copyDirs.push(copied);
+        const copied = join(work, `copy-${run}`);
+        const [, t3] = await timed(async () => {
+          execFileSync('cp', ['-a', fullClone, copied]);
+        });
+        copy.push(t3);
+        copyDirs.push(copied);
+
+        const ownPack = join(work, `copied-${run}`);
+        const [, t4] = await timed(() =>
+          prepareEnvironment({
+            root: ownPack,
+            codebase: { resolved: resolved!, cachePath, sharing: 'copy' },
+            remote: { owner: 'bench', name: 'large' },
+          }),
+        );
+        ownCopy.push(t4);
+        copiedDirs.push(ownPack);
+
+        if (other) {
+          const crossed = join(work, `cross-${run}`);
+          const [env, t5] = await timed(() =>
+            prepareEnvironment({
+              root: crossed,
+              codebase: { resolved: resolved!, cachePath: other.cachePath, sharing: 'hardlink' },
+              remote: { owner: 'bench', name: 'large' },
+            }),
+          );
+          if (env.objects !== 'copy') throw new Error('a hardlink crossed filesystems');
+          crossFs.push(t5);
+          await rm(crossed, { recursive: true, force: true });
+        }
+      }
+    } finally {
+      other?.unmount();
     }
 
     const base = { cache: diskBytes([cachePath]), full: diskBytes([fullClone]) };
@@ -145,6 +202,7 @@ async function bench(label: string, url: string, ref: string, runs: number): Pro
       ours: (diskBytes([cachePath, ...oursDirs]) - base.cache) / runs,
       plain: (diskBytes([cachePath, ...plainDirs]) - base.cache) / runs,
       copy: (diskBytes([fullClone, ...copyDirs]) - base.full) / runs,
+      copied: (diskBytes([cachePath, ...copiedDirs]) - base.cache) / runs,
     };
     // Repository data only (.git and the bare origin): what the cache saves; the
     // checked-out files are the same in every method.
@@ -200,9 +258,14 @@ async function bench(label: string, url: string, ref: string, runs: number): Pro
       commits,
       cache: base.cache,
       fill: fill.ms,
+      oldFill: oldFill.ms,
+      oldCache,
+      verifyMs: verify.ms,
       ours: med(ours),
       plain: med(plain),
       copy: med(copy),
+      copied: med(ownCopy),
+      ...(crossFs.length > 0 ? { crossFs: med(crossFs) } : {}),
       disk,
       repoData,
       diffMs: median(diffTimes),
@@ -214,19 +277,53 @@ async function bench(label: string, url: string, ref: string, runs: number): Pro
   }
 }
 
+/**
+ * As root: a tmpfs mounted for the purpose holding a second cache, so no
+ * hardlink from it to the temp folder's filesystem can succeed. `unmount`
+ * removes it.
+ */
+async function otherFilesystem(
+  work: string,
+  resolved: ResolvedCodebase,
+): Promise<{ cachePath: string; unmount: () => void } | undefined> {
+  if (process.getuid?.() !== 0) return undefined;
+  const mount = join(work, 'other-fs');
+  await mkdir(mount);
+  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2g', 'evalrig-bench', mount]);
+  const unmount = (): void => {
+    execFileSync('umount', [mount]);
+  };
+  try {
+    const cachePath = await materializeCodebase(resolved, { cacheDir: join(mount, 'cache') });
+    return { cachePath, unmount };
+  } catch (error) {
+    unmount();
+    throw error;
+  }
+}
+
 /** One row per figure, one column per repository. */
 function table(all: Figures[], runs: number): string {
   const rows: Array<[string, (f: Figures) => string]> = [
     ['files / commits', (f) => `${f.files} / ${f.commits}`],
     ['cache (filled once per commit)', (f) => `${mb(f.cache)} in ${ms(f.fill)}`],
+    ['  previous layout (whole source)', (f) => `${mb(f.oldCache)} in ${ms(f.oldFill)}`],
+    ['  entry checked before reuse', (f) => ms(f.verifyMs)],
     ['provision: evalrig, median time', (f) => ms(f.ours.ms)],
     ['provision: (b) clone --local + checkout', (f) => ms(f.plain.ms)],
     ['  time ratio evalrig / (b)  (goal <= 1.2x)', (f) => x(f.ours.ms / f.plain.ms)],
+    ['provision: pack copied (not root)', (f) => ms(f.copied.ms)],
+    ['  time ratio copied / (b)', (f) => x(f.copied.ms / f.plain.ms)],
+    [
+      'provision: cache on another filesystem',
+      (f) => (f.crossFs ? `${ms(f.crossFs.ms)} (${x(f.crossFs.ms / f.plain.ms)} of (b))` : 'n/a'),
+    ],
     ['provision: (a) cp -a of a clone', (f) => ms(f.copy.ms)],
     ['CPU per env: evalrig / (b)', (f) => `${ms(f.ours.cpu)} / ${ms(f.plain.cpu)}`],
     ['git processes: prepare + measureDiff', (f) => `${f.processes.prepare} + ${f.processes.diff}`],
     ['disk per env: evalrig', (f) => mb(f.disk.ours)],
     ['disk per env: (b)', (f) => mb(f.disk.plain)],
+    ['disk per env: pack copied (not root)', (f) => mb(f.disk.copied)],
     ['disk per env: (a) cp -a', (f) => mb(f.disk.copy)],
     ['  (a) / evalrig, all  (goal >= 5x)', (f) => x(f.disk.copy / f.disk.ours)],
     ['repository data per env: evalrig', (f) => mb(f.repoData.ours)],
