@@ -65,6 +65,23 @@ export async function placePaths(
   return placed;
 }
 
+/**
+ * Whether a work-tree-relative path is there without going through a link:
+ * every folder on the way is a real folder (the path itself may be a link,
+ * which git adds as a link).
+ */
+export async function presentInTree(workTree: string, relative: string): Promise<boolean> {
+  const parts = relative.split('/').filter(Boolean);
+  let path = workTree;
+  for (const [i, part] of parts.entries()) {
+    path = join(path, part);
+    const found = await lstat(path).catch(() => undefined);
+    if (found === undefined) return false;
+    if (i < parts.length - 1 && !found.isDirectory()) return false;
+  }
+  return parts.length > 0;
+}
+
 /** Copies one file to `to` (work-tree relative), its folders made real folders first. */
 async function placeFile(workTree: string, from: string, to: string): Promise<void> {
   const parts = to.split('/');

@@ -9,7 +9,7 @@ import {
   type ObjectSharing,
 } from '../source/index.js';
 import { removeRemote, setOriginAndUpstreams } from './config-file.js';
-import { checkRelative, placePaths } from './place.js';
+import { checkRelative, placePaths, presentInTree } from './place.js';
 import {
   BASELINE_MESSAGE,
   BASELINE_REF,
@@ -113,7 +113,8 @@ export async function prepareEnvironment(spec: EnvironmentSpec): Promise<Environ
   // Only runner-placed paths can differ from the checkout, so only they are
   // added (forced: a codebase that ignores .claude/ cannot hide a staged
   // skill); nothing the codebase ignores is swept in.
-  const force = [...placed, ...forced.filter((path) => existsSync(join(workTree, path)))];
+  const present = await Promise.all(forced.map((path) => presentInTree(workTree, path)));
+  const force = [...placed, ...forced.filter((_, i) => present[i])];
   if (force.length > 0) {
     await git(['add', '-f', '--pathspec-from-file=-', '--pathspec-file-nul'], {
       ...inWork,

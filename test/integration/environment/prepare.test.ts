@@ -379,6 +379,22 @@ describe('environment: task repositories made from the codebase cache', () => {
       expect(rawGit(env.workTree, 'status', '--porcelain')).to.equal('');
     });
 
+    it('forces no harness path that lies beyond a tracked link', async () => {
+      writeFiles(outside, { 'settings.json': '{}\n' });
+      symlinkSync(outside, join(repo.dir, '.claude'));
+      rawGit(repo.dir, 'add', '-f', '.claude');
+      rawGit(repo.dir, 'commit', '-q', '-m', 'a link to the host');
+      const env = await prepareEnvironment(
+        spec('beyond', {
+          codebase: await codebase('main'),
+          forcedPaths: ['.claude', '.claude/settings.json'],
+        }),
+      );
+      expect(lstatSync(join(env.workTree, '.claude')).isSymbolicLink()).to.equal(true);
+      expect(rawGit(env.workTree, 'ls-tree', BASELINE_REF, '.claude')).to.match(/^120000 /);
+      expect(rawGit(env.workTree, 'status', '--porcelain')).to.equal('');
+    });
+
     it('replaces a tracked link inside a placed folder, and a tracked folder where a file goes', async () => {
       writeFiles(repo.dir, { 'cfg/SKILL.md/inner.txt': 'a folder where a file goes\n' });
       mkdirSync(join(repo.dir, 'kit'));
@@ -416,7 +432,15 @@ describe('environment: task repositories made from the codebase cache', () => {
       cacheDir = join(mount, 'cache');
       const cb = { ...(await codebase('v1.0')), sharing: 'hardlink' as const };
       expect(statSync(cb.cachePath).dev).to.not.equal(statSync(tmp.dir).dev);
-      const env = await prepareEnvironment(spec('cross', { codebase: cb }));
+      // The eval set's files on the other filesystem too.
+      writeFiles(join(mount, 'evals'), { 'TASK.md': '# from elsewhere\n' });
+      const env = await prepareEnvironment(
+        spec('cross', {
+          codebase: cb,
+          overlay: [{ from: join(mount, 'evals', 'TASK.md'), to: 'TASK.md' }],
+        }),
+      );
+      expect(rawGit(env.workTree, 'show', `${BASELINE_REF}:TASK.md`)).to.equal('# from elsewhere');
       expect(env.objects).to.equal('copy');
       expect(rawGit(env.workTree, 'rev-parse', 'HEAD~1')).to.equal(repo.commits[1]);
       expect(rawGit(env.workTree, 'status', '--porcelain')).to.equal('');
