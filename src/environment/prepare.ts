@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readdir } from 'node:fs/promises';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { git } from '../git/index.js';
 import {
@@ -95,6 +95,9 @@ export async function prepareEnvironment(spec: EnvironmentSpec): Promise<Environ
       join(workTree, '.git'),
       spec.codebase.sharing ?? defaultSharing(),
     );
+    // HEAD detached at the commit first, as a clone of the entry leaves it:
+    // checkout then switches from the commit to itself, with nothing to compare.
+    await writeFile(join(workTree, '.git', 'HEAD'), `${resolved.commit}\n`);
     await git(['checkout', '-q', '-B', branch, resolved.commit], inWork);
   }
   if (renormalize.length > 0) {
