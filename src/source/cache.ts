@@ -105,6 +105,7 @@ async function cloneSource(resolved: ResolvedCodebase, bare: string): Promise<vo
   // --no-local: a pack transfer even from a local path, so the cache never
   // shares inodes with the user's repository and is one pack, not loose files.
   const cloned = await runGit(['clone', '-q', '--bare', '--no-local', '--', from, bare], {
+    transport: 'any',
     cwd: bare,
     reject: false,
   });
@@ -113,7 +114,11 @@ async function cloneSource(resolved: ResolvedCodebase, bare: string): Promise<vo
   }
   if (!(await hasCommit(bare, resolved.commit))) {
     // A commit no branch or tag reaches (detached HEAD, a full hash off-branch).
-    await runGit(['fetch', '-q', 'origin', resolved.commit], { cwd: bare, reject: false });
+    await runGit(['fetch', '-q', 'origin', resolved.commit], {
+      cwd: bare,
+      reject: false,
+      transport: 'any',
+    });
     if (!(await hasCommit(bare, resolved.commit))) {
       throw new CodebaseCacheError(`commit ${resolved.commit} is not in codebase ${from}`);
     }

@@ -22,7 +22,11 @@ export function normalizeUrl(url: string, baseDir: string): string {
 
 /** Lists a repository's refs: one `git ls-remote` per call. Rejects with git's message on failure. */
 export async function listRemote(url: string, cwd: string): Promise<RemoteRefs> {
-  const result = await runGit(['ls-remote', '--symref', '--', url], { cwd, reject: false });
+  const result = await runGit(['ls-remote', '--symref', '--', url], {
+    cwd,
+    reject: false,
+    transport: 'any',
+  });
   if (result.exitCode !== 0) {
     const said =
       result.stderr.trim().split('\n').filter(Boolean).pop() ?? `exit ${result.exitCode}`;
