@@ -199,6 +199,9 @@ export async function ensureTestImage(
         },
         rm: true,
         forcerm: true,
+        // The steps need no network, and so no bridge: a second engine on the
+        // host started with --bridge none removes docker0, and builds go on.
+        networkmode: 'none',
         nocache: options.force === true,
       })
       .catch((error: unknown) => {
