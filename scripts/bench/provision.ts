@@ -24,7 +24,12 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { git } from '../../src/git/index.js';
 import { materializeCodebase, resolveCodebases } from '../../src/source/index.js';
-import { measureDiff, prepareEnvironment } from '../../src/environment/index.js';
+import {
+  measureDiff,
+  prepareEnvironment,
+  sealEnvironment,
+  type Seal,
+} from '../../src/environment/index.js';
 import { countGitProcesses } from '../../test/integration/environment/git-processes.js';
 import { benchFixture, type FixtureShape } from './provision-fixture.js';
 
@@ -102,7 +107,7 @@ async function bench(label: string, url: string, ref: string, runs: number): Pro
     const [cachePath, fill] = await timed(() => materializeCodebase(resolved!, { cacheDir }));
     // (a) copies a checked-out clone: the per-environment copy this design replaces.
     const fullClone = join(work, 'full-clone');
-    await git(['clone', '-q', '--local', cachePath, fullClone], { cwd: work });
+    await git(['clone', '-q', '--local', cachePath, fullClone], { cwd: work, transport: 'any' });
     const files = (await git(['ls-files'], { cwd: fullClone })).split('\n').length;
     const commits = Number(await git(['rev-list', '--count', 'HEAD'], { cwd: fullClone }));
 
@@ -110,23 +115,30 @@ async function bench(label: string, url: string, ref: string, runs: number): Pro
     const plain: Sample[] = [];
     const copy: Sample[] = [];
     const oursDirs: string[] = [];
+    const seals: Seal[] = [];
     const plainDirs: string[] = [];
     const copyDirs: string[] = [];
     for (let run = 0; run < runs; run += 1) {
       const root = join(work, `ours-${run}`);
-      const [, t1] = await timed(() =>
-        prepareEnvironment({
+      // Preparing includes the host's seal of the environment (what measures read).
+      const [seal, t1] = await timed(async () => {
+        const env = await prepareEnvironment({
           root,
           codebase: { resolved: resolved!, cachePath },
           remote: { owner: 'bench', name: 'large' },
-        }),
-      );
+        });
+        return sealEnvironment(env, join(root, 'host'), [join(cachePath, 'objects')]);
+      });
       ours.push(t1);
+      seals.push(seal);
       oursDirs.push(root);
 
       const byHand = join(work, `plain-${run}`);
       const [, t2] = await timed(async () => {
-        await git(['clone', '-q', '--local', '--no-checkout', cachePath, byHand], { cwd: work });
+        await git(['clone', '-q', '--local', '--no-checkout', cachePath, byHand], {
+          cwd: work,
+          transport: 'any',
+        });
         await git(['checkout', '-q', '-B', resolved!.branch, resolved!.commit], { cwd: byHand });
       });
       plain.push(t2);
@@ -171,7 +183,10 @@ async function bench(label: string, url: string, ref: string, runs: number): Pro
         remote: { owner: 'bench', name: 'large' },
       }),
     );
-    const tracedDiff = await countGitProcesses(() => measureDiff(traced.value.workTree));
+    const tracedSeal = await sealEnvironment(traced.value, join(work, 'traced', 'host'), [
+      join(cachePath, 'objects'),
+    ]);
+    const tracedDiff = await countGitProcesses(() => measureDiff(tracedSeal));
 
     // A diff of 3 changed files in one environment.
     const tree = join(oursDirs[0]!, 'work');
@@ -185,7 +200,7 @@ async function bench(label: string, url: string, ref: string, runs: number): Pro
     const diffTimes: number[] = [];
     let last;
     for (let i = 0; i < 5; i += 1) {
-      const [measure, t] = await timed(() => measureDiff(tree));
+      const [measure, t] = await timed(() => measureDiff(seals[0]!));
       diffTimes.push(t.ms);
       last = measure;
     }

@@ -117,6 +117,10 @@ export interface RunMeasures {
   readonly pr_refreshed: boolean | null;
   readonly pr_marked_ready: boolean | null;
   readonly gh_not_played: number;
+  /** The agent left its environment in a state the stop could not be read from. */
+  readonly environment_broken: boolean;
+  /** The in-repository gh record differs from the host's own copy. */
+  readonly record_tampered: boolean;
   readonly checks_passed: boolean | null;
   readonly files_changed: number;
   readonly lines_added: number;
@@ -125,7 +129,12 @@ export interface RunMeasures {
   readonly duration_s: number;
 }
 
-export type RunStatus = 'completed' | 'timed_out' | 'failed';
+/**
+ * completed and timed_out are outcomes of the agent; broken too (it left its
+ * environment in a state that cannot be read: counted, not redone); failed is
+ * the harness's (redone on resume).
+ */
+export type RunStatus = 'completed' | 'timed_out' | 'failed' | 'broken';
 
 /** runs/<eval>/<condition>/run-NN/run.json */
 export interface RunRecord {

@@ -11,6 +11,8 @@ export interface RunLayout {
   readonly diffPatch: string;
   /** The environment (work tree + local origin): work/<eval>/<condition>/run-NN */
   readonly envRoot: string;
+  /** The host's own record of the environment (its seal), never mounted: <envRoot>/host */
+  readonly hostDir: string;
 }
 
 export function conditionsFile(outDir: string): string {
@@ -27,6 +29,7 @@ export function runLayout(outDir: string, key: string): RunLayout {
     callsJsonl: path.join(dir, 'calls.jsonl'),
     diffPatch: path.join(dir, 'diff.patch'),
     envRoot: path.join(outDir, 'work', key),
+    hostDir: path.join(outDir, 'work', key, 'host'),
   };
 }
 

@@ -1,4 +1,4 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import {
@@ -12,6 +12,7 @@ import {
   type StopRecord,
 } from '../artifacts/index.js';
 import {
+  BrokenEnvironmentError,
   collectStop,
   ghRecordDir,
   parseCalls,
@@ -20,12 +21,18 @@ import {
 } from '../collect/index.js';
 import type { EvalSet } from '../config/index.js';
 import {
+  EnvironmentError,
+  isAncestorIn,
   measureDiff,
   prepareEnvironment,
+  sealEnvironment,
   type DiffCounts,
   type DiffMeasure,
   type Environment,
+  type Seal,
 } from '../environment/index.js';
+import { GitError } from '../git/index.js';
+import { UntrustedFileError } from '../untrusted/index.js';
 import { measureRun } from '../measure/index.js';
 import {
   LABELS,
@@ -40,6 +47,12 @@ import type { PlannedRun } from './plan.js';
 
 /** The image user's uid: environments are handed to it when evalrig runs as root. */
 const IMAGE_UID = 1000;
+/**
+ * The user of a run container's main process: not the agent's, so that at the
+ * end of each turn every process of the agent can be stopped while the
+ * container lives on (see RunContainer.stopProcessesOf).
+ */
+const KEEPER_UID = 65534;
 const CHECK_OUTPUT_BYTES = 64 * 1024;
 /** Harness config folders forced into the baseline when present, even if the codebase ignores them. */
 const HARNESS_PATHS = ['.claude', '.codex', '.agents'];
@@ -88,14 +101,15 @@ function truncationMark(bytes: number): string {
 }
 
 /** Gives the environment to the container's user without touching files shared with the cache. */
-async function handOverOwnership(root: string): Promise<void> {
+async function handOverOwnership(env: Environment): Promise<void> {
   if (process.getuid?.() !== 0) return;
   // Hardlinked objects (links > 1) are shared with the cache and other
   // environments: they stay root's and read-only, so no run can alter another's.
   // find runs chown itself (-exec +): no shell, no xargs, two processes in all.
   const owner = `${IMAGE_UID}:${IMAGE_UID}`;
   await execa('find', [
-    root,
+    env.workTree,
+    path.dirname(path.dirname(env.originPath)),
     '(',
     '-type',
     'd',
@@ -160,6 +174,30 @@ async function writeTurnOutput(
   }
 }
 
+/**
+ * Makes `dir` a folder only the orchestrator's user can enter: the
+ * environments under it are handed to the container's uid, which may also be
+ * a real user's on the host.
+ */
+async function claimPrivateFolder(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const info = await lstat(dir);
+  if (!info.isDirectory() || info.uid !== process.getuid?.()) {
+    throw new Error(`${dir} must be a folder of evalrig's own user (not a link, not another's)`);
+  }
+  if ((info.mode & 0o077) !== 0) await chmod(dir, 0o700);
+}
+
+/** What the agent did to its environment that stops the run: its outcome, not a harness failure. */
+function isBrokenByAgent(error: unknown): boolean {
+  return (
+    error instanceof BrokenEnvironmentError ||
+    error instanceof UntrustedFileError ||
+    error instanceof EnvironmentError ||
+    error instanceof GitError
+  );
+}
+
 const ZERO_DIFF: DiffCounters = {
   files_added: 0,
   files_modified: 0,
@@ -174,7 +212,11 @@ export interface PreparedRun {
   readonly planned: PlannedRun;
   readonly layout: RunLayout;
   readonly env?: Environment;
+  /** The host's own record of the environment: what every measure reads. */
+  readonly seal?: Seal;
   readonly container?: RunContainer;
+  /** The agent's user in the container (`uid:gid`). */
+  readonly agentUser: string;
   readonly containerWorkTree: string;
   readonly home: string;
   /** Set when preparation failed: the run is recorded as failed with it. */
@@ -199,11 +241,16 @@ export async function prepareRun(ctx: CampaignContext, planned: PlannedRun): Pro
   const containerOrigin = path.posix.join(CONTAINER.remoteRoot, owner, `${repo}.git`);
   const asRoot = process.getuid?.() === 0;
   const home = asRoot ? CONTAINER.home : '/tmp/evalrig-home';
+  const agentUser = asRoot
+    ? `${IMAGE_UID}:${IMAGE_UID}`
+    : `${process.getuid?.()}:${process.getgid?.()}`;
+  const keeper = process.getuid?.() === KEEPER_UID ? KEEPER_UID - 1 : KEEPER_UID;
   let env: Environment | undefined;
   try {
     await rm(layout.dir, { recursive: true, force: true });
     await rm(layout.envRoot, { recursive: true, force: true });
     await mkdir(layout.stopsDir, { recursive: true });
+    await claimPrivateFolder(path.join(ctx.outDir, 'work'));
     env = await prepareEnvironment({
       root: layout.envRoot,
       codebase,
@@ -215,13 +262,16 @@ export async function prepareRun(ctx: CampaignContext, planned: PlannedRun): Pro
       startBranch: e.start?.branch,
     });
     await seedPullRequests(planned, env, owner, repo);
-    await handOverOwnership(layout.envRoot);
-    const user = asRoot
-      ? `${IMAGE_UID}:${IMAGE_UID}`
-      : `${process.getuid?.()}:${process.getgid?.()}`;
+    const seal = await sealEnvironment(
+      env,
+      layout.hostDir,
+      codebase ? [path.join(codebase.cachePath, 'objects')] : [],
+    );
+    await handOverOwnership(env);
     const container = await startContainer(ctx.client, {
       image: ctx.image.tag,
-      user,
+      user: `${keeper}:${keeper}`,
+      execUser: agentUser,
       workingDir: containerWorkTree,
       // A session commits; the container has no git identity of its own.
       env: {
@@ -249,10 +299,10 @@ export async function prepareRun(ctx: CampaignContext, planned: PlannedRun): Pro
     });
     ctx.live.add(container);
     if (!asRoot) await container.exec(['mkdir', '-p', home]);
-    return { planned, layout, env, container, containerWorkTree, home };
+    return { planned, layout, env, seal, container, agentUser, containerWorkTree, home };
   } catch (caught) {
     const error = caught instanceof Error ? caught.message : String(caught);
-    return { planned, layout, env, containerWorkTree, home, error };
+    return { planned, layout, env, agentUser, containerWorkTree, home, error };
   }
 }
 
@@ -282,10 +332,15 @@ function counters(d: DiffCounts): DiffCounters {
  * stop recorded after each, the checks, the final diff; then writes run.json
  * last (its presence means the run is finished) and hands the container's
  * removal to `ctx.removals`, off the critical path.
+ *
+ * Each turn ends with every process of the agent stopped, then the stop is
+ * read. What the agent did to its environment that makes a stop unreadable
+ * ends the run as `broken` (its outcome, counted); anything else that fails
+ * is the harness's (`failed`, redone on resume). Either names its phase.
  */
 export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Promise<RunOutcome> {
   const { evalSet } = ctx;
-  const { planned, layout, env, container, containerWorkTree, home } = prepared;
+  const { planned, layout, env, seal, container, containerWorkTree, home, agentUser } = prepared;
   const e = planned.eval;
   const startedAt = new Date();
   const deadline = startedAt.getTime() + (ctx.timeoutS ?? e.timeout) * 1000;
@@ -295,17 +350,17 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
   const checks: CheckResult[] = [];
   let status: RunStatus = prepared.error === undefined ? 'completed' : 'failed';
   let error = prepared.error;
+  let phase = prepared.error === undefined ? 'start' : 'prepare';
   let stoppedAtHandOver = false;
   let finalDiff: DiffCounters = ZERO_DIFF;
 
   try {
-    if (!env || !container) throw new Error(error ?? 'the run was not prepared');
+    if (!env || !seal || !container) throw new Error(error ?? 'the run was not prepared');
     const passThrough: Record<string, string> = {};
     for (const name of evalSet.agent.env) {
       const value = process.env[name];
       if (value !== undefined) passThrough[name] = value;
     }
-    const workTree = env.workTree;
     const messages = [{ message: e.prompt, phase: e.phase }, ...e.turns];
     // The patch is only wanted at the end: a stop measures counts alone, but
     // the last planned turn's stop takes the patch too, reused as the final
@@ -314,17 +369,19 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
     let turn = 0;
     const stopCtx: StopContext = {
       container,
-      workTree,
+      workTree: env.workTree,
       originPath: env.originPath,
       containerWorkTree,
       probeEnv: { HOME: home },
       probes: evalSet.probes,
       handOver: evalSet.hand_over,
-      measureDiff: async (wt) => {
-        if (turn < messages.length) return counters(await measureDiff(wt, { patch: false }));
-        lastDiff = await measureDiff(wt, { maxPatchBytes: ctx.maxPatchBytes });
+      measureDiff: async () => {
+        if (turn < messages.length) return counters(await measureDiff(seal, { patch: false }));
+        lastDiff = await measureDiff(seal, { maxPatchBytes: ctx.maxPatchBytes });
         return counters(lastDiff);
       },
+      isAncestor: (objects, ancestor, descendant) =>
+        isAncestorIn(seal, objects, ancestor, descendant),
     };
 
     // A fresh environment: a seeded state holds pull requests, never calls.
@@ -332,6 +389,7 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
     for (const [index, message] of messages.entries()) {
       const n = index + 1;
       turn = n;
+      phase = `turn ${n}`;
       const remaining = deadline - Date.now();
       if (remaining <= 0) {
         status = 'timed_out';
@@ -369,6 +427,11 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
         status = 'timed_out';
         break;
       }
+      phase = `stop ${n}`;
+      // Whatever the turn left running in the background ends here, before the stop is read.
+      await container.stopProcessesOf(agentUser).catch((caught: unknown) => {
+        throw new BrokenEnvironmentError((caught as Error).message);
+      });
       const stop = await collectStop(stopCtx, {
         turn: n,
         phase: message.phase,
@@ -388,6 +451,7 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
     }
 
     if (status === 'completed') {
+      phase = 'checks';
       for (const check of e.checks) {
         lastDiff = undefined;
         const remaining = Math.max(1000, deadline - Date.now());
@@ -411,11 +475,14 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
       }
     }
 
-    const diff = lastDiff ?? (await measureDiff(workTree, { maxPatchBytes: ctx.maxPatchBytes }));
+    phase = 'record';
+    // A check (or a cut turn) may have left processes: nothing runs while the last diff is read.
+    if (!lastDiff) await container.kill();
+    const diff = lastDiff ?? (await measureDiff(seal, { maxPatchBytes: ctx.maxPatchBytes }));
     finalDiff = counters(diff);
     await writeFile(layout.diffPatch, diff.patch);
   } catch (caught) {
-    status = 'failed';
+    status = isBrokenByAgent(caught) ? 'broken' : 'failed';
     error = caught instanceof Error ? caught.message : String(caught);
   } finally {
     if (container) {
@@ -425,8 +492,17 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
   }
 
   // The stand-in's record, copied beside run.json and read once for the measures.
-  const callsText = env ? await readCallsText(path.join(env.workTree, '.git')) : '';
-  if (env) await writeFile(layout.callsJsonl, callsText);
+  let callsText = '';
+  if (env) {
+    try {
+      callsText = await readCallsText(path.join(env.workTree, '.git'));
+    } catch (caught) {
+      if (!isBrokenByAgent(caught)) throw caught;
+      if (status !== 'failed') status = 'broken';
+      error ??= (caught as Error).message;
+    }
+    await writeFile(layout.callsJsonl, callsText);
+  }
   const allCalls = parseCalls(callsText);
 
   const finishedAt = new Date();
@@ -440,6 +516,7 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
     run: planned.run,
     status,
     ...(error === undefined ? {} : { error }),
+    ...(status === 'failed' || status === 'broken' ? { phase } : {}),
     started_at: startedAt.toISOString(),
     finished_at: finishedAt.toISOString(),
     duration_ms: durationMs,

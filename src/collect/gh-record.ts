@@ -1,34 +1,55 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { GhCall, GhPullRequest } from '../artifacts/index.js';
+import { UntrustedFileError, readUntrustedText } from '../untrusted/index.js';
 
 /** Folder of the gh stand-in's record inside a repository's git directory. */
 export const GH_RECORD_DIR = 'gh-stand-in';
+
+/** The stand-in's files are read up to these sizes; larger ones are refused. */
+export const MAX_STATE_BYTES = 8 * 1024 * 1024;
+export const MAX_CALLS_BYTES = 32 * 1024 * 1024;
 
 export function ghRecordDir(gitDir: string): string {
   return path.join(gitDir, GH_RECORD_DIR);
 }
 
-async function readIfExists(file: string): Promise<string | undefined> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+function isPullRequest(value: unknown): value is GhPullRequest {
+  const p = value as Record<string, unknown> | null;
+  return (
+    typeof p === 'object' &&
+    p !== null &&
+    Number.isSafeInteger(p.number) &&
+    typeof p.title === 'string' &&
+    typeof p.body === 'string' &&
+    typeof p.head === 'string' &&
+    typeof p.draft === 'boolean' &&
+    typeof p.state === 'string' &&
+    typeof p.url === 'string'
+  );
 }
 
 /** The pull requests of the stand-in's state; none when it never ran. */
 export async function readPullRequests(gitDir: string): Promise<GhPullRequest[]> {
-  const text = await readIfExists(path.join(ghRecordDir(gitDir), 'state.json'));
+  const rel = `${GH_RECORD_DIR}/state.json`;
+  const text = await readUntrustedText(gitDir, rel, { maxBytes: MAX_STATE_BYTES });
   if (text === undefined) return [];
-  const state = JSON.parse(text) as { pull_requests?: GhPullRequest[] };
-  return state.pull_requests ?? [];
+  let state: unknown;
+  try {
+    state = JSON.parse(text);
+  } catch {
+    throw new UntrustedFileError(path.join(gitDir, rel), 'is not JSON');
+  }
+  const pulls = (state as { pull_requests?: unknown } | null)?.pull_requests ?? [];
+  if (!Array.isArray(pulls) || !pulls.every(isPullRequest)) {
+    throw new UntrustedFileError(path.join(gitDir, rel), 'does not hold valid pull requests');
+  }
+  return pulls;
 }
 
 /** The stand-in's calls.jsonl as it is now ('' when it never ran). */
 export async function readCallsText(gitDir: string): Promise<string> {
-  return (await readIfExists(path.join(ghRecordDir(gitDir), 'calls.jsonl'))) ?? '';
+  const rel = `${GH_RECORD_DIR}/calls.jsonl`;
+  return (await readUntrustedText(gitDir, rel, { maxBytes: MAX_CALLS_BYTES })) ?? '';
 }
 
 /** The calls of a calls.jsonl text, in order. A torn last line (a call still writing) is skipped. */
@@ -37,7 +58,10 @@ export function parseCalls(text: string): GhCall[] {
   for (const line of text.split('\n')) {
     if (!line.trim()) continue;
     try {
-      calls.push(JSON.parse(line) as GhCall);
+      const call = JSON.parse(line) as GhCall;
+      if (typeof call === 'object' && call !== null && Number.isSafeInteger(call.seq)) {
+        calls.push(call);
+      }
     } catch {
       // Only a line being appended can be partial; it belongs to the next stop.
     }

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import type { DiffCounters, GhCall, PullAtStop, StopRecord } from '../artifacts/index.js';
-import { runGit } from '../git/index.js';
+import { EvalrigError } from '../errors/index.js';
 import type { RunContainer } from '../runtime/index.js';
+import { isRealFolder, readHead, readRef } from '../untrusted/index.js';
 import { pullRequestOfBranch, readCalls, readPullRequests } from './gh-record.js';
 import { runProbes } from './probes.js';
 
@@ -22,8 +23,14 @@ export interface StopContext {
   readonly probeEnv: Readonly<Record<string, string>>;
   readonly probes: Readonly<Record<string, string>>;
   readonly handOver: readonly string[];
-  /** Measures the work tree against the baseline (src/environment's measureDiff). */
-  readonly measureDiff: (workTree: string) => Promise<DiffCounters>;
+  /** Measures the work tree against the baseline (src/environment's measureDiff on the run's seal). */
+  readonly measureDiff: () => Promise<DiffCounters>;
+  /** Ancestry answered by the host with these object folders borrowed as data (src/environment's isAncestorIn). */
+  readonly isAncestor: (
+    objects: readonly string[],
+    ancestor: string,
+    descendant: string,
+  ) => Promise<boolean>;
 }
 
 /** What one turn ended with, as the campaign saw it. */
@@ -44,45 +51,35 @@ export function sameDescription(a: string, b: string): boolean {
   return a.replace(/\s+$/u, '') === b.replace(/\s+$/u, '');
 }
 
-async function gitLine(args: string[], cwd: string): Promise<string | null> {
-  const r = await runGit(args, { cwd, reject: false });
-  return r.exitCode === 0 ? r.stdout.trim() : null;
-}
-
-/** HEAD's commit and branch in one git call (a process is not free); null where there is none. */
-async function headOf(workTree: string): Promise<{ branch: string | null; head: string | null }> {
-  const r = await runGit(['rev-parse', 'HEAD', '--symbolic-full-name', 'HEAD'], {
-    cwd: workTree,
-    reject: false,
-  });
-  if (r.exitCode === 0) {
-    const [head = null, ref = ''] = r.stdout.trim().split('\n');
-    return { head, branch: ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : null };
-  }
-  // An unborn branch has no commit yet, but it is a branch.
-  return {
-    head: null,
-    branch: await gitLine(['symbolic-ref', '--quiet', '--short', 'HEAD'], workTree),
-  };
-}
-
+/**
+ * Whether origin's copy of `branch` holds `head` (is it, or descends from it).
+ * Refs are read as files; ancestry is answered in the seal's git dir.
+ */
 async function originHolds(
-  originPath: string,
+  ctx: StopContext,
   head: string,
   branch: string | null,
 ): Promise<boolean> {
   if (branch === null) return false;
-  const tip = await gitLine(
-    ['rev-parse', '--verify', '-q', `refs/heads/${branch}^{commit}`],
-    originPath,
-  );
+  const tip = await readRef(ctx.originPath, `refs/heads/${branch}`);
   if (tip === null) return false;
   if (tip === head) return true;
-  const r = await runGit(['merge-base', '--is-ancestor', head, tip], {
-    cwd: originPath,
-    reject: false,
-  });
-  return r.exitCode === 0;
+  return ctx.isAncestor(
+    [path.join(ctx.workTree, '.git', 'objects'), path.join(ctx.originPath, 'objects')],
+    head,
+    tip,
+  );
+}
+
+/** A run's repository is not what git needs: the run ends as broken, not as a harness failure. */
+export class BrokenEnvironmentError extends EvalrigError {}
+
+/** The work tree's git dir, which must still be a real folder (not a link, not a `.git` file). */
+async function gitDirOf(workTree: string): Promise<string> {
+  if (!(await isRealFolder(workTree, '.git'))) {
+    throw new BrokenEnvironmentError(`${workTree}/.git is no longer a folder of its own`);
+  }
+  return path.join(workTree, '.git');
 }
 
 /**
@@ -90,22 +87,21 @@ async function originHolds(
  * the stand-in's record and the diff (on the host, from the mounted work tree).
  */
 export async function collectStop(ctx: StopContext, end: TurnEnd): Promise<StopRecord> {
-  // Probes run in the container while the host reads the mounted work tree:
-  // both only read, and the stop is taken after the turn ended.
-  const gitDir = path.join(ctx.workTree, '.git');
-  const probesDone = runProbes({
-    container: ctx.container,
-    workingDir: ctx.containerWorkTree,
-    env: ctx.probeEnv,
-    probes: ctx.probes,
-  });
-  const { branch, head } = await headOf(ctx.workTree);
+  // Every process of the agent was stopped before: nothing changes while the
+  // host reads the mounted work tree as data, and probes run beside.
+  const gitDir = await gitDirOf(ctx.workTree);
+  const { branch, head } = await readHead(gitDir);
   const [probes, pulls, calls, diff, originHasHead] = await Promise.all([
-    probesDone,
+    runProbes({
+      container: ctx.container,
+      workingDir: ctx.containerWorkTree,
+      env: ctx.probeEnv,
+      probes: ctx.probes,
+    }),
     readPullRequests(gitDir),
     readCalls(gitDir),
-    ctx.measureDiff(ctx.workTree),
-    head === null ? Promise.resolve(false) : originHolds(ctx.originPath, head, branch),
+    ctx.measureDiff(),
+    head === null ? Promise.resolve(false) : originHolds(ctx, head, branch),
   ]);
   const kindText = probes[KIND_PROBE]?.stdout.trim();
   const kind = kindText ? kindText : null;

@@ -3,6 +3,7 @@
  * cache, and what changed in them since their baseline.
  */
 export { prepareEnvironment } from './prepare.js';
+export { isAncestorIn, sealEnvironment, type Seal } from './seal.js';
 export { DEFAULT_MAX_PATCH_BYTES, measureDiff, type MeasureOptions } from './diff.js';
 export {
   BASELINE_MESSAGE,

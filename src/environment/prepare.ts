@@ -67,7 +67,10 @@ export async function prepareEnvironment(spec: EnvironmentSpec): Promise<Environ
   if (spec.codebase) {
     const { resolved, cachePath } = spec.codebase;
     parent = resolved.commit;
-    await git(['clone', '-q', '--local', '--no-checkout', '--', cachePath, workTree], here);
+    await git(['clone', '-q', '--local', '--no-checkout', '--', cachePath, workTree], {
+      ...here,
+      transport: 'any',
+    });
     await git(['checkout', '-q', '-B', branch, resolved.commit], inWork);
     // Strip the source: every remote-tracking ref and every other branch goes
     // (origin is re-pointed below). The checked-out branch gives the date.
@@ -162,7 +165,8 @@ async function makeOrigin(
       workTree,
       originPath,
     ],
-    { cwd: root },
+    // Still the host's own repository: the container has not started yet.
+    { cwd: root, transport: 'any' },
   );
   await removeRemote(join(originPath, 'config'), 'origin');
 }

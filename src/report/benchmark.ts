@@ -97,7 +97,7 @@ export interface BenchmarkFile {
 export class GroupAccumulator {
   runs = 0;
   measured = 0;
-  readonly status: StatusCounts = { completed: 0, timed_out: 0, failed: 0 };
+  readonly status: StatusCounts = { completed: 0, timed_out: 0, broken: 0, failed: 0 };
   private readonly rates = new Map<RateMeasure, RateAccumulator>(
     RATE_MEASURES.map((m) => [m, new RateAccumulator()]),
   );

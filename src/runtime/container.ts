@@ -42,6 +42,13 @@ export interface ContainerSpec {
   readonly cmd?: readonly string[];
   /** `uid[:gid]` or a user name of the image; defaults to the image's user. */
   readonly user?: string;
+  /**
+   * User of every exec that names none (default: `user`). A main process of
+   * another user than the execs' is one they cannot signal, so
+   * {@link RunContainer.stopProcessesOf} can stop every process of theirs and
+   * the container lives on.
+   */
+  readonly execUser?: string;
   readonly workingDir?: string;
   readonly env?: Readonly<Record<string, string>>;
   readonly labels?: Readonly<Record<string, string>>;
@@ -120,6 +127,7 @@ export class RunContainer {
   constructor(
     private readonly client: DockerClient,
     readonly container: Docker.Container,
+    private readonly execUser?: string,
   ) {}
 
   get id(): string {
@@ -135,7 +143,7 @@ export class RunContainer {
       AttachStderr: true,
       AttachStdin: options.stdin !== undefined,
       Env: Object.entries(options.env ?? {}).map(([k, v]) => `${k}=${v}`),
-      User: options.user,
+      User: options.user ?? this.execUser,
       WorkingDir: options.workingDir,
     });
     const stream = (await exec.start({
@@ -193,6 +201,30 @@ export class RunContainer {
     };
   }
 
+  /**
+   * Stops every process of `user` in the container (what a turn left running
+   * in the background included) with SIGKILL, repeated until none is left, so
+   * nothing changes the environment while a stop is read. The main process
+   * must belong to another user (see {@link ContainerSpec.execUser}). Throws
+   * when that cannot be done within `timeoutMs` (a process table kept full).
+   */
+  async stopProcessesOf(user: string, timeoutMs = 10_000): Promise<void> {
+    // kill -1 signals every process the caller may signal but itself and pid 1.
+    const r = await this.exec(
+      [
+        'sh',
+        '-c',
+        'n=0; while kill -s KILL -1 2>/dev/null; do n=$((n+1)); [ $n -lt 1000 ] || exit 3; done',
+      ],
+      { user, timeoutMs, maxOutputBytes: 4096 },
+    );
+    if (r.timedOut || r.exitCode !== 0) {
+      throw new Error(
+        `the processes of ${user} could not be stopped (${r.timedOut ? 'timed out' : `exit ${r.exitCode}`})`,
+      );
+    }
+  }
+
   /** Kills the main process; the container stops at once. Idempotent. */
   async kill(): Promise<void> {
     await this.container.kill({ signal: 'SIGKILL' }).catch(ignoreGone);
@@ -227,7 +259,7 @@ export async function startContainer(
     HostConfig: hostConfig(spec),
     NetworkDisabled: true,
   });
-  const run = new RunContainer(client, container);
+  const run = new RunContainer(client, container, spec.execUser);
   try {
     await container.start();
   } catch (error) {

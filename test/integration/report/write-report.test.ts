@@ -61,9 +61,19 @@ describe('report: writeReport over a stored campaign', function () {
 
   it('counts statuses; failed runs stay out of the measures', () => {
     expect(cond('with_skill')).to.include({ runs: 10, measured: 10 });
-    expect(cond('with_skill').status).to.deep.equal({ completed: 9, timed_out: 1, failed: 0 });
+    expect(cond('with_skill').status).to.deep.equal({
+      completed: 9,
+      timed_out: 1,
+      broken: 0,
+      failed: 0,
+    });
     expect(cond('without_skill')).to.include({ runs: 10, measured: 9 });
-    expect(cond('without_skill').status).to.deep.equal({ completed: 9, timed_out: 0, failed: 1 });
+    expect(cond('without_skill').status).to.deep.equal({
+      completed: 9,
+      timed_out: 0,
+      broken: 0,
+      failed: 1,
+    });
   });
 
   it('gives each rate its successes, n and Wilson interval', () => {
