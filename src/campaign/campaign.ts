@@ -10,6 +10,7 @@ import {
 import { version } from '../cli/version.js';
 import { loadEvalSet, type EvalSet } from '../config/index.js';
 import { InputError } from '../errors/index.js';
+import { sweepQuotas } from '../environment/index.js';
 import { ensureTestImage } from '../image/index.js';
 import {
   LABELS,
@@ -180,6 +181,8 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
     log.write(`\nevalrig: ${signal}: removing this campaign's containers\n`);
     void removeContainers(client, { [LABELS.campaign]: campaign })
       .catch(() => undefined)
+      .then(() => sweepQuotas(path.join(outDir, 'work')))
+      .catch(() => undefined)
       .finally(async () => {
         await release().catch(() => undefined);
         process.exit(signal === 'SIGINT' ? 130 : 143);
@@ -189,6 +192,8 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
   process.on('SIGTERM', onSignal);
 
   try {
+    // A campaign that died left its runs' quotas mounted: unmount them first.
+    await sweepQuotas(path.join(outDir, 'work'));
     // A campaign that died left containers behind: find them by label.
     const leftovers = await removeContainers(client, { [LABELS.campaign]: campaign });
     if (leftovers > 0)

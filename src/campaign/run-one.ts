@@ -24,8 +24,13 @@ import {
   EnvironmentError,
   isAncestorIn,
   measureDiff,
+  DEFAULT_DISK_BYTES,
+  canMountQuota,
+  mountQuota,
   prepareEnvironment,
+  refreshSeal,
   sealEnvironment,
+  type QuotaView,
   type DiffCounts,
   type DiffMeasure,
   type Environment,
@@ -214,6 +219,8 @@ export interface PreparedRun {
   readonly env?: Environment;
   /** The host's own record of the environment: what every measure reads. */
   readonly seal?: Seal;
+  /** The run's disk quota (evalrig as root): the container sees its overlay. */
+  readonly quota?: QuotaView;
   readonly container?: RunContainer;
   /** The agent's user in the container (`uid:gid`). */
   readonly agentUser: string;
@@ -246,13 +253,15 @@ export async function prepareRun(ctx: CampaignContext, planned: PlannedRun): Pro
     : `${process.getuid?.()}:${process.getgid?.()}`;
   const keeper = process.getuid?.() === KEEPER_UID ? KEEPER_UID - 1 : KEEPER_UID;
   let env: Environment | undefined;
+  let quota: QuotaView | undefined;
   try {
     await rm(layout.dir, { recursive: true, force: true });
     await rm(layout.envRoot, { recursive: true, force: true });
     await mkdir(layout.stopsDir, { recursive: true });
     await claimPrivateFolder(path.join(ctx.outDir, 'work'));
+    const base = path.join(layout.envRoot, 'base');
     env = await prepareEnvironment({
-      root: layout.envRoot,
+      root: base,
       codebase,
       overlay: e.files,
       staged: planned.condition.stage,
@@ -262,12 +271,19 @@ export async function prepareRun(ctx: CampaignContext, planned: PlannedRun): Pro
       startBranch: e.start?.branch,
     });
     await seedPullRequests(planned, env, owner, repo);
-    const seal = await sealEnvironment(
+    let seal = await sealEnvironment(
       env,
       layout.hostDir,
       codebase ? [path.join(codebase.cachePath, 'objects')] : [],
     );
     await handOverOwnership(env);
+    if (canMountQuota()) {
+      quota = await mountQuota(layout.envRoot, base, DEFAULT_DISK_BYTES);
+      env = viewOf(env, base, quota.view);
+      seal = { ...seal, workTree: env.workTree };
+    }
+    // The hand-over changed every file's ctime: the seal's index learns them now, off the critical path.
+    if (asRoot) await refreshSeal(seal);
     const container = await startContainer(ctx.client, {
       image: ctx.image.tag,
       user: `${keeper}:${keeper}`,
@@ -299,10 +315,10 @@ export async function prepareRun(ctx: CampaignContext, planned: PlannedRun): Pro
     });
     ctx.live.add(container);
     if (!asRoot) await container.exec(['mkdir', '-p', home]);
-    return { planned, layout, env, seal, container, agentUser, containerWorkTree, home };
+    return { planned, layout, env, seal, quota, container, agentUser, containerWorkTree, home };
   } catch (caught) {
     const error = caught instanceof Error ? caught.message : String(caught);
-    return { planned, layout, env, agentUser, containerWorkTree, home, error };
+    return { planned, layout, env, quota, agentUser, containerWorkTree, home, error };
   }
 }
 
@@ -311,9 +327,34 @@ export async function discardPreparedRun(
   ctx: CampaignContext,
   prepared: PreparedRun,
 ): Promise<void> {
-  if (!prepared.container) return;
-  ctx.live.delete(prepared.container);
-  await prepared.container.remove().catch(() => undefined);
+  if (prepared.container) {
+    ctx.live.delete(prepared.container);
+    await prepared.container.remove().catch(() => undefined);
+  }
+  await releaseEnvironment(prepared, false);
+}
+
+/** The environment seen through its quota's overlay (`view`) instead of `base`. */
+function viewOf(env: Environment, base: string, view: string): Environment {
+  const moved = (p: string) => path.join(view, path.relative(base, p));
+  return { ...env, workTree: moved(env.workTree), originPath: moved(env.originPath) };
+}
+
+/**
+ * Unmounts a run's quota and removes its environment, or keeps it (what the
+ * run left, copied out of the quota's memory first) for a person to look at.
+ */
+async function releaseEnvironment(prepared: PreparedRun, keep: boolean): Promise<void> {
+  const { quota, layout } = prepared;
+  if (keep) {
+    if (quota) {
+      await execa('cp', ['-a', quota.view, path.join(layout.envRoot, 'kept')], { reject: false });
+      await quota.unmount();
+    }
+    return;
+  }
+  await quota?.unmount();
+  await rm(layout.envRoot, { recursive: true, force: true });
 }
 
 function counters(d: DiffCounts): DiffCounters {
@@ -540,9 +581,8 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
     }),
   };
   await writeArtifact('run', layout.runJson, record);
-  if (!ctx.keepEnvironments && status !== 'failed') {
-    // Off the critical path too: nothing reads the environment any more.
-    ctx.removals.push(rm(layout.envRoot, { recursive: true, force: true }).catch(() => undefined));
-  }
+  // Off the critical path too: nothing reads the environment any more.
+  const keep = ctx.keepEnvironments || status === 'failed';
+  ctx.removals.push(releaseEnvironment(prepared, keep).catch(() => undefined));
   return { status, record };
 }

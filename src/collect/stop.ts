@@ -71,6 +71,20 @@ async function originHolds(
   );
 }
 
+/** A pull request's title and body are kept in a stop up to these sizes (the agent writes them). */
+export const MAX_TITLE_BYTES = 1024;
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/** `text` cut to at most `max` bytes at a character boundary, the cut marked. */
+export function capText(text: string, max: number): string {
+  if (Buffer.byteLength(text) <= max) return text;
+  const kept = Buffer.from(text)
+    .subarray(0, max)
+    .toString('utf8')
+    .replace(/\uFFFD$/u, '');
+  return `${kept}\n[evalrig: cut at ${max} of ${Buffer.byteLength(text)} bytes]`;
+}
+
 /** A run's repository is not what git needs: the run ends as broken, not as a harness failure. */
 export class BrokenEnvironmentError extends EvalrigError {}
 
@@ -111,8 +125,8 @@ export async function collectStop(ctx: StopContext, end: TurnEnd): Promise<StopR
     ? {
         number: pr.number,
         url: pr.url,
-        title: pr.title,
-        body: pr.body,
+        title: capText(pr.title, MAX_TITLE_BYTES),
+        body: capText(pr.body, MAX_BODY_BYTES),
         state: pr.state,
         draft: pr.draft,
         described: description === undefined ? null : sameDescription(pr.body, description.stdout),

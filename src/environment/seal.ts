@@ -106,3 +106,15 @@ export async function isAncestorIn(
   );
   return r.exitCode === 0;
 }
+
+/**
+ * Brings the seal's index up to date with the work tree's stat data (after the
+ * files were handed to the container's user, which changes their ctime), so
+ * the first measure re-reads only what the agent changed.
+ */
+export async function refreshSeal(seal: Seal): Promise<void> {
+  await runGit(
+    [`--git-dir=${seal.gitDir}`, `--work-tree=${seal.workTree}`, 'update-index', '-q', '--refresh'],
+    { cwd: seal.gitDir, reject: false },
+  );
+}
