@@ -144,8 +144,12 @@ export interface RunRecord {
   readonly condition: string;
   readonly run: number;
   readonly status: RunStatus;
-  /** For failed runs: what failed, in a sentence. */
+  /** For failed and broken runs: what failed, in a sentence. */
   readonly error?: string;
+  /** For failed and broken runs: the phase it happened in (prepare, start, turn N, stop N, checks, record). */
+  readonly phase?: string;
+  /** Why the gh record in the repository differs from the host's own copy, when it does. */
+  readonly tampered?: readonly string[];
   readonly started_at: string;
   readonly finished_at: string;
   readonly duration_ms: number;

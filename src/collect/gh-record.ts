@@ -69,6 +69,28 @@ export function parseCalls(text: string): GhCall[] {
   return calls;
 }
 
+/** Each text of a call (stdin, description, stdout, stderr, an argument) is kept in a stop up to this size. */
+export const MAX_CALL_TEXT_BYTES = 16 * 1024;
+
+function capped(text: string): string {
+  if (Buffer.byteLength(text) <= MAX_CALL_TEXT_BYTES) return text;
+  const kept = Buffer.from(text).subarray(0, MAX_CALL_TEXT_BYTES).toString('utf8');
+  return `${kept.replace(/\uFFFD$/u, '')}\n[evalrig: cut at ${MAX_CALL_TEXT_BYTES} of ${Buffer.byteLength(text)} bytes]`;
+}
+
+/** A call with every text the agent chose cut to {@link MAX_CALL_TEXT_BYTES}: what a stop keeps. */
+export function capCall(call: GhCall): GhCall {
+  const text = (v: string | null | undefined) => (typeof v === 'string' ? capped(v) : v);
+  return {
+    ...call,
+    argv: Array.isArray(call.argv) ? call.argv.slice(0, 256).map((a) => capped(String(a))) : [],
+    stdin: text(call.stdin) as GhCall['stdin'],
+    description: text(call.description) as GhCall['description'],
+    stdout: text(call.stdout) as GhCall['stdout'],
+    stderr: text(call.stderr) as GhCall['stderr'],
+  };
+}
+
 /** Every call recorded so far, in order. */
 export async function readCalls(gitDir: string): Promise<GhCall[]> {
   return parseCalls(await readCallsText(gitDir));

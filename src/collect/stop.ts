@@ -3,7 +3,7 @@ import type { DiffCounters, GhCall, PullAtStop, StopRecord } from '../artifacts/
 import { EvalrigError } from '../errors/index.js';
 import type { RunContainer } from '../runtime/index.js';
 import { isRealFolder, readHead, readRef } from '../untrusted/index.js';
-import { pullRequestOfBranch, readCalls, readPullRequests } from './gh-record.js';
+import { capCall, pullRequestOfBranch, readCalls, readPullRequests } from './gh-record.js';
 import { runProbes } from './probes.js';
 
 /** The reserved probe names (see EvalSet.probes). */
@@ -143,7 +143,7 @@ export async function collectStop(ctx: StopContext, end: TurnEnd): Promise<StopR
     head,
     origin_has_head: originHasHead,
     pull,
-    calls: calls.filter((c: GhCall) => c.seq > end.afterSeq),
+    calls: calls.filter((c: GhCall) => c.seq > end.afterSeq).map(capCall),
     diff,
     probes,
     at: new Date().toISOString(),

@@ -82,6 +82,26 @@ export interface ExecResult {
   readonly durationMs: number;
 }
 
+/**
+ * Stops every process of the exec's user but itself: `kill -9 -1` signals all
+ * it may signal (never pid 1, never itself), repeated until /proc shows none
+ * of its user's left (`-O`: owned by the effective uid), killed processes
+ * included until the container's init has reaped them.
+ */
+const STOP_PROCESSES = `kill -9 -1 2>/dev/null
+i=0
+while :; do
+  left=
+  for p in /proc/[0-9]*; do
+    if [ "$p" != "/proc/$$" ] && [ -O "$p" ]; then left=$p; break; fi
+  done
+  [ -z "$left" ] && exit 0
+  i=$((i + 1))
+  [ "$i" -lt 200 ] || exit 3
+  sleep 0.05
+  kill -9 -1 2>/dev/null
+done`;
+
 const IDLE = ['sh', '-c', 'trap "exit 0" TERM INT; while :; do sleep 3600 & wait $!; done'];
 const DEFAULT_MAX_OUTPUT = 1024 * 1024;
 
@@ -209,15 +229,11 @@ export class RunContainer {
    * when that cannot be done within `timeoutMs` (a process table kept full).
    */
   async stopProcessesOf(user: string, timeoutMs = 10_000): Promise<void> {
-    // kill -1 signals every process the caller may signal but itself and pid 1.
-    const r = await this.exec(
-      [
-        'sh',
-        '-c',
-        'n=0; while kill -s KILL -1 2>/dev/null; do n=$((n+1)); [ $n -lt 1000 ] || exit 3; done',
-      ],
-      { user, timeoutMs, maxOutputBytes: 4096 },
-    );
+    const r = await this.exec(['sh', '-c', STOP_PROCESSES], {
+      user,
+      timeoutMs,
+      maxOutputBytes: 4096,
+    });
     if (r.timedOut || r.exitCode !== 0) {
       throw new Error(
         `the processes of ${user} could not be stopped (${r.timedOut ? 'timed out' : `exit ${r.exitCode}`})`,
