@@ -12,7 +12,7 @@
 import type { Dirent } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { quote, type Problem } from './problems.js';
+import { clip, quote, type Problem } from './problems.js';
 
 /** What a path must name: a file or a folder ('any'), or a folder. */
 export type HostPathKind = 'any' | 'folder';
@@ -74,15 +74,17 @@ export async function checkHostPath(
   const problem = (why: string): Problem => ({ pointer: at, message: `${prefix}${why}` });
   const lexical = whyLeavesEvalSetFolder(folder, written, options.from);
   if (lexical) return problem(lexical);
-  const absolute = path.resolve(options.from ?? folder.dir, written);
+  const resolved = path.resolve(options.from ?? folder.dir, written);
+  // Shown cut: a path written 100,000 characters long must not make a message that long.
+  const absolute = clip(resolved, 300);
   const noun = options.kind === 'folder' ? 'folder' : 'file or folder';
   let real: string;
   try {
-    real = await realpath(absolute);
+    real = await realpath(resolved);
   } catch (error) {
     return problem(unreadable(error, absolute, noun));
   }
-  if (!isInside(folder.real, real)) return problem(linkOut(real));
+  if (!isInside(folder.real, real)) return problem(linkOut(clip(real, 300)));
   const info = await stat(real).catch(() => undefined);
   if (!info) return problem(`no such ${noun}: ${absolute}`);
   if (options.kind === 'folder' && !info.isDirectory()) return problem(`not a folder: ${absolute}`);
@@ -126,7 +128,7 @@ async function whyFolderLeaks(folder: EvalSetFolder, start: string): Promise<str
       } catch {
         return `holds ${quote(shown)}, a broken symbolic link or a link loop`;
       }
-      if (!isInside(folder.real, real)) return `holds ${quote(shown)}, ${linkOut(real)}`;
+      if (!isInside(folder.real, real)) return `holds ${quote(shown)}, ${linkOut(clip(real, 300))}`;
       const target = await stat(real).catch(() => undefined);
       if (target?.isDirectory() && !seen.has(real)) {
         seen.add(real);

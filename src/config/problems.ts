@@ -55,7 +55,8 @@ export function quote(value: unknown, max = 80): string {
   return clip(String(JSON.stringify(value)), max);
 }
 
-function clip(text: string, max: number): string {
+/** `text` cut to `max` characters, marked when cut (long paths in messages). */
+export function clip(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
