@@ -63,17 +63,14 @@ async function readBytes(file: string, absolute: string): Promise<Buffer> {
     if (info.isDirectory()) throw refused(file, 'is a folder; give the path of its evals.json');
     if (!info.isFile()) throw refused(file, 'not a regular file');
     if (info.size > MAX_FILE_BYTES) throw refused(file, tooLarge(info.size));
-    // Read at most one byte past the cap: the file may grow while it is read.
-    const buffer = Buffer.alloc(Math.min(info.size, MAX_FILE_BYTES) + 1);
+    // Read to the end, at most one byte past the cap: the file may grow while it is read.
+    const buffer = Buffer.allocUnsafe(MAX_FILE_BYTES + 1);
     let length = 0;
     for (;;) {
       const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
       if (bytesRead === 0) break;
       length += bytesRead;
-      if (length === buffer.length) {
-        if (length > MAX_FILE_BYTES) throw refused(file, tooLarge(length));
-        break;
-      }
+      if (length > MAX_FILE_BYTES) throw refused(file, tooLarge(length));
     }
     return buffer.subarray(0, length);
   } catch (error) {
