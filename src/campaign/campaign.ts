@@ -8,7 +8,7 @@ import {
   type RunRecord,
 } from '../artifacts/index.js';
 import { version } from '../cli/version.js';
-import { loadEvalSet, type EvalSet } from '../config/index.js';
+import { loadEvalSet, refuseBeyondEngine, type EvalSet } from '../config/index.js';
 import { InputError } from '../errors/index.js';
 import { sweepQuotas } from '../environment/index.js';
 import { ensureTestImage } from '../image/index.js';
@@ -162,6 +162,8 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
 
   const client = options.client ?? connectDocker();
   await pingDocker(client);
+  // Resources this engine cannot give fail every run at it: refuse before anything is created.
+  await refuseBeyondEngine(options.evalSetFile, evalSet, () => client.docker.info());
 
   const previous = await existingConditions(outDir);
   if (previous && previous.eval_set.sha256 !== evalSet.sha256) {

@@ -1,15 +1,16 @@
 /**
  * What the schema cannot say: unique ids, references between fields, paths
- * that must exist on the host or stay inside the work tree, git branch names.
+ * that must exist inside the eval set's folder (resolved for real, see
+ * host-paths.ts) or stay inside the work tree, git branch names.
  * Written against the raw document (it runs even when the schema found
  * problems, so that every problem is listed at once), so it checks types
  * before it trusts them.
  */
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { MIN_MEMORY_BYTES, parseMemory } from './memory.js';
+import { checkHostPath, evalSetFolder } from './host-paths.js';
+import { MAX_MEMORY_BYTES, MIN_MEMORY_BYTES, parseMemory } from './memory.js';
 import { whyEscapesWorkTree } from './paths.js';
-import { pointer, type Problem } from './problems.js';
+import { pointer, quote, type Problem } from './problems.js';
 import { whyNotBranchName } from './refname.js';
 
 type Json = Record<string, unknown>;
@@ -24,6 +25,7 @@ export async function semanticProblems(doc: unknown, dir: string): Promise<Probl
   if (!isObject(doc)) return [];
   const problems: Problem[] = [];
   const pending: Promise<Problem | undefined>[] = [];
+  const folder = await evalSetFolder(dir);
 
   // Ids name folders: two evals with one id would write into each other's runs.
   problems.push(...duplicates(list(doc.evals), 'id', (i) => pointer('evals', i, 'id'), 'id'));
@@ -37,7 +39,7 @@ export async function semanticProblems(doc: unknown, dir: string): Promise<Probl
     if (!known.includes(doc.baseline_condition)) {
       problems.push({
         pointer: '/baseline_condition',
-        message: `no condition named ${JSON.stringify(doc.baseline_condition)} (conditions: ${known.join(', ')})`,
+        message: `no condition named ${quote(doc.baseline_condition)} (conditions: ${known.join(', ')})`,
       });
     }
   }
@@ -49,16 +51,23 @@ export async function semanticProblems(doc: unknown, dir: string): Promise<Probl
         const why = whyEscapesWorkTree(to);
         if (why) problems.push({ pointer: at, message: `target ${why}` });
       }
-      pending.push(mustExist(at, path.resolve(dir, from), 'any'));
+      pending.push(checkHostPath(folder, at, from, { kind: 'any', prefix: 'source ' }));
     }
   }
 
   if (isObject(doc.resources) && typeof doc.resources.memory === 'string') {
     const memory = doc.resources.memory;
-    if (/^[0-9]+[kmg]$/i.test(memory) && parseMemory(memory) < MIN_MEMORY_BYTES) {
+    const bytes = /^[0-9]+[kmg]$/i.test(memory) ? parseMemory(memory) : undefined;
+    if (bytes !== undefined && bytes < MIN_MEMORY_BYTES) {
       problems.push({
         pointer: '/resources/memory',
-        message: `must be at least 6m (Docker's smallest limit), got ${JSON.stringify(memory)}`,
+        message: `must be at least 6m (Docker's smallest limit), got ${quote(memory)}`,
+      });
+    }
+    if (bytes !== undefined && !(bytes <= MAX_MEMORY_BYTES)) {
+      problems.push({
+        pointer: '/resources/memory',
+        message: `must be at most ${MAX_MEMORY_BYTES} bytes (8 PiB), got ${quote(memory)}`,
       });
     }
   }
@@ -73,13 +82,14 @@ export async function semanticProblems(doc: unknown, dir: string): Promise<Probl
         'check',
       ),
     );
-    const root = path.resolve(
-      dir,
-      typeof evalItem.files_root === 'string' ? evalItem.files_root : '.',
-    );
+    const filesRoot = typeof evalItem.files_root === 'string' ? evalItem.files_root : '.';
+    const root = path.resolve(dir, filesRoot);
     const rootCheck =
-      typeof evalItem.files_root === 'string'
-        ? mustExist(pointer('evals', i, 'files_root'), root, 'folder')
+      typeof evalItem.files_root === 'string' && evalItem.files_root !== ''
+        ? checkHostPath(folder, pointer('evals', i, 'files_root'), filesRoot, {
+            kind: 'folder',
+            walk: false,
+          })
         : Promise.resolve(undefined);
     pending.push(rootCheck);
     list(evalItem.files).forEach((file, j) => {
@@ -93,7 +103,7 @@ export async function semanticProblems(doc: unknown, dir: string): Promise<Probl
       // A missing root is reported once, not once per file.
       pending.push(
         rootCheck.then((rootProblem) =>
-          rootProblem ? undefined : mustExist(at, path.join(root, file), 'any'),
+          rootProblem ? undefined : checkHostPath(folder, at, file, { kind: 'any', from: root }),
         ),
       );
     });
@@ -113,7 +123,7 @@ export async function semanticProblems(doc: unknown, dir: string): Promise<Probl
         if (why)
           problems.push({
             pointer: at,
-            message: `not a valid branch name: ${JSON.stringify(name)} ${why}`,
+            message: `not a valid branch name: ${quote(name)} ${why}`,
           });
       }
     }
@@ -139,28 +149,9 @@ function duplicates(
     else {
       problems.push({
         pointer: at(index),
-        message: `duplicate ${what} ${JSON.stringify(value)}, first at ${at(earlier)}`,
+        message: `duplicate ${what} ${quote(value)}, first at ${at(earlier)}`,
       });
     }
   });
   return problems;
-}
-
-async function mustExist(
-  at: string,
-  absolute: string,
-  kind: 'any' | 'folder',
-): Promise<Problem | undefined> {
-  try {
-    const info = await stat(absolute);
-    if (kind === 'folder' && !info.isDirectory()) {
-      return { pointer: at, message: `not a folder: ${absolute}` };
-    }
-    return undefined;
-  } catch {
-    return {
-      pointer: at,
-      message: `no such ${kind === 'folder' ? 'folder' : 'file or folder'}: ${absolute}`,
-    };
-  }
 }

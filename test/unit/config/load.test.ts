@@ -293,7 +293,7 @@ describe('loadEvalSet: an invalid eval set is refused with every problem at its 
     [
       'no cpus',
       (s) => ({ ...s, resources: { cpus: 0 } }),
-      [['/resources/cpus', 'must be greater than 0, got 0']],
+      [['/resources/cpus', 'must be at least 0.01, got 0']],
     ],
     [
       'a bad pull-request state',
