@@ -24,7 +24,6 @@ import {
   EnvironmentError,
   isAncestorIn,
   measureDiff,
-  DEFAULT_DISK_BYTES,
   canMountQuota,
   mountQuota,
   prepareEnvironment,
@@ -278,7 +277,7 @@ export async function prepareRun(ctx: CampaignContext, planned: PlannedRun): Pro
     );
     await handOverOwnership(env);
     if (canMountQuota()) {
-      quota = await mountQuota(layout.envRoot, base, DEFAULT_DISK_BYTES);
+      quota = await mountQuota(layout.envRoot, base, evalSet.resources.disk_bytes);
       env = viewOf(env, base, quota.view);
       seal = { ...seal, workTree: env.workTree };
     }

@@ -9,6 +9,9 @@
 import path from 'node:path';
 import { checkHostPath, evalSetFolder } from './host-paths.js';
 import { MAX_MEMORY_BYTES, MIN_MEMORY_BYTES, parseMemory } from './memory.js';
+
+/** A quota smaller than this holds no real checkout. */
+const MIN_DISK_BYTES = 16 * 1024 * 1024;
 import { whyEscapesWorkTree } from './paths.js';
 import { pointer, quote, type Problem } from './problems.js';
 import { whyNotBranchName } from './refname.js';
@@ -68,6 +71,17 @@ export async function semanticProblems(doc: unknown, dir: string): Promise<Probl
       problems.push({
         pointer: '/resources/memory',
         message: `must be at most ${MAX_MEMORY_BYTES} bytes (8 PiB), got ${quote(memory)}`,
+      });
+    }
+  }
+
+  if (isObject(doc.resources) && typeof doc.resources.disk === 'string') {
+    const disk = doc.resources.disk;
+    const bytes = /^[0-9]+[kmg]$/i.test(disk) ? parseMemory(disk) : undefined;
+    if (bytes !== undefined && bytes < MIN_DISK_BYTES) {
+      problems.push({
+        pointer: '/resources/disk',
+        message: `must be at least 16m, got ${quote(disk)}`,
       });
     }
   }

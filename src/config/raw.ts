@@ -58,7 +58,7 @@ export interface RawEvalSet {
   baseline_condition?: string;
   probes?: Record<string, string>;
   hand_over?: string[];
-  resources?: { memory?: string | number; cpus?: number; pids?: number };
+  resources?: { memory?: string | number; cpus?: number; pids?: number; disk?: string | number };
   repo_owner?: string;
   checks?: RawCheck[];
   evals: RawEval[];

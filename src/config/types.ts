@@ -92,6 +92,8 @@ export interface Resources {
   readonly memory_bytes: number;
   readonly cpus: number;
   readonly pids: number;
+  /** What a run may write (enforced when evalrig runs as root). */
+  readonly disk_bytes: number;
 }
 
 export interface EvalSet {

@@ -95,6 +95,7 @@ describe('eval sets that cannot crash validation', () => {
         cpus: 8192,
         pids: 4194304,
         memory_bytes: 6 * 1024 ** 2,
+        disk_bytes: 2 * 1024 ** 3,
       });
     });
   });
