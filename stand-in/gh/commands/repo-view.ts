@@ -2,17 +2,18 @@ import { atMostOneArgument, notPlayed, type CommandSpec } from '../cli/args.js';
 import { NotPlayedError } from '../errors.js';
 import { pick, REPO_FIELDS, REPO_FIELDS_NOT_PLAYED, repoFieldValue } from '../fields/index.js';
 import type { RepoContext, RepoName } from '../git/index.js';
-import { JSON_FLAGS, jsonRequest, printJson } from './common.js';
+import { HELP_FLAG, JSON_FLAGS, jsonRequest, printJson } from './common.js';
 import type { Command } from './types.js';
 
 const spec: CommandSpec = {
   name: 'repo view',
+  use: 'view [<repository>]',
   jsonFields: REPO_FIELDS,
   flags: [
+    notPlayed('web', 'bool', 'w', 'Open a repository in the browser'),
+    notPlayed('branch', 'string', 'b', 'View a specific branch of the repository'),
     ...JSON_FLAGS,
-    notPlayed('web', 'bool', 'w'),
-    notPlayed('branch', 'string', 'b'),
-    notPlayed('help', 'bool', 'h'),
+    HELP_FLAG,
   ],
 };
 
@@ -20,7 +21,7 @@ const spec: CommandSpec = {
 export const repoView: Command = {
   spec,
   run(ctx, args) {
-    const which = atMostOneArgument(spec, args);
+    const which = atMostOneArgument(args);
     const json = jsonRequest(args, REPO_FIELDS, REPO_FIELDS_NOT_PLAYED);
     const repo = ctx.repo();
     const name = repo.repoName();
