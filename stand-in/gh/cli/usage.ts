@@ -30,7 +30,8 @@ export function flagUsages(flags: FlagSpec[]): string {
       const { name, usage } = unquoteUsage(f);
       if (name !== '') left += ` ${name}`;
       let right = usage;
-      if (f.def !== undefined) right += f.type === 'string' ? ` (default "${f.def}")` : ` (default ${f.def})`;
+      if (f.def !== undefined)
+        right += f.type === 'string' ? ` (default "${f.def}")` : ` (default ${f.def})`;
       return { left, right };
     });
   const max = Math.max(...lines.map((l) => l.left.length + 1));

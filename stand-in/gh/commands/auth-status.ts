@@ -18,7 +18,11 @@ export const authStatus: Command = {
   spec,
   run(ctx, args) {
     exactlyNoArguments(args);
-    const envToken = ctx.env.GH_TOKEN ? 'GH_TOKEN' : ctx.env.GITHUB_TOKEN ? 'GITHUB_TOKEN' : undefined;
+    const envToken = ctx.env.GH_TOKEN
+      ? 'GH_TOKEN'
+      : ctx.env.GITHUB_TOKEN
+        ? 'GITHUB_TOKEN'
+        : undefined;
     const source = envToken ?? 'keyring';
     // The keyring holds an OAuth token of 40 characters, as `gh auth login` stores.
     const token = envToken ? (ctx.env[envToken] ?? '') : `gho_${'x'.repeat(36)}`;

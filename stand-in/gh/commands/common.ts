@@ -15,9 +15,15 @@ export const HELP_FLAG: FlagSpec = notPlayed('help', 'bool', undefined, 'Show he
 
 /** Flags every pr command inherits from `gh pr` (cmdutil.EnableRepoOverride) and the root. */
 export const PR_COMMON_FLAGS: FlagSpec[] = [
-  notPlayed('repo', 'string', 'R', 'Select another repository using the `[HOST/]OWNER/REPO` format', {
-    inherited: true,
-  }),
+  notPlayed(
+    'repo',
+    'string',
+    'R',
+    'Select another repository using the `[HOST/]OWNER/REPO` format',
+    {
+      inherited: true,
+    },
+  ),
   HELP_FLAG,
 ];
 
@@ -25,7 +31,12 @@ export const PR_COMMON_FLAGS: FlagSpec[] = [
 export const JSON_FLAGS: FlagSpec[] = [
   played('json', 'stringSlice', undefined, 'Output JSON with the specified `fields`'),
   played('jq', 'string', 'q', 'Filter JSON output using a jq `expression`'),
-  played('template', 'string', 't', 'Format JSON output using a Go template; see "gh help formatting"'),
+  played(
+    'template',
+    'string',
+    't',
+    'Format JSON output using a Go template; see "gh help formatting"',
+  ),
 ];
 
 /** The `--json`/`--jq` request of a call, checked before anything else (as gh's pre-run does). */
@@ -131,7 +142,10 @@ function selectorNumber(selector: string): number | undefined {
  * branch merging `refs/pull/N/head` stands for PR N; one tracking a remote branch stands for
  * that branch, `OWNER:` prefixed when the remote is another owner's.
  */
-function currentSelector(repo: RepoContext, base: RepoName): { branch: string } | { number: number } {
+function currentSelector(
+  repo: RepoContext,
+  base: RepoName,
+): { branch: string } | { number: number } {
   const branch = branchOrFail(repo);
   const config = repo.config();
   const mergeRef = configValue(config, `branch.${branch}.merge`) ?? '';

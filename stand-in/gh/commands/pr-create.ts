@@ -47,12 +47,27 @@ const spec: CommandSpec = {
     played('fill-verbose', 'bool', undefined, 'Use commits msg+body for description'),
     played('fill', 'bool', 'f', 'Use commit info for title and body'),
     played('fill-first', 'bool', undefined, 'Use first commit info for title and body'),
-    played('reviewer', 'stringSlice', 'r', 'Request reviews from people or teams by their `handle`'),
-    played('assignee', 'stringSlice', 'a', 'Assign people by their `login`. Use "@me" to self-assign.'),
+    played(
+      'reviewer',
+      'stringSlice',
+      'r',
+      'Request reviews from people or teams by their `handle`',
+    ),
+    played(
+      'assignee',
+      'stringSlice',
+      'a',
+      'Assign people by their `login`. Use "@me" to self-assign.',
+    ),
     played('label', 'stringSlice', 'l', 'Add labels by `name`'),
     played('project', 'stringSlice', 'p', 'Add the pull request to projects by `title`'),
     played('milestone', 'string', 'm', 'Add the pull request to a milestone by `name`'),
-    played('no-maintainer-edit', 'bool', undefined, "Disable maintainer's ability to modify pull request"),
+    played(
+      'no-maintainer-edit',
+      'bool',
+      undefined,
+      "Disable maintainer's ability to modify pull request",
+    ),
     played('recover', 'string', undefined, 'Recover input from a failed run of create'),
     played('template', 'string', 'T', 'Template `file` to use as starting body text'),
     played(
@@ -97,7 +112,11 @@ function checkFlags(ctx: Ctx, args: ParsedArgs): { body: string | undefined } {
   if ((str(args, 'template') ?? '') !== '' && body !== undefined) {
     fail('`--template` is not supported when using `--body` or `--body-file`');
   }
-  if (!web && !(fillVerbose || fill || fillFirst) && (!given(args, 'title') || body === undefined)) {
+  if (
+    !web &&
+    !(fillVerbose || fill || fillFirst) &&
+    (!given(args, 'title') || body === undefined)
+  ) {
     fail(
       'must provide `--title` and `--body` (or `--fill` or `fill-first` or `--fillverbose`) when not running interactively',
     );
@@ -148,7 +167,8 @@ export const prCreate: Command = {
       if (pushedTo === undefined) {
         // gh prints it without a newline and exits 1 (cmdutil.SilentError).
         return {
-          stderr: 'aborted: you must first push the current branch to a remote, or use the --head flag',
+          stderr:
+            'aborted: you must first push the current branch to a remote, or use the --head flag',
           exitCode: 1,
         };
       }

@@ -5,7 +5,10 @@ import type { Command } from './types.js';
 const spec: CommandSpec = {
   name: 'pr ready',
   use: 'ready [<number> | <url> | <branch>]',
-  flags: [played('undo', 'bool', undefined, 'Convert a pull request to "draft"'), ...PR_COMMON_FLAGS],
+  flags: [
+    played('undo', 'bool', undefined, 'Convert a pull request to "draft"'),
+    ...PR_COMMON_FLAGS,
+  ],
 };
 
 /** `gh pr ready [<number>|<url>|<branch>]` and `--undo`: messages on stderr only. */

@@ -76,8 +76,15 @@ export class RepoContext {
     }
     if (known.length === 0) {
       const env = this.env;
-      if (env.GH_TOKEN || env.GITHUB_TOKEN || env.GH_ENTERPRISE_TOKEN || env.GITHUB_ENTERPRISE_TOKEN) {
-        throw new GhError('set the GH_HOST environment variable to specify which GitHub host to use');
+      if (
+        env.GH_TOKEN ||
+        env.GITHUB_TOKEN ||
+        env.GH_ENTERPRISE_TOKEN ||
+        env.GITHUB_ENTERPRISE_TOKEN
+      ) {
+        throw new GhError(
+          'set the GH_HOST environment variable to specify which GitHub host to use',
+        );
       }
       throw new GhError(
         'none of the git remotes configured for this repository point to a known GitHub host. ' +

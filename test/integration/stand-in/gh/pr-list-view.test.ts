@@ -81,7 +81,9 @@ describe('gh stand-in: pr list and pr view', function () {
         'invalid argument "weird" for "-s, --state" flag: valid values are {open|closed|merged|all}\n\nUsage:  gh pr list [flags]\n',
       );
       const l = await repo.gh(['pr', 'list', '-L', '0']);
-      expect(beforeFlags(l.stderr)).to.equal('invalid value for --limit: 0\n\nUsage:  gh pr list [flags]\n');
+      expect(beforeFlags(l.stderr)).to.equal(
+        'invalid value for --limit: 0\n\nUsage:  gh pr list [flags]\n',
+      );
       expect(l.exitCode).to.equal(1);
     });
   });
