@@ -91,7 +91,7 @@ runCases('pr create', [
   },
   {
     name: '--fill with one commit: its subject and body',
-    cite: `${CREATE} initDefaultTitleBody; ${TEST} "fill-first flag provided"`,
+    cite: `${CREATE} initDefaultTitleBody; ${TEST} "single commit title and body are used"`,
     bare: true,
     setup: async (r) => {
       await r.git('switch', '-q', '-c', 'feature');
