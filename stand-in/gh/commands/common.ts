@@ -5,7 +5,14 @@ import type { Ctx } from '../context.js';
 import { GhError, NotPlayedError } from '../errors.js';
 import { selectFields, stringifySorted, type PrDiff } from '../fields/index.js';
 import { configValue, parseRemote, type RepoContext, type RepoName } from '../git/index.js';
-import { evalJq, formatJqOutput, JqRuntimeError, JqUnsupported, parseJq } from '../jq/index.js';
+import {
+  evalJq,
+  formatJqOutput,
+  JqParseError,
+  JqRuntimeError,
+  JqUnsupported,
+  parseJq,
+} from '../jq/index.js';
 import type { PullRequest, State } from '../store/index.js';
 
 /** The root's `--help` (persistent, no shorthand: gh's root.go). */
@@ -73,7 +80,8 @@ export function jsonRequest(
       parseJq(jq); // refuses what is beyond the subset before any work
     } catch (e) {
       if (e instanceof JqUnsupported) throw new NotPlayedError(e.message);
-      throw e;
+      // A parse error comes after the lookup in gh (the exporter's Write): printJson words it.
+      if (!(e instanceof JqParseError)) throw e;
     }
   }
   return { fields, jq: jq === '' ? undefined : jq };
@@ -85,7 +93,7 @@ export function printJson(value: unknown, jq: string | undefined): string {
   try {
     return formatJqOutput(evalJq(parseJq(jq), value));
   } catch (e) {
-    if (e instanceof JqRuntimeError) throw new GhError(e.message);
+    if (e instanceof JqRuntimeError || e instanceof JqParseError) throw new GhError(e.message);
     if (e instanceof JqUnsupported) throw new NotPlayedError(e.message);
     throw e;
   }

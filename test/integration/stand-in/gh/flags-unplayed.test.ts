@@ -57,10 +57,10 @@ describe('gh stand-in: flags, --json/--jq errors and what it does not play', fun
   });
 
   it('refuses a --jq beyond the subset, records it as not played', async () => {
-    const r = await repo.gh(['pr', 'list', '--json', 'number', '--jq', 'map(.number)']);
+    const r = await repo.gh(['pr', 'list', '--json', 'number', '--jq', '.[] | @tsv']);
     expect(r.exitCode).to.equal(1);
     expect(r.stdout).to.equal('');
-    expect(r.stderr).to.match(/^gh stand-in: --jq "map\(\.number\)" is not played/);
+    expect(r.stderr).to.match(/^gh stand-in: --jq "\.\[\] \| @tsv" is not played/);
     expect(await repo.lastCall()).to.include({ played: false, command: 'pr list' });
   });
 
