@@ -12,6 +12,8 @@ interface Commit {
   body: string;
 }
 
+// git/client.go commitLogRE; NUL separates the fields, as in gh's --pretty format.
+// eslint-disable-next-line no-control-regex -- NUL is the separator gh asks git for
 const COMMIT_LOG = /^[0-9a-fA-F]{7,40}\x00.*?\x00[\s\S]*?\x00$/gm;
 
 /**

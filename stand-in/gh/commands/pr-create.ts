@@ -3,7 +3,6 @@ import {
   flagError,
   given,
   noArguments,
-  notPlayed,
   played,
   str,
   type CommandSpec,
@@ -142,7 +141,6 @@ export const prCreate: Command = {
 
     const repo = ctx.repo();
     const base0 = repo.baseRemote();
-    const name = base0.repo;
     const headFlag = str(args, 'head') ?? '';
     let headBranch: string;
     let label: string;
