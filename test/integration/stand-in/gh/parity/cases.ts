@@ -127,3 +127,19 @@ export const PR_CREATE_USAGE = usage('gh pr create [flags]', [
 export const PR_READY_USAGE = usage('gh pr ready [<number> | <url> | <branch>] [flags]', [
   '  --undo   Convert a pull request to "draft"',
 ]);
+
+/** `gh pr view`'s flags (pkg/cmd/pr/view/view.go, pkg/cmdutil/json_flags.go). */
+export const PR_VIEW_USAGE = usage('gh pr view [<number> | <url> | <branch>] [flags]', [
+  '  -c, --comments          View pull request comments',
+  '  -q, --jq expression     Filter JSON output using a jq expression',
+  '      --json fields       Output JSON with the specified fields',
+  '  -t, --template string   Format JSON output using a Go template; see "gh help formatting"',
+  '  -w, --web               Open a pull request in the browser',
+]);
+
+/** `gh auth status`'s flags (pkg/cmd/auth/status/status.go). */
+export const AUTH_STATUS_USAGE = usage('gh auth status [flags]', [
+  '  -a, --active            Display the active account only',
+  "  -h, --hostname string   Check only a specific hostname's auth status",
+  '  -t, --show-token        Display the auth token',
+]);

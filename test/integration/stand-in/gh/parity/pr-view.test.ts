@@ -1,4 +1,4 @@
-import { err, flagErr, out, pr, PR_READY_USAGE, runCases } from './cases.js';
+import { err, flagErr, out, pr, PR_READY_USAGE, PR_VIEW_USAGE, runCases } from './cases.js';
 
 const FINDER = 'pkg/cmd/pr/shared/finder.go';
 const FINDER_TEST = 'pkg/cmd/pr/shared/finder_test.go';
@@ -84,6 +84,71 @@ runCases('pr view, edit, ready', [
     cite: 'pkg/cmd/pr/ready/ready.go; pkg/cmd/root/help.go rootUsageFunc, dedent',
     args: ['pr', 'ready', '--draft'],
     want: flagErr('unknown flag: --draft', PR_READY_USAGE),
+  },
+  {
+    name: 'pr view with an unknown flag: its table, JSON flags included',
+    cite: `${VIEW} NewCmdView; pkg/cmdutil/json_flags.go AddJSONFlags; pkg/cmd/root/help.go rootUsageFunc`,
+    args: ['pr', 'view', '--bogus'],
+    want: flagErr('unknown flag: --bogus', PR_VIEW_USAGE),
+  },
+  {
+    name: 'pr view --json with no value lists the fields, no usage',
+    // api/query_builder.go PullRequestFields, plus baseRefOid and closingIssuesReferences that
+    // later releases added (the stand-in answers as 2.78; see its README).
+    cite: 'pkg/cmdutil/json_flags.go AddJSONFlags (SetFlagErrorFunc); api/query_builder.go',
+    args: ['pr', 'view', '--json'],
+    want: err(
+      'Specify one or more comma-separated fields for `--json`:\n  ' +
+        [
+          'additions',
+          'assignees',
+          'author',
+          'autoMergeRequest',
+          'baseRefName',
+          'baseRefOid',
+          'body',
+          'changedFiles',
+          'closed',
+          'closedAt',
+          'closingIssuesReferences',
+          'comments',
+          'commits',
+          'createdAt',
+          'deletions',
+          'files',
+          'fullDatabaseId',
+          'headRefName',
+          'headRefOid',
+          'headRepository',
+          'headRepositoryOwner',
+          'id',
+          'isCrossRepository',
+          'isDraft',
+          'labels',
+          'latestReviews',
+          'maintainerCanModify',
+          'mergeCommit',
+          'mergeStateStatus',
+          'mergeable',
+          'mergedAt',
+          'mergedBy',
+          'milestone',
+          'number',
+          'potentialMergeCommit',
+          'projectCards',
+          'projectItems',
+          'reactionGroups',
+          'reviewDecision',
+          'reviewRequests',
+          'reviews',
+          'state',
+          'statusCheckRollup',
+          'title',
+          'updatedAt',
+          'url',
+        ].join('\n  ') +
+        '\n',
+    ),
   },
   {
     name: 'pr edit --body-file "" counts as no body file',

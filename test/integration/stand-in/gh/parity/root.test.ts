@@ -1,4 +1,4 @@
-import { err, out, runCases } from './cases.js';
+import { AUTH_STATUS_USAGE, err, flagErr, out, runCases } from './cases.js';
 
 const HELP = 'pkg/cmd/root/help.go';
 const STATUS = 'pkg/cmd/auth/status/status.go';
@@ -52,6 +52,12 @@ runCases('unknown commands, auth status', [
     cite: `${STATUS} (cobra.ExactArgs(0)); spf13/cobra v1.8.1 args.go`,
     args: ['auth', 'status', 'extra'],
     want: err('accepts 0 arg(s), received 1\n'),
+  },
+  {
+    name: 'auth status: -h is --hostname, needing a value',
+    cite: `${STATUS} NewCmdStatus; spf13/pflag v1.0.5 flag.go`,
+    args: ['auth', 'status', '-h'],
+    want: flagErr("flag needs an argument: 'h' in -h", AUTH_STATUS_USAGE),
   },
   {
     name: 'a GH_TOKEN is masked after its last underscore, byte for byte',
