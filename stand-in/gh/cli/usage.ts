@@ -36,9 +36,7 @@ export function flagUsages(flags: FlagSpec[]): string {
     });
   const max = Math.max(...lines.map((l) => l.left.length + 1));
   // Go's Fprintln(left, spacing, usage): the two separators are spaces too.
-  return lines
-    .map((l) => `${l.left} ${' '.repeat(max - l.left.length - 1 + 1)} ${l.right}\n`)
-    .join('');
+  return lines.map((l) => `${l.left} ${' '.repeat(max - l.left.length)} ${l.right}\n`).join('');
 }
 
 function unquoteUsage(f: FlagSpec): { name: string; usage: string } {
