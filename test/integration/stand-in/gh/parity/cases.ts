@@ -143,3 +143,30 @@ export const AUTH_STATUS_USAGE = usage('gh auth status [flags]', [
   "  -h, --hostname string   Check only a specific hostname's auth status",
   '  -t, --show-token        Display the auth token',
 ]);
+
+/** `gh pr edit`'s flags (pkg/cmd/pr/edit/edit.go): no JSON flags. */
+export const PR_EDIT_USAGE = usage('gh pr edit [<number> | <url> | <branch>] [flags]', [
+  '      --add-assignee login      Add assigned users by their login. Use "@me" to assign yourself.',
+  '      --add-label name          Add labels by name',
+  '      --add-project title       Add the pull request to projects by title',
+  '      --add-reviewer login      Add reviewers by their login.',
+  '  -B, --base branch             Change the base branch for this pull request',
+  '  -b, --body string             Set the new body.',
+  '  -F, --body-file file          Read body text from file (use "-" to read from standard input)',
+  '  -m, --milestone name          Edit the milestone the pull request belongs to by name',
+  '      --remove-assignee login   Remove assigned users by their login. Use "@me" to unassign yourself.',
+  '      --remove-label name       Remove labels by name',
+  '      --remove-milestone        Remove the milestone association from the pull request',
+  '      --remove-project title    Remove the pull request from projects by title',
+  '      --remove-reviewer login   Remove reviewers by their login.',
+  '  -t, --title string            Set the new title.',
+]);
+
+/** `gh repo view`'s flags (pkg/cmd/repo/view/view.go). */
+export const REPO_VIEW_USAGE = usage('gh repo view [<repository>] [flags]', [
+  '  -b, --branch string     View a specific branch of the repository',
+  '  -q, --jq expression     Filter JSON output using a jq expression',
+  '      --json fields       Output JSON with the specified fields',
+  '  -t, --template string   Format JSON output using a Go template; see "gh help formatting"',
+  '  -w, --web               Open a repository in the browser',
+]);

@@ -1,4 +1,14 @@
-import { err, flagErr, out, pr, PR_READY_USAGE, PR_VIEW_USAGE, runCases } from './cases.js';
+import {
+  err,
+  flagErr,
+  out,
+  pr,
+  PR_EDIT_USAGE,
+  PR_READY_USAGE,
+  PR_VIEW_USAGE,
+  REPO_VIEW_USAGE,
+  runCases,
+} from './cases.js';
 
 const FINDER = 'pkg/cmd/pr/shared/finder.go';
 const FINDER_TEST = 'pkg/cmd/pr/shared/finder_test.go';
@@ -149,6 +159,27 @@ runCases('pr view, edit, ready', [
         ].join('\n  ') +
         '\n',
     ),
+  },
+  {
+    name: 'pr edit with --body and --body-file: its table',
+    cite: 'pkg/cmd/pr/edit/edit.go (cmdutil.MutuallyExclusive); pkg/cmdutil/errors.go',
+    args: ['pr', 'edit', '1', '-b', 'x', '-F', 'b.md'],
+    want: flagErr('specify only one of `--body` or `--body-file`', PR_EDIT_USAGE),
+  },
+  {
+    name: 'pr edit with no edit flag',
+    cite: 'pkg/cmd/pr/edit/edit.go (FlagErrorf; the wording of releases after 2.60)',
+    args: ['pr', 'edit', '1'],
+    want: flagErr(
+      '--title, --body, --reviewer, --assignee, --label, --project, or --milestone required when not running interactively',
+      PR_EDIT_USAGE,
+    ),
+  },
+  {
+    name: 'repo view with a bad flag: its table',
+    cite: 'pkg/cmd/repo/view/view.go NewCmdView',
+    args: ['repo', 'view', '-x'],
+    want: flagErr("unknown shorthand flag: 'x' in -x", REPO_VIEW_USAGE),
   },
   {
     name: 'pr edit --body-file "" counts as no body file',
