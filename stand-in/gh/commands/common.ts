@@ -73,7 +73,8 @@ export function jsonRequest(
   }
   if (given(args, 'web')) throw new GhError('cannot use `--web` with `--json`');
   const fields = selectFields(json, all, notPlayedFields);
-  // An empty --jq is no filter, as in gh; a template is refused unless a filter is given first.
+  // An empty --jq is no filter, as in gh. A Go template alone is not played; with a filter gh
+  // ignores it (the exporter's Write tries the filter first).
   if (jq === '' && template !== '') throw new NotPlayedError('--template');
   if (jq !== '') {
     try {

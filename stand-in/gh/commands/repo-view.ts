@@ -39,7 +39,9 @@ export const repoView: Command = {
     }
     let out = `name:\t${name.owner}/${name.name}\ndescription:\t\n`;
     const readme = readReadme(repo);
-    if (readme !== undefined) out += `--\n${readme}\n`;
+    // gh passes the README to Fprintf as its format (pkg/cmd/repo/view/view.go), so its `%`s
+    // come out as Go prints verbs given no argument.
+    if (readme !== undefined) out += `--\n${goSprintfNoArgs(readme)}\n`;
     return { stdout: out };
   },
 };
@@ -65,4 +67,41 @@ function readReadme(repo: RepoContext): string | undefined {
   if (file === undefined) return undefined;
   const blob = repo.git(['cat-file', 'blob', `${tip}:${file}`]);
   return blob.status === 0 ? blob.stdout : undefined;
+}
+
+/**
+ * Go's `fmt.Sprintf(format)` with no argument: `%%` is `%`, a verb (after flags, width and
+ * precision) is `%!v(MISSING)`, a `*` width or precision `%!(BADWIDTH)`/`%!(BADPREC)`, a `%`
+ * at the end `%!(NOVERB)`.
+ */
+export function goSprintfNoArgs(format: string): string {
+  let out = '';
+  const chars = [...format];
+  for (let i = 0; i < chars.length; i++) {
+    const c = chars[i] ?? '';
+    if (c !== '%') {
+      out += c;
+      continue;
+    }
+    i++;
+    while (i < chars.length && '+-# 0'.includes(chars[i] ?? '')) i++;
+    if (chars[i] === '*') {
+      out += '%!(BADWIDTH)';
+      i++;
+    } else while (i < chars.length && /\d/.test(chars[i] ?? '')) i++;
+    if (chars[i] === '.') {
+      i++;
+      if (chars[i] === '*') {
+        out += '%!(BADPREC)';
+        i++;
+      } else while (i < chars.length && /\d/.test(chars[i] ?? '')) i++;
+    }
+    if (i >= chars.length) {
+      out += '%!(NOVERB)';
+      break;
+    }
+    const verb = chars[i] ?? '';
+    out += verb === '%' ? '%' : `%!${verb}(MISSING)`;
+  }
+  return out;
 }

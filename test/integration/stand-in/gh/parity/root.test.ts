@@ -48,6 +48,17 @@ runCases('unknown commands, auth status', [
     want: err(`unknown command "craete" for "gh pr"\n\nDid you mean this?\n\tcreate\n\n${prUsage}`),
   },
   {
+    name: 'repo view prints the README through Fprintf, its % signs read as verbs',
+    cite: 'pkg/cmd/repo/view/view.go viewRun (fmt.Fprintf(stdout, readme.Content)); Go fmt',
+    bare: true,
+    setup: async (r) => {
+      await r.commit('README.md', '100% done, 50%s, %%\n');
+      await r.git('push', '-q', 'origin', 'main');
+    },
+    args: ['repo', 'view'],
+    want: out('name:\tacme/toy\ndescription:\t\n--\n100%!d(MISSING)one, 50%!s(MISSING), %\n\n'),
+  },
+  {
     name: 'auth status takes no argument',
     cite: `${STATUS} (cobra.ExactArgs(0)); spf13/cobra v1.8.1 args.go`,
     args: ['auth', 'status', 'extra'],
