@@ -3,7 +3,7 @@ import { parseArgs } from './cli/args.js';
 import { dispatch } from './commands/index.js';
 import type { CallNotes, CallResult, Ctx } from './context.js';
 import { GhError, NotPlayedError } from './errors.js';
-import { findGitDirs, NOT_A_GIT_REPOSITORY, parseRemoteUrl, RepoContext } from './git/index.js';
+import { findGitDirs, NOT_A_GIT_REPOSITORY, RepoContext } from './git/index.js';
 import { Store } from './store/index.js';
 
 /** The login the stand-in is logged in as when GH_STAND_IN_USER is not set. */
@@ -30,7 +30,7 @@ export function runCall(argv: string[], cwd: string, env: NodeJS.ProcessEnv): Ca
   const user = (): string => env.GH_STAND_IN_USER || DEFAULT_USER;
   const getRepo = (): RepoContext => {
     if (!dirs) throw new GhError(NOT_A_GIT_REPOSITORY);
-    repo ??= new RepoContext(dirs, cwd);
+    repo ??= new RepoContext(dirs, cwd, env);
     return repo;
   };
   const getStore = (): Store => {
@@ -127,9 +127,12 @@ function toGitHubTime(d: Date): string {
 }
 
 function safeRepoName(getRepo: () => RepoContext): string {
-  const url = getRepo().originUrl();
-  const name = parseRemoteUrl(url);
-  return name ? `${name.owner}/${name.name}` : 'OWNER/REPO';
+  try {
+    const name = getRepo().repoName();
+    return `${name.owner}/${name.name}`;
+  } catch {
+    return 'OWNER/REPO';
+  }
 }
 
 function readAllStdin(): string {
