@@ -143,6 +143,16 @@ export class Store {
     }
   }
 
+  /** A pending state is only finished when it is a whole state (not one planted or cut). */
+  private readable(file: string): boolean {
+    try {
+      readState(file, this.defaults());
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   private writePending(seq: number): string {
     const file = join(this.dir, `state.json.seq-${seq}.pending`);
     removeQuietly(file); // left by a call killed before it wrote its line
@@ -157,8 +167,11 @@ export class Store {
     const { lastSeq } = inspectCalls(this.callsPath, this.seqPath);
     for (const name of pending) {
       const file = join(this.dir, name);
-      if (Number(PENDING.exec(name)?.[1]) === lastSeq) renameSync(file, this.statePath);
-      else removeQuietly(file);
+      if (Number(PENDING.exec(name)?.[1]) === lastSeq && this.readable(file)) {
+        renameSync(file, this.statePath);
+      } else {
+        removeQuietly(file);
+      }
     }
   }
 
