@@ -3,7 +3,6 @@
  * on (`EVALRIG_GH_RECORDER`): the host keeps its own copy of the record, which the agent in
  * the container cannot rewrite afterwards. See README.md, "The report to the host".
  */
-import { createConnection } from 'node:net';
 import type { State } from '../store/index.js';
 
 /** The variable naming the host's socket; unset: no report. */
@@ -29,11 +28,14 @@ export function reportMessage(line: string, state: State | null): string {
  * Never fails: when the socket is missing, refuses, or the host does not answer, the call
  * still works, and the host notices the report it did not get.
  */
-export function sendReport(
+export async function sendReport(
   socketPath: string,
   message: string,
   timeoutMs = ACK_TIMEOUT_MS,
 ): Promise<void> {
+  // Loaded only to report: net brings Node's stream machinery, which a call without a
+  // recorder does not pay for (see main.ts).
+  const { createConnection } = await import('node:net');
   return new Promise((resolve) => {
     const socket = createConnection({ path: socketPath });
     const done = (): void => {
