@@ -22,7 +22,7 @@ export interface FuzzFigures {
   stateWithoutRecord: number;
   /** Calls that took longer than the bound (and were killed). */
   slow: number;
-  /** A stack trace on stderr or an exit code other than 0 and 1. */
+  /** A stack trace on stderr or an exit code other than 0 and 1 (slow calls aside). */
   crashes: number;
   /** A lock left behind by a call (lock faults aside). */
   locksLeft: number;
@@ -152,7 +152,8 @@ export async function fuzzRecord(
       });
       figures.calls++;
       if (r.timedOut) figures.slow++;
-      if (/\n\s+at /.test(String(r.stderr)) || (r.exitCode !== 0 && r.exitCode !== 1)) {
+      const stackTrace = /\n\s+at /.test(String(r.stderr));
+      if (!r.timedOut && (stackTrace || (r.exitCode !== 0 && r.exitCode !== 1))) {
         figures.crashes++;
       }
       const after = (await read('calls.jsonl')) ?? '';
