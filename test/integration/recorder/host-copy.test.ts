@@ -52,6 +52,22 @@ describe('gh recorder: the host’s copy of the stand-in’s record', function (
     expect(rec.recorder.state()?.pull_requests[0]).to.include({ number: 3, body: '' });
   });
 
+  it('a call refused for a damaged record is reported as recorded; the damaged line shows as extra', async () => {
+    await repo.gh(['pr', 'list'], { env: env() });
+    await writeFile(path.join(repo.recordDir, 'calls.jsonl'), '{"seq":2,"argv"', { flag: 'a' });
+    const r = await repo.gh(['pr', 'create', '-t', 'T', '-b', 'B'], { env: env() });
+    expect(r.exitCode).to.equal(1);
+    const host = rec.recorder.calls();
+    expect(host.map((c) => [c.seq, c.played])).to.deep.equal([
+      [1, true],
+      [3, false],
+    ]);
+    expect(host[1]?.stderr).to.equal(r.stderr);
+    const cmp = compareRecords(host, await callsText());
+    expect(cmp).to.deep.include({ same: false, extra: 1, missing: 0, altered: 0 });
+    expect(cmp.reason).to.match(/^line 2 is not a call line/);
+  });
+
   it('concurrent calls reach the host in seq order: none is refused', async function () {
     this.timeout(120_000);
     await Promise.all(
