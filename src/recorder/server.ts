@@ -72,8 +72,9 @@ export async function startGhRecorder(options: GhRecorderOptions): Promise<GhRec
     if (last && call.seq <= last.seq) {
       throw new Refusal('seq', `seq ${call.seq} is not after ${last.seq}, the last recorded`);
     }
-    calls.push(call);
-    if (message.state !== null) state = message.state as GhState;
+    // Frozen: what callers get from calls() and state() cannot change the host's copy.
+    calls.push(deepFreeze(call));
+    if (message.state !== null) state = deepFreeze(message.state as GhState);
     return call.seq;
   };
 
@@ -159,6 +160,14 @@ export async function startGhRecorder(options: GhRecorderOptions): Promise<GhRec
       await unlink(opts.socketPath).catch(() => undefined);
     },
   };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 /** The message's three fields, or a Refusal. */

@@ -29,6 +29,8 @@ describe('gh recorder: every byte from the container is untrusted', function () 
       closedByHost: true,
     });
     expect(rec.recorder.calls()).to.deep.equal([validCall(1)]);
+    // A caller cannot change the host's copy through what it is given.
+    expect(Object.isFrozen(rec.recorder.calls()[0]?.argv)).to.equal(true);
   });
 
   it('refuses calls and states that do not match the stand-in’s schemas', async () => {
