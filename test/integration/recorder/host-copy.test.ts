@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Socket } from 'node:net';
 import path from 'node:path';
-import { compareRecords, GH_RECORDER_ENV } from '../../../src/recorder/index.js';
+import { compareRecords, GH_RECORDER_ENV, GH_REPORT_VERSION } from '../../../src/recorder/index.js';
+import { RECORDER_ENV, REPORT_VERSION } from '../../../stand-in/gh/report/index.js';
 import { TempRepo } from '../stand-in/gh/support.js';
 import { tempRecorder } from './support.js';
 
@@ -21,6 +22,10 @@ describe('gh recorder: the host’s copy of the stand-in’s record', function (
   afterEach(async () => {
     await rec.stop();
     await repo.remove();
+  });
+
+  it('speaks the stand-in’s protocol: the same variable and version on both sides', () => {
+    expect([GH_RECORDER_ENV, GH_REPORT_VERSION]).to.deep.equal([RECORDER_ENV, REPORT_VERSION]);
   });
 
   it('receives each call as it happens, with the same content as calls.jsonl, and the state after it', async () => {
