@@ -2,6 +2,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import {
+  digestStops,
   writeArtifact,
   writeFileAtomic,
   type CheckResult,
@@ -64,6 +65,8 @@ export interface CampaignContext {
   readonly live: Set<RunContainer>;
   /** Clean-ups started off the critical path; the campaign awaits them before it ends. */
   readonly removals: Promise<unknown>[];
+  /** True once a signal cut the campaign: a cut run is never written as finished. */
+  readonly cut?: () => boolean;
 }
 
 export interface RunOutcome {
@@ -297,6 +300,8 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
   let error = prepared.error;
   let stoppedAtHandOver = false;
   let finalDiff: DiffCounters = ZERO_DIFF;
+  // Where the run was, so that a failure names its phase.
+  let phase = 'prepare';
 
   try {
     if (!env || !container) throw new Error(error ?? 'the run was not prepared');
@@ -332,6 +337,7 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
     for (const [index, message] of messages.entries()) {
       const n = index + 1;
       turn = n;
+      phase = `turn ${n}`;
       const remaining = deadline - Date.now();
       if (remaining <= 0) {
         status = 'timed_out';
@@ -387,6 +393,7 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
       }
     }
 
+    phase = 'checks';
     if (status === 'completed') {
       for (const check of e.checks) {
         lastDiff = undefined;
@@ -411,12 +418,13 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
       }
     }
 
+    phase = 'final diff';
     const diff = lastDiff ?? (await measureDiff(workTree, { maxPatchBytes: ctx.maxPatchBytes }));
     finalDiff = counters(diff);
     await writeFile(layout.diffPatch, diff.patch);
   } catch (caught) {
     status = 'failed';
-    error = caught instanceof Error ? caught.message : String(caught);
+    error = `${phase}: ${caught instanceof Error ? caught.message : String(caught)}`;
   } finally {
     if (container) {
       ctx.live.delete(container);
@@ -447,6 +455,7 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
     turns_completed: stops.length,
     stopped_at_hand_over: stoppedAtHandOver,
     stops: stopFiles,
+    stops_sha256: await digestStops(layout.dir, stopFiles),
     ...(codebase ? { codebase: provenanceOf(codebase.resolved) } : {}),
     image: { tag: ctx.image.tag, id: ctx.image.id },
     diff: finalDiff,
@@ -462,6 +471,8 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
       allCalls,
     }),
   };
+  // What a signal cut is unfinished, whatever it measured: resume replays it.
+  if (ctx.cut?.()) return { status: 'failed', record };
   await writeArtifact('run', layout.runJson, record);
   if (!ctx.keepEnvironments && status !== 'failed') {
     // Off the critical path too: nothing reads the environment any more.

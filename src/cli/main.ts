@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
 import { isEvalrigError } from '../errors/index.js';
+import { installSignalHandling } from '../runtime/signals.js';
 import { version } from './version.js';
 import { registerCommands } from './commands/index.js';
 
@@ -28,15 +29,19 @@ export async function main(argv: readonly string[] = process.argv): Promise<numb
   }
 }
 
+// First of all: a signal that comes however early ends evalrig, never goes unheard.
+installSignalHandling();
+
+// The exit is explicit: a request left waiting on an engine that froze must not
+// keep evalrig alive after it has answered (writes to pipes and files are
+// synchronous on the platforms evalrig runs on, so nothing printed is lost).
 main().then(
-  (code) => {
-    process.exitCode = code;
-  },
+  (code) => process.exit(code),
   (error: unknown) => {
     process.stderr.write(`evalrig: internal error (a bug, please report it)\n`);
     process.stderr.write(
       `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
     );
-    process.exitCode = 70;
+    process.exit(70);
   },
 );

@@ -16,6 +16,8 @@ export function registerReport(program: Command): void {
         : '';
       process.stdout.write(`${formatSummaryTable(summary)}\n\n`);
       process.stdout.write(`${summary.runs.total} runs${extra}\n`);
+      for (const b of summary.broken)
+        process.stderr.write(`evalrig: ${b.run} left out, its files are broken: ${b.problem}\n`);
       process.stdout.write(`report: ${summary.files.reportHtml}\n`);
     });
 }
