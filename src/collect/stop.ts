@@ -99,6 +99,9 @@ export async function collectStop(ctx: StopContext, end: TurnEnd): Promise<StopR
     env: ctx.probeEnv,
     probes: ctx.probes,
   });
+  // Awaited below, after headOf: a failure meanwhile (the container removed by a
+  // signal, the engine lost) must not be an unhandled rejection that ends evalrig.
+  probesDone.catch(() => undefined);
   const { branch, head } = await headOf(ctx.workTree);
   const [probes, pulls, calls, diff, originHasHead] = await Promise.all([
     probesDone,
