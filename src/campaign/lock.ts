@@ -16,7 +16,8 @@ function alive(pid: number): boolean {
 }
 
 function busy(outDir: string, pid: number | undefined): InputError {
-  const who = pid ? `another evalrig (pid ${pid})` : 'another evalrig';
+  // The pid file may still name a holder that died before the live one wrote it.
+  const who = pid && alive(pid) ? `another evalrig (pid ${pid})` : 'another evalrig';
   return new InputError(`${who} is writing to ${outDir}; wait for it or choose another --out`);
 }
 
