@@ -21,6 +21,7 @@ import {
   pingDocker,
   removeContainers,
   startReaper,
+  sweepStaleScratch,
   watchEngine,
   type DockerClient,
   type EngineWatchOptions,
@@ -61,6 +62,12 @@ export interface CampaignOptions {
   readonly baseImage?: string;
   readonly cacheDir?: string;
   readonly client?: DockerClient;
+  /**
+   * This orchestrator's scratch folder (runtime's useScratchFolder): its
+   * reaper removes it when the orchestrator dies, and stale ones of dead
+   * orchestrators beside it are swept at start.
+   */
+  readonly scratch?: string;
   /** How the engine is watched for a freeze mid-campaign (tests shorten it). */
   readonly engineWatch?: EngineWatchOptions;
   /** Where warnings and progress go (default stderr). */
@@ -294,7 +301,8 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
   let interrupted = false;
   let campaign = previous?.campaign ?? newCampaignId(evalSet.name);
   // Started before the first container: whatever ends this process, they go.
-  const reaper = startReaper(client, { [LABELS.session]: session });
+  const reaper = startReaper(client, { [LABELS.session]: session }, { scratch: options.scratch });
+  if (options.scratch) sweepStaleScratch(path.dirname(options.scratch));
   const stopWatch = watchEngine(client, options.engineWatch);
 
   const unregister = onInterrupt(async (signal, deadline) => {

@@ -56,6 +56,11 @@ let started = false;
 async function reap() {
   if (started) return;
   started = true;
+  if (cfg.scratch) {
+    try {
+      require('node:fs').rmSync(cfg.scratch, { recursive: true, force: true });
+    } catch {}
+  }
   const deadline = Date.now() + cfg.sweepMs;
   let quiet = 0;
   while (Date.now() < deadline && quiet < 3) {
@@ -84,6 +89,8 @@ export interface Reaper {
 export interface ReaperOptions {
   /** How long the reaper keeps trying after the orchestrator ended (default 60 s). */
   readonly sweepMs?: number;
+  /** The orchestrator's scratch folder (runtime/scratch.ts), removed with the containers. */
+  readonly scratch?: string;
 }
 
 /**
@@ -106,6 +113,7 @@ export function startReaper(
     port: endpoint.port,
     labels: [`${LABELS.managed}=true`, ...Object.entries(labels).map(([k, v]) => `${k}=${v}`)],
     sweepMs: options.sweepMs ?? 60_000,
+    scratch: options.scratch,
   };
   const child = spawn(process.execPath, ['-e', REAPER_SOURCE, JSON.stringify(config)], {
     detached: true,

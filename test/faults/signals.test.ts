@@ -1,5 +1,9 @@
 import { expect } from 'chai';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { execa } from 'execa';
 import { requireDocker, testDocker } from '../support/docker.js';
 import {
   campaignContainers,
@@ -110,7 +114,11 @@ describe('faults: signals at random moments of a campaign', function () {
     if (process.env.EVALRIG_TRIALS_VERBOSE) process.stdout.write(`${outcomes.join('\n')}\n`);
   });
 
-  it('SIGKILL, no resume: the reaper removes every container within 5 s', async () => {
+  it('SIGKILL, no resume: the reaper removes every container and the scratch folder within 5 s', async () => {
+    // A scratch folder of an orchestrator that died with its reaper: swept by the next campaign.
+    const dead = Number((await execa('sh', ['-c', 'echo $$'])).stdout.trim());
+    const stale = path.join(tmpdir(), `evalrig-run-${dead}-stale`);
+    await mkdir(path.join(stale, 'evalrig-diff-x'), { recursive: true });
     for (const [trial, whole] of [
       [0, false],
       [1, true],
@@ -132,13 +140,21 @@ describe('faults: signals at random moments of a campaign', function () {
       else child.kill('SIGKILL');
       await child;
       const killedAt = Date.now();
+      expect(existsSync(stale), "a dead orchestrator's scratch folder swept at start").to.equal(
+        false,
+      );
       await waitFor(
         async () => (await campaignContainers(client, out)) === 0,
         5_000,
         `trial ${trial}: no container left after SIGKILL`,
       );
+      const containersGone = Date.now() - killedAt;
+      // Its scratch folder (every temporary folder of a measurement cut mid-way) goes too.
+      const mine = async () =>
+        (await readdir(tmpdir())).filter((n) => n.startsWith(`evalrig-run-${child.pid}-`));
+      await waitFor(async () => (await mine()).length === 0, 5_000, 'no scratch folder left');
       process.stdout.write(
-        `      SIGKILL${whole ? ' of the process group' : ''}: 0 containers after ${Date.now() - killedAt} ms\n`,
+        `      SIGKILL${whole ? ' of the process group' : ''}: 0 containers after ${containersGone} ms, no scratch folder after ${Date.now() - killedAt} ms\n`,
       );
     }
   });
