@@ -14,7 +14,6 @@ import { ensureTestImage } from '../image/index.js';
 import {
   CreationGate,
   EngineHealth,
-  EngineLostError,
   LABELS,
   connectDocker,
   onInterrupt,
