@@ -32,16 +32,25 @@ export async function main(argv: readonly string[] = process.argv): Promise<numb
 // First of all: a signal that comes however early ends evalrig, never goes unheard.
 installSignalHandling();
 
+/** Exits once what was printed has been handed over (pipes are not synchronous everywhere). */
+function exitAfterOutput(code: number): void {
+  let pending = 2;
+  const done = (): void => {
+    if (--pending === 0) process.exit(code);
+  };
+  process.stdout.write('', done);
+  process.stderr.write('', done);
+}
+
 // The exit is explicit: a request left waiting on an engine that froze must not
-// keep evalrig alive after it has answered (writes to pipes and files are
-// synchronous on the platforms evalrig runs on, so nothing printed is lost).
+// keep evalrig alive after it has answered.
 main().then(
-  (code) => process.exit(code),
+  (code) => exitAfterOutput(code),
   (error: unknown) => {
     process.stderr.write(`evalrig: internal error (a bug, please report it)\n`);
     process.stderr.write(
       `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
     );
-    process.exit(70);
+    exitAfterOutput(70);
   },
 );

@@ -149,5 +149,16 @@ for (const [i, out] of folders.entries()) {
     const r = await cli(['report', out]);
     expect(r.exitCode, r.stderr).to.equal(0);
     expect(r.stderr).to.contain(`${path.relative(out, first!.dir)} left out, its files are broken`);
+
+    // A campaign folder that cannot take the report: one clear error, exit 1.
+    if ((await execa('chattr', ['+i', out], { reject: false })).exitCode !== 0) return;
+    try {
+      const ro = await cli(['report', out]);
+      expect(ro.exitCode, ro.stderr).to.equal(1);
+      expect(ro.stderr).to.contain(`cannot write the report in ${out}`);
+      expect(ro.stderr).to.not.match(/internal error|\n\s+at /u);
+    } finally {
+      await execa('chattr', ['-i', out]);
+    }
   });
 });
