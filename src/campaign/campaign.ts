@@ -12,6 +12,7 @@ import { loadEvalSet, type EvalSet } from '../config/index.js';
 import { EvalrigError, InputError } from '../errors/index.js';
 import { ensureTestImage } from '../image/index.js';
 import {
+  bounded,
   CreationGate,
   EngineHealth,
   LABELS,
@@ -326,10 +327,17 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
         `evalrig: removed ${leftovers} container(s) left by an earlier run of this campaign\n`,
       );
 
-    const image = await ensureTestImage(client, {
-      baseImage: options.baseImage,
-      onProgress: (line) => log.write(`image: ${line}\n`),
-    });
+    // A build may take minutes: no time bound, but an engine lost meanwhile ends the wait.
+    const image = await bounded(
+      client,
+      'the test image check',
+      () =>
+        ensureTestImage(client, {
+          baseImage: options.baseImage,
+          onProgress: (line) => log.write(`image: ${line}\n`),
+        }),
+      Infinity,
+    );
     if (image.built) log.write(`evalrig: built test image ${image.tag}\n`);
     if (previous && previous.image.id !== image.id) {
       // Each run.json keeps the image it ran in; say that the campaign now mixes two.
@@ -428,7 +436,7 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
         play: async (prepared) => {
           const outcome = await playRun(ctx, prepared);
           if (interrupted) return;
-          if (health.lost) {
+          if (health.lost && outcome.status === 'failed') {
             lostInFlight.push(prepared.planned.key);
             return;
           }
