@@ -114,6 +114,43 @@ describe('faults: signals at random moments of a campaign', function () {
     if (process.env.EVALRIG_TRIALS_VERBOSE) process.stdout.write(`${outcomes.join('\n')}\n`);
   });
 
+  it('SIGTERM while a check runs: exit 143, the run is not written as finished, no container left', async () => {
+    const out = path.join(ws.root, 'during-checks');
+    const slow = await makeToyWorkspace({
+      scripts: { work: { turns: [{ actions: [{ stop: 'conformant' }] }] } },
+      set: {
+        evals: [
+          {
+            id: 'work',
+            prompt: 'p',
+            runs: 1,
+            // The marker shows on the host through the bind mount: the check is running.
+            checks: [{ name: 'tests', run: 'touch .checking && sleep 30 && node test.js' }],
+          },
+        ],
+      },
+    });
+    try {
+      const child = cli(['run', slow.evalSetFile, '--out', out, '--no-report']);
+      const marker = async () =>
+        (await readdir(path.join(out, 'work'), { recursive: true })).some((f) =>
+          f.endsWith('.checking'),
+        );
+      await waitFor(
+        async () => existsSync(path.join(out, 'work')) && (await marker()),
+        120_000,
+        'the check',
+      );
+      child.kill('SIGTERM');
+      const r = await child;
+      expect(r.exitCode, r.stderr).to.equal(143);
+      expect(await runRecords(out)).to.deep.equal([]);
+      expect(await campaignContainers(client, out)).to.equal(0);
+    } finally {
+      await slow.cleanup();
+    }
+  });
+
   it('SIGKILL, no resume: the reaper removes every container and the scratch folder within 5 s', async () => {
     // A scratch folder of an orchestrator that died with its reaper: swept by the next campaign.
     const dead = Number((await execa('sh', ['-c', 'echo $$'])).stdout.trim());
