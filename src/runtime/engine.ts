@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { EvalrigError } from '../errors/index.js';
 
 /**
@@ -27,6 +28,11 @@ export const PING_BOUND_MS = 5_000;
 export class EngineHealth {
   private readonly controller = new AbortController();
   private fault: EngineLostError | undefined;
+
+  constructor() {
+    // Every call in flight listens: dozens at once is normal, not a leak.
+    setMaxListeners(0, this.controller.signal);
+  }
 
   get lost(): EngineLostError | undefined {
     return this.fault;
