@@ -21,7 +21,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, openSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
@@ -69,6 +69,24 @@ function gone(pid: number): boolean {
   } catch {
     return true;
   }
+}
+
+/** Every process's id, parent and command line, read from /proc (no procps needed). */
+async function processes(): Promise<Array<{ pid: number; ppid: number; cmd: string }>> {
+  const found: Array<{ pid: number; ppid: number; cmd: string }> = [];
+  for (const name of await readdir('/proc')) {
+    if (!/^\d+$/u.test(name)) continue;
+    try {
+      const cmd = (await readFile(`/proc/${name}/cmdline`, 'utf8')).replace(/\0/gu, ' ');
+      const stat = await readFile(`/proc/${name}/stat`, 'utf8');
+      // The fields after the command name (in parentheses): state, then the parent's pid.
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      found.push({ pid: Number(name), ppid, cmd });
+    } catch {
+      // Ended meanwhile.
+    }
+  }
+  return found;
 }
 
 let shared: Promise<SecondEngine> | undefined;
@@ -191,12 +209,11 @@ async function launch(): Promise<SecondEngine> {
       await endContainerd();
       // Containers of a killed engine keep running under their shims: end them
       // (only this engine's: their command line names its folder).
-      const shims = await execa('pgrep', ['-f', `containerd-shim.*${root}`], { reject: false });
-      for (const shim of shims.stdout.split('\n').filter(Boolean).map(Number)) {
-        const children = await execa('pgrep', ['-P', String(shim)], { reject: false });
-        for (const c of children.stdout.split('\n').filter(Boolean).map(Number))
-          process.kill(c, 'SIGKILL');
-        if (!gone(shim)) process.kill(shim, 'SIGKILL');
+      const procs = await processes();
+      const shims = procs.filter((p) => p.cmd.includes('containerd-shim') && p.cmd.includes(root));
+      for (const shim of shims) {
+        for (const c of procs.filter((p) => p.ppid === shim.pid)) process.kill(c.pid, 'SIGKILL');
+        if (!gone(shim.pid)) process.kill(shim.pid, 'SIGKILL');
       }
       // Whatever is still mounted under the folder (a container's rootfs) goes first.
       const mounts = (await readFile('/proc/self/mounts', 'utf8'))
