@@ -32,7 +32,9 @@ async function holderPid(file: string): Promise<number | undefined> {
  * ends, however it ends. So there is no stale lock to take over, and no race
  * between two take-overs (a pid file's take-over is check-then-act: two
  * processes can both see it stale and both take it). The pid file beside it
- * only names the holder in the refusal.
+ * only names the holder in the refusal. Abstract sockets belong to a network
+ * namespace: two orchestrators in different containers sharing one folder
+ * through a mount would not see each other's lock (evalrig runs on the host).
  */
 async function bindAbstract(name: string): Promise<Server | 'busy'> {
   const server = createServer();
