@@ -2,6 +2,7 @@ import { chmod, lstat, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import {
+  digestStops,
   writeArtifact,
   writeFileAtomic,
   type CheckResult,
@@ -85,6 +86,8 @@ export interface CampaignContext {
   readonly live: Set<RunContainer>;
   /** Clean-ups started off the critical path; the campaign awaits them before it ends. */
   readonly removals: Promise<unknown>[];
+  /** True once a signal cut the campaign: a cut run is never written as finished. */
+  readonly cut?: () => boolean;
 }
 
 export interface RunOutcome {
@@ -436,6 +439,7 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
   const checks: CheckResult[] = [];
   let status: RunStatus = prepared.error === undefined ? 'completed' : 'failed';
   let error = prepared.error;
+  // Where the run was, so that a failure names its phase.
   let phase = prepared.error === undefined ? 'start' : 'prepare';
   let stoppedAtHandOver = false;
   let finalDiff: DiffCounters = ZERO_DIFF;
@@ -573,7 +577,7 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
     await writeFile(layout.diffPatch, diff.patch);
   } catch (caught) {
     status = isBrokenByAgent(caught) ? 'broken' : 'failed';
-    error = caught instanceof Error ? caught.message : String(caught);
+    error = `${phase}: ${caught instanceof Error ? caught.message : String(caught)}`;
   } finally {
     if (container) {
       ctx.live.delete(container);
@@ -611,6 +615,7 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
     turns_completed: stops.length,
     stopped_at_hand_over: stoppedAtHandOver,
     stops: stopFiles,
+    stops_sha256: await digestStops(layout.dir, stopFiles),
     ...(codebase ? { codebase: provenanceOf(codebase.resolved) } : {}),
     image: { tag: ctx.image.tag, id: ctx.image.id },
     diff: finalDiff,
@@ -627,6 +632,8 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
       tampered: tampered.size > 0,
     }),
   };
+  // What a signal cut is unfinished, whatever it measured: resume replays it.
+  if (ctx.cut?.()) return { status: 'failed', record };
   await writeArtifact('run', layout.runJson, record);
   // Off the critical path too: nothing reads the environment any more.
   const keep = ctx.keepEnvironments || status === 'failed';
