@@ -3,21 +3,13 @@ import { open, readFile, realpath, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 import { InputError } from '../errors/index.js';
+import { isProcessAlive } from '../runtime/index.js';
 
 const LOCK = '.evalrig.lock';
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 function busy(outDir: string, pid: number | undefined): InputError {
   // The pid file may still name a holder that died before the live one wrote it.
-  const who = pid && alive(pid) ? `another evalrig (pid ${pid})` : 'another evalrig';
+  const who = pid && isProcessAlive(pid) ? `another evalrig (pid ${pid})` : 'another evalrig';
   return new InputError(`${who} is writing to ${outDir}; wait for it or choose another --out`);
 }
 
@@ -81,7 +73,8 @@ async function lockFile(outDir: string, file: string): Promise<() => Promise<voi
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const pid = await holderPid(file);
-      if (pid === undefined || (pid !== process.pid && alive(pid))) throw busy(outDir, pid);
+      if (pid === undefined || (pid !== process.pid && isProcessAlive(pid)))
+        throw busy(outDir, pid);
       await rm(file, { force: true });
     }
   }

@@ -22,7 +22,7 @@ export {
   type EngineWatchOptions,
 } from './engine.js';
 export { startReaper, type Reaper, type ReaperOptions } from './reaper.js';
-export { sweepStaleScratch, useScratchFolder } from './scratch.js';
+export { isProcessAlive, sweepStaleScratch, useScratchFolder } from './scratch.js';
 export {
   EXIT_CODES,
   INTERRUPT_BOUND_MS,

@@ -11,7 +11,8 @@ import path from 'node:path';
  */
 const PREFIX = 'evalrig-run-';
 
-function alive(pid: number): boolean {
+/** Whether a process of this pid exists (one of another user's counts). */
+export function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -41,7 +42,7 @@ export function sweepStaleScratch(parent: string): number {
   }
   for (const name of names) {
     const pid = Number(new RegExp(`^${PREFIX}(\\d+)-`, 'u').exec(name)?.[1]);
-    if (!Number.isInteger(pid) || pid <= 0 || alive(pid)) continue;
+    if (!Number.isInteger(pid) || pid <= 0 || isProcessAlive(pid)) continue;
     try {
       rmSync(path.join(parent, name), { recursive: true, force: true });
       removed++;
