@@ -304,7 +304,11 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
   let interrupted = false;
   let campaign = previous?.campaign ?? newCampaignId(evalSet.name);
   // Started before the first container: whatever ends this process, they go.
-  const reaper = startReaper(client, { [LABELS.session]: session }, { scratch: options.scratch });
+  const reaper = startReaper(
+    client,
+    { [LABELS.session]: session },
+    { scratch: options.scratch, mounts: path.join(outDir, 'work') },
+  );
   if (options.scratch) sweepStaleScratch(path.dirname(options.scratch));
   const stopWatch = watchEngine(client, options.engineWatch);
 

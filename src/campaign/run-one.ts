@@ -41,6 +41,7 @@ import { UntrustedFileError } from '../untrusted/index.js';
 import { measureRun } from '../measure/index.js';
 import {
   LABELS,
+  ProcessesNotStoppedError,
   startContainer,
   type DockerClient,
   type ExecResult,
@@ -218,6 +219,7 @@ async function claimPrivateFolder(dir: string): Promise<void> {
 function isBrokenByAgent(error: unknown): boolean {
   return (
     error instanceof BrokenEnvironmentError ||
+    error instanceof ProcessesNotStoppedError ||
     error instanceof UntrustedFileError ||
     error instanceof EnvironmentError ||
     error instanceof GitError
@@ -522,9 +524,7 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
       }
       phase = `stop ${n}`;
       // Whatever the turn left running in the background ends here, before the stop is read.
-      await container.stopProcessesOf(agentUser).catch((caught: unknown) => {
-        throw new BrokenEnvironmentError((caught as Error).message);
-      });
+      await container.stopProcessesOf(agentUser);
       const stop = await collectStop(stopCtx, {
         turn: n,
         phase: message.phase,
@@ -576,7 +576,8 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
     finalDiff = counters(diff);
     await writeFile(layout.diffPatch, diff.patch);
   } catch (caught) {
-    status = isBrokenByAgent(caught) ? 'broken' : 'failed';
+    // A lost engine is the harness's failure whatever it interrupted.
+    status = isBrokenByAgent(caught) && !ctx.client.health?.lost ? 'broken' : 'failed';
     error = `${phase}: ${caught instanceof Error ? caught.message : String(caught)}`;
   } finally {
     if (container) {

@@ -145,6 +145,9 @@ class CappedBuffer {
   }
 }
 
+/** The agent kept processes alive past a turn (a process table kept full, a kill loop outrun). */
+export class ProcessesNotStoppedError extends Error {}
+
 /** A started container of evalrig's, with exec and teardown. */
 export class RunContainer {
   constructor(
@@ -261,7 +264,7 @@ export class RunContainer {
       maxOutputBytes: 4096,
     });
     if (r.timedOut || r.exitCode !== 0) {
-      throw new Error(
+      throw new ProcessesNotStoppedError(
         `the processes of ${user} could not be stopped (${r.timedOut ? 'timed out' : `exit ${r.exitCode}`})`,
       );
     }

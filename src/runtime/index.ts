@@ -36,6 +36,7 @@ export {
   GateClosedError,
   DEFAULT_LIMITS,
   LABELS,
+  ProcessesNotStoppedError,
   RunContainer,
   listContainers,
   removeContainers,

@@ -61,6 +61,18 @@ async function reap() {
       require('node:fs').rmSync(cfg.scratch, { recursive: true, force: true });
     } catch {}
   }
+  if (cfg.mounts) {
+    // The runs' disk quotas: lazily unmounted, so a container still holding one does not stop it.
+    try {
+      const fs = require('node:fs');
+      const prefix = cfg.mounts.replace(/\/*$/, '/');
+      const targets = fs.readFileSync('/proc/self/mountinfo', 'utf8').split('\n')
+        .map((line) => (line.split(' ')[4] || '').replace(/\\040/g, ' '))
+        .filter((t) => t.startsWith(prefix))
+        .sort((a, b) => b.length - a.length);
+      for (const t of targets) require('node:child_process').spawnSync('umount', ['-l', t], { timeout: 10000 });
+    } catch {}
+  }
   const deadline = Date.now() + cfg.sweepMs;
   let quiet = 0;
   while (Date.now() < deadline && quiet < 3) {
@@ -91,6 +103,8 @@ export interface ReaperOptions {
   readonly sweepMs?: number;
   /** The orchestrator's scratch folder (runtime/scratch.ts), removed with the containers. */
   readonly scratch?: string;
+  /** A folder under which every mount (the runs' disk quotas) is unmounted. */
+  readonly mounts?: string;
 }
 
 /**
@@ -114,6 +128,7 @@ export function startReaper(
     labels: [`${LABELS.managed}=true`, ...Object.entries(labels).map(([k, v]) => `${k}=${v}`)],
     sweepMs: options.sweepMs ?? 60_000,
     scratch: options.scratch,
+    mounts: options.mounts,
   };
   const child = spawn(process.execPath, ['-e', REAPER_SOURCE, JSON.stringify(config)], {
     detached: true,

@@ -103,6 +103,14 @@ for (const [i, out] of folders.entries()) {
   while (Date.now() < ${at} + 50 * i);
   try { await lockCampaignFolder(out); console.log('held'); }
   catch (e) { console.log(/another evalrig/.test(e.message) ? 'refused' : 'error: ' + e.message); }
+}
+// Hold every lock until the other process is done too: a process that ended
+// would free its locks, and a late one could then take them in turn.
+const fs = await import('node:fs');
+fs.writeFileSync(${JSON.stringify(path.join(ws.root, 'lock-done-'))} + process.pid, '');
+const until = Date.now() + 120000;
+while (fs.readdirSync(${JSON.stringify(ws.root)}).filter((n) => n.startsWith('lock-done-')).length < 2 && Date.now() < until) {
+  await new Promise((r) => setTimeout(r, 50));
 }`;
     const take = () =>
       execa('node', ['--import', 'tsx', '--input-type=module', '-e', script], { reject: false });

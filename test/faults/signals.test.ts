@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir } from 'node:fs/promises';
+import { mkdir, readFile, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
@@ -190,6 +190,12 @@ describe('faults: signals at random moments of a campaign', function () {
       const mine = async () =>
         (await readdir(tmpdir())).filter((n) => n.startsWith(`evalrig-run-${child.pid}-`));
       await waitFor(async () => (await mine()).length === 0, 5_000, 'no scratch folder left');
+      // Nor the runs' disk quotas (mounted as root).
+      const mounts = async () =>
+        (await readFile('/proc/self/mountinfo', 'utf8'))
+          .split('\n')
+          .filter((l) => l.includes(`${out}/`));
+      await waitFor(async () => (await mounts()).length === 0, 5_000, 'no quota left mounted');
       process.stdout.write(
         `      SIGKILL${whole ? ' of the process group' : ''}: 0 containers after ${containersGone} ms, no scratch folder after ${Date.now() - killedAt} ms\n`,
       );
