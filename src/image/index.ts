@@ -31,3 +31,18 @@ export {
   ImageBuildError,
   TestImageError,
 } from './errors.js';
+export {
+  ensureEnvironmentImage,
+  environmentContextHash,
+  ENVIRONMENT_IMAGE_REPOSITORY,
+  type EnsureEnvironmentImageOptions,
+  type EnvironmentImage,
+} from './environment.js';
+export {
+  ensureSetupOutput,
+  placeSetupOutput,
+  setupKey,
+  SetupError,
+  type EnsureSetupOptions,
+  type SetupOutput,
+} from './setup.js';
