@@ -280,7 +280,10 @@ export async function prepareRun(ctx: CampaignContext, planned: PlannedRun): Pro
     if (setup) {
       // Ignored by the codebase, so out of the baseline and of the diff; placed paths win.
       const placed = [...e.files, ...planned.condition.stage].map((p) => p.to);
-      await placeSetupOutput(setup, env.workTree, [...placed, ...HARNESS_PATHS]);
+      // Linked when the run sees its environment through an overlay (a write copies up).
+      await placeSetupOutput(setup, env.workTree, [...placed, ...HARNESS_PATHS], {
+        link: canMountQuota(),
+      });
     }
     let seal = await sealEnvironment(
       env,

@@ -316,26 +316,44 @@ async function keep(work: string, filesDir: string, entry: string): Promise<void
  * before the agent starts). Paths the runner placed (`placed`: overlay,
  * staged paths) win: inside them nothing is overwritten.
  *
- * @returns how long the copy took (ms).
+ * `link`: hardlink the files instead of copying them, far cheaper for a large
+ * node_modules. Only sound when the work tree is the read-only lower layer of
+ * an overlay (evalrig as root: src/environment/quota.ts), so that a write in
+ * the run copies the file up and never reaches the cache. Across filesystems
+ * it falls back to a copy.
+ *
+ * @returns how long it took (ms) and whether the files were linked.
  */
 export async function placeSetupOutput(
   output: SetupOutput,
   workTree: string,
   placed: readonly string[] = [],
-): Promise<number> {
+  options: { link?: boolean } = {},
+): Promise<{ ms: number; linked: boolean }> {
   const started = Date.now();
   const clashes = (entry: string): boolean =>
     placed.some((p) => p === entry || p.startsWith(`${entry}/`) || entry.startsWith(`${p}/`));
   const plain = output.entries.filter((e) => !clashes(e));
   const careful = output.entries.filter(clashes);
+  let linked = false;
   if (plain.length > 0) {
     // One process for all: --parents keeps each entry's place under the work tree.
-    const r = await execa('cp', ['-a', '--parents', '-t', workTree, '--', ...plain], {
-      cwd: output.filesDir,
-      reject: false,
-    });
-    if (r.exitCode !== 0) {
-      throw new SetupError(`copying the setup's output into ${workTree} failed: ${r.stderr}`);
+    const copy = (flags: string) =>
+      execa('cp', [flags, '--parents', '-t', workTree, '--', ...plain], {
+        cwd: output.filesDir,
+        reject: false,
+      });
+    let r = options.link ? await copy('-al') : undefined;
+    linked = r?.exitCode === 0;
+    if (r && !linked) {
+      // What was linked before the failure goes: a copy must not write through a link.
+      await Promise.all(
+        plain.map((e) => rm(path.join(workTree, e), { recursive: true, force: true })),
+      );
+    }
+    if (!linked) r = await copy('-a');
+    if (r!.exitCode !== 0) {
+      throw new SetupError(`copying the setup's output into ${workTree} failed: ${r!.stderr}`);
     }
   }
   for (const entry of careful) {
@@ -347,5 +365,5 @@ export async function placeSetupOutput(
       preserveTimestamps: true,
     });
   }
-  return Date.now() - started;
+  return { ms: Date.now() - started, linked };
 }

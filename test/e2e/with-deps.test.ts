@@ -36,11 +36,22 @@ describe('e2e: an environment image and its setup (examples/with-deps)', functio
     if (extraCa && existsSync(extraCa)) {
       await copyFile(extraCa, path.join(dir, 'environment/ca/host-extra.crt'));
     }
-    // A probe that shows the runs' network: only the loopback interface.
+    // A probe that shows the runs' network (only the loopback interface), and
+    // a condition whose agent overwrites a dependency: its own runs break,
+    // never the kept setup output the other runs start from.
     evalSet = path.join(dir, 'evals.json');
     const doc = JSON.parse(await readFile(evalSet, 'utf8')) as Record<string, unknown>;
     doc.probes = { interfaces: 'ls /sys/class/net | tr "\\n" " "' };
+    doc.conditions = { default: {}, vandal: { env: { VANDAL: '1' } } };
     await writeFile(evalSet, JSON.stringify(doc, null, 2));
+    const session = path.join(dir, 'scripts/session.json');
+    const script = JSON.parse(await readFile(session, 'utf8')) as {
+      turns: { actions: unknown[] }[];
+    };
+    script.turns[0]!.actions.unshift({
+      run: 'if [ -n "$VANDAL" ]; then echo "module.exports = () => \'broken\';" > node_modules/ms/index.js; fi',
+    });
+    await writeFile(session, JSON.stringify(script, null, 2));
     cache = path.join(scratch, 'cache');
   });
   after(async () => {
@@ -66,7 +77,7 @@ describe('e2e: an environment image and its setup (examples/with-deps)', functio
     const figures = r.stderr
       .split('\n')
       .filter((line) => /^evalrig: (built|ran the setup)/.test(line));
-    console.log(`      ${figures.join('\n      ')}\n      campaign of 3 runs: ${r.ms} ms`);
+    console.log(`      ${figures.join('\n      ')}\n      campaign of 6 runs: ${r.ms} ms`);
 
     const conditions = JSON.parse(
       await readFile(path.join(out, 'conditions.json'), 'utf8'),
@@ -83,6 +94,19 @@ describe('e2e: an environment image and its setup (examples/with-deps)', functio
     expect(environment!.environment.tag).to.equal(
       `evalrig-env:${environment!.environment.hash.slice(0, 12)}`,
     );
+
+    // The vandal's writes stayed in its runs: its checks fail, the kept output is whole.
+    for (const name of ['run-01', 'run-02', 'run-03']) {
+      const record = JSON.parse(
+        await readFile(path.join(out, 'runs/keep-tests-green/vandal', name, 'run.json'), 'utf8'),
+      ) as RunRecord;
+      expect(record.checks[0]!.passed, `vandal ${name}`).to.equal(false);
+      expect(record.diff.files_modified, 'node_modules is ignored').to.equal(0);
+    }
+    const [key, ...more] = await readdir(path.join(cache, 'setup'));
+    expect(more).to.deep.equal([]);
+    const kept = path.join(cache, 'setup', key!, 'files/node_modules/ms/index.js');
+    expect(await readFile(kept, 'utf8')).to.not.include('broken');
 
     const runsDir = path.join(out, 'runs/keep-tests-green/default');
     const runs = (await readdir(runsDir)).sort();
@@ -125,7 +149,7 @@ describe('e2e: an environment image and its setup (examples/with-deps)', functio
   });
 
   it('reuses the image and the setup output in the next campaign: nothing built, nothing set up', async () => {
-    const r = await run(path.join(scratch, 'out-again'), '--runs', '1');
+    const r = await run(path.join(scratch, 'out-again'), '--runs', '1', '--condition', 'default');
     expect(r.exitCode, r.stderr).to.equal(0);
     expect(r.stderr).to.not.match(/built environment image|built test image|ran the setup/);
   });

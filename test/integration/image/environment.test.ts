@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { execa } from 'execa';
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import {
   lstat,
   mkdir,
@@ -9,6 +10,7 @@ import {
   readdir,
   readlink,
   rm,
+  stat,
   writeFile,
 } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -238,6 +240,36 @@ describe('environment images and setup (src/image)', function () {
       expect(await readFile(path.join(plain, 'out/deep/where.txt'), 'utf8')).to.equal(
         '/work/proj\n',
       );
+    });
+
+    it('links the files instead when asked (a run behind an overlay), copying across filesystems', async () => {
+      const output = await ensureSetupOutput(options(commands));
+      const work = path.join(scratch, 'work-linked');
+      await gitIn(scratch, 'clone', '-q', cachePath, work);
+      const placed = await placeSetupOutput(output, work, [], { link: true });
+      expect(placed.linked).to.equal(true);
+      const kept = await stat(path.join(output.filesDir, 'out/deep/where.txt'));
+      const seen = await stat(path.join(work, 'out/deep/where.txt'));
+      expect(seen.ino).to.equal(kept.ino);
+      expect(await gitIn(work, 'status', '--porcelain')).to.equal('');
+
+      // Another filesystem (a tmpfs) cannot hold a link: the files are copied.
+      if (!existsSync('/dev/shm')) return;
+      const other = await mkdtemp('/dev/shm/evalrig-envimage-');
+      try {
+        await gitIn(other, 'clone', '-q', cachePath, 'work');
+        const copied = await placeSetupOutput(output, path.join(other, 'work'), [], {
+          link: true,
+        });
+        expect(copied.linked).to.equal(false);
+        const there = await stat(path.join(other, 'work/out/deep/where.txt'));
+        expect(there.ino).to.not.equal(kept.ino);
+        expect(await readFile(path.join(other, 'work/out/deep/where.txt'), 'utf8')).to.equal(
+          '/work/proj\n',
+        );
+      } finally {
+        await rm(other, { recursive: true, force: true });
+      }
     });
 
     it('fails with the failing command and its output, keeping nothing', async () => {
