@@ -159,6 +159,8 @@ export interface RunRecord {
   readonly turns_completed: number;
   readonly stopped_at_hand_over: boolean;
   readonly stops: readonly string[];
+  /** sha256 of each stop file's bytes, by its path in `stops` (absent in runs of older versions). */
+  readonly stops_sha256?: Readonly<Record<string, string>>;
   readonly codebase?: CodebaseProvenance;
   readonly image: ImageRecord;
   readonly diff: DiffCounters;

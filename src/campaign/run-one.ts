@@ -2,6 +2,7 @@ import { chmod, lstat, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import {
+  digestStops,
   writeArtifact,
   writeFileAtomic,
   type CheckResult,
@@ -16,8 +17,7 @@ import {
   BrokenEnvironmentError,
   collectStop,
   ghRecordDir,
-  parseCalls,
-  readCallsText,
+  recordTampering,
   type StopContext,
 } from '../collect/index.js';
 import type { EvalSet } from '../config/index.js';
@@ -38,10 +38,12 @@ import {
 } from '../environment/index.js';
 import { GitError } from '../git/index.js';
 import { placeSetupOutput, type SetupOutput } from '../image/index.js';
+import { GH_RECORDER_ENV, startGhRecorder, type GhRecorder } from '../recorder/index.js';
 import { UntrustedFileError } from '../untrusted/index.js';
 import { measureRun } from '../measure/index.js';
 import {
   LABELS,
+  ProcessesNotStoppedError,
   startContainer,
   type DockerClient,
   type ExecResult,
@@ -60,6 +62,10 @@ const IMAGE_UID = 1000;
  */
 const KEEPER_UID = 65534;
 const CHECK_OUTPUT_BYTES = 64 * 1024;
+/** A gh call's report to the host (its line and the state after it) is refused past this size. */
+const MAX_REPORT_BYTES = 4 * 1024 * 1024;
+/** Calls of one run the host keeps; more are refused and the run marked tampered. */
+const MAX_GH_CALLS = 10_000;
 /** Harness config folders forced into the baseline when present, even if the codebase ignores them. */
 const HARNESS_PATHS = ['.claude', '.codex', '.agents'];
 
@@ -87,6 +93,8 @@ export interface CampaignContext {
   readonly live: Set<RunContainer>;
   /** Clean-ups started off the critical path; the campaign awaits them before it ends. */
   readonly removals: Promise<unknown>[];
+  /** True once a signal cut the campaign: a cut run is never written as finished. */
+  readonly cut?: () => boolean;
 }
 
 export interface RunOutcome {
@@ -142,9 +150,9 @@ async function seedPullRequests(
   env: Environment,
   owner: string,
   repo: string,
-): Promise<void> {
+): Promise<GhPullRequest[]> {
   const seeds = planned.eval.start?.pull_requests ?? [];
-  if (seeds.length === 0) return;
+  if (seeds.length === 0) return [];
   const now = new Date().toISOString().replace(/\.\d{3}Z$/u, 'Z');
   const pulls: GhPullRequest[] = seeds.map((s, i) => ({
     number: i + 1,
@@ -165,6 +173,21 @@ async function seedPullRequests(
     path.join(dir, 'state.json'),
     `${JSON.stringify({ version: 1, next_number: pulls.length + 1, pull_requests: pulls }, null, 2)}\n`,
   );
+  return pulls;
+}
+
+/**
+ * Starts the run's gh recorder: a socket in a folder of its own (0711: the
+ * container's user may reach the socket, create nothing), mounted read only.
+ */
+async function startRecorder(layout: RunLayout): Promise<GhRecorder> {
+  await mkdir(layout.socketDir, { recursive: true });
+  await chmod(layout.socketDir, 0o711);
+  return startGhRecorder({
+    socketPath: path.join(layout.socketDir, 'gh.sock'),
+    maxMessageBytes: MAX_REPORT_BYTES,
+    maxCalls: MAX_GH_CALLS,
+  });
 }
 
 async function writeTurnOutput(
@@ -202,6 +225,7 @@ async function claimPrivateFolder(dir: string): Promise<void> {
 function isBrokenByAgent(error: unknown): boolean {
   return (
     error instanceof BrokenEnvironmentError ||
+    error instanceof ProcessesNotStoppedError ||
     error instanceof UntrustedFileError ||
     error instanceof EnvironmentError ||
     error instanceof GitError
@@ -226,6 +250,10 @@ export interface PreparedRun {
   readonly seal?: Seal;
   /** The run's disk quota (evalrig as root): the container sees its overlay. */
   readonly quota?: QuotaView;
+  /** The host's own copy of the gh record, reported call by call over a socket. */
+  readonly recorder?: GhRecorder;
+  /** Pull requests the eval seeded into the stand-in's state (no call recorded). */
+  readonly seededPulls: readonly GhPullRequest[];
   readonly container?: RunContainer;
   /** The agent's user in the container (`uid:gid`). */
   readonly agentUser: string;
@@ -259,6 +287,8 @@ export async function prepareRun(ctx: CampaignContext, planned: PlannedRun): Pro
   const keeper = process.getuid?.() === KEEPER_UID ? KEEPER_UID - 1 : KEEPER_UID;
   let env: Environment | undefined;
   let quota: QuotaView | undefined;
+  let recorder: GhRecorder | undefined;
+  let seededPulls: GhPullRequest[] = [];
   try {
     await rm(layout.dir, { recursive: true, force: true });
     await rm(layout.envRoot, { recursive: true, force: true });
@@ -275,7 +305,8 @@ export async function prepareRun(ctx: CampaignContext, planned: PlannedRun): Pro
       originUrl: containerOrigin,
       startBranch: e.start?.branch,
     });
-    await seedPullRequests(planned, env, owner, repo);
+    seededPulls = await seedPullRequests(planned, env, owner, repo);
+    recorder = await startRecorder(layout);
     const setup = ctx.setups?.get(e.id);
     if (setup) {
       // Ignored by the codebase, so out of the baseline and of the diff; placed paths win.
@@ -310,6 +341,7 @@ export async function prepareRun(ctx: CampaignContext, planned: PlannedRun): Pro
         GIT_AUTHOR_EMAIL: 'agent@evalrig.invalid',
         GIT_COMMITTER_NAME: 'evalrig agent',
         GIT_COMMITTER_EMAIL: 'agent@evalrig.invalid',
+        [GH_RECORDER_ENV]: path.posix.join(CONTAINER.socketDir, 'gh.sock'),
       },
       labels: {
         [LABELS.campaign]: ctx.campaign,
@@ -320,6 +352,7 @@ export async function prepareRun(ctx: CampaignContext, planned: PlannedRun): Pro
         { host: env.workTree, container: containerWorkTree },
         { host: env.originPath, container: containerOrigin },
         { host: evalSet.dir, container: CONTAINER.evalSetDir, readOnly: true },
+        { host: layout.socketDir, container: CONTAINER.socketDir, readOnly: true },
       ],
       limits: {
         memoryBytes: evalSet.resources.memory_bytes,
@@ -329,10 +362,12 @@ export async function prepareRun(ctx: CampaignContext, planned: PlannedRun): Pro
     });
     ctx.live.add(container);
     if (!asRoot) await container.exec(['mkdir', '-p', home]);
-    return { planned, layout, env, seal, quota, container, agentUser, containerWorkTree, home };
+    const ready = { planned, layout, env, seal, quota, recorder, seededPulls };
+    return { ...ready, container, agentUser, containerWorkTree, home };
   } catch (caught) {
     const error = caught instanceof Error ? caught.message : String(caught);
-    return { planned, layout, env, quota, agentUser, containerWorkTree, home, error };
+    const partial = { planned, layout, env, quota, recorder, seededPulls };
+    return { ...partial, agentUser, containerWorkTree, home, error };
   }
 }
 
@@ -360,6 +395,7 @@ function viewOf(env: Environment, base: string, view: string): Environment {
  */
 async function releaseEnvironment(prepared: PreparedRun, keep: boolean): Promise<void> {
   const { quota, layout } = prepared;
+  await prepared.recorder?.close();
   if (keep) {
     if (quota) {
       await execa('cp', ['-a', quota.view, path.join(layout.envRoot, 'kept')], { reject: false });
@@ -396,6 +432,21 @@ function counters(d: DiffCounts): DiffCounters {
 export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Promise<RunOutcome> {
   const { evalSet } = ctx;
   const { planned, layout, env, seal, container, containerWorkTree, home, agentUser } = prepared;
+  const { recorder } = prepared;
+  // The host's copy of the gh record: what measures read, whatever the repository's says.
+  const ghRecord = () => ({
+    calls: recorder?.calls() ?? [],
+    pulls: recorder?.state()?.pull_requests ?? prepared.seededPulls,
+  });
+  const tampered = new Set<string>();
+  const checkRecord = async (gitDir: string) => {
+    for (const reason of await recordTampering(gitDir, ghRecord())) tampered.add(reason);
+    const refused = recorder?.problemCount() ?? 0;
+    if (refused > 0) {
+      const first = recorder!.problems()[0]?.reason ?? '';
+      tampered.add(`the host refused ${refused} report(s) of gh calls (first: ${first})`);
+    }
+  };
   const e = planned.eval;
   const startedAt = new Date();
   const deadline = startedAt.getTime() + (ctx.timeoutS ?? e.timeout) * 1000;
@@ -405,12 +456,15 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
   const checks: CheckResult[] = [];
   let status: RunStatus = prepared.error === undefined ? 'completed' : 'failed';
   let error = prepared.error;
+  // Where the run was, so that a failure names its phase.
   let phase = prepared.error === undefined ? 'start' : 'prepare';
   let stoppedAtHandOver = false;
   let finalDiff: DiffCounters = ZERO_DIFF;
 
   try {
-    if (!env || !seal || !container) throw new Error(error ?? 'the run was not prepared');
+    if (!env || !seal || !container || !recorder) {
+      throw new Error(error ?? 'the run was not prepared');
+    }
     const passThrough: Record<string, string> = {};
     for (const name of evalSet.agent.env) {
       const value = process.env[name];
@@ -437,6 +491,7 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
       },
       isAncestor: (objects, ancestor, descendant) =>
         isAncestorIn(seal, objects, ancestor, descendant),
+      ghRecord,
     };
 
     // A fresh environment: a seeded state holds pull requests, never calls.
@@ -484,9 +539,7 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
       }
       phase = `stop ${n}`;
       // Whatever the turn left running in the background ends here, before the stop is read.
-      await container.stopProcessesOf(agentUser).catch((caught: unknown) => {
-        throw new BrokenEnvironmentError((caught as Error).message);
-      });
+      await container.stopProcessesOf(agentUser);
       const stop = await collectStop(stopCtx, {
         turn: n,
         phase: message.phase,
@@ -494,6 +547,7 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
         durationMs: r.durationMs,
         afterSeq,
       });
+      await checkRecord(path.join(env.workTree, '.git'));
       const file = stopFileName(n);
       await writeArtifact('stop', path.join(layout.stopsDir, file), stop);
       stops.push(stop);
@@ -537,8 +591,9 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
     finalDiff = counters(diff);
     await writeFile(layout.diffPatch, diff.patch);
   } catch (caught) {
-    status = isBrokenByAgent(caught) ? 'broken' : 'failed';
-    error = caught instanceof Error ? caught.message : String(caught);
+    // A lost engine is the harness's failure whatever it interrupted.
+    status = isBrokenByAgent(caught) && !ctx.client.health?.lost ? 'broken' : 'failed';
+    error = `${phase}: ${caught instanceof Error ? caught.message : String(caught)}`;
   } finally {
     if (container) {
       ctx.live.delete(container);
@@ -546,19 +601,15 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
     }
   }
 
-  // The stand-in's record, copied beside run.json and read once for the measures.
-  let callsText = '';
+  // The host's copy of the record is the one kept beside run.json and measured;
+  // the repository's is only compared with it (processes are stopped by now).
   if (env) {
-    try {
-      callsText = await readCallsText(path.join(env.workTree, '.git'));
-    } catch (caught) {
-      if (!isBrokenByAgent(caught)) throw caught;
-      if (status !== 'failed') status = 'broken';
-      error ??= (caught as Error).message;
-    }
-    await writeFile(layout.callsJsonl, callsText);
+    await checkRecord(path.join(env.workTree, '.git')).catch((caught: unknown) => {
+      tampered.add(`the record could not be compared: ${(caught as Error).message}`);
+    });
   }
-  const allCalls = parseCalls(callsText);
+  const allCalls = [...ghRecord().calls];
+  await writeFile(layout.callsJsonl, allCalls.map((c) => `${JSON.stringify(c)}\n`).join(''));
 
   const finishedAt = new Date();
   const durationMs = finishedAt.getTime() - startedAt.getTime();
@@ -572,6 +623,7 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
     status,
     ...(error === undefined ? {} : { error }),
     ...(status === 'failed' || status === 'broken' ? { phase } : {}),
+    ...(tampered.size > 0 ? { tampered: [...tampered] } : {}),
     started_at: startedAt.toISOString(),
     finished_at: finishedAt.toISOString(),
     duration_ms: durationMs,
@@ -579,6 +631,7 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
     turns_completed: stops.length,
     stopped_at_hand_over: stoppedAtHandOver,
     stops: stopFiles,
+    stops_sha256: await digestStops(layout.dir, stopFiles),
     ...(codebase ? { codebase: provenanceOf(codebase.resolved) } : {}),
     image: ctx.images?.get(e.id) ?? { tag: ctx.image.tag, id: ctx.image.id },
     diff: finalDiff,
@@ -592,8 +645,11 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
       stoppedAtHandOver,
       status,
       allCalls,
+      tampered: tampered.size > 0,
     }),
   };
+  // What a signal cut is unfinished, whatever it measured: resume replays it.
+  if (ctx.cut?.()) return { status: 'failed', record };
   await writeArtifact('run', layout.runJson, record);
   // Off the critical path too: nothing reads the environment any more.
   const keep = ctx.keepEnvironments || status === 'failed';

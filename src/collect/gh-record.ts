@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { GhCall, GhPullRequest } from '../artifacts/index.js';
+import { compareRecords } from '../recorder/index.js';
 import { UntrustedFileError, readUntrustedText } from '../untrusted/index.js';
 
 /** Folder of the gh stand-in's record inside a repository's git directory. */
@@ -108,4 +109,36 @@ export function pullRequestOfBranch(
   const open = mine.filter((p) => p.state === 'OPEN');
   const pool = open.length > 0 ? open : mine;
   return [...pool].sort((a, b) => b.number - a.number)[0];
+}
+
+/**
+ * Why the in-repository record differs from the host's own copy (calls and
+ * pull requests), or nothing when it does not: the agent rewrote, removed,
+ * replaced or linked it. Measures read the host's copy either way; this only
+ * says the run was tampered with.
+ */
+export async function recordTampering(
+  gitDir: string,
+  host: { readonly calls: readonly GhCall[]; readonly pulls: readonly GhPullRequest[] },
+): Promise<string[]> {
+  const reasons: string[] = [];
+  const noted = (what: string, error: unknown) => {
+    if (!(error instanceof UntrustedFileError)) throw error;
+    reasons.push(`${what}: ${error.reason}`);
+  };
+  try {
+    const comparison = compareRecords(host.calls, await readCallsText(gitDir));
+    if (!comparison.same) reasons.push(`calls.jsonl: ${comparison.reason}`);
+  } catch (error) {
+    noted('calls.jsonl', error);
+  }
+  try {
+    const pulls = await readPullRequests(gitDir);
+    if (JSON.stringify(pulls) !== JSON.stringify(host.pulls)) {
+      reasons.push('state.json: its pull requests differ from the ones the host was told of');
+    }
+  } catch (error) {
+    noted('state.json', error);
+  }
+  return reasons;
 }

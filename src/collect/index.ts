@@ -22,6 +22,7 @@ export {
   readCalls,
   readCallsText,
   readPullRequests,
+  recordTampering,
 } from './gh-record.js';
 export {
   PROBE_OUTPUT_BYTES,

@@ -1,9 +1,15 @@
 import path from 'node:path';
-import type { DiffCounters, GhCall, PullAtStop, StopRecord } from '../artifacts/index.js';
+import type {
+  DiffCounters,
+  GhCall,
+  GhPullRequest,
+  PullAtStop,
+  StopRecord,
+} from '../artifacts/index.js';
 import { EvalrigError } from '../errors/index.js';
 import type { RunContainer } from '../runtime/index.js';
 import { isRealFolder, readHead, readRef } from '../untrusted/index.js';
-import { capCall, pullRequestOfBranch, readCalls, readPullRequests } from './gh-record.js';
+import { capCall, pullRequestOfBranch } from './gh-record.js';
 import { runProbes } from './probes.js';
 
 /** The reserved probe names (see EvalSet.probes). */
@@ -23,6 +29,14 @@ export interface StopContext {
   readonly probeEnv: Readonly<Record<string, string>>;
   readonly probes: Readonly<Record<string, string>>;
   readonly handOver: readonly string[];
+  /**
+   * The host's own copy of the gh record (the recorder's, never the
+   * repository's, which the agent can rewrite): what the stop reads.
+   */
+  readonly ghRecord: () => {
+    readonly calls: readonly GhCall[];
+    readonly pulls: readonly GhPullRequest[];
+  };
   /** Measures the work tree against the baseline (src/environment's measureDiff on the run's seal). */
   readonly measureDiff: () => Promise<DiffCounters>;
   /** Ancestry answered by the host with these object folders borrowed as data (src/environment's isAncestorIn). */
@@ -105,15 +119,14 @@ export async function collectStop(ctx: StopContext, end: TurnEnd): Promise<StopR
   // host reads the mounted work tree as data, and probes run beside.
   const gitDir = await gitDirOf(ctx.workTree);
   const { branch, head } = await readHead(gitDir);
-  const [probes, pulls, calls, diff, originHasHead] = await Promise.all([
+  const { calls, pulls } = ctx.ghRecord();
+  const [probes, diff, originHasHead] = await Promise.all([
     runProbes({
       container: ctx.container,
       workingDir: ctx.containerWorkTree,
       env: ctx.probeEnv,
       probes: ctx.probes,
     }),
-    readPullRequests(gitDir),
-    readCalls(gitDir),
     ctx.measureDiff(),
     head === null ? Promise.resolve(false) : originHolds(ctx, head, branch),
   ]);

@@ -9,12 +9,31 @@
 import path from 'node:path';
 import { checkHostPath, evalSetFolder, type EvalSetFolder } from './host-paths.js';
 import { MAX_MEMORY_BYTES, MIN_MEMORY_BYTES, parseMemory } from './memory.js';
-
-/** A quota smaller than this holds no real checkout. */
-const MIN_DISK_BYTES = 16 * 1024 * 1024;
 import { whyEscapesWorkTree } from './paths.js';
 import { pointer, quote, type Problem } from './problems.js';
 import { whyNotBranchName } from './refname.js';
+
+/** A quota smaller than this holds no real checkout. */
+const MIN_DISK_BYTES = 16 * 1024 * 1024;
+
+/** The bounds of a size written as text ("512m"), which the schema's pattern cannot check. */
+function sizeProblems(
+  resources: Record<string, unknown>,
+  key: 'memory' | 'disk',
+  min: number,
+  minText: string,
+): Problem[] {
+  const text = resources[key];
+  if (typeof text !== 'string' || !/^[0-9]+[kmg]$/i.test(text)) return [];
+  const bytes = parseMemory(text);
+  const pointer = `/resources/${key}`;
+  if (bytes < min) return [{ pointer, message: `must be at least ${minText}, got ${quote(text)}` }];
+  if (!(bytes <= MAX_MEMORY_BYTES)) {
+    const message = `must be at most ${MAX_MEMORY_BYTES} bytes (8 PiB), got ${quote(text)}`;
+    return [{ pointer, message }];
+  }
+  return [];
+}
 
 type Json = Record<string, unknown>;
 
@@ -58,32 +77,11 @@ export async function semanticProblems(doc: unknown, dir: string): Promise<Probl
     }
   }
 
-  if (isObject(doc.resources) && typeof doc.resources.memory === 'string') {
-    const memory = doc.resources.memory;
-    const bytes = /^[0-9]+[kmg]$/i.test(memory) ? parseMemory(memory) : undefined;
-    if (bytes !== undefined && bytes < MIN_MEMORY_BYTES) {
-      problems.push({
-        pointer: '/resources/memory',
-        message: `must be at least 6m (Docker's smallest limit), got ${quote(memory)}`,
-      });
-    }
-    if (bytes !== undefined && !(bytes <= MAX_MEMORY_BYTES)) {
-      problems.push({
-        pointer: '/resources/memory',
-        message: `must be at most ${MAX_MEMORY_BYTES} bytes (8 PiB), got ${quote(memory)}`,
-      });
-    }
-  }
-
-  if (isObject(doc.resources) && typeof doc.resources.disk === 'string') {
-    const disk = doc.resources.disk;
-    const bytes = /^[0-9]+[kmg]$/i.test(disk) ? parseMemory(disk) : undefined;
-    if (bytes !== undefined && bytes < MIN_DISK_BYTES) {
-      problems.push({
-        pointer: '/resources/disk',
-        message: `must be at least 16m, got ${quote(disk)}`,
-      });
-    }
+  if (isObject(doc.resources)) {
+    problems.push(
+      ...sizeProblems(doc.resources, 'memory', MIN_MEMORY_BYTES, "6m (Docker's smallest limit)"),
+      ...sizeProblems(doc.resources, 'disk', MIN_DISK_BYTES, '16m'),
+    );
   }
 
   if (isObject(doc.environment)) {

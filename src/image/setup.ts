@@ -206,24 +206,35 @@ async function runCommands(
 ): Promise<{ exitCode: number; log: string }> {
   const { docker } = options.client;
   const limits = options.limits ?? {};
-  const container = await docker.createContainer({
-    Image: options.image,
-    Cmd: ['sh', '-c', SCRIPT, 'evalrig-setup', ...options.commands],
-    User: options.user,
-    WorkingDir: options.containerWorkTree,
-    Env: [`HOME=${options.home}`],
-    Labels: { [LABELS.managed]: 'true', 'evalrig.setup': key, ...options.labels },
-    HostConfig: {
-      // The engine's default network: setup fetches dependencies. Runs never get one.
-      CapDrop: ['ALL'],
-      SecurityOpt: ['no-new-privileges'],
-      ...(limits.memoryBytes ? { Memory: limits.memoryBytes, MemorySwap: limits.memoryBytes } : {}),
-      ...(limits.cpus ? { NanoCpus: Math.round(limits.cpus * 1e9) } : {}),
-      ...(limits.pids ? { PidsLimit: limits.pids } : {}),
-      Binds: [`${work}:${options.containerWorkTree}:rw`],
-      Init: true,
-    },
-  });
+  // Through the client's gate and with its labels (the orchestrator's session,
+  // which its reaper removes): a signal or a death leaves no setup behind.
+  const create = () =>
+    docker.createContainer({
+      Image: options.image,
+      Cmd: ['sh', '-c', SCRIPT, 'evalrig-setup', ...options.commands],
+      User: options.user,
+      WorkingDir: options.containerWorkTree,
+      Env: [`HOME=${options.home}`],
+      Labels: {
+        [LABELS.managed]: 'true',
+        ...options.client.labels,
+        'evalrig.setup': key,
+        ...options.labels,
+      },
+      HostConfig: {
+        // The engine's default network: setup fetches dependencies. Runs never get one.
+        CapDrop: ['ALL'],
+        SecurityOpt: ['no-new-privileges'],
+        ...(limits.memoryBytes
+          ? { Memory: limits.memoryBytes, MemorySwap: limits.memoryBytes }
+          : {}),
+        ...(limits.cpus ? { NanoCpus: Math.round(limits.cpus * 1e9) } : {}),
+        ...(limits.pids ? { PidsLimit: limits.pids } : {}),
+        Binds: [`${work}:${options.containerWorkTree}:rw`],
+        Init: true,
+      },
+    });
+  const container = await (options.client.gate ? options.client.gate.pass(create) : create());
   try {
     await container.start();
     const timeoutMs = options.timeoutMs ?? 3600_000;

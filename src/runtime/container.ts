@@ -1,12 +1,15 @@
 import { PassThrough, type Readable } from 'node:stream';
 import type Docker from 'dockerode';
 import type { DockerClient } from './connection.js';
+import { bounded } from './engine.js';
 
 /** Labels on everything evalrig starts, so leftovers can always be found. */
 export const LABELS = {
   managed: 'evalrig.managed',
   campaign: 'evalrig.campaign',
   run: 'evalrig.run',
+  /** One orchestrator process: what its reaper removes when it dies. */
+  session: 'evalrig.session',
 } as const;
 
 /** Per-container resource limits. */
@@ -142,6 +145,9 @@ class CappedBuffer {
   }
 }
 
+/** The agent kept processes alive past a turn (a process table kept full, a kill loop outrun). */
+export class ProcessesNotStoppedError extends Error {}
+
 /** A started container of evalrig's, with exec and teardown. */
 export class RunContainer {
   constructor(
@@ -157,19 +163,23 @@ export class RunContainer {
   /** Runs a command in the container and collects its output. */
   async exec(cmd: readonly string[], options: ExecOptions = {}): Promise<ExecResult> {
     const started = Date.now();
-    const exec = await this.container.exec({
-      Cmd: [...cmd],
-      AttachStdout: true,
-      AttachStderr: true,
-      AttachStdin: options.stdin !== undefined,
-      Env: Object.entries(options.env ?? {}).map(([k, v]) => `${k}=${v}`),
-      User: options.user ?? this.execUser,
-      WorkingDir: options.workingDir,
-    });
-    const stream = (await exec.start({
-      hijack: true,
-      stdin: options.stdin !== undefined,
-    })) as NodeJS.ReadWriteStream & Readable;
+    const client = this.client;
+    const exec = await bounded(client, 'an exec', () =>
+      this.container.exec({
+        Cmd: [...cmd],
+        AttachStdout: true,
+        AttachStderr: true,
+        AttachStdin: options.stdin !== undefined,
+        Env: Object.entries(options.env ?? {}).map(([k, v]) => `${k}=${v}`),
+        User: options.user ?? this.execUser,
+        WorkingDir: options.workingDir,
+      }),
+    );
+    const stream = (await bounded(client, 'an exec start', () =>
+      exec.start({ hijack: true, stdin: options.stdin !== undefined }),
+    )) as NodeJS.ReadWriteStream & Readable;
+    // A cut connection may emit several errors; the first decides, the rest are expected.
+    stream.on('error', () => undefined);
     const cap = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
     const out = new CappedBuffer(cap);
     const err = new CappedBuffer(cap);
@@ -185,10 +195,16 @@ export class RunContainer {
     }
 
     let timer: NodeJS.Timeout | undefined;
+    const health = client.health;
+    let onLost: (() => void) | undefined;
     const ended = new Promise<'ended'>((resolve, reject) => {
       stream.once('end', () => resolve('ended'));
       stream.once('close', () => resolve('ended'));
       stream.once('error', reject);
+      // An engine lost mid-exec (frozen: the stream just stays open) releases the wait.
+      onLost = () => reject(health?.lost);
+      if (health?.lost) onLost();
+      else health?.signal.addEventListener('abort', onLost, { once: true });
     });
     const timedOut =
       options.timeoutMs === undefined
@@ -196,7 +212,20 @@ export class RunContainer {
         : new Promise<'timeout'>((resolve) => {
             timer = setTimeout(() => resolve('timeout'), options.timeoutMs);
           });
-    const outcome = await Promise.race([ended, timedOut]).finally(() => clearTimeout(timer));
+    const outcome = await bounded(
+      client,
+      'an exec',
+      () => Promise.race([ended, timedOut]),
+      Infinity,
+    )
+      .catch((error: unknown) => {
+        stream.destroy();
+        throw error;
+      })
+      .finally(() => {
+        clearTimeout(timer);
+        if (onLost) health?.signal.removeEventListener('abort', onLost);
+      });
     if (outcome === 'timeout') {
       stream.destroy();
       return {
@@ -209,7 +238,7 @@ export class RunContainer {
         durationMs: Date.now() - started,
       };
     }
-    const info = await exec.inspect();
+    const info = await bounded(client, 'an exec inspect', () => exec.inspect());
     return {
       exitCode: info.ExitCode ?? null,
       stdout: out.text(),
@@ -235,7 +264,7 @@ export class RunContainer {
       maxOutputBytes: 4096,
     });
     if (r.timedOut || r.exitCode !== 0) {
-      throw new Error(
+      throw new ProcessesNotStoppedError(
         `the processes of ${user} could not be stopped (${r.timedOut ? 'timed out' : `exit ${r.exitCode}`})`,
       );
     }
@@ -243,12 +272,16 @@ export class RunContainer {
 
   /** Kills the main process; the container stops at once. Idempotent. */
   async kill(): Promise<void> {
-    await this.container.kill({ signal: 'SIGKILL' }).catch(ignoreGone);
+    await bounded(this.client, 'a kill', () =>
+      this.container.kill({ signal: 'SIGKILL' }).catch(ignoreGone),
+    );
   }
 
   /** Removes the container, killing it first if it still runs. Idempotent. */
   async remove(): Promise<void> {
-    await this.container.remove({ force: true, v: true }).catch(ignoreGone);
+    await bounded(this.client, 'a removal', () =>
+      this.container.remove({ force: true, v: true }).catch(ignoreGone),
+    );
   }
 }
 
@@ -259,25 +292,82 @@ function ignoreGone(error: unknown): void {
   throw error;
 }
 
-/** Creates and starts a container; its main process idles unless `cmd` says otherwise. */
+/** A creation refused because the gate closed (a signal is being handled). */
+export class GateClosedError extends Error {
+  constructor() {
+    super('no container is created once evalrig is stopping');
+  }
+}
+
+/**
+ * Lets a signal's clean-up stop container creations: once closed, no creation
+ * starts, and the ones in flight can be awaited so that a removal by label
+ * that follows sees every container.
+ */
+export class CreationGate {
+  private open = true;
+  private readonly inFlight = new Set<Promise<unknown>>();
+
+  get closed(): boolean {
+    return !this.open;
+  }
+
+  close(): void {
+    this.open = false;
+  }
+
+  /** Runs a creation through the gate; refused once closed. */
+  pass<T>(create: () => Promise<T>): Promise<T> {
+    if (!this.open) return Promise.reject(new GateClosedError());
+    const p = create();
+    this.inFlight.add(p);
+    const forget = (): void => void this.inFlight.delete(p);
+    p.then(forget, forget);
+    return p;
+  }
+
+  /** Resolves when every creation in flight has settled. */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.inFlight]);
+  }
+}
+
+/**
+ * Creates and starts a container; its main process idles unless `cmd` says
+ * otherwise. It carries the client's labels (the orchestrator's session, for
+ * its reaper) and goes through the client's gate.
+ */
 export async function startContainer(
   client: DockerClient,
   spec: ContainerSpec,
 ): Promise<RunContainer> {
-  const container = await client.docker.createContainer({
-    name: spec.name,
-    Image: spec.image,
-    Cmd: [...(spec.cmd ?? IDLE)],
-    User: spec.user,
-    WorkingDir: spec.workingDir,
-    Env: Object.entries(spec.env ?? {}).map(([k, v]) => `${k}=${v}`),
-    Labels: { [LABELS.managed]: 'true', ...spec.labels },
-    HostConfig: hostConfig(spec),
-    NetworkDisabled: true,
-  });
+  const create = (): Promise<RunContainer> => createAndStart(client, spec);
+  const run = await (client.gate ? client.gate.pass(create) : create());
+  if (client.gate?.closed) {
+    // Created while a signal was handled: it must not outlive this call.
+    await run.remove().catch(() => undefined);
+    throw new GateClosedError();
+  }
+  return run;
+}
+
+async function createAndStart(client: DockerClient, spec: ContainerSpec): Promise<RunContainer> {
+  const container = await bounded(client, 'a container creation', () =>
+    client.docker.createContainer({
+      name: spec.name,
+      Image: spec.image,
+      Cmd: [...(spec.cmd ?? IDLE)],
+      User: spec.user,
+      WorkingDir: spec.workingDir,
+      Env: Object.entries(spec.env ?? {}).map(([k, v]) => `${k}=${v}`),
+      Labels: { [LABELS.managed]: 'true', ...client.labels, ...spec.labels },
+      HostConfig: hostConfig(spec),
+      NetworkDisabled: true,
+    }),
+  );
   const run = new RunContainer(client, container, spec.execUser);
   try {
-    await container.start();
+    await bounded(client, 'a container start', () => container.start());
   } catch (error) {
     await run.remove();
     throw error;
@@ -319,10 +409,14 @@ export async function removeContainers(
     `${LABELS.managed}=true`,
     ...Object.entries(labels).map(([k, v]) => `${k}=${v}`),
   ];
-  const found = await client.docker.listContainers({ all: true, filters: { label: filters } });
+  const found = await bounded(client, 'a container listing', () =>
+    client.docker.listContainers({ all: true, filters: { label: filters } }),
+  );
   await Promise.all(
     found.map((c) =>
-      client.docker.getContainer(c.Id).remove({ force: true, v: true }).catch(ignoreGone),
+      bounded(client, 'a removal', () =>
+        client.docker.getContainer(c.Id).remove({ force: true, v: true }).catch(ignoreGone),
+      ),
     ),
   );
   return found.length;
@@ -337,5 +431,7 @@ export async function listContainers(
     `${LABELS.managed}=true`,
     ...Object.entries(labels).map(([k, v]) => `${k}=${v}`),
   ];
-  return client.docker.listContainers({ all: true, filters: { label: filters } });
+  return bounded(client, 'a container listing', () =>
+    client.docker.listContainers({ all: true, filters: { label: filters } }),
+  );
 }

@@ -207,14 +207,17 @@ describe('report: campaigns off the beaten path', () => {
     expect(error.exitCode).to.equal(2);
   });
 
-  it('a run.json that is not a run record is an input error naming the file', async () => {
+  it('a run.json that is not a run record is named as broken, and the rest reported', async () => {
     const d = await tmp();
     await writeCampaign(d, { ...MIXED, runs: 1 });
     const file = path.join(d, 'runs', 'fix-bug', 'with_skill', 'run-01', 'run.json');
     await writeFile(file, '{"schema": "evalrig/run@1"}');
-    const error = await rejection(writeReport(d));
-    expect(error.message).to.contain(file);
-    expect(error.exitCode).to.equal(2);
+    const s = await writeReport(d);
+    expect(s.runs).to.deep.equal({ total: 3, without_record: 0 });
+    expect(s.broken.map((b) => b.run)).to.deep.equal([
+      path.join('runs', 'fix-bug', 'with_skill', 'run-01'),
+    ]);
+    expect(s.broken[0]!.problem).to.contain(file);
   });
 
   it('counts run folders that have no run.json yet, and reports on the rest', async () => {
