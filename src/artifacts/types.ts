@@ -162,10 +162,40 @@ export interface RunRecord {
   /** sha256 of each stop file's bytes, by its path in `stops` (absent in runs of older versions). */
   readonly stops_sha256?: Readonly<Record<string, string>>;
   readonly codebase?: CodebaseProvenance;
-  readonly image: { readonly tag: string; readonly id: string };
+  readonly image: ImageRecord;
   readonly diff: DiffCounters;
   readonly checks: readonly CheckResult[];
   readonly measures: RunMeasures;
+}
+
+/** The environment image a run's image is built over, and its setup commands. */
+export interface EnvironmentProvenance {
+  /** Relative to the eval set's folder. */
+  readonly dockerfile: string;
+  readonly context: string;
+  /** sha256 of the context, the Dockerfile's place, the base's id and the build args. */
+  readonly hash: string;
+  readonly tag: string;
+  readonly id: string;
+  readonly base_image: string;
+  readonly base_id: string;
+  readonly setup: readonly string[];
+}
+
+/** The image a run's container started from; over an environment image when the eval names one. */
+export interface ImageRecord {
+  readonly tag: string;
+  readonly id: string;
+  readonly environment?: EnvironmentProvenance;
+}
+
+/** The campaign's image, and the images of the evals that name an environment. */
+export interface CampaignImageRecord extends ImageRecord {
+  readonly environments?: ReadonlyArray<{
+    readonly evals: readonly string[];
+    readonly image: { readonly tag: string; readonly id: string };
+    readonly environment: EnvironmentProvenance;
+  }>;
 }
 
 /** <out>/conditions.json: what each condition is, and the campaign's inputs. */
@@ -191,7 +221,7 @@ export interface ConditionsFile {
     readonly turns: number;
     readonly codebase?: CodebaseProvenance;
   }>;
-  readonly image: { readonly tag: string; readonly id: string };
+  readonly image: CampaignImageRecord;
   readonly stand_in_sha256: string;
   readonly evalrig_version: string;
   readonly created_at: string;

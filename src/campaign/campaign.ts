@@ -34,12 +34,19 @@ import {
   resolveCodebases,
   type ResolvedCodebase,
 } from '../source/index.js';
-import { conditionsFile, runLayout } from './layout.js';
+import { ensureEvalEnvironments, ensureSetups } from './environments.js';
+import { CONTAINER, conditionsFile, runLayout } from './layout.js';
 import { lockCampaignFolder } from './lock.js';
 import { planRuns, type PlannedRun } from './plan.js';
 import { runPipeline } from './pool.js';
 import { Progress } from './progress.js';
-import { discardPreparedRun, playRun, prepareRun, type CampaignContext } from './run-one.js';
+import {
+  discardPreparedRun,
+  playRun,
+  prepareRun,
+  repositoryName,
+  type CampaignContext,
+} from './run-one.js';
 
 export interface CampaignOptions {
   /** Path of evals.json. */
@@ -357,6 +364,13 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
       );
     }
 
+    // The evals that name an environment get its image (evalrig's layers over it).
+    const plannedEvals = evalSet.evals.filter((e) => planned.some((p) => p.eval.id === e.id));
+    const environments = await ensureEvalEnvironments(client, evalSet, plannedEvals, {
+      baseImage: options.baseImage,
+      log,
+    });
+
     const codebases = new Map<string, { resolved: ResolvedCodebase; cachePath: string }>();
     const byCommit = new Map<string, Promise<string>>();
     await Promise.all(
@@ -370,6 +384,20 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
         codebases.set(e.id, { resolved, cachePath: await cached });
       }),
     );
+
+    // Setup commands run once per (commit, image), before any run; every run reuses their output.
+    const setups = await ensureSetups({
+      client,
+      evalSet,
+      evals: plannedEvals,
+      images: environments.images,
+      codebases,
+      containerWorkTree: (e) =>
+        path.posix.join(CONTAINER.workRoot, repositoryName(evalSet, codebases.get(e.id)?.resolved)),
+      cacheDir: options.cacheDir,
+      campaign,
+      log,
+    });
 
     const conditions: ConditionsFile = {
       schema: 'evalrig/conditions@1',
@@ -400,7 +428,7 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
           ...(cb ? { codebase: provenanceOf(cb.resolved) } : {}),
         };
       }),
-      image: { tag: image.tag, id: image.id },
+      image: environments.record({ tag: image.tag, id: image.id }),
       stand_in_sha256: image.standInSha256,
       evalrig_version: version,
       created_at: previous?.created_at ?? new Date().toISOString(),
@@ -425,6 +453,8 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
       evalSet,
       client,
       image: { tag: image.tag, id: image.id },
+      images: environments.images,
+      setups,
       codebases,
       stopAtHandOver: Boolean(options.stopAtHandOver),
       timeoutS: options.timeoutS,

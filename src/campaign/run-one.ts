@@ -8,6 +8,7 @@ import {
   type CheckResult,
   type DiffCounters,
   type GhPullRequest,
+  type ImageRecord,
   type RunRecord,
   type RunStatus,
   type StopRecord,
@@ -36,6 +37,7 @@ import {
   type Seal,
 } from '../environment/index.js';
 import { GitError } from '../git/index.js';
+import { placeSetupOutput, type SetupOutput } from '../image/index.js';
 import { GH_RECORDER_ENV, startGhRecorder, type GhRecorder } from '../recorder/index.js';
 import { UntrustedFileError } from '../untrusted/index.js';
 import { measureRun } from '../measure/index.js';
@@ -74,6 +76,10 @@ export interface CampaignContext {
   readonly evalSet: EvalSet;
   readonly client: DockerClient;
   readonly image: { readonly tag: string; readonly id: string };
+  /** Per eval id naming an environment: its image, over the environment image. */
+  readonly images?: ReadonlyMap<string, ImageRecord>;
+  /** Per eval id with setup commands: their output, copied into each run's work tree. */
+  readonly setups?: ReadonlyMap<string, SetupOutput>;
   /** Per eval id with a codebase: its resolution and cached clone. */
   readonly codebases: ReadonlyMap<string, { resolved: ResolvedCodebase; cachePath: string }>;
   readonly stopAtHandOver: boolean;
@@ -301,6 +307,15 @@ export async function prepareRun(ctx: CampaignContext, planned: PlannedRun): Pro
     });
     seededPulls = await seedPullRequests(planned, env, owner, repo);
     recorder = await startRecorder(layout);
+    const setup = ctx.setups?.get(e.id);
+    if (setup) {
+      // Ignored by the codebase, so out of the baseline and of the diff; placed paths win.
+      const placed = [...e.files, ...planned.condition.stage].map((p) => p.to);
+      // Linked when the run sees its environment through an overlay (a write copies up).
+      await placeSetupOutput(setup, env.workTree, [...placed, ...HARNESS_PATHS], {
+        link: canMountQuota(),
+      });
+    }
     let seal = await sealEnvironment(
       env,
       layout.hostDir,
@@ -315,7 +330,7 @@ export async function prepareRun(ctx: CampaignContext, planned: PlannedRun): Pro
     // The hand-over changed every file's ctime: the seal's index learns them now, off the critical path.
     if (asRoot) await refreshSeal(seal);
     const container = await startContainer(ctx.client, {
-      image: ctx.image.tag,
+      image: (ctx.images?.get(e.id) ?? ctx.image).tag,
       user: `${keeper}:${keeper}`,
       execUser: agentUser,
       workingDir: containerWorkTree,
@@ -618,7 +633,7 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
     stops: stopFiles,
     stops_sha256: await digestStops(layout.dir, stopFiles),
     ...(codebase ? { codebase: provenanceOf(codebase.resolved) } : {}),
-    image: { tag: ctx.image.tag, id: ctx.image.id },
+    image: ctx.images?.get(e.id) ?? { tag: ctx.image.tag, id: ctx.image.id },
     diff: finalDiff,
     checks,
     measures: measureRun({

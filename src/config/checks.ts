@@ -7,7 +7,7 @@
  * before it trusts them.
  */
 import path from 'node:path';
-import { checkHostPath, evalSetFolder } from './host-paths.js';
+import { checkHostPath, evalSetFolder, type EvalSetFolder } from './host-paths.js';
 import { MAX_MEMORY_BYTES, MIN_MEMORY_BYTES, parseMemory } from './memory.js';
 import { whyEscapesWorkTree } from './paths.js';
 import { pointer, quote, type Problem } from './problems.js';
@@ -84,8 +84,15 @@ export async function semanticProblems(doc: unknown, dir: string): Promise<Probl
     );
   }
 
+  if (isObject(doc.environment)) {
+    pending.push(...environmentChecks(folder, doc.environment, ['environment']));
+  }
+
   list(doc.evals).forEach((evalItem, i) => {
     if (!isObject(evalItem)) return;
+    if (isObject(evalItem.environment)) {
+      pending.push(...environmentChecks(folder, evalItem.environment, ['evals', i, 'environment']));
+    }
     problems.push(
       ...duplicates(
         list(evalItem.checks),
@@ -143,6 +150,45 @@ export async function semanticProblems(doc: unknown, dir: string): Promise<Probl
 
   const found = await Promise.all(pending);
   return [...problems, ...found.filter((p): p is Problem => p !== undefined)];
+}
+
+/**
+ * An environment's Dockerfile and build context: inside the eval set's folder
+ * (the builder is sent the context whole: a link out would send host files),
+ * the Dockerfile inside its context (the builder reads it from there).
+ */
+function environmentChecks(
+  folder: EvalSetFolder,
+  environment: Json,
+  at: (string | number)[],
+): Promise<Problem | undefined>[] {
+  const { dockerfile, context } = environment;
+  if (typeof dockerfile !== 'string' || dockerfile === '') return [];
+  const contextWritten =
+    typeof context === 'string' && context !== '' ? context : path.dirname(dockerfile);
+  const contextAt = pointer(...at, typeof context === 'string' ? 'context' : 'dockerfile');
+  const fileCheck = checkHostPath(folder, pointer(...at, 'dockerfile'), dockerfile, {
+    kind: 'file',
+  });
+  const contextCheck = checkHostPath(folder, contextAt, contextWritten, {
+    kind: 'folder',
+    ...(typeof context === 'string' ? {} : { prefix: 'its folder (the build context) ' }),
+  });
+  const inside = Promise.all([fileCheck, contextCheck]).then(([a, b]): Problem | undefined => {
+    if (a || b) return undefined;
+    const rel = path.relative(
+      path.resolve(folder.dir, contextWritten),
+      path.resolve(folder.dir, dockerfile),
+    );
+    if (rel.startsWith('..') || path.isAbsolute(rel)) {
+      return {
+        pointer: pointer(...at, 'dockerfile'),
+        message: `${quote(dockerfile)} is not inside the build context ${quote(contextWritten)}`,
+      };
+    }
+    return undefined;
+  });
+  return [fileCheck, contextCheck, inside];
 }
 
 function duplicates(

@@ -14,8 +14,8 @@ import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { clip, quote, type Problem } from './problems.js';
 
-/** What a path must name: a file or a folder ('any'), or a folder. */
-export type HostPathKind = 'any' | 'folder';
+/** What a path must name: a file or a folder ('any'), a folder, or a regular file. */
+export type HostPathKind = 'any' | 'folder' | 'file';
 
 /** Entries of copied folders looked at before giving up (a copy that large is a mistake). */
 export const MAX_WALKED_ENTRIES = 100_000;
@@ -77,7 +77,7 @@ export async function checkHostPath(
   const resolved = path.resolve(options.from ?? folder.dir, written);
   // Shown cut: a path written 100,000 characters long must not make a message that long.
   const absolute = clip(resolved, 300);
-  const noun = options.kind === 'folder' ? 'folder' : 'file or folder';
+  const noun = { any: 'file or folder', folder: 'folder', file: 'file' }[options.kind];
   let real: string;
   try {
     real = await realpath(resolved);
@@ -88,6 +88,7 @@ export async function checkHostPath(
   const info = await stat(real).catch(() => undefined);
   if (!info) return problem(`no such ${noun}: ${absolute}`);
   if (options.kind === 'folder' && !info.isDirectory()) return problem(`not a folder: ${absolute}`);
+  if (options.kind === 'file' && !info.isFile()) return problem(`not a regular file: ${absolute}`);
   if (info.isDirectory()) {
     if (options.walk === false) return undefined;
     const inside = await whyFolderLeaks(folder, real);

@@ -5,8 +5,8 @@
 import path from 'node:path';
 import { parseMemory } from './memory.js';
 import { normalizeWorkTreePath } from './paths.js';
-import type { RawCondition, RawEval, RawEvalSet, RawTurn } from './raw.js';
-import type { Condition, Eval, EvalSet, Turn } from './types.js';
+import type { RawCondition, RawEnvironment, RawEval, RawEvalSet, RawTurn } from './raw.js';
+import type { Condition, EnvironmentImageSpec, Eval, EvalSet, Turn } from './types.js';
 
 /** Defaults of what the user may leave out; the schema's `default`s say the same. */
 export const DEFAULTS = {
@@ -81,6 +81,7 @@ function normalizeEval(item: RawEval, set: RawEvalSet, dir: string): Eval {
   const codebase = item.codebase ?? set.codebase;
   const phase = item.phase ?? DEFAULTS.phase;
   const start = item.start;
+  const environment = item.environment ?? set.environment;
   return {
     id: item.id,
     prompt: item.prompt,
@@ -111,6 +112,17 @@ function normalizeEval(item: RawEval, set: RawEvalSet, dir: string): Eval {
     timeout: item.timeout ?? set.timeout ?? DEFAULTS.timeout,
     turn_timeout: item.turn_timeout ?? set.turn_timeout ?? DEFAULTS.turn_timeout,
     checks: item.checks ?? set.checks ?? [],
+    ...(environment === undefined ? {} : { environment: normalizeEnvironment(environment, dir) }),
+  };
+}
+
+/** Paths made absolute; the context defaults to the Dockerfile's folder. */
+function normalizeEnvironment(raw: RawEnvironment, dir: string): EnvironmentImageSpec {
+  const dockerfile = path.resolve(dir, raw.dockerfile);
+  return {
+    dockerfile,
+    context: raw.context === undefined ? path.dirname(dockerfile) : path.resolve(dir, raw.context),
+    setup: raw.setup ?? [],
   };
 }
 

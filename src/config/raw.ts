@@ -29,6 +29,12 @@ export interface RawPullRequest {
   state?: 'OPEN' | 'CLOSED' | 'MERGED';
 }
 
+export interface RawEnvironment {
+  dockerfile: string;
+  context?: string;
+  setup?: string[];
+}
+
 export interface RawEval {
   id: string;
   prompt: string;
@@ -43,6 +49,7 @@ export interface RawEval {
   timeout?: number;
   turn_timeout?: number;
   checks?: RawCheck[];
+  environment?: RawEnvironment;
 }
 
 export interface RawEvalSet {
@@ -61,5 +68,6 @@ export interface RawEvalSet {
   resources?: { memory?: string | number; cpus?: number; pids?: number; disk?: string | number };
   repo_owner?: string;
   checks?: RawCheck[];
+  environment?: RawEnvironment;
   evals: RawEval[];
 }

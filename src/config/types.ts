@@ -68,6 +68,20 @@ export interface Check {
   readonly run: string;
 }
 
+/**
+ * The toolchain of an eval's container: an image built from a Dockerfile of
+ * the eval set over evalrig's base image (evalrig's own layers go on top),
+ * and setup commands whose ignored output every run of a commit starts with.
+ */
+export interface EnvironmentImageSpec {
+  /** Absolute host path of the Dockerfile (inside `context`). */
+  readonly dockerfile: string;
+  /** Absolute host path of the build context folder. */
+  readonly context: string;
+  /** Shell commands run once per (commit, image) with the network; may be empty. */
+  readonly setup: readonly string[];
+}
+
 export interface Eval {
   readonly id: string;
   readonly prompt: string;
@@ -86,6 +100,8 @@ export interface Eval {
   /** Seconds for one turn. */
   readonly turn_timeout: number;
   readonly checks: readonly Check[];
+  /** The eval's own environment, else the eval set's; absent: the plain test image. */
+  readonly environment?: EnvironmentImageSpec;
 }
 
 export interface Resources {
