@@ -32,8 +32,11 @@ describe('e2e: an environment image and its setup (examples/with-deps)', functio
     scratch = await mkdtemp(path.join(tmpdir(), 'evalrig-withdeps-'));
     const dir = path.join(scratch, 'with-deps');
     await cp(EXAMPLE, dir, { recursive: true });
-    const extraCa = process.env.NODE_EXTRA_CA_CERTS;
-    if (extraCa && existsSync(extraCa)) {
+    // CI's environment may not carry the variable: the host's own store then.
+    const extraCa = [process.env.NODE_EXTRA_CA_CERTS, '/etc/ssl/certs/ca-certificates.crt'].find(
+      (file) => file !== undefined && existsSync(file),
+    );
+    if (extraCa) {
       await copyFile(extraCa, path.join(dir, 'environment/ca/host-extra.crt'));
     }
     // A probe that shows the runs' network (only the loopback interface), and

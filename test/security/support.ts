@@ -61,7 +61,13 @@ const quiet = { write: () => true } as unknown as NodeJS.WriteStream;
 /** Plays every attack as one eval of one campaign (one run each), `jobs` at a time. */
 export async function playAttacks(
   attacks: readonly Attack[],
-  options: { jobs?: number; set?: Record<string, unknown>; keepEnvironments?: boolean } = {},
+  options: {
+    jobs?: number;
+    set?: Record<string, unknown>;
+    /** Fields merged into the eval set once the workspace (and its toy codebase) exists. */
+    setFrom?: (ws: ToyWorkspace) => Promise<Record<string, unknown>>;
+    keepEnvironments?: boolean;
+  } = {},
 ): Promise<PlayedCampaign> {
   const ws = await makeToyWorkspace({
     scripts: Object.fromEntries(
@@ -78,6 +84,11 @@ export async function playAttacks(
       ...options.set,
     },
   });
+  if (options.setFrom) {
+    const set = JSON.parse(await readFile(ws.evalSetFile, 'utf8')) as Record<string, unknown>;
+    Object.assign(set, await options.setFrom(ws));
+    await writeFile(ws.evalSetFile, `${JSON.stringify(set, null, 2)}\n`);
+  }
   const started = Date.now();
   const result = await runCampaign({
     evalSetFile: ws.evalSetFile,
