@@ -6,7 +6,7 @@
 set -euo pipefail
 
 CLAUDE_CODE_VERSION="${1:-${EVALRIG_CLAUDE_CODE_VERSION:-2.1.332}}"
-CACHE="${EVALRIG_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/evalrig}/agents"
+CACHE="${EVALRIG_AGENTS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/evalrig/agents}"
 
 install_one() {
   local pkg="$1" version="$2" bin="$3"
