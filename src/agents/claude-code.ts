@@ -3,6 +3,8 @@ import type { Bind } from '../runtime/index.js';
 
 /** The npm package of the agent, installed on the host into the agents' cache. */
 export const CLAUDE_CODE_PACKAGE = '@anthropic-ai/claude-code';
+/** The version these adapters were verified with (transcripts in test/fixtures/transcripts). */
+export const CLAUDE_CODE_VERIFIED_VERSION = '2.1.332';
 /** Its executable under node_modules/.bin (a native, glibc binary: no Node at run time). */
 export const CLAUDE_CODE_BIN = 'claude';
 
