@@ -35,3 +35,4 @@ export {
   newSessionId,
 } from './claude-code.js';
 export { parseClaudeCodeStream, type TurnSummary } from './transcript.js';
+export { ClaudeCodeSession, parseVersionOutput } from './session.js';

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
   CLAUDE_CODE_BIN,
+  CLAUDE_CODE_CONTAINER,
   CLAUDE_CODE_PACKAGE,
   CLAUDE_CODE_VERIFIED_VERSION,
   claudeCodeArgv,
@@ -14,6 +15,7 @@ import {
   ensureAgentInstalled,
   newSessionId,
   parseClaudeCodeStream,
+  parseVersionOutput,
   type AgentInstall,
 } from '../../../src/agents/index.js';
 import {
@@ -134,6 +136,9 @@ describe('claude-code for real: the binary in a container, through the gateway, 
       listen: { port: 0 },
     });
     const c = await start(standIn.url);
+    // The preflight: the mounted binary answers its version in the image, as uid 1000.
+    const version = await c.exec([CLAUDE_CODE_CONTAINER.binary, '--version'], { env: { HOME } });
+    expect(parseVersionOutput(version.stdout)).to.equal(install.version);
     const sessionId = newSessionId();
 
     const first = await turn(c, 'Create branch x with a file f and commit it.', sessionId, false);
