@@ -1,5 +1,6 @@
 /**
- * The model stand-in: a scripted fake of the Anthropic Messages API that real agent binaries
+ * The model stand-in: a scripted fake of the Anthropic Messages API (`POST /v1/messages`) and
+ * of the OpenAI Responses API (`POST /v1/responses`, same script) that real agent binaries
  * talk to with no key and no network. A script lists one answer per model request, in order
  * (text and tool_use blocks with usage numbers, or an error answer: 400, 429, 500, 529); see
  * model-script.schema.json.
@@ -27,3 +28,4 @@ export type {
   StopReason,
 } from './script.js';
 export { apiMessage, sseFrames } from './anthropic.js';
+export { responsesFrames, responsesObject } from './openai.js';

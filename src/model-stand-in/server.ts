@@ -3,6 +3,7 @@ import { chmod } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { EvalrigError } from '../errors/index.js';
 import { apiError, apiMessage, sseFrames, standInError } from './anthropic.js';
+import { responsesError, responsesFrames, responsesObject } from './openai.js';
 import type { ModelScript } from './script.js';
 
 /** Where the stand-in listens: a Unix socket, or a loopback TCP port (0: any free one). */
@@ -42,11 +43,12 @@ export interface ModelStandIn {
 }
 
 const MESSAGES_PATH = '/v1/messages';
+const RESPONSES_PATH = '/v1/responses';
 
 /**
- * Plays a model script as the Anthropic Messages API: each `POST /v1/messages` takes the next
- * scripted response, streamed as server-sent events when the request asks `"stream": true`,
- * else one JSON message. A request past the script's end is answered 400 (never retried by
+ * Plays a model script as the Anthropic Messages API and the OpenAI Responses API: each
+ * `POST /v1/messages` or `POST /v1/responses` takes the next scripted response, streamed as server-sent events when the request asks `"stream": true`,
+ * else one JSON message or response object. A request past the script's end is answered 400 (never retried by
  * the client) saying so; any other path is 404.
  */
 export async function startModelStandIn(options: ModelStandInOptions): Promise<ModelStandIn> {
@@ -62,8 +64,20 @@ export async function startModelStandIn(options: ModelStandInOptions): Promise<M
       requests.push({ n, path: url.pathname, ...r });
     };
     const empty = { model: null, stream: false, messages: 0, toolResults: [], response: null };
-    if (req.method !== 'POST' || url.pathname !== MESSAGES_PATH) {
-      send(res, standInError(404, `the model stand-in serves only POST ${MESSAGES_PATH}`));
+    const api =
+      url.pathname === MESSAGES_PATH
+        ? 'messages'
+        : url.pathname === RESPONSES_PATH
+          ? 'responses'
+          : null;
+    if (req.method !== 'POST' || api === null) {
+      send(
+        res,
+        standInError(
+          404,
+          `the model stand-in serves only POST ${MESSAGES_PATH} and ${RESPONSES_PATH}`,
+        ),
+      );
       note({ ...empty, status: 404 });
       req.resume();
       return;
@@ -74,7 +88,7 @@ export async function startModelStandIn(options: ModelStandInOptions): Promise<M
       note({ ...empty, status: 413 });
       return;
     }
-    const request = parseRequest(body);
+    const request = parseRequest(body, api);
     if (!request) {
       send(res, standInError(400, 'the request body is not a JSON object'));
       note({ ...empty, status: 400 });
@@ -101,12 +115,14 @@ export async function startModelStandIn(options: ModelStandInOptions): Promise<M
     }
     next++;
     if ('error' in scripted) {
-      const answer = apiError(scripted.error);
+      const answer = api === 'messages' ? apiError(scripted.error) : responsesError(scripted.error);
       send(res, answer);
       note({ ...seen, response: index, status: answer.status });
       return;
     }
-    const message = apiMessage(scripted, script.model ?? request.model ?? 'stand-in-model', n);
+    const model = script.model ?? request.model ?? 'stand-in-model';
+    const message =
+      api === 'messages' ? apiMessage(scripted, model, n) : responsesObject(scripted, model, n);
     note({ ...seen, response: index, status: 200 });
     if (!request.stream) {
       send(res, {
@@ -121,7 +137,11 @@ export async function startModelStandIn(options: ModelStandInOptions): Promise<M
       'cache-control': 'no-cache',
       'request-id': `req_standin_${n}`,
     });
-    for (const frame of sseFrames(message)) res.write(frame);
+    const frames =
+      api === 'messages'
+        ? sseFrames(message as ReturnType<typeof apiMessage>)
+        : responsesFrames(message as ReturnType<typeof responsesObject>);
+    for (const frame of frames) res.write(frame);
     res.end();
   };
 
@@ -184,7 +204,7 @@ interface SeenRequest {
   toolResults: StandInRequest['toolResults'];
 }
 
-function parseRequest(body: Buffer): SeenRequest | null {
+function parseRequest(body: Buffer, api: 'messages' | 'responses'): SeenRequest | null {
   let value: unknown;
   try {
     value = JSON.parse(body.toString('utf8'));
@@ -192,7 +212,18 @@ function parseRequest(body: Buffer): SeenRequest | null {
     return null;
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
-  const v = value as { model?: unknown; stream?: unknown; messages?: unknown };
+  const v = value as { model?: unknown; stream?: unknown; messages?: unknown; input?: unknown };
+  if (api === 'responses') {
+    // The Responses API: `input` is a string or a list of items; tool outputs are
+    // function_call_output items ({ call_id, output }), the latest after the last call.
+    const input = Array.isArray(v.input) ? (v.input as unknown[]) : [];
+    return {
+      model: typeof v.model === 'string' ? v.model : null,
+      stream: v.stream === true,
+      messages: typeof v.input === 'string' ? 1 : input.length,
+      toolResults: functionOutputs(input),
+    };
+  }
   const messages = Array.isArray(v.messages) ? v.messages : [];
   return {
     model: typeof v.model === 'string' ? v.model : null,
@@ -200,6 +231,20 @@ function parseRequest(body: Buffer): SeenRequest | null {
     messages: messages.length,
     toolResults: toolResults(messages[messages.length - 1]),
   };
+}
+
+function functionOutputs(input: unknown[]): StandInRequest['toolResults'] {
+  const out: { toolUseId: string; isError: boolean; text: string }[] = [];
+  for (const item of input.slice(-100)) {
+    const i = item as { type?: unknown; call_id?: unknown; output?: unknown } | null;
+    if (i?.type !== 'function_call_output') continue;
+    out.push({
+      toolUseId: String(i.call_id),
+      isError: false,
+      text: resultText(i.output).slice(0, 4000),
+    });
+  }
+  return out;
 }
 
 function toolResults(last: unknown): StandInRequest['toolResults'] {

@@ -307,6 +307,36 @@ describe('model gateway', () => {
     expect(answer.body).to.contain('ECONNREFUSED').and.not.contain(REAL_KEY);
   });
 
+  it('logs the tokens of a streamed Responses API call (cached tokens as reported, inside the input)', async () => {
+    standIn = await startModelStandIn({
+      script: {
+        responses: [
+          {
+            content: [{ text: 'hi' }],
+            usage: { input_tokens: 70, output_tokens: 9, cache_read_input_tokens: 30 },
+          },
+        ],
+      },
+      listen: { port: 0 },
+    });
+    gateway = await startModelGateway({
+      socketPath,
+      upstream: { url: standIn.url, apiKey: REAL_KEY, auth: 'bearer' },
+      paths: ['/v1/responses'],
+      logPath,
+    });
+    const answer = await call(
+      socketPath,
+      'POST',
+      '/v1/responses',
+      JSON.stringify({ model: 'gpt-x', stream: true, input: 'hi' }),
+    );
+    expect(answer.status).to.equal(200);
+    const [line] = await logged();
+    expect(line).to.deep.include({ path: '/v1/responses', model: 'gpt-x', status: 200 });
+    expect(line!.tokens).to.deep.equal({ input: 100, output: 9, cacheRead: 30, cacheWrite: null });
+  });
+
   it('refuses an upstream URL holding credentials', async () => {
     let error: unknown;
     try {

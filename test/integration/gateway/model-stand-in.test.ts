@@ -286,3 +286,102 @@ describe('model stand-in', () => {
     ]);
   });
 });
+
+describe('model stand-in: the OpenAI Responses API, from the same script', () => {
+  let dir: string;
+  let standIn: ModelStandIn | undefined;
+  let sock: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'evalrig-standin-'));
+    sock = path.join(dir, 'model.sock');
+    standIn = await startModelStandIn({
+      script: {
+        responses: [
+          {
+            content: [
+              { text: 'Running it.' },
+              { tool_use: { name: 'shell', input: { command: ['git', 'status'] }, id: 'call_1' } },
+            ],
+            usage: { input_tokens: 100, output_tokens: 20, cache_read_input_tokens: 50 },
+          },
+          { error: { status: 529 } },
+          { content: [{ text: 'done' }] },
+        ],
+      },
+      listen: { socketPath: sock },
+    });
+  });
+  afterEach(async () => {
+    await standIn?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('streams output items, their deltas and response.completed with the usage, numbered in sequence', async () => {
+    const answer = await post(sock, '/v1/responses', { model: 'gpt-x', stream: true, input: 'go' });
+    expect(answer.status).to.equal(200);
+    const evs = events(answer.body);
+    expect(evs.map((e) => e.event)).to.deep.equal([
+      'response.created',
+      'response.in_progress',
+      'response.output_item.added',
+      'response.content_part.added',
+      'response.output_text.delta',
+      'response.output_text.done',
+      'response.content_part.done',
+      'response.output_item.done',
+      'response.output_item.added',
+      'response.function_call_arguments.delta',
+      'response.function_call_arguments.done',
+      'response.output_item.done',
+      'response.completed',
+    ]);
+    expect(evs.map((e) => e.data.sequence_number)).to.deep.equal(evs.map((_, i) => i));
+    const call = evs[11]!.data.item as Record<string, unknown>;
+    expect(call).to.deep.include({ type: 'function_call', call_id: 'call_1', name: 'shell' });
+    expect(JSON.parse(call.arguments as string)).to.deep.equal({ command: ['git', 'status'] });
+    const done = evs[12]!.data.response as { status: string; model: string; usage: unknown };
+    expect(done.status).to.equal('completed');
+    expect(done.model).to.equal('gpt-x');
+    // The Responses API counts cached tokens inside the input.
+    expect(done.usage).to.deep.equal({
+      input_tokens: 150,
+      input_tokens_details: { cached_tokens: 50 },
+      output_tokens: 20,
+      output_tokens_details: { reasoning_tokens: 0 },
+      total_tokens: 170,
+    });
+  });
+
+  it('answers a scripted 529 as 503 in the OpenAI error shape, then one JSON response; records tool outputs', async () => {
+    await post(sock, '/v1/responses', { model: 'gpt-x', stream: true, input: 'go' });
+    const overloaded = await post(sock, '/v1/responses', { model: 'gpt-x', input: 'go' });
+    expect(overloaded.status).to.equal(503);
+    expect(JSON.parse(overloaded.body)).to.deep.equal({
+      error: { message: 'overloaded', type: 'server_error', param: null, code: null },
+    });
+    const last = await post(sock, '/v1/responses', {
+      model: 'gpt-x',
+      input: [
+        { role: 'user', content: 'go' },
+        { type: 'function_call', call_id: 'call_1', name: 'shell', arguments: '{}' },
+        { type: 'function_call_output', call_id: 'call_1', output: 'On branch main' },
+      ],
+    });
+    expect(last.status).to.equal(200);
+    const body = JSON.parse(last.body) as { object: string; output: unknown[] };
+    expect(body.object).to.equal('response');
+    expect(body.output).to.deep.equal([
+      {
+        type: 'message',
+        id: 'msg_standin_3_0',
+        status: 'completed',
+        role: 'assistant',
+        content: [{ type: 'output_text', text: 'done', annotations: [] }],
+      },
+    ]);
+    expect(standIn!.requests()[2]).to.deep.include({ path: '/v1/responses', messages: 3 });
+    expect(standIn!.requests()[2]!.toolResults).to.deep.equal([
+      { toolUseId: 'call_1', isError: false, text: 'On branch main' },
+    ]);
+  });
+});
