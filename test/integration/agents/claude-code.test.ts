@@ -207,6 +207,30 @@ describe('claude-code for real: the binary in a container, through the gateway, 
     expect(search.stdout).to.contain('ANTHROPIC_API_KEY=evalrig-placeholder-key');
   });
 
+  it('a 529 overloaded answer: the agent retries, says so in its stream, and the turn ends well', async () => {
+    standIn = await startModelStandIn({
+      script: {
+        responses: [
+          { error: { status: 529, retry_after: 0 } },
+          { content: [{ text: 'Nothing to do.' }], usage: { input_tokens: 10, output_tokens: 3 } },
+        ],
+      },
+      listen: { port: 0 },
+    });
+    const c = await start(standIn.url);
+    const r = await turn(c, 'hello', newSessionId(), false);
+    expect(r.exitCode, r.stderr).to.equal(0);
+    const t = parseClaudeCodeStream(r.stdout);
+    expect(t).to.deep.include({
+      finalMessage: 'Nothing to do.',
+      apiRetries: 1,
+      modelRequests: 1,
+      error: null,
+    });
+    await gateway!.flushed();
+    expect(gateway!.calls().map((x) => x.status)).to.deep.equal([529, 200]);
+  });
+
   it('a model that never answers: the agent retries, the turn timeout cuts it', async () => {
     hung = createServer(() => undefined); // takes each request, answers nothing
     await new Promise<void>((resolve) => hung!.listen(0, '127.0.0.1', () => resolve()));
