@@ -36,3 +36,4 @@ export {
 } from './claude-code.js';
 export { parseClaudeCodeStream, type TurnSummary } from './transcript.js';
 export { ClaudeCodeSession, parseVersionOutput } from './session.js';
+export { AgentPreflightError, preflightClaudeCode } from './preflight.js';

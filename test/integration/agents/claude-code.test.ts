@@ -1,10 +1,11 @@
 import { expect } from 'chai';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
+  AgentPreflightError,
   CLAUDE_CODE_BIN,
   CLAUDE_CODE_CONTAINER,
   CLAUDE_CODE_PACKAGE,
@@ -16,6 +17,7 @@ import {
   newSessionId,
   parseClaudeCodeStream,
   parseVersionOutput,
+  preflightClaudeCode,
   type AgentInstall,
 } from '../../../src/agents/index.js';
 import {
@@ -229,6 +231,25 @@ describe('claude-code for real: the binary in a container, through the gateway, 
     });
     await gateway!.flushed();
     expect(gateway!.calls().map((x) => x.status)).to.deep.equal([529, 200]);
+  });
+
+  it('the preflight: the binary answers its version in the image; another file is refused with what it said', async () => {
+    expect(await preflightClaudeCode(client, { image: BASE_IMAGE, install, labels })).to.equal(
+      install.version,
+    );
+    const other = path.join(dir, 'claude');
+    await writeFile(other, '#!/bin/sh\necho "9.9.9 (another build)"\n', { mode: 0o755 });
+    const impostor = { ...install, binary: other };
+    let error: unknown;
+    try {
+      await preflightClaudeCode(client, { image: BASE_IMAGE, install: impostor, labels });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).to.be.instanceOf(AgentPreflightError);
+    expect((error as Error).message).to.equal(
+      `agent: ${install.package}@${install.version} (${other}) does not answer its version in ${BASE_IMAGE}: --version exited 0 and said "9.9.9 (another build)"`,
+    );
   });
 
   it('a model that never answers: the agent retries, the turn timeout cuts it', async () => {
