@@ -34,6 +34,11 @@ export {
   claudeCodeEnv,
   newSessionId,
 } from './claude-code.js';
-export { parseClaudeCodeStream, type TurnSummary } from './transcript.js';
+export {
+  markTruncated,
+  parseClaudeCodeStream,
+  TRUNCATED_TYPE,
+  type TurnSummary,
+} from './transcript.js';
 export { ClaudeCodeSession, parseVersionOutput } from './session.js';
 export { AgentPreflightError, preflightClaudeCode } from './preflight.js';

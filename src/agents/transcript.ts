@@ -30,6 +30,22 @@ export interface TurnSummary {
   readonly complete: boolean;
   /** Lines that were not JSON objects, or longer than the line cap (skipped). */
   readonly skippedLines: number;
+  /** The transcript was cut at its cap (it ends with the mark {@link markTruncated} adds). */
+  readonly truncated: boolean;
+}
+
+/** The `type` of the line evalrig appends to a transcript it cut at its cap. */
+export const TRUNCATED_TYPE = 'evalrig_truncated';
+
+/**
+ * A transcript kept up to `capBytes`, as turns/turn-NN.jsonl holds it: when the stream was cut
+ * there, the partial last line is dropped and a visible mark line is appended, so that neither
+ * a reader nor the parser takes a cut stream for a whole one.
+ */
+export function markTruncated(kept: string, capBytes: number): string {
+  const end = kept.lastIndexOf('\n');
+  const whole = end < 0 ? '' : kept.slice(0, end + 1);
+  return `${whole}${JSON.stringify({ type: TRUNCATED_TYPE, cap_bytes: capBytes })}\n`;
 }
 
 const TEXT_CAP = 64 * 1024;
@@ -71,6 +87,7 @@ export function parseClaudeCodeStream(
   let lastText: string | null = null;
   let result: Obj | null = null;
   let apiError: string | null = null;
+  let truncated = false;
 
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
@@ -89,6 +106,7 @@ export function parseClaudeCodeStream(
       skipped++;
       continue;
     }
+    if (v.type === TRUNCATED_TYPE) truncated = true;
     sessionId ??= str(v.session_id, 100);
     if (v.type === 'system' && v.subtype === 'api_retry') retries++;
     if (v.type === 'assistant' && isObj(v.message)) {
@@ -151,6 +169,7 @@ export function parseClaudeCodeStream(
       : null,
     complete: result !== null,
     skippedLines: skipped,
+    truncated,
   };
 }
 

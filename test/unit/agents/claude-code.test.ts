@@ -6,6 +6,7 @@ import {
   claudeCodeArgv,
   claudeCodeBinds,
   claudeCodeEnv,
+  markTruncated,
   newSessionId,
   parseClaudeCodeStream,
   PLACEHOLDER_API_KEY,
@@ -79,6 +80,21 @@ describe('claude-code adapter', () => {
       expect(t.toolCalls.total).to.equal(1);
       expect(t.costUsd).to.equal(null);
       expect(t.finalMessage).to.equal('I will make the branch.');
+    });
+
+    it('a transcript cut at its cap: the partial line dropped, a visible mark, read as truncated and incomplete', () => {
+      const whole = fixture('turn-01.jsonl');
+      const cut = markTruncated(whole.slice(0, 5000), 5000);
+      const lines = cut.trim().split('\n');
+      expect(JSON.parse(lines[lines.length - 1]!)).to.deep.equal({
+        type: 'evalrig_truncated',
+        cap_bytes: 3000,
+      });
+      const t = parseClaudeCodeStream(cut);
+      expect(t).to.deep.include({ truncated: true, complete: false, skippedLines: 0 });
+      expect(t.toolCalls.total).to.equal(1); // what came before the cut is kept
+      expect(lines).to.have.length(5); // four whole lines and the mark
+      expect(parseClaudeCodeStream(whole).truncated).to.equal(false);
     });
 
     it('skips a line past the line cap instead of parsing it', () => {
