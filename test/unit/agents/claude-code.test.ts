@@ -88,7 +88,7 @@ describe('claude-code adapter', () => {
       const lines = cut.trim().split('\n');
       expect(JSON.parse(lines[lines.length - 1]!)).to.deep.equal({
         type: 'evalrig_truncated',
-        cap_bytes: 3000,
+        cap_bytes: 5000,
       });
       const t = parseClaudeCodeStream(cut);
       expect(t).to.deep.include({ truncated: true, complete: false, skippedLines: 0 });
