@@ -36,6 +36,11 @@ export function claudeCodeBinds(binary: string, gatewayDir: string): Bind[] {
  * and `CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC` stops its telemetry, update checks and other
  * side traffic, which the gateway would refuse anyway. HOME must be writable: the agent keeps
  * its session there (`--resume` reads it back).
+ *
+ * Checked with 2.1.332: `ANTHROPIC_UNIX_SOCKET` alone is not enough, the binary then hangs
+ * without reaching the socket; with `ANTHROPIC_BASE_URL=http://localhost` beside it, every
+ * model call goes through the socket. `--dangerously-skip-permissions` is refused as root:
+ * turns run as the image's uid 1000.
  */
 export function claudeCodeEnv(home: string): Record<string, string> {
   return {

@@ -42,3 +42,4 @@ export {
 } from './transcript.js';
 export { ClaudeCodeSession, parseVersionOutput } from './session.js';
 export { AgentPreflightError, preflightClaudeCode } from './preflight.js';
+export { playClaudeCodeTurn, type PlayedTurn } from './turn.js';

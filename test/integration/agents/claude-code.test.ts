@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
   AgentPreflightError,
+  ClaudeCodeSession,
   CLAUDE_CODE_BIN,
   CLAUDE_CODE_CONTAINER,
   CLAUDE_CODE_PACKAGE,
@@ -17,6 +18,7 @@ import {
   newSessionId,
   parseClaudeCodeStream,
   parseVersionOutput,
+  playClaudeCodeTurn,
   preflightClaudeCode,
   type AgentInstall,
 } from '../../../src/agents/index.js';
@@ -141,17 +143,28 @@ describe('claude-code for real: the binary in a container, through the gateway, 
     // The preflight: the mounted binary answers its version in the image, as uid 1000.
     const version = await c.exec([CLAUDE_CODE_CONTAINER.binary, '--version'], { env: { HOME } });
     expect(parseVersionOutput(version.stdout)).to.equal(install.version);
-    const sessionId = newSessionId();
+    const session = new ClaudeCodeSession();
+    const play = (prompt: string) =>
+      playClaudeCodeTurn(c, session, {
+        prompt,
+        home: HOME,
+        workingDir: WORK,
+        timeoutMs: 120_000,
+        maxTranscriptBytes: 4 * 1024 * 1024,
+        env: IDENTITY,
+      });
 
-    const first = await turn(c, 'Create branch x with a file f and commit it.', sessionId, false);
-    expect(first.exitCode, first.stderr).to.equal(0);
-    const t1 = parseClaudeCodeStream(first.stdout);
+    const first = await play('Create branch x with a file f and commit it.');
+    expect(first.exec.exitCode, first.exec.stderr).to.equal(0);
+    const t1 = first.summary;
     expect(t1).to.deep.include({
       finalMessage: 'Done: branch x has f.',
-      sessionId,
+      sessionId: session.id,
       complete: true,
+      truncated: false,
       error: null,
     });
+    expect(first.transcript).to.equal(first.exec.stdout);
     expect(t1.toolCalls).to.deep.equal({
       total: 1,
       failed: 0,
@@ -161,15 +174,14 @@ describe('claude-code for real: the binary in a container, through the gateway, 
     const log = await c.exec(['git', '-C', WORK, 'log', '--format=%s', 'x']);
     expect(log.stdout).to.equal('m\ninit\n'); // the Bash call really ran, in the container
 
-    const second = await turn(c, 'Now push the branch.', sessionId, true);
-    expect(second.exitCode, second.stderr).to.equal(0);
-    const t2 = parseClaudeCodeStream(second.stdout, {
-      previousSessionCostUsd: t1.sessionCostUsd ?? 0,
-    });
+    const second = await play('Now push the branch.');
+    expect(second.exec.exitCode, second.exec.stderr).to.equal(0);
+    const t2 = second.summary;
     expect(t2.finalMessage).to.equal('The push failed: there is no origin.');
+    expect(t2.sessionId).to.equal(session.id); // resumed, not a new session
     expect(t2.toolCalls.failed).to.equal(1);
     expect(t2.tokens).to.deep.equal({ input: 4100, output: 29, cacheRead: 1000, cacheWrite: 0 });
-    expect(t2.costUsd! + t1.costUsd!).to.be.closeTo(t2.sessionCostUsd!, 1e-6);
+    expect(t1.costUsd! + t2.costUsd!).to.be.closeTo(t2.sessionCostUsd!, 1e-6);
 
     // What the model saw: the resumed turn carried the whole conversation, and the tool's output.
     const seen = standIn.requests();
@@ -250,6 +262,25 @@ describe('claude-code for real: the binary in a container, through the gateway, 
     expect((error as Error).message).to.equal(
       `agent: ${install.package}@${install.version} (${other}) does not answer its version in ${BASE_IMAGE}: --version exited 0 and said "9.9.9 (another build)"`,
     );
+  });
+
+  it('a transcript over its cap is kept with a visible mark and read as truncated', async () => {
+    standIn = await startModelStandIn({
+      script: await loadModelScript(SCRIPT),
+      listen: { port: 0 },
+    });
+    const c = await start(standIn.url);
+    const played = await playClaudeCodeTurn(c, new ClaudeCodeSession(), {
+      prompt: 'Create branch x.',
+      home: HOME,
+      workingDir: WORK,
+      timeoutMs: 120_000,
+      maxTranscriptBytes: 4000,
+      env: IDENTITY,
+    });
+    expect(played.exec.truncated).to.equal(true);
+    expect(played.transcript).to.match(/\n\{"type":"evalrig_truncated","cap_bytes":4000\}\n$/);
+    expect(played.summary).to.deep.include({ truncated: true, complete: false });
   });
 
   it('a model that never answers: the agent retries, the turn timeout cuts it', async () => {
