@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ensureAgentInstalled } from '../../../src/agents/index.js';
+import { CLAUDE_CODE_VERIFIED_VERSION, ensureAgentInstalled } from '../../../src/agents/index.js';
 
 describe('agent install: the cache', () => {
   let root: string;
@@ -45,6 +45,13 @@ describe('agent install: the cache', () => {
     }
     expect(String(error)).to.contain(
       '@scope/tool needs an exact version (like 2.1.332), not "latest"',
+    );
+  });
+
+  it('scripts/agents.sh installs by default the version the adapter was verified with', async () => {
+    const script = await readFile('scripts/agents.sh', 'utf8');
+    expect(/EVALRIG_CLAUDE_CODE_VERSION:-([0-9.]+)\}/.exec(script)?.[1]).to.equal(
+      CLAUDE_CODE_VERIFIED_VERSION,
     );
   });
 });
