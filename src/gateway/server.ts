@@ -101,7 +101,8 @@ export async function startModelGateway(options: ModelGatewayOptions): Promise<M
       res.writeHead(status, {
         'content-type': 'application/json',
         'content-length': responseBytes,
-        'x-should-retry': 'false',
+        // A refusal (403, 413) is final; an upstream that failed (502, 504) may be retried.
+        'x-should-retry': status < 500 ? 'false' : 'true',
       });
       res.end(body);
       finish(status, message);

@@ -174,6 +174,7 @@ describe('model gateway', () => {
     for (const [method, p] of tries) {
       const answer = await call(socketPath, method, p, method === 'POST' ? ASK : '');
       expect(answer.status, `${method} ${p}`).to.equal(403);
+      expect(answer.headers['x-should-retry']).to.equal('false');
       expect(JSON.parse(answer.body).error.type).to.equal('permission_error');
     }
     expect(up.seen).to.deep.equal([]);
@@ -254,6 +255,7 @@ describe('model gateway', () => {
     const answer = await call(socketPath, 'POST', '/v1/messages', ASK);
     const took = performance.now() - began;
     expect(answer.status).to.equal(504);
+    expect(answer.headers['x-should-retry']).to.equal('true');
     expect(took).to.be.within(290, 5000);
     const [line] = await logged();
     expect(line).to.deep.include({ status: 504, problem: 'the upstream sent nothing for 300 ms' });
