@@ -37,8 +37,11 @@ export function normalize(raw: RawEvalSet, facts: FileFacts): EvalSet {
     sha256: facts.sha256,
     name: raw.name,
     agent: {
-      command: raw.agent.command,
-      resume_command: raw.agent.resume_command ?? raw.agent.command,
+      // Absent means `command`, so that eval sets of before read the same.
+      ...(raw.agent.type === 'claude-code' ? { type: raw.agent.type } : {}),
+      ...(raw.agent.version === undefined ? {} : { version: raw.agent.version }),
+      command: raw.agent.command ?? [],
+      resume_command: raw.agent.resume_command ?? raw.agent.command ?? [],
       env: raw.agent.env ?? [],
     },
     conditions,

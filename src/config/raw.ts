@@ -60,7 +60,13 @@ export interface RawEvalSet {
   runs?: number;
   timeout?: number;
   turn_timeout?: number;
-  agent: { command: string[]; resume_command?: string[]; env?: string[] };
+  agent: {
+    type?: 'command' | 'claude-code';
+    version?: string;
+    command?: string[];
+    resume_command?: string[];
+    env?: string[];
+  };
   conditions?: Record<string, RawCondition>;
   baseline_condition?: string;
   probes?: Record<string, string>;

@@ -75,6 +75,14 @@ function inlineRefs(root: SchemaNode, external: Record<string, SchemaNode>): Sch
   return walk(root, root) as SchemaNode;
 }
 
+/** Why a branch of the schema forbids a field (its `false` schema), by pointer. */
+const FORBIDDEN: Record<string, string> = {
+  '/agent/command': 'is not given for a "claude-code" agent: evalrig builds its argv each turn',
+  '/agent/resume_command':
+    'is not given for a "claude-code" agent: evalrig resumes its session each turn',
+  '/agent/version': 'is taken only with an agent "type" that installs a package ("claude-code")',
+};
+
 /** Turns ajv's errors into one problem per mistake (alternatives collapsed into one). */
 export function explainErrors(doc: unknown, errors: readonly ErrorObject[]): Problem[] {
   const problems: Problem[] = [];
@@ -95,6 +103,8 @@ export function explainErrors(doc: unknown, errors: readonly ErrorObject[]): Pro
     if (consumed.has(e)) continue;
     // ajv reports a bad property name twice: the name's own error, then a summary.
     if (e.keyword === 'propertyNames' && namesReported) continue;
+    // An if/then/else says only "must match the then schema": the branch's own errors say what.
+    if (e.keyword === 'if') continue;
     problems.push(explainOne(e));
   }
   return dedupe(problems);
@@ -190,6 +200,9 @@ function explainOne(e: ErrorObject): Problem {
         message: `unknown field ${quote(field)}${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ''}${at === '' ? ' at the top level' : ''}`,
       };
     }
+    case 'false schema':
+      // A field one branch forbids, e.g. `command` of an agent whose adapter plays the turns.
+      return { pointer: at, message: FORBIDDEN[at] ?? 'is not allowed here' };
     case 'required':
       return {
         pointer: at,

@@ -29,6 +29,13 @@ export interface Condition {
  * folder is mounted in the container, read only).
  */
 export interface AgentSpec {
+  /**
+   * Absent: `command`, the argv below as given. `claude-code`: the adapter of src/agents plays
+   * the turns (command and resume_command are then empty).
+   */
+  readonly type?: AgentType;
+  /** The exact package version of an adapter's agent (`claude-code`); absent for `command`. */
+  readonly version?: string;
   /** argv of the first turn. */
   readonly command: readonly string[];
   /** argv of later turns (default: command). */
@@ -36,6 +43,9 @@ export interface AgentSpec {
   /** Names of host environment variables passed through; nothing else is. */
   readonly env: readonly string[];
 }
+
+/** The kinds of agent evalrig knows how to play. */
+export type AgentType = 'command' | 'claude-code';
 
 /** A later user message. */
 export interface Turn {
