@@ -259,6 +259,13 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
 async function campaignIn(outDir: string, options: CampaignOptions): Promise<CampaignResult> {
   const log = options.log ?? process.stderr;
   const evalSet: EvalSet = await loadEvalSet(options.evalSetFile);
+  if (evalSet.agent.type === 'claude-code') {
+    // The adapter, gateway and model stand-in exist (src/agents, src/gateway), but
+    // runs do not play them yet: refuse rather than measure a session never played.
+    throw new InputError(
+      `${evalSet.file}: /agent/type: "claude-code" is not played by campaigns yet; use a command agent (agent.command)`,
+    );
+  }
   const planned = planRuns(evalSet, {
     only: options.only,
     conditions: options.conditions,

@@ -1,8 +1,11 @@
 import { expect } from 'chai';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { runCampaign } from '../../../src/campaign/index.js';
 import { EvalSetError, loadEvalSet } from '../../../src/config/index.js';
+import { InputError } from '../../../src/errors/index.js';
 
 const EVALS = [{ id: 'hello', prompt: 'Say hello.' }];
 
@@ -71,5 +74,28 @@ describe('eval set: agent.type', () => {
     );
     // One problem each: the if/then/else's own summary is not repeated.
     expect(await problem({})).to.not.contain('schema');
+  });
+});
+
+describe('campaign: a claude-code agent before runs play it', () => {
+  it('is refused at once with the pointer, and nothing is created', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'evalrig-agent-type-'));
+    try {
+      const file = path.join(dir, 'evals.json');
+      const agent = { type: 'claude-code', version: '2.1.332' };
+      await writeFile(file, JSON.stringify({ name: 's', agent, evals: EVALS }, null, 2));
+      const out = path.join(dir, 'out');
+      const error = await runCampaign({ evalSetFile: file, outDir: out }).then(
+        () => undefined,
+        (caught: Error) => caught,
+      );
+      expect(error).to.be.instanceOf(InputError);
+      expect(error?.message).to.equal(
+        `${file}: /agent/type: "claude-code" is not played by campaigns yet; use a command agent (agent.command)`,
+      );
+      expect(existsSync(out)).to.equal(false);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
