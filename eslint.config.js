@@ -4,8 +4,16 @@ import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
-  // examples/toy is a codebase under test, not evalrig's code.
-  { ignores: ['dist/**', 'node_modules/**', 'examples/toy/**', 'evalrig-out/**'] },
+  // examples/toy and examples/with-deps/project are codebases under test, not evalrig's code.
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'examples/toy/**',
+      'examples/with-deps/project/**',
+      'evalrig-out/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   prettier,

@@ -50,6 +50,14 @@ if ! command -v dockerd >/dev/null 2>&1; then
   apt-get install -y -qq --no-install-recommends docker.io iptables >/dev/null
 fi
 
+# The fault tests give a second engine a bridge interface of its own (ip link).
+if ! command -v ip >/dev/null 2>&1; then
+  say "ip is missing: installing Debian's iproute2"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends iproute2 >/dev/null
+fi
+
 if [ -f "$PID_FILE" ] && kill -0 "$(cat "$PID_FILE")" 2>/dev/null; then
   say "dockerd (pid $(cat "$PID_FILE")) is running but does not answer yet; waiting"
 else

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What the tests and the main job need before they start: a Docker engine that
 # answers and the local base image (and, with --tests, Chromium for the report
-# test). Idempotent and quick when all are there.
+# test and the real agents' packages for the agent tests). Idempotent and quick
+# when all are there.
 # EVALRIG_NO_SETUP=1 skips it (to see how the tests fail with no engine).
 set -euo pipefail
 [ "${EVALRIG_NO_SETUP:-}" = 1 ] && exit 0
@@ -12,4 +13,5 @@ if [ -z "${EVALRIG_BASE_IMAGE:-}" ] || [ "${EVALRIG_BASE_IMAGE}" = evalrig-base:
 fi
 if [ "${1:-}" = --tests ]; then
   bash "$here/chromium.sh"
+  bash "$here/agents.sh" >/dev/null
 fi

@@ -35,7 +35,12 @@ import {
   verifyCacheEntry,
   type ResolvedCodebase,
 } from '../../src/source/index.js';
-import { measureDiff, prepareEnvironment } from '../../src/environment/index.js';
+import {
+  measureDiff,
+  prepareEnvironment,
+  sealEnvironment,
+  type Seal,
+} from '../../src/environment/index.js';
 import { countGitProcesses } from '../../test/integration/environment/git-processes.js';
 import { benchFixture, type FixtureShape } from './provision-fixture.js';
 
@@ -120,13 +125,16 @@ async function bench(label: string, url: string, ref: string, runs: number): Pro
     const [, verify] = await timed(() => verifyCacheEntry(cachePath, resolved!.commit));
     const oldCachePath = join(work, 'old-layout.git');
     const [, oldFill] = await timed(() =>
-      git(['clone', '-q', '--bare', '--no-local', '--', url, oldCachePath], { cwd: work }),
+      git(['clone', '-q', '--bare', '--no-local', '--', url, oldCachePath], {
+        cwd: work,
+        transport: 'any',
+      }),
     );
     const oldCache = diskBytes([oldCachePath]);
     await rm(oldCachePath, { recursive: true, force: true });
     // (a) copies a checked-out clone: the per-environment copy this design replaces.
     const fullClone = join(work, 'full-clone');
-    await git(['clone', '-q', '--local', cachePath, fullClone], { cwd: work });
+    await git(['clone', '-q', '--local', cachePath, fullClone], { cwd: work, transport: 'any' });
     const files = (await git(['ls-files'], { cwd: fullClone })).split('\n').length;
     const commits = Number(await git(['rev-list', '--count', 'HEAD'], { cwd: fullClone }));
 
@@ -135,6 +143,7 @@ async function bench(label: string, url: string, ref: string, runs: number): Pro
     const copy: Sample[] = [];
     const ownCopy: Sample[] = [];
     const oursDirs: string[] = [];
+    const seals: Seal[] = [];
     const plainDirs: string[] = [];
     const copyDirs: string[] = [];
     const copiedDirs: string[] = [];
@@ -155,7 +164,10 @@ async function bench(label: string, url: string, ref: string, runs: number): Pro
 
         const byHand = join(work, `plain-${run}`);
         const [, t2] = await timed(async () => {
-          await git(['clone', '-q', '--local', '--no-checkout', cachePath, byHand], { cwd: work });
+          await git(['clone', '-q', '--local', '--no-checkout', cachePath, byHand], {
+            cwd: work,
+            transport: 'any',
+          });
           await git(['checkout', '-q', '-B', resolved!.branch, resolved!.commit], { cwd: byHand });
         });
         plain.push(t2);
@@ -230,7 +242,10 @@ async function bench(label: string, url: string, ref: string, runs: number): Pro
         remote: { owner: 'bench', name: 'large' },
       }),
     );
-    const tracedDiff = await countGitProcesses(() => measureDiff(traced.value.workTree));
+    const tracedSeal = await sealEnvironment(traced.value, join(work, 'traced', 'host'), [
+      join(cachePath, 'objects'),
+    ]);
+    const tracedDiff = await countGitProcesses(() => measureDiff(tracedSeal));
 
     // A diff of 3 changed files in one environment.
     const tree = join(oursDirs[0]!, 'work');
@@ -244,7 +259,7 @@ async function bench(label: string, url: string, ref: string, runs: number): Pro
     const diffTimes: number[] = [];
     let last;
     for (let i = 0; i < 5; i += 1) {
-      const [measure, t] = await timed(() => measureDiff(tree));
+      const [measure, t] = await timed(() => measureDiff(seals[0]!));
       diffTimes.push(t.ms);
       last = measure;
     }

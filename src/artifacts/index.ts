@@ -5,6 +5,7 @@
  */
 export * from './types.js';
 export { writeArtifact, readArtifact, writeFileAtomic } from './io.js';
+export { digestStops, verifyRunFiles } from './stops.js';
 export {
   ArtifactSchemaError,
   assertArtifact,

@@ -117,6 +117,10 @@ export interface RunMeasures {
   readonly pr_refreshed: boolean | null;
   readonly pr_marked_ready: boolean | null;
   readonly gh_not_played: number;
+  /** The agent left its environment in a state the stop could not be read from. */
+  readonly environment_broken: boolean;
+  /** The in-repository gh record differs from the host's own copy. */
+  readonly record_tampered: boolean;
   readonly checks_passed: boolean | null;
   readonly files_changed: number;
   readonly lines_added: number;
@@ -125,7 +129,12 @@ export interface RunMeasures {
   readonly duration_s: number;
 }
 
-export type RunStatus = 'completed' | 'timed_out' | 'failed';
+/**
+ * completed and timed_out are outcomes of the agent; broken too (it left its
+ * environment in a state that cannot be read: counted, not redone); failed is
+ * the harness's (redone on resume).
+ */
+export type RunStatus = 'completed' | 'timed_out' | 'failed' | 'broken';
 
 /** runs/<eval>/<condition>/run-NN/run.json */
 export interface RunRecord {
@@ -135,8 +144,12 @@ export interface RunRecord {
   readonly condition: string;
   readonly run: number;
   readonly status: RunStatus;
-  /** For failed runs: what failed, in a sentence. */
+  /** For failed and broken runs: what failed, in a sentence. */
   readonly error?: string;
+  /** For failed and broken runs: the phase it happened in (prepare, start, turn N, stop N, checks, record). */
+  readonly phase?: string;
+  /** Why the gh record in the repository differs from the host's own copy, when it does. */
+  readonly tampered?: readonly string[];
   readonly started_at: string;
   readonly finished_at: string;
   readonly duration_ms: number;
@@ -146,11 +159,43 @@ export interface RunRecord {
   readonly turns_completed: number;
   readonly stopped_at_hand_over: boolean;
   readonly stops: readonly string[];
+  /** sha256 of each stop file's bytes, by its path in `stops` (absent in runs of older versions). */
+  readonly stops_sha256?: Readonly<Record<string, string>>;
   readonly codebase?: CodebaseProvenance;
-  readonly image: { readonly tag: string; readonly id: string };
+  readonly image: ImageRecord;
   readonly diff: DiffCounters;
   readonly checks: readonly CheckResult[];
   readonly measures: RunMeasures;
+}
+
+/** The environment image a run's image is built over, and its setup commands. */
+export interface EnvironmentProvenance {
+  /** Relative to the eval set's folder. */
+  readonly dockerfile: string;
+  readonly context: string;
+  /** sha256 of the context, the Dockerfile's place, the base's id and the build args. */
+  readonly hash: string;
+  readonly tag: string;
+  readonly id: string;
+  readonly base_image: string;
+  readonly base_id: string;
+  readonly setup: readonly string[];
+}
+
+/** The image a run's container started from; over an environment image when the eval names one. */
+export interface ImageRecord {
+  readonly tag: string;
+  readonly id: string;
+  readonly environment?: EnvironmentProvenance;
+}
+
+/** The campaign's image, and the images of the evals that name an environment. */
+export interface CampaignImageRecord extends ImageRecord {
+  readonly environments?: ReadonlyArray<{
+    readonly evals: readonly string[];
+    readonly image: { readonly tag: string; readonly id: string };
+    readonly environment: EnvironmentProvenance;
+  }>;
 }
 
 /** <out>/conditions.json: what each condition is, and the campaign's inputs. */
@@ -176,7 +221,7 @@ export interface ConditionsFile {
     readonly turns: number;
     readonly codebase?: CodebaseProvenance;
   }>;
-  readonly image: { readonly tag: string; readonly id: string };
+  readonly image: CampaignImageRecord;
   readonly stand_in_sha256: string;
   readonly evalrig_version: string;
   readonly created_at: string;

@@ -2,21 +2,30 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import {
-  readArtifact,
+  assertArtifact,
+  verifyRunFiles,
   writeArtifact,
   type ConditionsFile,
-  type RunRecord,
 } from '../artifacts/index.js';
 import { version } from '../cli/version.js';
-import { loadEvalSet, type EvalSet } from '../config/index.js';
-import { InputError } from '../errors/index.js';
+import { loadEvalSet, refuseBeyondEngine, type EvalSet } from '../config/index.js';
+import { sweepQuotas } from '../environment/index.js';
+import { EvalrigError, InputError } from '../errors/index.js';
 import { ensureTestImage } from '../image/index.js';
 import {
+  bounded,
+  CreationGate,
+  EngineHealth,
   LABELS,
   connectDocker,
+  onInterrupt,
   pingDocker,
   removeContainers,
+  startReaper,
+  sweepStaleScratch,
+  watchEngine,
   type DockerClient,
+  type EngineWatchOptions,
   type RunContainer,
 } from '../runtime/index.js';
 import {
@@ -25,12 +34,19 @@ import {
   resolveCodebases,
   type ResolvedCodebase,
 } from '../source/index.js';
-import { conditionsFile, runLayout } from './layout.js';
+import { ensureEvalEnvironments, ensureSetups } from './environments.js';
+import { CONTAINER, conditionsFile, runLayout } from './layout.js';
 import { lockCampaignFolder } from './lock.js';
 import { planRuns, type PlannedRun } from './plan.js';
 import { runPipeline } from './pool.js';
 import { Progress } from './progress.js';
-import { discardPreparedRun, playRun, prepareRun, type CampaignContext } from './run-one.js';
+import {
+  discardPreparedRun,
+  playRun,
+  prepareRun,
+  repositoryName,
+  type CampaignContext,
+} from './run-one.js';
 
 export interface CampaignOptions {
   /** Path of evals.json. */
@@ -54,6 +70,14 @@ export interface CampaignOptions {
   readonly baseImage?: string;
   readonly cacheDir?: string;
   readonly client?: DockerClient;
+  /**
+   * This orchestrator's scratch folder (runtime's useScratchFolder): its
+   * reaper removes it when the orchestrator dies, and stale ones of dead
+   * orchestrators beside it are swept at start.
+   */
+  readonly scratch?: string;
+  /** How the engine is watched for a freeze mid-campaign (tests shorten it). */
+  readonly engineWatch?: EngineWatchOptions;
   /** Where warnings and progress go (default stderr). */
   readonly log?: NodeJS.WriteStream;
 }
@@ -80,13 +104,66 @@ function newCampaignId(name: string): string {
   return `${slug || 'campaign'}-${stamp}-${randomBytes(3).toString('hex')}`;
 }
 
+/**
+ * What is already at the output folder, read without writing anything: a
+ * file in its place or a garbled conditions.json is the user's to sort out,
+ * named with what to do.
+ */
 async function existingConditions(outDir: string): Promise<ConditionsFile | undefined> {
   try {
-    await stat(conditionsFile(outDir));
-  } catch {
-    return undefined;
+    if (!(await stat(outDir)).isDirectory())
+      throw new InputError(
+        `--out ${outDir} is a file, not a folder: choose another --out or move the file away`,
+      );
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw folderError(outDir, error);
   }
-  return readArtifact<ConditionsFile>('conditions', conditionsFile(outDir));
+  const file = conditionsFile(outDir);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw folderError(outDir, error);
+  }
+  try {
+    const data = JSON.parse(text) as unknown;
+    assertArtifact('conditions', data, file);
+    return data as ConditionsFile;
+  } catch (error) {
+    const why = (error as Error).message.split('\n').slice(0, 3).join('; ');
+    throw new InputError(
+      `${file} is not a campaign's conditions.json (${why}): move ${outDir} away to start afresh, or choose another --out`,
+    );
+  }
+}
+
+const FOLDER_FAULTS: Readonly<Record<string, string>> = {
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted (immutable?)',
+  EROFS: 'read-only file system',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
+  ENOTDIR: 'a file is where a folder should be',
+  EEXIST: 'a file is where a folder should be',
+  EISDIR: 'a folder is where a file should be',
+};
+
+/**
+ * A file-system error under the output folder, as the user's problem: the
+ * folder, the cause, what to do. Anything else passes through unchanged.
+ */
+function folderError(outDir: string, error: unknown): unknown {
+  if (error instanceof EvalrigError) return error;
+  const e = error as NodeJS.ErrnoException;
+  const cause = typeof e?.code === 'string' ? FOLDER_FAULTS[e.code] : undefined;
+  if (!cause) return error;
+  const where = typeof e.path === 'string' ? ` (${e.path})` : '';
+  return new EvalrigError(
+    `cannot write the campaign folder ${outDir}: ${cause}${where}; make it writable or choose another --out`,
+    { cause: error },
+  );
 }
 
 /**
@@ -113,15 +190,54 @@ async function stagedDigest(from: string): Promise<string> {
   return h.digest('hex');
 }
 
-/** A run is finished when its run.json exists and it did not fail for the harness. */
-async function isFinished(outDir: string, planned: PlannedRun): Promise<boolean> {
+/**
+ * A run is finished when its files are whole (run.json and its stops match
+ * their schemas and digests) and it did not fail for the harness. A run whose
+ * files are broken is replayed, and said so.
+ */
+async function isFinished(
+  outDir: string,
+  planned: PlannedRun,
+  log: NodeJS.WritableStream,
+): Promise<boolean> {
+  const layout = runLayout(outDir, planned.key);
   try {
-    const record = JSON.parse(
-      await readFile(runLayout(outDir, planned.key).runJson, 'utf8'),
-    ) as RunRecord;
-    return record.status === 'completed' || record.status === 'timed_out';
+    await stat(layout.runJson);
   } catch {
     return false;
+  }
+  const checked = await verifyRunFiles(layout.dir);
+  if (checked.problem !== undefined) {
+    log.write(`evalrig: ${planned.key}: its files are broken (${checked.problem}); replaying it\n`);
+    return false;
+  }
+  return checked.record.status === 'completed' || checked.record.status === 'timed_out';
+}
+
+/**
+ * Removes the campaign's containers until a listing finds none: a container
+ * whose removal another call already started (409) is still listed until
+ * that removal ends, and must not be counted gone before.
+ */
+async function removeAll(client: DockerClient, campaign: string): Promise<void> {
+  while ((await removeContainers(client, { [LABELS.campaign]: campaign })) > 0)
+    await new Promise((resolve) => setTimeout(resolve, 100));
+}
+
+/** Waits for `work` until `deadline` (epoch ms): true when it succeeded in time. */
+async function until(work: Promise<unknown>, deadline: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now()));
+  });
+  const done = work.then(
+    () => true,
+    () => false,
+  );
+  try {
+    return await Promise.race([done, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -132,8 +248,24 @@ async function isFinished(outDir: string, planned: PlannedRun): Promise<boolean>
  * skipped; unfinished ones are redone.
  */
 export async function runCampaign(options: CampaignOptions): Promise<CampaignResult> {
+  const outDir = path.resolve(options.outDir);
+  try {
+    return await campaignIn(outDir, options);
+  } catch (error) {
+    throw folderError(outDir, error);
+  }
+}
+
+async function campaignIn(outDir: string, options: CampaignOptions): Promise<CampaignResult> {
   const log = options.log ?? process.stderr;
   const evalSet: EvalSet = await loadEvalSet(options.evalSetFile);
+  if (evalSet.agent.type === 'claude-code') {
+    // The adapter, gateway and model stand-in exist (src/agents, src/gateway), but
+    // runs do not play them yet: refuse rather than measure a session never played.
+    throw new InputError(
+      `${evalSet.file}: /agent/type: "claude-code" is not played by campaigns yet; use a command agent (agent.command)`,
+    );
+  }
   const planned = planRuns(evalSet, {
     only: options.only,
     conditions: options.conditions,
@@ -142,7 +274,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
   const jobs = options.jobs ?? 1;
   if (!Number.isInteger(jobs) || jobs < 1)
     throw new InputError(`--jobs must be a whole number >= 1, got ${jobs}`);
-  const outDir = path.resolve(options.outDir);
+  const previous = await existingConditions(outDir);
 
   // Resolve every codebase before anything is built: a bad source fails the whole command.
   const withCodebase = evalSet.evals.filter(
@@ -150,6 +282,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
   );
   const resolvedList = await resolveCodebases(
     withCodebase.map((e) => ({ source: e.codebase!.source, baseDir: e.codebase!.baseDir })),
+    { cacheDir: options.cacheDir },
   );
   const warned = new Set<string>();
   for (const r of resolvedList) {
@@ -159,10 +292,22 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
     }
   }
 
-  const client = options.client ?? connectDocker();
-  await pingDocker(client);
+  const base = options.client ?? connectDocker();
+  await pingDocker(base);
+  // This campaign's own view of the engine: its health, its gate on creations,
+  // and the session label its reaper removes by.
+  const session = randomBytes(8).toString('hex');
+  const gate = new CreationGate();
+  const health = new EngineHealth();
+  const client: DockerClient = {
+    ...base,
+    health,
+    gate,
+    labels: { ...base.labels, [LABELS.session]: session },
+  };
+  // Resources this engine cannot give fail every run at it: refuse before anything is created.
+  await refuseBeyondEngine(options.evalSetFile, evalSet, () => client.docker.info());
 
-  const previous = await existingConditions(outDir);
   if (previous && previous.eval_set.sha256 !== evalSet.sha256) {
     throw new InputError(
       `${outDir} holds a campaign of another eval set (${previous.eval_set.path}, sha256 ${previous.eval_set.sha256.slice(0, 12)}); choose another --out or remove it`,
@@ -173,22 +318,34 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
   const live = new Set<RunContainer>();
   let interrupted = false;
   let campaign = previous?.campaign ?? newCampaignId(evalSet.name);
+  // Started before the first container: whatever ends this process, they go.
+  const reaper = startReaper(
+    client,
+    { [LABELS.session]: session },
+    { scratch: options.scratch, mounts: path.join(outDir, 'work') },
+  );
+  if (options.scratch) sweepStaleScratch(path.dirname(options.scratch));
+  const stopWatch = watchEngine(client, options.engineWatch);
 
-  const onSignal = (signal: NodeJS.Signals): void => {
-    if (interrupted) return;
+  const unregister = onInterrupt(async (signal, deadline) => {
     interrupted = true;
+    gate.close();
     log.write(`\nevalrig: ${signal}: removing this campaign's containers\n`);
-    void removeContainers(client, { [LABELS.campaign]: campaign })
-      .catch(() => undefined)
-      .finally(async () => {
-        await release().catch(() => undefined);
-        process.exit(signal === 'SIGINT' ? 130 : 143);
-      });
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-
+    // Creations in flight land first, so the removal by label sees them.
+    await until(gate.settled(), deadline - 1500);
+    const removed = await until(removeAll(client, campaign), deadline - 300);
+    if (!removed) {
+      log.write(
+        `evalrig: the Docker engine at ${client.where} did not answer: containers labelled ${LABELS.campaign}=${campaign} may remain; evalrig's reaper keeps removing them for a minute, else: docker rm -f $(docker ps -aq --filter label=${LABELS.campaign}=${campaign})\n`,
+      );
+    }
+    // Quotas of the runs in flight: unmounted before exit (a killed orchestrator's, at the next start).
+    await until(sweepQuotas(path.join(outDir, 'work')), deadline - 200);
+    await until(release(), deadline);
+  });
   try {
+    // A campaign that died left its runs' quotas mounted: unmount them first.
+    await sweepQuotas(path.join(outDir, 'work'));
     // A campaign that died left containers behind: find them by label.
     const leftovers = await removeContainers(client, { [LABELS.campaign]: campaign });
     if (leftovers > 0)
@@ -196,10 +353,17 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
         `evalrig: removed ${leftovers} container(s) left by an earlier run of this campaign\n`,
       );
 
-    const image = await ensureTestImage(client, {
-      baseImage: options.baseImage,
-      onProgress: (line) => log.write(`image: ${line}\n`),
-    });
+    // A build may take minutes: no time bound, but an engine lost meanwhile ends the wait.
+    const image = await bounded(
+      client,
+      'the test image check',
+      () =>
+        ensureTestImage(client, {
+          baseImage: options.baseImage,
+          onProgress: (line) => log.write(`image: ${line}\n`),
+        }),
+      Infinity,
+    );
     if (image.built) log.write(`evalrig: built test image ${image.tag}\n`);
     if (previous && previous.image.id !== image.id) {
       // Each run.json keeps the image it ran in; say that the campaign now mixes two.
@@ -208,6 +372,13 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
       );
     }
 
+    // The evals that name an environment get its image (evalrig's layers over it).
+    const plannedEvals = evalSet.evals.filter((e) => planned.some((p) => p.eval.id === e.id));
+    const environments = await ensureEvalEnvironments(client, evalSet, plannedEvals, {
+      baseImage: options.baseImage,
+      log,
+    });
+
     const codebases = new Map<string, { resolved: ResolvedCodebase; cachePath: string }>();
     const byCommit = new Map<string, Promise<string>>();
     await Promise.all(
@@ -215,12 +386,29 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
         const resolved = resolvedList[i] as ResolvedCodebase;
         let cached = byCommit.get(resolved.commit);
         if (!cached) {
-          cached = materializeCodebase(resolved, { cacheDir: options.cacheDir });
+          cached = materializeCodebase(resolved, {
+            cacheDir: options.cacheDir,
+            onWarning: (w) => log.write(`evalrig: warning: ${w}\n`),
+          });
           byCommit.set(resolved.commit, cached);
         }
         codebases.set(e.id, { resolved, cachePath: await cached });
       }),
     );
+
+    // Setup commands run once per (commit, image), before any run; every run reuses their output.
+    const setups = await ensureSetups({
+      client,
+      evalSet,
+      evals: plannedEvals,
+      images: environments.images,
+      codebases,
+      containerWorkTree: (e) =>
+        path.posix.join(CONTAINER.workRoot, repositoryName(evalSet, codebases.get(e.id)?.resolved)),
+      cacheDir: options.cacheDir,
+      campaign,
+      log,
+    });
 
     const conditions: ConditionsFile = {
       schema: 'evalrig/conditions@1',
@@ -251,7 +439,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
           ...(cb ? { codebase: provenanceOf(cb.resolved) } : {}),
         };
       }),
-      image: { tag: image.tag, id: image.id },
+      image: environments.record({ tag: image.tag, id: image.id }),
       stand_in_sha256: image.standInSha256,
       evalrig_version: version,
       created_at: previous?.created_at ?? new Date().toISOString(),
@@ -266,7 +454,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
     campaign = conditions.campaign;
 
     const todo: PlannedRun[] = [];
-    for (const p of planned) if (!(await isFinished(outDir, p))) todo.push(p);
+    for (const p of planned) if (!(await isFinished(outDir, p, log))) todo.push(p);
     const progress = new Progress(todo.length, planned.length - todo.length, log);
     progress.start();
 
@@ -276,6 +464,8 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
       evalSet,
       client,
       image: { tag: image.tag, id: image.id },
+      images: environments.images,
+      setups,
       codebases,
       stopAtHandOver: Boolean(options.stopAtHandOver),
       timeoutS: options.timeoutS,
@@ -284,10 +474,12 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
       maxPatchBytes: 1024 * 1024,
       live,
       removals: [],
+      cut: () => interrupted,
     };
     let failed = 0;
     let timedOut = 0;
     let played = 0;
+    const lostInFlight: string[] = [];
     await runPipeline(
       todo,
       jobs,
@@ -296,6 +488,10 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
         play: async (prepared) => {
           const outcome = await playRun(ctx, prepared);
           if (interrupted) return;
+          if (health.lost && outcome.status === 'failed') {
+            lostInFlight.push(prepared.planned.key);
+            return;
+          }
           played++;
           if (outcome.status === 'failed') failed++;
           if (outcome.status === 'timed_out') timedOut++;
@@ -310,11 +506,18 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
         },
         discard: (prepared) => discardPreparedRun(ctx, prepared),
       },
-      () => interrupted,
+      () => interrupted || health.lost !== undefined,
       options.prepareAhead ?? jobs,
     );
     await Promise.all(ctx.removals);
     progress.end();
+    if (health.lost) {
+      const notStarted = todo.length - played - lostInFlight.length;
+      throw new EvalrigError(
+        `${health.lost.message}: the campaign stopped; ${lostInFlight.length} run(s) in flight recorded as failed by the engine (${lostInFlight.join(', ') || 'none'}), ${notStarted} not started; run the same command again once the engine answers to finish them`,
+        { exitCode: 1, cause: health.lost },
+      );
+    }
     return {
       campaign,
       outDir,
@@ -326,11 +529,14 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
       interrupted,
     };
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    if (!interrupted) {
-      await Promise.all([...live].map((c) => c.remove().catch(() => undefined)));
-      await release();
+    stopWatch();
+    if (interrupted) {
+      // The signal's clean-up owns the exit; nothing more happens here.
+      await new Promise<never>(() => {});
     }
+    unregister();
+    await Promise.all([...live].map((c) => c.remove().catch(() => undefined)));
+    await release();
+    reaper.release();
   }
 }

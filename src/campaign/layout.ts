@@ -11,6 +11,10 @@ export interface RunLayout {
   readonly diffPatch: string;
   /** The environment (work tree + local origin): work/<eval>/<condition>/run-NN */
   readonly envRoot: string;
+  /** The host's own record of the environment (its seal), never mounted: <envRoot>/host */
+  readonly hostDir: string;
+  /** The run's sockets to the host (the gh recorder), mounted read only: <envRoot>/sock */
+  readonly socketDir: string;
 }
 
 export function conditionsFile(outDir: string): string {
@@ -27,6 +31,8 @@ export function runLayout(outDir: string, key: string): RunLayout {
     callsJsonl: path.join(dir, 'calls.jsonl'),
     diffPatch: path.join(dir, 'diff.patch'),
     envRoot: path.join(outDir, 'work', key),
+    hostDir: path.join(outDir, 'work', key, 'host'),
+    socketDir: path.join(outDir, 'work', key, 'sock'),
   };
 }
 
@@ -44,4 +50,6 @@ export const CONTAINER = {
   workRoot: '/work',
   remoteRoot: '/remote',
   home: '/home/evalrig',
+  /** The run's sockets to the host (read only). */
+  socketDir: '/run/evalrig',
 } as const;

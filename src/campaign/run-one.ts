@@ -1,34 +1,49 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import {
+  digestStops,
   writeArtifact,
   writeFileAtomic,
   type CheckResult,
   type DiffCounters,
   type GhPullRequest,
+  type ImageRecord,
   type RunRecord,
   type RunStatus,
   type StopRecord,
 } from '../artifacts/index.js';
 import {
+  BrokenEnvironmentError,
   collectStop,
   ghRecordDir,
-  parseCalls,
-  readCallsText,
+  recordTampering,
   type StopContext,
 } from '../collect/index.js';
 import type { EvalSet } from '../config/index.js';
 import {
+  EnvironmentError,
+  isAncestorIn,
   measureDiff,
+  canMountQuota,
+  mountQuota,
   prepareEnvironment,
+  refreshSeal,
+  sealEnvironment,
+  type QuotaView,
   type DiffCounts,
   type DiffMeasure,
   type Environment,
+  type Seal,
 } from '../environment/index.js';
+import { GitError } from '../git/index.js';
+import { placeSetupOutput, type SetupOutput } from '../image/index.js';
+import { GH_RECORDER_ENV, startGhRecorder, type GhRecorder } from '../recorder/index.js';
+import { UntrustedFileError } from '../untrusted/index.js';
 import { measureRun } from '../measure/index.js';
 import {
   LABELS,
+  ProcessesNotStoppedError,
   startContainer,
   type DockerClient,
   type ExecResult,
@@ -40,7 +55,17 @@ import type { PlannedRun } from './plan.js';
 
 /** The image user's uid: environments are handed to it when evalrig runs as root. */
 const IMAGE_UID = 1000;
+/**
+ * The user of a run container's main process: not the agent's, so that at the
+ * end of each turn every process of the agent can be stopped while the
+ * container lives on (see RunContainer.stopProcessesOf).
+ */
+const KEEPER_UID = 65534;
 const CHECK_OUTPUT_BYTES = 64 * 1024;
+/** A gh call's report to the host (its line and the state after it) is refused past this size. */
+const MAX_REPORT_BYTES = 4 * 1024 * 1024;
+/** Calls of one run the host keeps; more are refused and the run marked tampered. */
+const MAX_GH_CALLS = 10_000;
 /** Harness config folders forced into the baseline when present, even if the codebase ignores them. */
 const HARNESS_PATHS = ['.claude', '.codex', '.agents'];
 
@@ -51,6 +76,10 @@ export interface CampaignContext {
   readonly evalSet: EvalSet;
   readonly client: DockerClient;
   readonly image: { readonly tag: string; readonly id: string };
+  /** Per eval id naming an environment: its image, over the environment image. */
+  readonly images?: ReadonlyMap<string, ImageRecord>;
+  /** Per eval id with setup commands: their output, copied into each run's work tree. */
+  readonly setups?: ReadonlyMap<string, SetupOutput>;
   /** Per eval id with a codebase: its resolution and cached clone. */
   readonly codebases: ReadonlyMap<string, { resolved: ResolvedCodebase; cachePath: string }>;
   readonly stopAtHandOver: boolean;
@@ -64,6 +93,8 @@ export interface CampaignContext {
   readonly live: Set<RunContainer>;
   /** Clean-ups started off the critical path; the campaign awaits them before it ends. */
   readonly removals: Promise<unknown>[];
+  /** True once a signal cut the campaign: a cut run is never written as finished. */
+  readonly cut?: () => boolean;
 }
 
 export interface RunOutcome {
@@ -88,14 +119,15 @@ function truncationMark(bytes: number): string {
 }
 
 /** Gives the environment to the container's user without touching files shared with the cache. */
-async function handOverOwnership(root: string): Promise<void> {
+async function handOverOwnership(env: Environment): Promise<void> {
   if (process.getuid?.() !== 0) return;
   // Hardlinked objects (links > 1) are shared with the cache and other
   // environments: they stay root's and read-only, so no run can alter another's.
   // find runs chown itself (-exec +): no shell, no xargs, two processes in all.
   const owner = `${IMAGE_UID}:${IMAGE_UID}`;
   await execa('find', [
-    root,
+    env.workTree,
+    path.dirname(path.dirname(env.originPath)),
     '(',
     '-type',
     'd',
@@ -118,9 +150,9 @@ async function seedPullRequests(
   env: Environment,
   owner: string,
   repo: string,
-): Promise<void> {
+): Promise<GhPullRequest[]> {
   const seeds = planned.eval.start?.pull_requests ?? [];
-  if (seeds.length === 0) return;
+  if (seeds.length === 0) return [];
   const now = new Date().toISOString().replace(/\.\d{3}Z$/u, 'Z');
   const pulls: GhPullRequest[] = seeds.map((s, i) => ({
     number: i + 1,
@@ -141,6 +173,21 @@ async function seedPullRequests(
     path.join(dir, 'state.json'),
     `${JSON.stringify({ version: 1, next_number: pulls.length + 1, pull_requests: pulls }, null, 2)}\n`,
   );
+  return pulls;
+}
+
+/**
+ * Starts the run's gh recorder: a socket in a folder of its own (0711: the
+ * container's user may reach the socket, create nothing), mounted read only.
+ */
+async function startRecorder(layout: RunLayout): Promise<GhRecorder> {
+  await mkdir(layout.socketDir, { recursive: true });
+  await chmod(layout.socketDir, 0o711);
+  return startGhRecorder({
+    socketPath: path.join(layout.socketDir, 'gh.sock'),
+    maxMessageBytes: MAX_REPORT_BYTES,
+    maxCalls: MAX_GH_CALLS,
+  });
 }
 
 async function writeTurnOutput(
@@ -160,6 +207,31 @@ async function writeTurnOutput(
   }
 }
 
+/**
+ * Makes `dir` a folder only the orchestrator's user can enter: the
+ * environments under it are handed to the container's uid, which may also be
+ * a real user's on the host.
+ */
+async function claimPrivateFolder(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const info = await lstat(dir);
+  if (!info.isDirectory() || info.uid !== process.getuid?.()) {
+    throw new Error(`${dir} must be a folder of evalrig's own user (not a link, not another's)`);
+  }
+  if ((info.mode & 0o077) !== 0) await chmod(dir, 0o700);
+}
+
+/** What the agent did to its environment that stops the run: its outcome, not a harness failure. */
+function isBrokenByAgent(error: unknown): boolean {
+  return (
+    error instanceof BrokenEnvironmentError ||
+    error instanceof ProcessesNotStoppedError ||
+    error instanceof UntrustedFileError ||
+    error instanceof EnvironmentError ||
+    error instanceof GitError
+  );
+}
+
 const ZERO_DIFF: DiffCounters = {
   files_added: 0,
   files_modified: 0,
@@ -174,7 +246,17 @@ export interface PreparedRun {
   readonly planned: PlannedRun;
   readonly layout: RunLayout;
   readonly env?: Environment;
+  /** The host's own record of the environment: what every measure reads. */
+  readonly seal?: Seal;
+  /** The run's disk quota (evalrig as root): the container sees its overlay. */
+  readonly quota?: QuotaView;
+  /** The host's own copy of the gh record, reported call by call over a socket. */
+  readonly recorder?: GhRecorder;
+  /** Pull requests the eval seeded into the stand-in's state (no call recorded). */
+  readonly seededPulls: readonly GhPullRequest[];
   readonly container?: RunContainer;
+  /** The agent's user in the container (`uid:gid`). */
+  readonly agentUser: string;
   readonly containerWorkTree: string;
   readonly home: string;
   /** Set when preparation failed: the run is recorded as failed with it. */
@@ -199,13 +281,22 @@ export async function prepareRun(ctx: CampaignContext, planned: PlannedRun): Pro
   const containerOrigin = path.posix.join(CONTAINER.remoteRoot, owner, `${repo}.git`);
   const asRoot = process.getuid?.() === 0;
   const home = asRoot ? CONTAINER.home : '/tmp/evalrig-home';
+  const agentUser = asRoot
+    ? `${IMAGE_UID}:${IMAGE_UID}`
+    : `${process.getuid?.()}:${process.getgid?.()}`;
+  const keeper = process.getuid?.() === KEEPER_UID ? KEEPER_UID - 1 : KEEPER_UID;
   let env: Environment | undefined;
+  let quota: QuotaView | undefined;
+  let recorder: GhRecorder | undefined;
+  let seededPulls: GhPullRequest[] = [];
   try {
     await rm(layout.dir, { recursive: true, force: true });
     await rm(layout.envRoot, { recursive: true, force: true });
     await mkdir(layout.stopsDir, { recursive: true });
+    await claimPrivateFolder(path.join(ctx.outDir, 'work'));
+    const base = path.join(layout.envRoot, 'base');
     env = await prepareEnvironment({
-      root: layout.envRoot,
+      root: base,
       codebase,
       overlay: e.files,
       staged: planned.condition.stage,
@@ -214,14 +305,34 @@ export async function prepareRun(ctx: CampaignContext, planned: PlannedRun): Pro
       originUrl: containerOrigin,
       startBranch: e.start?.branch,
     });
-    await seedPullRequests(planned, env, owner, repo);
-    await handOverOwnership(layout.envRoot);
-    const user = asRoot
-      ? `${IMAGE_UID}:${IMAGE_UID}`
-      : `${process.getuid?.()}:${process.getgid?.()}`;
+    seededPulls = await seedPullRequests(planned, env, owner, repo);
+    recorder = await startRecorder(layout);
+    const setup = ctx.setups?.get(e.id);
+    if (setup) {
+      // Ignored by the codebase, so out of the baseline and of the diff; placed paths win.
+      const placed = [...e.files, ...planned.condition.stage].map((p) => p.to);
+      // Linked when the run sees its environment through an overlay (a write copies up).
+      await placeSetupOutput(setup, env.workTree, [...placed, ...HARNESS_PATHS], {
+        link: canMountQuota(),
+      });
+    }
+    let seal = await sealEnvironment(
+      env,
+      layout.hostDir,
+      codebase ? [path.join(codebase.cachePath, 'objects')] : [],
+    );
+    await handOverOwnership(env);
+    if (canMountQuota()) {
+      quota = await mountQuota(layout.envRoot, base, evalSet.resources.disk_bytes);
+      env = viewOf(env, base, quota.view);
+      seal = { ...seal, workTree: env.workTree };
+    }
+    // The hand-over changed every file's ctime: the seal's index learns them now, off the critical path.
+    if (asRoot) await refreshSeal(seal);
     const container = await startContainer(ctx.client, {
-      image: ctx.image.tag,
-      user,
+      image: (ctx.images?.get(e.id) ?? ctx.image).tag,
+      user: `${keeper}:${keeper}`,
+      execUser: agentUser,
       workingDir: containerWorkTree,
       // A session commits; the container has no git identity of its own.
       env: {
@@ -230,6 +341,7 @@ export async function prepareRun(ctx: CampaignContext, planned: PlannedRun): Pro
         GIT_AUTHOR_EMAIL: 'agent@evalrig.invalid',
         GIT_COMMITTER_NAME: 'evalrig agent',
         GIT_COMMITTER_EMAIL: 'agent@evalrig.invalid',
+        [GH_RECORDER_ENV]: path.posix.join(CONTAINER.socketDir, 'gh.sock'),
       },
       labels: {
         [LABELS.campaign]: ctx.campaign,
@@ -240,6 +352,7 @@ export async function prepareRun(ctx: CampaignContext, planned: PlannedRun): Pro
         { host: env.workTree, container: containerWorkTree },
         { host: env.originPath, container: containerOrigin },
         { host: evalSet.dir, container: CONTAINER.evalSetDir, readOnly: true },
+        { host: layout.socketDir, container: CONTAINER.socketDir, readOnly: true },
       ],
       limits: {
         memoryBytes: evalSet.resources.memory_bytes,
@@ -249,10 +362,12 @@ export async function prepareRun(ctx: CampaignContext, planned: PlannedRun): Pro
     });
     ctx.live.add(container);
     if (!asRoot) await container.exec(['mkdir', '-p', home]);
-    return { planned, layout, env, container, containerWorkTree, home };
+    const ready = { planned, layout, env, seal, quota, recorder, seededPulls };
+    return { ...ready, container, agentUser, containerWorkTree, home };
   } catch (caught) {
     const error = caught instanceof Error ? caught.message : String(caught);
-    return { planned, layout, env, containerWorkTree, home, error };
+    const partial = { planned, layout, env, quota, recorder, seededPulls };
+    return { ...partial, agentUser, containerWorkTree, home, error };
   }
 }
 
@@ -261,9 +376,35 @@ export async function discardPreparedRun(
   ctx: CampaignContext,
   prepared: PreparedRun,
 ): Promise<void> {
-  if (!prepared.container) return;
-  ctx.live.delete(prepared.container);
-  await prepared.container.remove().catch(() => undefined);
+  if (prepared.container) {
+    ctx.live.delete(prepared.container);
+    await prepared.container.remove().catch(() => undefined);
+  }
+  await releaseEnvironment(prepared, false);
+}
+
+/** The environment seen through its quota's overlay (`view`) instead of `base`. */
+function viewOf(env: Environment, base: string, view: string): Environment {
+  const moved = (p: string) => path.join(view, path.relative(base, p));
+  return { ...env, workTree: moved(env.workTree), originPath: moved(env.originPath) };
+}
+
+/**
+ * Unmounts a run's quota and removes its environment, or keeps it (what the
+ * run left, copied out of the quota's memory first) for a person to look at.
+ */
+async function releaseEnvironment(prepared: PreparedRun, keep: boolean): Promise<void> {
+  const { quota, layout } = prepared;
+  await prepared.recorder?.close();
+  if (keep) {
+    if (quota) {
+      await execa('cp', ['-a', quota.view, path.join(layout.envRoot, 'kept')], { reject: false });
+      await quota.unmount();
+    }
+    return;
+  }
+  await quota?.unmount();
+  await rm(layout.envRoot, { recursive: true, force: true });
 }
 
 function counters(d: DiffCounts): DiffCounters {
@@ -282,10 +423,30 @@ function counters(d: DiffCounts): DiffCounters {
  * stop recorded after each, the checks, the final diff; then writes run.json
  * last (its presence means the run is finished) and hands the container's
  * removal to `ctx.removals`, off the critical path.
+ *
+ * Each turn ends with every process of the agent stopped, then the stop is
+ * read. What the agent did to its environment that makes a stop unreadable
+ * ends the run as `broken` (its outcome, counted); anything else that fails
+ * is the harness's (`failed`, redone on resume). Either names its phase.
  */
 export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Promise<RunOutcome> {
   const { evalSet } = ctx;
-  const { planned, layout, env, container, containerWorkTree, home } = prepared;
+  const { planned, layout, env, seal, container, containerWorkTree, home, agentUser } = prepared;
+  const { recorder } = prepared;
+  // The host's copy of the gh record: what measures read, whatever the repository's says.
+  const ghRecord = () => ({
+    calls: recorder?.calls() ?? [],
+    pulls: recorder?.state()?.pull_requests ?? prepared.seededPulls,
+  });
+  const tampered = new Set<string>();
+  const checkRecord = async (gitDir: string) => {
+    for (const reason of await recordTampering(gitDir, ghRecord())) tampered.add(reason);
+    const refused = recorder?.problemCount() ?? 0;
+    if (refused > 0) {
+      const first = recorder!.problems()[0]?.reason ?? '';
+      tampered.add(`the host refused ${refused} report(s) of gh calls (first: ${first})`);
+    }
+  };
   const e = planned.eval;
   const startedAt = new Date();
   const deadline = startedAt.getTime() + (ctx.timeoutS ?? e.timeout) * 1000;
@@ -295,17 +456,20 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
   const checks: CheckResult[] = [];
   let status: RunStatus = prepared.error === undefined ? 'completed' : 'failed';
   let error = prepared.error;
+  // Where the run was, so that a failure names its phase.
+  let phase = prepared.error === undefined ? 'start' : 'prepare';
   let stoppedAtHandOver = false;
   let finalDiff: DiffCounters = ZERO_DIFF;
 
   try {
-    if (!env || !container) throw new Error(error ?? 'the run was not prepared');
+    if (!env || !seal || !container || !recorder) {
+      throw new Error(error ?? 'the run was not prepared');
+    }
     const passThrough: Record<string, string> = {};
     for (const name of evalSet.agent.env) {
       const value = process.env[name];
       if (value !== undefined) passThrough[name] = value;
     }
-    const workTree = env.workTree;
     const messages = [{ message: e.prompt, phase: e.phase }, ...e.turns];
     // The patch is only wanted at the end: a stop measures counts alone, but
     // the last planned turn's stop takes the patch too, reused as the final
@@ -314,17 +478,20 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
     let turn = 0;
     const stopCtx: StopContext = {
       container,
-      workTree,
+      workTree: env.workTree,
       originPath: env.originPath,
       containerWorkTree,
       probeEnv: { HOME: home },
       probes: evalSet.probes,
       handOver: evalSet.hand_over,
-      measureDiff: async (wt) => {
-        if (turn < messages.length) return counters(await measureDiff(wt, { patch: false }));
-        lastDiff = await measureDiff(wt, { maxPatchBytes: ctx.maxPatchBytes });
+      measureDiff: async () => {
+        if (turn < messages.length) return counters(await measureDiff(seal, { patch: false }));
+        lastDiff = await measureDiff(seal, { maxPatchBytes: ctx.maxPatchBytes });
         return counters(lastDiff);
       },
+      isAncestor: (objects, ancestor, descendant) =>
+        isAncestorIn(seal, objects, ancestor, descendant),
+      ghRecord,
     };
 
     // A fresh environment: a seeded state holds pull requests, never calls.
@@ -332,6 +499,7 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
     for (const [index, message] of messages.entries()) {
       const n = index + 1;
       turn = n;
+      phase = `turn ${n}`;
       const remaining = deadline - Date.now();
       if (remaining <= 0) {
         status = 'timed_out';
@@ -369,6 +537,9 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
         status = 'timed_out';
         break;
       }
+      phase = `stop ${n}`;
+      // Whatever the turn left running in the background ends here, before the stop is read.
+      await container.stopProcessesOf(agentUser);
       const stop = await collectStop(stopCtx, {
         turn: n,
         phase: message.phase,
@@ -376,6 +547,7 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
         durationMs: r.durationMs,
         afterSeq,
       });
+      await checkRecord(path.join(env.workTree, '.git'));
       const file = stopFileName(n);
       await writeArtifact('stop', path.join(layout.stopsDir, file), stop);
       stops.push(stop);
@@ -388,6 +560,7 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
     }
 
     if (status === 'completed') {
+      phase = 'checks';
       for (const check of e.checks) {
         lastDiff = undefined;
         const remaining = Math.max(1000, deadline - Date.now());
@@ -411,12 +584,16 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
       }
     }
 
-    const diff = lastDiff ?? (await measureDiff(workTree, { maxPatchBytes: ctx.maxPatchBytes }));
+    phase = 'record';
+    // A check (or a cut turn) may have left processes: nothing runs while the last diff is read.
+    if (!lastDiff) await container.kill();
+    const diff = lastDiff ?? (await measureDiff(seal, { maxPatchBytes: ctx.maxPatchBytes }));
     finalDiff = counters(diff);
     await writeFile(layout.diffPatch, diff.patch);
   } catch (caught) {
-    status = 'failed';
-    error = caught instanceof Error ? caught.message : String(caught);
+    // A lost engine is the harness's failure whatever it interrupted.
+    status = isBrokenByAgent(caught) && !ctx.client.health?.lost ? 'broken' : 'failed';
+    error = `${phase}: ${caught instanceof Error ? caught.message : String(caught)}`;
   } finally {
     if (container) {
       ctx.live.delete(container);
@@ -424,10 +601,15 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
     }
   }
 
-  // The stand-in's record, copied beside run.json and read once for the measures.
-  const callsText = env ? await readCallsText(path.join(env.workTree, '.git')) : '';
-  if (env) await writeFile(layout.callsJsonl, callsText);
-  const allCalls = parseCalls(callsText);
+  // The host's copy of the record is the one kept beside run.json and measured;
+  // the repository's is only compared with it (processes are stopped by now).
+  if (env) {
+    await checkRecord(path.join(env.workTree, '.git')).catch((caught: unknown) => {
+      tampered.add(`the record could not be compared: ${(caught as Error).message}`);
+    });
+  }
+  const allCalls = [...ghRecord().calls];
+  await writeFile(layout.callsJsonl, allCalls.map((c) => `${JSON.stringify(c)}\n`).join(''));
 
   const finishedAt = new Date();
   const durationMs = finishedAt.getTime() - startedAt.getTime();
@@ -440,6 +622,8 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
     run: planned.run,
     status,
     ...(error === undefined ? {} : { error }),
+    ...(status === 'failed' || status === 'broken' ? { phase } : {}),
+    ...(tampered.size > 0 ? { tampered: [...tampered] } : {}),
     started_at: startedAt.toISOString(),
     finished_at: finishedAt.toISOString(),
     duration_ms: durationMs,
@@ -447,8 +631,9 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
     turns_completed: stops.length,
     stopped_at_hand_over: stoppedAtHandOver,
     stops: stopFiles,
+    stops_sha256: await digestStops(layout.dir, stopFiles),
     ...(codebase ? { codebase: provenanceOf(codebase.resolved) } : {}),
-    image: { tag: ctx.image.tag, id: ctx.image.id },
+    image: ctx.images?.get(e.id) ?? { tag: ctx.image.tag, id: ctx.image.id },
     diff: finalDiff,
     checks,
     measures: measureRun({
@@ -460,12 +645,14 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
       stoppedAtHandOver,
       status,
       allCalls,
+      tampered: tampered.size > 0,
     }),
   };
+  // What a signal cut is unfinished, whatever it measured: resume replays it.
+  if (ctx.cut?.()) return { status: 'failed', record };
   await writeArtifact('run', layout.runJson, record);
-  if (!ctx.keepEnvironments && status !== 'failed') {
-    // Off the critical path too: nothing reads the environment any more.
-    ctx.removals.push(rm(layout.envRoot, { recursive: true, force: true }).catch(() => undefined));
-  }
+  // Off the critical path too: nothing reads the environment any more.
+  const keep = ctx.keepEnvironments || status === 'failed';
+  ctx.removals.push(releaseEnvironment(prepared, keep).catch(() => undefined));
   return { status, record };
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
 import { isEvalrigError } from '../errors/index.js';
+import { installSignalHandling } from '../runtime/signals.js';
 import { version } from './version.js';
 import { registerCommands } from './commands/index.js';
 
@@ -28,15 +29,28 @@ export async function main(argv: readonly string[] = process.argv): Promise<numb
   }
 }
 
+// First of all: a signal that comes however early ends evalrig, never goes unheard.
+installSignalHandling();
+
+/** Exits once what was printed has been handed over (pipes are not synchronous everywhere). */
+function exitAfterOutput(code: number): void {
+  let pending = 2;
+  const done = (): void => {
+    if (--pending === 0) process.exit(code);
+  };
+  process.stdout.write('', done);
+  process.stderr.write('', done);
+}
+
+// The exit is explicit: a request left waiting on an engine that froze must not
+// keep evalrig alive after it has answered.
 main().then(
-  (code) => {
-    process.exitCode = code;
-  },
+  (code) => exitAfterOutput(code),
   (error: unknown) => {
     process.stderr.write(`evalrig: internal error (a bug, please report it)\n`);
     process.stderr.write(
       `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
     );
-    process.exitCode = 70;
+    exitAfterOutput(70);
   },
 );

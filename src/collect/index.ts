@@ -4,6 +4,7 @@
  * whether origin holds it, and the diff counters against the baseline.
  */
 export {
+  BrokenEnvironmentError,
   collectStop,
   sameDescription,
   DESCRIPTION_PROBE,
@@ -13,12 +14,15 @@ export {
 } from './stop.js';
 export {
   GH_RECORD_DIR,
+  MAX_CALLS_BYTES,
+  MAX_STATE_BYTES,
   ghRecordDir,
   pullRequestOfBranch,
   parseCalls,
   readCalls,
   readCallsText,
   readPullRequests,
+  recordTampering,
 } from './gh-record.js';
 export {
   PROBE_OUTPUT_BYTES,

@@ -1,8 +1,15 @@
 import path from 'node:path';
-import type { DiffCounters, GhCall, PullAtStop, StopRecord } from '../artifacts/index.js';
-import { runGit } from '../git/index.js';
+import type {
+  DiffCounters,
+  GhCall,
+  GhPullRequest,
+  PullAtStop,
+  StopRecord,
+} from '../artifacts/index.js';
+import { EvalrigError } from '../errors/index.js';
 import type { RunContainer } from '../runtime/index.js';
-import { pullRequestOfBranch, readCalls, readPullRequests } from './gh-record.js';
+import { isRealFolder, readHead, readRef } from '../untrusted/index.js';
+import { capCall, pullRequestOfBranch } from './gh-record.js';
 import { runProbes } from './probes.js';
 
 /** The reserved probe names (see EvalSet.probes). */
@@ -22,8 +29,22 @@ export interface StopContext {
   readonly probeEnv: Readonly<Record<string, string>>;
   readonly probes: Readonly<Record<string, string>>;
   readonly handOver: readonly string[];
-  /** Measures the work tree against the baseline (src/environment's measureDiff). */
-  readonly measureDiff: (workTree: string) => Promise<DiffCounters>;
+  /**
+   * The host's own copy of the gh record (the recorder's, never the
+   * repository's, which the agent can rewrite): what the stop reads.
+   */
+  readonly ghRecord: () => {
+    readonly calls: readonly GhCall[];
+    readonly pulls: readonly GhPullRequest[];
+  };
+  /** Measures the work tree against the baseline (src/environment's measureDiff on the run's seal). */
+  readonly measureDiff: () => Promise<DiffCounters>;
+  /** Ancestry answered by the host with these object folders borrowed as data (src/environment's isAncestorIn). */
+  readonly isAncestor: (
+    objects: readonly string[],
+    ancestor: string,
+    descendant: string,
+  ) => Promise<boolean>;
 }
 
 /** What one turn ended with, as the campaign saw it. */
@@ -44,45 +65,49 @@ export function sameDescription(a: string, b: string): boolean {
   return a.replace(/\s+$/u, '') === b.replace(/\s+$/u, '');
 }
 
-async function gitLine(args: string[], cwd: string): Promise<string | null> {
-  const r = await runGit(args, { cwd, reject: false });
-  return r.exitCode === 0 ? r.stdout.trim() : null;
-}
-
-/** HEAD's commit and branch in one git call (a process is not free); null where there is none. */
-async function headOf(workTree: string): Promise<{ branch: string | null; head: string | null }> {
-  const r = await runGit(['rev-parse', 'HEAD', '--symbolic-full-name', 'HEAD'], {
-    cwd: workTree,
-    reject: false,
-  });
-  if (r.exitCode === 0) {
-    const [head = null, ref = ''] = r.stdout.trim().split('\n');
-    return { head, branch: ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : null };
-  }
-  // An unborn branch has no commit yet, but it is a branch.
-  return {
-    head: null,
-    branch: await gitLine(['symbolic-ref', '--quiet', '--short', 'HEAD'], workTree),
-  };
-}
-
+/**
+ * Whether origin's copy of `branch` holds `head` (is it, or descends from it).
+ * Refs are read as files; ancestry is answered in the seal's git dir.
+ */
 async function originHolds(
-  originPath: string,
+  ctx: StopContext,
   head: string,
   branch: string | null,
 ): Promise<boolean> {
   if (branch === null) return false;
-  const tip = await gitLine(
-    ['rev-parse', '--verify', '-q', `refs/heads/${branch}^{commit}`],
-    originPath,
-  );
+  const tip = await readRef(ctx.originPath, `refs/heads/${branch}`);
   if (tip === null) return false;
   if (tip === head) return true;
-  const r = await runGit(['merge-base', '--is-ancestor', head, tip], {
-    cwd: originPath,
-    reject: false,
-  });
-  return r.exitCode === 0;
+  return ctx.isAncestor(
+    [path.join(ctx.workTree, '.git', 'objects'), path.join(ctx.originPath, 'objects')],
+    head,
+    tip,
+  );
+}
+
+/** A pull request's title and body are kept in a stop up to these sizes (the agent writes them). */
+export const MAX_TITLE_BYTES = 1024;
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/** `text` cut to at most `max` bytes at a character boundary, the cut marked. */
+export function capText(text: string, max: number): string {
+  if (Buffer.byteLength(text) <= max) return text;
+  const kept = Buffer.from(text)
+    .subarray(0, max)
+    .toString('utf8')
+    .replace(/\uFFFD$/u, '');
+  return `${kept}\n[evalrig: cut at ${max} of ${Buffer.byteLength(text)} bytes]`;
+}
+
+/** A run's repository is not what git needs: the run ends as broken, not as a harness failure. */
+export class BrokenEnvironmentError extends EvalrigError {}
+
+/** The work tree's git dir, which must still be a real folder (not a link, not a `.git` file). */
+async function gitDirOf(workTree: string): Promise<string> {
+  if (!(await isRealFolder(workTree, '.git'))) {
+    throw new BrokenEnvironmentError(`${workTree}/.git is no longer a folder of its own`);
+  }
+  return path.join(workTree, '.git');
 }
 
 /**
@@ -90,22 +115,20 @@ async function originHolds(
  * the stand-in's record and the diff (on the host, from the mounted work tree).
  */
 export async function collectStop(ctx: StopContext, end: TurnEnd): Promise<StopRecord> {
-  // Probes run in the container while the host reads the mounted work tree:
-  // both only read, and the stop is taken after the turn ended.
-  const gitDir = path.join(ctx.workTree, '.git');
-  const probesDone = runProbes({
-    container: ctx.container,
-    workingDir: ctx.containerWorkTree,
-    env: ctx.probeEnv,
-    probes: ctx.probes,
-  });
-  const { branch, head } = await headOf(ctx.workTree);
-  const [probes, pulls, calls, diff, originHasHead] = await Promise.all([
-    probesDone,
-    readPullRequests(gitDir),
-    readCalls(gitDir),
-    ctx.measureDiff(ctx.workTree),
-    head === null ? Promise.resolve(false) : originHolds(ctx.originPath, head, branch),
+  // Every process of the agent was stopped before: nothing changes while the
+  // host reads the mounted work tree as data, and probes run beside.
+  const gitDir = await gitDirOf(ctx.workTree);
+  const { branch, head } = await readHead(gitDir);
+  const { calls, pulls } = ctx.ghRecord();
+  const [probes, diff, originHasHead] = await Promise.all([
+    runProbes({
+      container: ctx.container,
+      workingDir: ctx.containerWorkTree,
+      env: ctx.probeEnv,
+      probes: ctx.probes,
+    }),
+    ctx.measureDiff(),
+    head === null ? Promise.resolve(false) : originHolds(ctx, head, branch),
   ]);
   const kindText = probes[KIND_PROBE]?.stdout.trim();
   const kind = kindText ? kindText : null;
@@ -115,8 +138,8 @@ export async function collectStop(ctx: StopContext, end: TurnEnd): Promise<StopR
     ? {
         number: pr.number,
         url: pr.url,
-        title: pr.title,
-        body: pr.body,
+        title: capText(pr.title, MAX_TITLE_BYTES),
+        body: capText(pr.body, MAX_BODY_BYTES),
         state: pr.state,
         draft: pr.draft,
         described: description === undefined ? null : sameDescription(pr.body, description.stdout),
@@ -133,7 +156,7 @@ export async function collectStop(ctx: StopContext, end: TurnEnd): Promise<StopR
     head,
     origin_has_head: originHasHead,
     pull,
-    calls: calls.filter((c: GhCall) => c.seq > end.afterSeq),
+    calls: calls.filter((c: GhCall) => c.seq > end.afterSeq).map(capCall),
     diff,
     probes,
     at: new Date().toISOString(),

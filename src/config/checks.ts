@@ -1,16 +1,39 @@
 /**
  * What the schema cannot say: unique ids, references between fields, paths
- * that must exist on the host or stay inside the work tree, git branch names.
+ * that must exist inside the eval set's folder (resolved for real, see
+ * host-paths.ts) or stay inside the work tree, git branch names.
  * Written against the raw document (it runs even when the schema found
  * problems, so that every problem is listed at once), so it checks types
  * before it trusts them.
  */
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { MIN_MEMORY_BYTES, parseMemory } from './memory.js';
+import { checkHostPath, evalSetFolder, type EvalSetFolder } from './host-paths.js';
+import { MAX_MEMORY_BYTES, MIN_MEMORY_BYTES, parseMemory } from './memory.js';
 import { whyEscapesWorkTree } from './paths.js';
-import { pointer, type Problem } from './problems.js';
+import { pointer, quote, type Problem } from './problems.js';
 import { whyNotBranchName } from './refname.js';
+
+/** A quota smaller than this holds no real checkout. */
+const MIN_DISK_BYTES = 16 * 1024 * 1024;
+
+/** The bounds of a size written as text ("512m"), which the schema's pattern cannot check. */
+function sizeProblems(
+  resources: Record<string, unknown>,
+  key: 'memory' | 'disk',
+  min: number,
+  minText: string,
+): Problem[] {
+  const text = resources[key];
+  if (typeof text !== 'string' || !/^[0-9]+[kmg]$/i.test(text)) return [];
+  const bytes = parseMemory(text);
+  const pointer = `/resources/${key}`;
+  if (bytes < min) return [{ pointer, message: `must be at least ${minText}, got ${quote(text)}` }];
+  if (!(bytes <= MAX_MEMORY_BYTES)) {
+    const message = `must be at most ${MAX_MEMORY_BYTES} bytes (8 PiB), got ${quote(text)}`;
+    return [{ pointer, message }];
+  }
+  return [];
+}
 
 type Json = Record<string, unknown>;
 
@@ -24,6 +47,7 @@ export async function semanticProblems(doc: unknown, dir: string): Promise<Probl
   if (!isObject(doc)) return [];
   const problems: Problem[] = [];
   const pending: Promise<Problem | undefined>[] = [];
+  const folder = await evalSetFolder(dir);
 
   // Ids name folders: two evals with one id would write into each other's runs.
   problems.push(...duplicates(list(doc.evals), 'id', (i) => pointer('evals', i, 'id'), 'id'));
@@ -37,7 +61,7 @@ export async function semanticProblems(doc: unknown, dir: string): Promise<Probl
     if (!known.includes(doc.baseline_condition)) {
       problems.push({
         pointer: '/baseline_condition',
-        message: `no condition named ${JSON.stringify(doc.baseline_condition)} (conditions: ${known.join(', ')})`,
+        message: `no condition named ${quote(doc.baseline_condition)} (conditions: ${known.join(', ')})`,
       });
     }
   }
@@ -49,22 +73,26 @@ export async function semanticProblems(doc: unknown, dir: string): Promise<Probl
         const why = whyEscapesWorkTree(to);
         if (why) problems.push({ pointer: at, message: `target ${why}` });
       }
-      pending.push(mustExist(at, path.resolve(dir, from), 'any'));
+      pending.push(checkHostPath(folder, at, from, { kind: 'any', prefix: 'source ' }));
     }
   }
 
-  if (isObject(doc.resources) && typeof doc.resources.memory === 'string') {
-    const memory = doc.resources.memory;
-    if (/^[0-9]+[kmg]$/i.test(memory) && parseMemory(memory) < MIN_MEMORY_BYTES) {
-      problems.push({
-        pointer: '/resources/memory',
-        message: `must be at least 6m (Docker's smallest limit), got ${JSON.stringify(memory)}`,
-      });
-    }
+  if (isObject(doc.resources)) {
+    problems.push(
+      ...sizeProblems(doc.resources, 'memory', MIN_MEMORY_BYTES, "6m (Docker's smallest limit)"),
+      ...sizeProblems(doc.resources, 'disk', MIN_DISK_BYTES, '16m'),
+    );
+  }
+
+  if (isObject(doc.environment)) {
+    pending.push(...environmentChecks(folder, doc.environment, ['environment']));
   }
 
   list(doc.evals).forEach((evalItem, i) => {
     if (!isObject(evalItem)) return;
+    if (isObject(evalItem.environment)) {
+      pending.push(...environmentChecks(folder, evalItem.environment, ['evals', i, 'environment']));
+    }
     problems.push(
       ...duplicates(
         list(evalItem.checks),
@@ -73,13 +101,14 @@ export async function semanticProblems(doc: unknown, dir: string): Promise<Probl
         'check',
       ),
     );
-    const root = path.resolve(
-      dir,
-      typeof evalItem.files_root === 'string' ? evalItem.files_root : '.',
-    );
+    const filesRoot = typeof evalItem.files_root === 'string' ? evalItem.files_root : '.';
+    const root = path.resolve(dir, filesRoot);
     const rootCheck =
-      typeof evalItem.files_root === 'string'
-        ? mustExist(pointer('evals', i, 'files_root'), root, 'folder')
+      typeof evalItem.files_root === 'string' && evalItem.files_root !== ''
+        ? checkHostPath(folder, pointer('evals', i, 'files_root'), filesRoot, {
+            kind: 'folder',
+            walk: false,
+          })
         : Promise.resolve(undefined);
     pending.push(rootCheck);
     list(evalItem.files).forEach((file, j) => {
@@ -93,7 +122,7 @@ export async function semanticProblems(doc: unknown, dir: string): Promise<Probl
       // A missing root is reported once, not once per file.
       pending.push(
         rootCheck.then((rootProblem) =>
-          rootProblem ? undefined : mustExist(at, path.join(root, file), 'any'),
+          rootProblem ? undefined : checkHostPath(folder, at, file, { kind: 'any', from: root }),
         ),
       );
     });
@@ -113,7 +142,7 @@ export async function semanticProblems(doc: unknown, dir: string): Promise<Probl
         if (why)
           problems.push({
             pointer: at,
-            message: `not a valid branch name: ${JSON.stringify(name)} ${why}`,
+            message: `not a valid branch name: ${quote(name)} ${why}`,
           });
       }
     }
@@ -121,6 +150,45 @@ export async function semanticProblems(doc: unknown, dir: string): Promise<Probl
 
   const found = await Promise.all(pending);
   return [...problems, ...found.filter((p): p is Problem => p !== undefined)];
+}
+
+/**
+ * An environment's Dockerfile and build context: inside the eval set's folder
+ * (the builder is sent the context whole: a link out would send host files),
+ * the Dockerfile inside its context (the builder reads it from there).
+ */
+function environmentChecks(
+  folder: EvalSetFolder,
+  environment: Json,
+  at: (string | number)[],
+): Promise<Problem | undefined>[] {
+  const { dockerfile, context } = environment;
+  if (typeof dockerfile !== 'string' || dockerfile === '') return [];
+  const contextWritten =
+    typeof context === 'string' && context !== '' ? context : path.dirname(dockerfile);
+  const contextAt = pointer(...at, typeof context === 'string' ? 'context' : 'dockerfile');
+  const fileCheck = checkHostPath(folder, pointer(...at, 'dockerfile'), dockerfile, {
+    kind: 'file',
+  });
+  const contextCheck = checkHostPath(folder, contextAt, contextWritten, {
+    kind: 'folder',
+    ...(typeof context === 'string' ? {} : { prefix: 'its folder (the build context) ' }),
+  });
+  const inside = Promise.all([fileCheck, contextCheck]).then(([a, b]): Problem | undefined => {
+    if (a || b) return undefined;
+    const rel = path.relative(
+      path.resolve(folder.dir, contextWritten),
+      path.resolve(folder.dir, dockerfile),
+    );
+    if (rel.startsWith('..') || path.isAbsolute(rel)) {
+      return {
+        pointer: pointer(...at, 'dockerfile'),
+        message: `${quote(dockerfile)} is not inside the build context ${quote(contextWritten)}`,
+      };
+    }
+    return undefined;
+  });
+  return [fileCheck, contextCheck, inside];
 }
 
 function duplicates(
@@ -139,28 +207,9 @@ function duplicates(
     else {
       problems.push({
         pointer: at(index),
-        message: `duplicate ${what} ${JSON.stringify(value)}, first at ${at(earlier)}`,
+        message: `duplicate ${what} ${quote(value)}, first at ${at(earlier)}`,
       });
     }
   });
   return problems;
-}
-
-async function mustExist(
-  at: string,
-  absolute: string,
-  kind: 'any' | 'folder',
-): Promise<Problem | undefined> {
-  try {
-    const info = await stat(absolute);
-    if (kind === 'folder' && !info.isDirectory()) {
-      return { pointer: at, message: `not a folder: ${absolute}` };
-    }
-    return undefined;
-  } catch {
-    return {
-      pointer: at,
-      message: `no such ${kind === 'folder' ? 'folder' : 'file or folder'}: ${absolute}`,
-    };
-  }
 }

@@ -7,6 +7,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { InputError } from '../errors/index.js';
 import { isShortCommitHash } from '../source/ref.js';
 import schema from './codebase.schema.json' with { type: 'json' };
+import { quote } from './problems.js';
 
 export type { CodebaseSource } from '../source/types.js';
 import type { CodebaseSource } from '../source/types.js';
@@ -52,9 +53,9 @@ export function explainCodebase(value: unknown): string {
     if (typeof record.ref !== 'string' || record.ref === '')
       return 'codebase "ref" must be a non-empty string';
     if (isShortCommitHash(record.ref)) {
-      return `codebase "ref" ${JSON.stringify(record.ref)} looks like a short commit hash; write the full 40-hex commit, a branch or a tag`;
+      return `codebase "ref" ${quote(record.ref)} looks like a short commit hash; write the full 40-hex commit, a branch or a tag`;
     }
-    return `codebase "ref" ${JSON.stringify(record.ref)} is not a valid branch, tag or commit name`;
+    return `codebase "ref" ${quote(record.ref)} is not a valid branch, tag or commit name`;
   }
   if ('path' in record) {
     const unknown = keys.filter((key) => key !== 'path');

@@ -14,4 +14,10 @@ export { EvalSetError, formatProblems, type Problem } from './problems.js';
 export { EVALS_SCHEMA_ID, evalsSchema } from './schema.js';
 export { DEFAULTS } from './normalize.js';
 export { parseMemory } from './memory.js';
+export {
+  checkResourcesAgainstEngine,
+  refuseBeyondEngine,
+  type EngineCapacity,
+  type EngineInfo,
+} from './engine.js';
 export { whyNotBranchName } from './refname.js';

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError } from '../errors/index.js';
 import { semanticProblems } from './checks.js';
+import { MAX_FILE_BYTES, tooDeep, tooWide } from './limits.js';
 import { normalize } from './normalize.js';
 import { EvalSetError, inDocumentOrder, type Problem } from './problems.js';
 import type { RawEvalSet } from './raw.js';
@@ -39,6 +41,8 @@ export async function loadEvalSet(file: string): Promise<EvalSet> {
   const absolute = path.resolve(file);
   const bytes = await readBytes(file, absolute);
   const doc = parseJson(file, bytes);
+  const wide = tooWide(doc);
+  if (wide.length > 0) throw new EvalSetError(file, wide);
   const problems: Problem[] = [
     ...schemaProblems(doc),
     ...(await semanticProblems(doc, path.dirname(absolute))),
@@ -51,9 +55,26 @@ export async function loadEvalSet(file: string): Promise<EvalSet> {
 }
 
 async function readBytes(file: string, absolute: string): Promise<Buffer> {
+  let handle: FileHandle | undefined;
   try {
-    return await readFile(absolute);
+    // Non-blocking: a FIFO named as the eval set must be refused, not waited on.
+    handle = await open(absolute, constants.O_RDONLY | constants.O_NONBLOCK);
+    const info = await handle.stat();
+    if (info.isDirectory()) throw refused(file, 'is a folder; give the path of its evals.json');
+    if (!info.isFile()) throw refused(file, 'not a regular file');
+    if (info.size > MAX_FILE_BYTES) throw refused(file, tooLarge(info.size));
+    // Read to the end, at most one byte past the cap: the file may grow while it is read.
+    const buffer = Buffer.allocUnsafe(MAX_FILE_BYTES + 1);
+    let length = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      if (length > MAX_FILE_BYTES) throw refused(file, tooLarge(length));
+    }
+    return buffer.subarray(0, length);
   } catch (error) {
+    if (error instanceof InputError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     const why =
       code === 'ENOENT'
@@ -62,12 +83,26 @@ async function readBytes(file: string, absolute: string): Promise<Buffer> {
           ? 'is a folder; give the path of its evals.json'
           : ((error as Error).message ?? String(error));
     throw new InputError(`cannot read eval set ${file}: ${why}`, { cause: error });
+  } finally {
+    await handle?.close();
   }
+}
+
+function refused(file: string, why: string): InputError {
+  return new InputError(`cannot read eval set ${file}: ${why}`);
+}
+
+function tooLarge(size: number): string {
+  return `${size} bytes is too large for an eval set (at most ${MAX_FILE_BYTES})`;
 }
 
 function parseJson(file: string, bytes: Buffer): unknown {
   // An editor's byte-order mark is not a mistake worth refusing.
   const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
+  // Before parsing: millions of nested arrays parse, slowly, into a document
+  // every recursive reader (schema, messages) would overflow its stack on.
+  const deep = tooDeep(text);
+  if (deep) throw new EvalSetError(file, [deep]);
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {

@@ -5,8 +5,8 @@
 import path from 'node:path';
 import { parseMemory } from './memory.js';
 import { normalizeWorkTreePath } from './paths.js';
-import type { RawCondition, RawEval, RawEvalSet, RawTurn } from './raw.js';
-import type { Condition, Eval, EvalSet, Turn } from './types.js';
+import type { RawCondition, RawEnvironment, RawEval, RawEvalSet, RawTurn } from './raw.js';
+import type { Condition, EnvironmentImageSpec, Eval, EvalSet, Turn } from './types.js';
 
 /** Defaults of what the user may leave out; the schema's `default`s say the same. */
 export const DEFAULTS = {
@@ -15,6 +15,7 @@ export const DEFAULTS = {
   turn_timeout: 600,
   phase: 'planning',
   memory: '2g',
+  disk: '2g',
   cpus: 2,
   pids: 512,
   repo_owner: 'evalrig',
@@ -36,8 +37,11 @@ export function normalize(raw: RawEvalSet, facts: FileFacts): EvalSet {
     sha256: facts.sha256,
     name: raw.name,
     agent: {
-      command: raw.agent.command,
-      resume_command: raw.agent.resume_command ?? raw.agent.command,
+      // Absent means `command`, so that eval sets of before read the same.
+      ...(raw.agent.type === 'claude-code' ? { type: raw.agent.type } : {}),
+      ...(raw.agent.version === undefined ? {} : { version: raw.agent.version }),
+      command: raw.agent.command ?? [],
+      resume_command: raw.agent.resume_command ?? raw.agent.command ?? [],
       env: raw.agent.env ?? [],
     },
     conditions,
@@ -48,6 +52,7 @@ export function normalize(raw: RawEvalSet, facts: FileFacts): EvalSet {
       memory_bytes: parseMemory(raw.resources?.memory ?? DEFAULTS.memory),
       cpus: raw.resources?.cpus ?? DEFAULTS.cpus,
       pids: raw.resources?.pids ?? DEFAULTS.pids,
+      disk_bytes: parseMemory(raw.resources?.disk ?? DEFAULTS.disk),
     },
     repo_owner: raw.repo_owner ?? DEFAULTS.repo_owner,
     evals: raw.evals.map((item) => normalizeEval(item, raw, dir)),
@@ -79,6 +84,7 @@ function normalizeEval(item: RawEval, set: RawEvalSet, dir: string): Eval {
   const codebase = item.codebase ?? set.codebase;
   const phase = item.phase ?? DEFAULTS.phase;
   const start = item.start;
+  const environment = item.environment ?? set.environment;
   return {
     id: item.id,
     prompt: item.prompt,
@@ -109,6 +115,17 @@ function normalizeEval(item: RawEval, set: RawEvalSet, dir: string): Eval {
     timeout: item.timeout ?? set.timeout ?? DEFAULTS.timeout,
     turn_timeout: item.turn_timeout ?? set.turn_timeout ?? DEFAULTS.turn_timeout,
     checks: item.checks ?? set.checks ?? [],
+    ...(environment === undefined ? {} : { environment: normalizeEnvironment(environment, dir) }),
+  };
+}
+
+/** Paths made absolute; the context defaults to the Dockerfile's folder. */
+function normalizeEnvironment(raw: RawEnvironment, dir: string): EnvironmentImageSpec {
+  const dockerfile = path.resolve(dir, raw.dockerfile);
+  return {
+    dockerfile,
+    context: raw.context === undefined ? path.dirname(dockerfile) : path.resolve(dir, raw.context),
+    setup: raw.setup ?? [],
   };
 }
 

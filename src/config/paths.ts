@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { quote } from './problems.js';
 
 /**
  * Why a path meant to land inside the work tree would not (absolute, climbing
@@ -7,11 +8,11 @@ import path from 'node:path';
  */
 export function whyEscapesWorkTree(p: string): string | undefined {
   if (path.posix.isAbsolute(p) || path.win32.isAbsolute(p)) {
-    return `escapes the work tree: ${JSON.stringify(p)} is absolute; give a path relative to the work tree`;
+    return `escapes the work tree: ${quote(p)} is absolute; give a path relative to the work tree`;
   }
   const segments = p.split(/[\\/]/);
   if (segments.includes('..')) {
-    return `escapes the work tree: ${JSON.stringify(p)} contains ".."`;
+    return `escapes the work tree: ${quote(p)} contains ".."`;
   }
   const normalized = normalizeWorkTreePath(p);
   if (normalized === '.' || normalized === '') {

@@ -25,10 +25,39 @@ export class EvalSetError extends InputError {
 /** The message of an {@link EvalSetError}: a header line, then one line per problem. */
 export function formatProblems(file: string, problems: readonly Problem[]): string {
   const n = problems.length;
-  const lines = problems.map((p) => `  ${file}#${p.pointer}: ${p.message}`);
+  // A file of a million wrong items is one mistake repeated: the first ones tell it.
+  const lines = problems
+    .slice(0, MAX_LISTED)
+    .map((p) => `  ${file}#${clip(p.pointer, 200)}: ${p.message}`);
+  if (n > MAX_LISTED) lines.push(`  ... and ${n - MAX_LISTED} more`);
   return [`${file} is not a valid eval set (${n} problem${n === 1 ? '' : 's'}):`, ...lines].join(
     '\n',
   );
+}
+
+/** The most problems an error message lists (all stay in `problems`). */
+export const MAX_LISTED = 50;
+
+/**
+ * A value as JSON in a sentence, cut to `max` characters: a 10 MB string or a
+ * deep array quoted whole would bury the message (or exhaust the stack).
+ *
+ * @example quote('a'.repeat(500)) // '"aaaa…" (500 characters)'
+ */
+export function quote(value: unknown, max = 80): string {
+  if (typeof value === 'string') {
+    const whole = JSON.stringify(value.length > max ? value.slice(0, max) : value);
+    return value.length > max ? `${whole.slice(0, -1)}…" (${value.length} characters)` : whole;
+  }
+  if (value !== null && typeof value === 'object')
+    return Array.isArray(value) ? 'an array' : 'an object';
+  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
+  return clip(String(JSON.stringify(value)), max);
+}
+
+/** `text` cut to `max` characters, marked when cut (long paths in messages). */
+export function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
 /** Escapes one reference token of a JSON pointer (RFC 6901: ~ -> ~0, / -> ~1). */
@@ -47,7 +76,8 @@ export function valueAt(doc: unknown, ptr: string): unknown {
   let current: unknown = doc;
   for (const raw of ptr.slice(1).split('/')) {
     const token = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (current === null || typeof current !== 'object') return undefined;
+    if (current === null || typeof current !== 'object' || !Object.hasOwn(current, token))
+      return undefined;
     current = (current as Record<string, unknown>)[token];
   }
   return current;

@@ -29,6 +29,12 @@ export interface RawPullRequest {
   state?: 'OPEN' | 'CLOSED' | 'MERGED';
 }
 
+export interface RawEnvironment {
+  dockerfile: string;
+  context?: string;
+  setup?: string[];
+}
+
 export interface RawEval {
   id: string;
   prompt: string;
@@ -43,6 +49,7 @@ export interface RawEval {
   timeout?: number;
   turn_timeout?: number;
   checks?: RawCheck[];
+  environment?: RawEnvironment;
 }
 
 export interface RawEvalSet {
@@ -53,13 +60,20 @@ export interface RawEvalSet {
   runs?: number;
   timeout?: number;
   turn_timeout?: number;
-  agent: { command: string[]; resume_command?: string[]; env?: string[] };
+  agent: {
+    type?: 'command' | 'claude-code';
+    version?: string;
+    command?: string[];
+    resume_command?: string[];
+    env?: string[];
+  };
   conditions?: Record<string, RawCondition>;
   baseline_condition?: string;
   probes?: Record<string, string>;
   hand_over?: string[];
-  resources?: { memory?: string | number; cpus?: number; pids?: number };
+  resources?: { memory?: string | number; cpus?: number; pids?: number; disk?: string | number };
   repo_owner?: string;
   checks?: RawCheck[];
+  environment?: RawEnvironment;
   evals: RawEval[];
 }

@@ -3,9 +3,9 @@
  * turned into plain sentences a user can act on, each at its JSON pointer.
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import { CODEBASE_SCHEMA_ID, codebaseSchema, explainCodebase } from './codebase.js';
+import { codebaseSchema, explainCodebase } from './codebase.js';
 import evalsSchema from './evals.schema.json' with { type: 'json' };
-import { escapePointerToken, valueAt, type Problem } from './problems.js';
+import { escapePointerToken, quote, valueAt, type Problem } from './problems.js';
 
 /** The eval-set schema's $id: what an evals.json writes as `"$schema"` to get completion. */
 export const EVALS_SCHEMA_ID = 'https://evalrig.dev/schemas/evals.schema.json';
@@ -21,8 +21,7 @@ function validator(): ValidateFunction {
     // (patternErrorMessage, also read by editors) and known field names live.
     const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true });
     ajv.addKeyword({ keyword: 'patternErrorMessage', schemaType: 'string' });
-    ajv.addSchema(codebaseSchema);
-    compiled = ajv.compile(evalsSchema);
+    compiled = ajv.compile(inlineRefs(evalsSchema, { [CODEBASE_SCHEMA_NAME]: codebaseSchema }));
   }
   return compiled;
 }
@@ -34,34 +33,123 @@ export function schemaProblems(doc: unknown): Problem[] {
   return explainErrors(doc, validate.errors ?? []);
 }
 
+const CODEBASE_SCHEMA_NAME = 'codebase.schema.json';
+
+type SchemaNode = Record<string, unknown>;
+
+/**
+ * The schema with every `$ref` replaced by what it names (none is
+ * recursive). ajv collects a referenced schema's errors by copying the list
+ * gathered so far at every call: validated with refs, 10,000 failing items
+ * took seconds, and a 4 MiB file minutes. Inlined, each error is pushed once.
+ * Where a `$ref` has siblings, the referenced schema's own keywords win (its
+ * patternErrorMessage is the sentence users see).
+ */
+function inlineRefs(root: SchemaNode, external: Record<string, SchemaNode>): SchemaNode {
+  const resolve = (ref: string, within: SchemaNode): [SchemaNode, SchemaNode] => {
+    const [file, fragment = ''] = ref.split('#');
+    const target = file ? external[file] : within;
+    if (!target) throw new Error(`schema $ref ${ref} names no known schema`);
+    let node: unknown = target;
+    for (const token of fragment.split('/').filter(Boolean)) node = (node as SchemaNode)[token];
+    if (typeof node !== 'object' || node === null)
+      throw new Error(`schema $ref ${ref} names nothing`);
+    return [node as SchemaNode, target];
+  };
+  const walk = (value: unknown, within: SchemaNode): unknown => {
+    if (Array.isArray(value)) return value.map((item) => walk(item, within));
+    if (typeof value !== 'object' || value === null) return value;
+    const node = value as SchemaNode;
+    if (typeof node.$ref === 'string') {
+      const { $ref, ...siblings } = node;
+      const [target, targetRoot] = resolve($ref as string, within);
+      const { $id: _id, $schema: _schema, $defs: _defs, ...own } = target;
+      return walk({ ...siblings, ...own }, targetRoot);
+    }
+    return Object.fromEntries(
+      Object.entries(node)
+        .filter(([key]) => key !== '$defs')
+        .map(([key, child]) => [key, walk(child, within)]),
+    );
+  };
+  return walk(root, root) as SchemaNode;
+}
+
+/** Why a branch of the schema forbids a field (its `false` schema), by pointer. */
+const FORBIDDEN: Record<string, string> = {
+  '/agent/command': 'is not given for a "claude-code" agent: evalrig builds its argv each turn',
+  '/agent/resume_command':
+    'is not given for a "claude-code" agent: evalrig resumes its session each turn',
+  '/agent/version': 'is taken only with an agent "type" that installs a package ("claude-code")',
+};
+
 /** Turns ajv's errors into one problem per mistake (alternatives collapsed into one). */
 export function explainErrors(doc: unknown, errors: readonly ErrorObject[]): Problem[] {
   const problems: Problem[] = [];
   const consumed = new Set<ErrorObject>();
+  const byPath = new ErrorsByPath(errors);
   // Outermost alternatives first, so an alternative nested inside one is judged with it.
   const alternatives = errors
     .filter((e) => e.keyword === 'oneOf' || e.keyword === 'anyOf')
     .sort((a, b) => depth(a.instancePath) - depth(b.instancePath));
   for (const alt of alternatives) {
     if (consumed.has(alt)) continue;
-    const inner = errors.filter(
-      (e) => e !== alt && !consumed.has(e) && isUnder(e.instancePath, alt.instancePath),
-    );
+    const inner = byPath.under(alt.instancePath).filter((e) => e !== alt && !consumed.has(e));
     for (const e of [alt, ...inner]) consumed.add(e);
     problems.push(...explainAlternative(doc, alt, inner));
   }
+  const namesReported = errors.some((o) => o.propertyName !== undefined);
   for (const e of errors) {
     if (consumed.has(e)) continue;
     // ajv reports a bad property name twice: the name's own error, then a summary.
-    if (e.keyword === 'propertyNames' && errors.some((o) => o.propertyName !== undefined)) continue;
+    if (e.keyword === 'propertyNames' && namesReported) continue;
+    // An if/then/else says only "must match the then schema": the branch's own errors say what.
+    if (e.keyword === 'if') continue;
     problems.push(explainOne(e));
   }
   return dedupe(problems);
 }
 
+/**
+ * Errors sorted by instance path, to find those at or under a path in
+ * log time (a filter over all of them per alternative is quadratic).
+ */
+class ErrorsByPath {
+  private readonly sorted: readonly ErrorObject[];
+  constructor(errors: readonly ErrorObject[]) {
+    this.sorted = [...errors].sort((a, b) => compare(a.instancePath, b.instancePath));
+  }
+
+  /** Errors whose instance path is `ptr` or below it, in path order. */
+  under(ptr: string): ErrorObject[] {
+    // Paths under `ptr` start with it and sort before `ptr` + '0' ('/' + 1).
+    const found: ErrorObject[] = [];
+    for (let i = this.lowerBound(ptr); i < this.sorted.length; i++) {
+      const e = this.sorted[i]!;
+      if (compare(e.instancePath, `${ptr}0`) >= 0) break;
+      if (isUnder(e.instancePath, ptr)) found.push(e);
+    }
+    return found;
+  }
+
+  private lowerBound(ptr: string): number {
+    let [low, high] = [0, this.sorted.length];
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (compare(this.sorted[mid]!.instancePath, ptr) < 0) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  }
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 function explainAlternative(doc: unknown, alt: ErrorObject, inner: ErrorObject[]): Problem[] {
   const at = alt.instancePath;
-  if (alt.parentSchema?.$id === CODEBASE_SCHEMA_ID) {
+  if (/^(\/evals\/\d+)?\/codebase$/.test(at)) {
     // The codebase module words its own mistakes (a short hash said to be one).
     return [{ pointer: at, message: explainCodebase(valueAt(doc, at)) }];
   }
@@ -99,7 +187,7 @@ function explainOne(e: ErrorObject): Problem {
     const pointerToName = `${at}/${escapePointerToken(name)}`;
     return {
       pointer: pointerToName,
-      message: `name ${JSON.stringify(name)} ${sentence(e, false)}`,
+      message: `name ${quote(name)} ${sentence(e, false)}`,
     };
   }
   switch (e.keyword) {
@@ -109,9 +197,12 @@ function explainOne(e: ErrorObject): Problem {
       const hint = closest(field, known);
       return {
         pointer: at,
-        message: `unknown field ${JSON.stringify(field)}${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ''}${at === '' ? ' at the top level' : ''}`,
+        message: `unknown field ${quote(field)}${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ''}${at === '' ? ' at the top level' : ''}`,
       };
     }
+    case 'false schema':
+      // A field one branch forbids, e.g. `command` of an agent whose adapter plays the turns.
+      return { pointer: at, message: FORBIDDEN[at] ?? 'is not allowed here' };
     case 'required':
       return {
         pointer: at,
@@ -121,7 +212,7 @@ function explainOne(e: ErrorObject): Problem {
       const [first, later] = [Number(p.j), Number(p.i)].sort((a, b) => a - b);
       return {
         pointer: `${at}/${later}`,
-        message: `repeats item ${first} (${JSON.stringify(valueAtIndex(e.data, later))})`,
+        message: `repeats item ${first} (${quote(valueAtIndex(e.data, later))})`,
       };
     }
     default:
@@ -139,7 +230,7 @@ function sentence(e: ErrorObject, showValue = true): string {
     case 'pattern': {
       const said = e.parentSchema?.patternErrorMessage as string | undefined;
       const rule = said ?? `must match the pattern ${String(p.pattern)}`;
-      return showValue ? `${rule}, got ${JSON.stringify(got)}` : rule;
+      return showValue ? `${rule}, got ${quote(got)}` : rule;
     }
     case 'minLength':
       return p.limit === 1 ? 'must not be empty' : `must be at least ${p.limit} characters long`;
@@ -148,17 +239,17 @@ function sentence(e: ErrorObject, showValue = true): string {
     case 'minItems':
       return p.limit === 1 ? 'must list at least one item' : `must list at least ${p.limit} items`;
     case 'minimum':
-      return `must be at least ${p.limit}, got ${JSON.stringify(got)}`;
+      return `must be at least ${p.limit}, got ${quote(got)}`;
     case 'maximum':
-      return `must be at most ${p.limit}, got ${JSON.stringify(got)}`;
+      return `must be at most ${p.limit}, got ${quote(got)}`;
     case 'exclusiveMinimum':
-      return `must be greater than ${p.limit}, got ${JSON.stringify(got)}`;
+      return `must be greater than ${p.limit}, got ${quote(got)}`;
     case 'exclusiveMaximum':
-      return `must be less than ${p.limit}, got ${JSON.stringify(got)}`;
+      return `must be less than ${p.limit}, got ${quote(got)}`;
     case 'enum':
-      return `must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(got)}`;
+      return `must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}, got ${quote(got)}`;
     case 'const':
-      return `must be ${JSON.stringify(p.allowedValue)}, got ${JSON.stringify(got)}`;
+      return `must be ${JSON.stringify(p.allowedValue)}, got ${quote(got)}`;
     default:
       return e.message ?? 'is not valid here';
   }
@@ -186,9 +277,11 @@ function wrongType(expected: readonly string[], got: unknown): string {
 function jsonType(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'number' && !Number.isFinite(value))
+    return 'a number too large to hold (it reads as Infinity)';
   if (typeof value === 'number') return Number.isInteger(value) ? 'an integer' : 'a number';
   if (typeof value === 'object') return 'an object';
-  if (typeof value === 'string') return `a string (${JSON.stringify(value)})`;
+  if (typeof value === 'string') return `a string (${quote(value)})`;
   return typeof value === 'boolean' ? String(value) : typeof value;
 }
 

@@ -29,6 +29,13 @@ export interface Condition {
  * folder is mounted in the container, read only).
  */
 export interface AgentSpec {
+  /**
+   * Absent: `command`, the argv below as given. `claude-code`: the adapter of src/agents plays
+   * the turns (command and resume_command are then empty).
+   */
+  readonly type?: AgentType;
+  /** The exact package version of an adapter's agent (`claude-code`); absent for `command`. */
+  readonly version?: string;
   /** argv of the first turn. */
   readonly command: readonly string[];
   /** argv of later turns (default: command). */
@@ -36,6 +43,9 @@ export interface AgentSpec {
   /** Names of host environment variables passed through; nothing else is. */
   readonly env: readonly string[];
 }
+
+/** The kinds of agent evalrig knows how to play. */
+export type AgentType = 'command' | 'claude-code';
 
 /** A later user message. */
 export interface Turn {
@@ -68,6 +78,20 @@ export interface Check {
   readonly run: string;
 }
 
+/**
+ * The toolchain of an eval's container: an image built from a Dockerfile of
+ * the eval set over evalrig's base image (evalrig's own layers go on top),
+ * and setup commands whose ignored output every run of a commit starts with.
+ */
+export interface EnvironmentImageSpec {
+  /** Absolute host path of the Dockerfile (inside `context`). */
+  readonly dockerfile: string;
+  /** Absolute host path of the build context folder. */
+  readonly context: string;
+  /** Shell commands run once per (commit, image) with the network; may be empty. */
+  readonly setup: readonly string[];
+}
+
 export interface Eval {
   readonly id: string;
   readonly prompt: string;
@@ -86,12 +110,16 @@ export interface Eval {
   /** Seconds for one turn. */
   readonly turn_timeout: number;
   readonly checks: readonly Check[];
+  /** The eval's own environment, else the eval set's; absent: the plain test image. */
+  readonly environment?: EnvironmentImageSpec;
 }
 
 export interface Resources {
   readonly memory_bytes: number;
   readonly cpus: number;
   readonly pids: number;
+  /** What a run may write (enforced when evalrig runs as root). */
+  readonly disk_bytes: number;
 }
 
 export interface EvalSet {

@@ -1,9 +1,9 @@
-import { copyFile, mkdir, mkdtemp, rm, writeFile, readFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { lstat, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { git, runGit, type GitResult } from '../git/index.js';
-import { BASELINE_REF, EnvironmentError, type DiffCounts, type DiffMeasure } from './types.js';
+import { UntrustedFileError, readUntrustedFile } from '../untrusted/index.js';
+import type { Seal } from './seal.js';
+import { EnvironmentError, type DiffCounts, type DiffMeasure } from './types.js';
 
 /** Patch size kept by default (bytes). */
 export const DEFAULT_MAX_PATCH_BYTES = 1_000_000;
@@ -23,137 +23,140 @@ export interface MeasureOptions {
  */
 const COUNTS_ROOM = 1024 * 1024;
 
+/** The agent's index is read (for the untracked count) up to this size. */
+const MAX_AGENT_INDEX_BYTES = 256 * 1024 * 1024;
+
 /**
- * Measures what changed in a work tree since `refs/evalrig/baseline`: the
- * work tree as it is (committed or not, untracked non-ignored files included,
- * ignored files excluded) against the baseline commit.
+ * Measures what changed in an environment since its baseline: the work tree
+ * as it is (committed or not, untracked non-ignored files included, ignored
+ * files excluded) against the baseline commit the host recorded.
  *
- * It never writes to the repository and never copies the baseline: git runs
- * with a scratch git dir (the repository's objects as an alternate, a copy of
- * its index so unchanged files are not re-read) and the work tree. The scratch
- * git dir has evalrig's configuration only, so nothing the agent wrote into
- * .git/config (filters, external diff, textconv) runs on the host.
+ * git runs only in the seal's git dir (evalrig's config, the host's own
+ * index, no transport), with the work tree read as data: nothing the agent
+ * wrote into its repository (config, hooks, refs, index, objects, alternates)
+ * is read or run, nested repositories are left out rather than followed, and
+ * the index of the last measure spares re-reading unchanged files.
  *
- * Four git processes: where the repository is, its index's paths, one add
- * (the only walk of the work tree), one diff giving the counts and the patch.
+ * Three git processes: one add (the only walk git makes of the work tree), the
+ * agent's index's paths (for the untracked count), one diff giving the counts
+ * and the patch.
  *
  * @example
- * const diff = await measureDiff(env.workTree, { maxPatchBytes: 200_000 });
+ * const diff = await measureDiff(seal, { maxPatchBytes: 200_000 });
  * console.log(diff.files_modified, diff.lines_added, diff.patch_truncated);
- * const counts = await measureDiff(env.workTree, { patch: false });
+ * const counts = await measureDiff(seal, { patch: false });
  */
 export async function measureDiff(
-  workTree: string,
+  seal: Seal,
   options: MeasureOptions & { patch: false },
 ): Promise<DiffCounts>;
-export async function measureDiff(workTree: string, options?: MeasureOptions): Promise<DiffMeasure>;
+export async function measureDiff(seal: Seal, options?: MeasureOptions): Promise<DiffMeasure>;
 export async function measureDiff(
-  workTree: string,
+  seal: Seal,
   options: MeasureOptions = {},
 ): Promise<DiffCounts | DiffMeasure> {
   const limit = options.maxPatchBytes ?? DEFAULT_MAX_PATCH_BYTES;
-  const real = await locate(workTree);
-  const scratch = await mkdtemp(join(tmpdir(), 'evalrig-diff-'));
-  try {
-    const gitDir = await scratchGitDir(scratch, real);
-    const where = [`--git-dir=${gitDir}`, `--work-tree=${workTree}`];
-    const opts = { cwd: workTree };
-    // The index's paths (read from the real index, no walk) beside the scratch
-    // add: anything add -A adds beyond them is untracked. One walk of the work tree.
-    const [listed, added] = await Promise.all([
-      git([...where, 'ls-files', '-z'], { ...opts, env: { GIT_INDEX_FILE: real.index } }),
-      git([...where, 'add', '-A', '--verbose'], opts),
-    ]);
-    const tracked = new Set(listed.split('\0'));
-    const untracked = added
-      .split('\n')
-      .filter((line) => line.startsWith("add '") && !tracked.has(line.slice(5, -1))).length;
-    const diff = [
-      ...where,
-      'diff',
-      '--cached',
-      '--no-renames',
-      '--no-ext-diff',
-      '--no-textconv',
-      '--no-color',
-    ];
-    if (options.patch === false) {
-      const counts = await git([...diff, '--raw', '--numstat', real.baseline], opts);
-      return { ...countsOf(counts.split('\n')), untracked };
-    }
-    // Counts first (ASCII: paths are quoted), a blank line, then the patch.
-    const both = await runGit([...diff, '--raw', '--numstat', '--patch', real.baseline], {
+  const { workTree, gitDir, baseline } = seal;
+  const top = await lstat(workTree).catch(() => undefined);
+  if (!top?.isDirectory()) throw new EnvironmentError(`${workTree} is not a folder any more`);
+  const where = [`--git-dir=${gitDir}`, `--work-tree=${workTree}`];
+  const opts = { cwd: gitDir };
+  const excluded = await nestedRepositories(workTree);
+  const [added, tracked] = await Promise.all([
+    git([...where, 'add', '-A', '--verbose', '--pathspec-from-file=-', '--pathspec-file-nul'], {
       ...opts,
-      maxStdoutBytes: limit + COUNTS_ROOM,
-    });
-    const split = splitCounts(both, limit);
-    if (split) return { ...split.counts, untracked, ...split.patch };
-    // Too many files for the room, or bytes that are not UTF-8 where the patch is cut: apart.
-    const [counts, patch] = await Promise.all([
-      git([...diff, '--raw', '--numstat', real.baseline], opts),
-      runGit([...diff, '--patch', real.baseline], { ...opts, maxStdoutBytes: limit }),
-    ]);
-    return {
-      ...countsOf(counts.split('\n')),
-      untracked,
-      ...capPatch(patch.stdout, patch.stdoutBytes, patch.stdoutTruncated),
-    };
-  } finally {
-    await rm(scratch, { recursive: true, force: true });
+      input: excluded.map((dir) => `:(exclude,literal)${dir}\0`).join(''),
+    }),
+    trackedPaths(seal, where),
+  ]);
+  const untracked = added
+    .split('\n')
+    .filter((line) => line.startsWith("add '") && !tracked.has(line.slice(5, -1))).length;
+  const diff = [
+    ...where,
+    'diff',
+    '--cached',
+    '--no-renames',
+    '--no-ext-diff',
+    '--no-textconv',
+    '--no-color',
+  ];
+  if (options.patch === false) {
+    const counts = await git([...diff, '--raw', '--numstat', baseline], opts);
+    return { ...countsOf(counts.split('\n')), untracked };
   }
-}
-
-interface RealRepository {
-  objects: string;
-  index: string;
-  baseline: string;
-  exclude: string;
-}
-
-async function locate(workTree: string): Promise<RealRepository> {
-  // One process: the git dirs, then the baseline (exit 1 and no third line when it is missing).
-  const probe = await runGit(
-    [
-      'rev-parse',
-      '--absolute-git-dir',
-      '--git-common-dir',
-      '--verify',
-      '-q',
-      `${BASELINE_REF}^{commit}`,
-    ],
-    { cwd: workTree, reject: false },
-  );
-  const [gitDir = '', commonDir = '', baseline = ''] = probe.stdout.trim().split('\n');
-  if (!gitDir.startsWith('/')) throw new EnvironmentError(`${workTree} is not a git work tree`);
-  if (probe.exitCode !== 0 || !/^[0-9a-f]{40,64}$/.test(baseline)) {
-    throw new EnvironmentError(
-      `${workTree} has no ${BASELINE_REF}: it is not an environment evalrig prepared`,
-    );
-  }
-  const common = commonDir.startsWith('/') ? commonDir : join(workTree, commonDir);
+  // Counts first (ASCII: paths are quoted), a blank line, then the patch.
+  const both = await runGit([...diff, '--raw', '--numstat', '--patch', baseline], {
+    ...opts,
+    maxStdoutBytes: limit + COUNTS_ROOM,
+  });
+  const split = splitCounts(both, limit);
+  if (split) return { ...split.counts, untracked, ...split.patch };
+  // Too many files for the room, or bytes that are not UTF-8 where the patch is cut: apart.
+  const [counts, patch] = await Promise.all([
+    git([...diff, '--raw', '--numstat', baseline], opts),
+    runGit([...diff, '--patch', baseline], { ...opts, maxStdoutBytes: limit }),
+  ]);
   return {
-    objects: join(common, 'objects'),
-    index: join(gitDir, 'index'),
-    baseline,
-    exclude: join(common, 'info', 'exclude'),
+    ...countsOf(counts.split('\n')),
+    untracked,
+    ...capPatch(patch.stdout, patch.stdoutBytes, patch.stdoutTruncated),
   };
 }
 
-async function scratchGitDir(scratch: string, real: RealRepository): Promise<string> {
-  const gitDir = join(scratch, 'git');
-  await mkdir(join(gitDir, 'objects', 'info'), { recursive: true });
-  await mkdir(join(gitDir, 'refs'), { recursive: true });
-  await mkdir(join(gitDir, 'info'), { recursive: true });
-  await writeFile(join(gitDir, 'HEAD'), `${real.baseline}\n`);
-  await writeFile(
-    join(gitDir, 'config'),
-    '[core]\n\trepositoryformatversion = 0\n\tbare = false\n',
+/**
+ * Folders below the top that hold a `.git` of their own (a nested
+ * repository, or a `.git` file pointing anywhere on the host): git would
+ * follow them, so they are left out of the measure.
+ */
+async function nestedRepositories(workTree: string): Promise<string[]> {
+  const found: string[] = [];
+  const walk = async (rel: string): Promise<void> => {
+    const entries = await readdir(join(workTree, rel), { withFileTypes: true }).catch(() => []);
+    if (rel !== '' && entries.some((e) => e.name === '.git')) {
+      found.push(rel);
+      return;
+    }
+    await Promise.all(
+      entries
+        .filter((e) => e.isDirectory() && e.name !== '.git')
+        .map((e) => walk(rel === '' ? e.name : `${rel}/${e.name}`)),
+    );
+  };
+  await walk('');
+  return found.sort();
+}
+
+/**
+ * The paths the agent's own index tracks, from a copy taken as data (a
+ * regular file, no link followed, capped); the baseline's paths when it has
+ * none git can read.
+ */
+async function trackedPaths(seal: Seal, where: readonly string[]): Promise<Set<string>> {
+  const opts = { cwd: seal.gitDir };
+  let bytes: Buffer | undefined;
+  try {
+    bytes = await readUntrustedFile(seal.workTree, '.git/index', {
+      maxBytes: MAX_AGENT_INDEX_BYTES,
+    });
+  } catch (error) {
+    if (!(error instanceof UntrustedFileError)) throw error;
+  }
+  if (bytes !== undefined) {
+    const copy = join(seal.gitDir, 'agent-index');
+    await writeFile(copy, bytes);
+    const listed = await runGit([...where, 'ls-files', '-z'], {
+      ...opts,
+      env: { GIT_INDEX_FILE: copy },
+      reject: false,
+    });
+    if (listed.exitCode === 0) return new Set(listed.stdout.split('\0'));
+  }
+  const inBaseline = await git(
+    [...where, 'ls-tree', '-r', '-z', '--name-only', seal.baseline],
+    opts,
   );
-  await writeFile(join(gitDir, 'objects', 'info', 'alternates'), `${real.objects}\n`);
-  if (existsSync(real.exclude))
-    await writeFile(join(gitDir, 'info', 'exclude'), await readFile(real.exclude));
-  if (existsSync(real.index)) await copyFile(real.index, join(gitDir, 'index'));
-  return gitDir;
+  return new Set(inBaseline.split('\0'));
 }
 
 /**

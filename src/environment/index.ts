@@ -3,6 +3,14 @@
  * cache, and what changed in them since their baseline.
  */
 export { prepareEnvironment } from './prepare.js';
+export { isAncestorIn, refreshSeal, sealEnvironment, type Seal } from './seal.js';
+export {
+  DEFAULT_DISK_BYTES,
+  canMountQuota,
+  mountQuota,
+  sweepQuotas,
+  type QuotaView,
+} from './quota.js';
 export { DEFAULT_MAX_PATCH_BYTES, measureDiff, type MeasureOptions } from './diff.js';
 export {
   BASELINE_MESSAGE,

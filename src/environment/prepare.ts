@@ -195,7 +195,8 @@ async function makeOrigin(
       workTree,
       originPath,
     ],
-    { cwd: root },
+    // Still the host's own repository: the container has not started yet.
+    { cwd: root, transport: 'any' },
   );
   await removeRemote(join(originPath, 'config'), 'origin');
 }

@@ -125,3 +125,10 @@ export const PROTECTED_OPTIONS: readonly string[] = [
   '-c',
   'core.fsmonitor=false',
 ];
+
+/**
+ * Options of every git call that needs no transport: none is allowed, so a
+ * repository's own config (a promisor remote, an `ext::` URL, an upload-pack
+ * command) can never make git fetch a missing object or run a command.
+ */
+export const NO_TRANSPORT_OPTIONS: readonly string[] = ['-c', 'protocol.allow=never'];

@@ -1,6 +1,6 @@
 import { execa } from 'execa';
 import { EvalrigError } from '../errors/index.js';
-import { PROTECTED_OPTIONS, gitHome, isolatedEnv } from './isolation.js';
+import { NO_TRANSPORT_OPTIONS, PROTECTED_OPTIONS, gitHome, isolatedEnv } from './isolation.js';
 
 export interface GitOptions {
   /** Folder git runs in. */
@@ -18,7 +18,19 @@ export interface GitOptions {
    * counted but dropped (see {@link GitResult.stdoutBytes}).
    */
   maxStdoutBytes?: number;
+  /**
+   * Which transports git may use. `'none'` (the default) disallows every one
+   * (`protocol.allow=never`) and lazy fetching, so no repository's config can
+   * make git reach out or run a transport command on the host; `'any'` is for
+   * the codebase sources alone (ls-remote, clone, fetch, `clone --local`).
+   */
+  transport?: 'none' | 'any';
+  /** Kill git after this long (default {@link DEFAULT_TIMEOUT_MS} by transport). */
+  timeoutMs?: number;
 }
+
+/** Bounds of a git call: local work is quick, a remote clone may take long. */
+export const DEFAULT_TIMEOUT_MS = { none: 5 * 60_000, any: 30 * 60_000 } as const;
 
 export interface GitResult {
   stdout: string;
@@ -62,8 +74,17 @@ const CREATES_REPOSITORY = new Set(['clone', 'init']);
  * if (probe.exitCode !== 0) ...
  */
 export async function runGit(args: readonly string[], options: GitOptions): Promise<GitResult> {
-  const full = [...PROTECTED_OPTIONS, ...withTemplate(args)];
-  const extra: Record<string, string> = {};
+  const transport = options.transport ?? 'none';
+  const full = [
+    ...PROTECTED_OPTIONS,
+    ...(transport === 'none' ? NO_TRANSPORT_OPTIONS : []),
+    ...withTemplate(args),
+  ];
+  // An empty GIT_ALLOW_PROTOCOL allows no transport whatever a repository's
+  // config says (`protocol.ext.allow=always` there beats `-c protocol.allow`),
+  // and git >= 2.44 also refuses to fetch missing objects lazily.
+  const extra: Record<string, string> =
+    transport === 'none' ? { GIT_ALLOW_PROTOCOL: '', GIT_NO_LAZY_FETCH: '1' } : {};
   if (options.date !== undefined) {
     extra.GIT_AUTHOR_DATE = options.date;
     extra.GIT_COMMITTER_DATE = options.date;
@@ -79,6 +100,8 @@ export async function runGit(args: readonly string[], options: GitOptions): Prom
     ...(options.input === undefined ? { stdin: 'ignore' as const } : { input: options.input }),
     ...(limit === undefined ? {} : { buffer: { stdout: false, stderr: true } }),
     maxBuffer: 512 * 1024 * 1024,
+    timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS[transport],
+    killSignal: 'SIGKILL',
   });
   let kept: string | undefined;
   let stdoutBytes = 0;
@@ -101,6 +124,14 @@ export async function runGit(args: readonly string[], options: GitOptions): Prom
   const stdout = kept ?? String(result.stdout ?? '');
   const stderr = String(result.stderr ?? '');
   const exitCode = result.exitCode ?? (result.failed ? 128 : 0);
+  if (result.timedOut) {
+    throw new GitError(
+      args,
+      options.cwd,
+      128,
+      `timed out after ${options.timeoutMs ?? DEFAULT_TIMEOUT_MS[transport]} ms`,
+    );
+  }
   if (result.failed && result.exitCode === undefined) {
     // git could not be started at all (missing binary, bad cwd).
     throw new GitError(args, options.cwd, exitCode, result.message ?? 'git could not be started');

@@ -56,11 +56,11 @@ export interface EnsureTestImageOptions {
   readonly env?: NodeJS.ProcessEnv;
 }
 
-function statusOf(error: unknown): number | undefined {
+export function statusOf(error: unknown): number | undefined {
   return (error as { statusCode?: number }).statusCode;
 }
 
-function engineMessage(error: unknown): string {
+export function engineMessage(error: unknown): string {
   const json = (error as { json?: { message?: string } | string }).json;
   if (typeof json === 'object' && json?.message) return json.message.trim();
   if (typeof json === 'string' && json.trim()) return json.trim();
@@ -69,7 +69,7 @@ function engineMessage(error: unknown): string {
   return message.replace(/^\(HTTP code \d+\) [^-]*- /, '').trim();
 }
 
-async function imageId(client: DockerClient, name: string): Promise<string | undefined> {
+export async function imageId(client: DockerClient, name: string): Promise<string | undefined> {
   try {
     return (await client.docker.getImage(name).inspect()).Id;
   } catch (error) {
@@ -104,7 +104,7 @@ interface BuildMessage {
  * Reads the builder's response to its end. The engine answers 200 even when
  * the build fails; the failure is an `error`/`errorDetail` line inside.
  */
-function followBuild(
+export function followBuild(
   stream: Readable,
   onLine: (line: string) => void,
 ): Promise<{ error?: string; imageId?: string }> {
@@ -199,6 +199,9 @@ export async function ensureTestImage(
         },
         rm: true,
         forcerm: true,
+        // The steps need no network, and so no bridge: a second engine on the
+        // host started with --bridge none removes docker0, and builds go on.
+        networkmode: 'none',
         nocache: options.force === true,
       })
       .catch((error: unknown) => {

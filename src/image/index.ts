@@ -1,7 +1,10 @@
 /**
  * The test image: docker/Dockerfile over a base with node and git, plus the
  * gh stand-in and the scripted agent, tagged by a hash of its content so that
- * an unchanged image is never rebuilt.
+ * an unchanged image is never rebuilt. The base may be an eval set's
+ * environment image (its Dockerfile over evalrig's base, built with the
+ * network), whose setup commands run once per commit and image and leave the
+ * ignored files every run of that commit starts with.
  */
 export {
   ensureTestImage,
@@ -31,3 +34,18 @@ export {
   ImageBuildError,
   TestImageError,
 } from './errors.js';
+export {
+  ensureEnvironmentImage,
+  environmentContextHash,
+  ENVIRONMENT_IMAGE_REPOSITORY,
+  type EnsureEnvironmentImageOptions,
+  type EnvironmentImage,
+} from './environment.js';
+export {
+  ensureSetupOutput,
+  placeSetupOutput,
+  setupKey,
+  SetupError,
+  type EnsureSetupOptions,
+  type SetupOutput,
+} from './setup.js';

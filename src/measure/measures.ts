@@ -28,6 +28,8 @@ export interface MeasureInput {
    * Present: a stop is of execution when its phase is listed, of planning otherwise.
    */
   readonly executionPhases?: readonly string[];
+  /** The in-repository gh record differs from the host's copy. */
+  readonly tampered?: boolean;
 }
 
 /** The phase every other is told apart from when no execution phases are declared. */
@@ -102,6 +104,8 @@ export function measureRun(input: MeasureInput): RunMeasures {
     pr_marked_ready,
     gh_not_played,
     checks_passed,
+    environment_broken: input.status === 'broken',
+    record_tampered: Boolean(input.tampered),
     files_changed: d.files_added + d.files_modified + d.files_deleted,
     lines_added: d.lines_added,
     lines_removed: d.lines_removed,
@@ -117,6 +121,8 @@ export const RATE_MEASURES = [
   'pr_refreshed',
   'pr_marked_ready',
   'checks_passed',
+  'environment_broken',
+  'record_tampered',
 ] as const satisfies ReadonlyArray<keyof RunMeasures>;
 
 export const NUMBER_MEASURES = [

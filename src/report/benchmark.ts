@@ -1,4 +1,10 @@
-import type { CodebaseProvenance, RunMeasures, RunRecord, RunStatus } from '../artifacts/index.js';
+import type {
+  CampaignImageRecord,
+  CodebaseProvenance,
+  RunMeasures,
+  RunRecord,
+  RunStatus,
+} from '../artifacts/index.js';
 import {
   NUMBER_MEASURES,
   RATE_MEASURES,
@@ -65,7 +71,7 @@ export interface Provenance {
   readonly codebases: readonly CodebaseEntry[];
   /** Some codebase is a path on the host: the campaign cannot be replayed elsewhere. */
   readonly host_local: boolean;
-  readonly image: { readonly tag: string; readonly id: string };
+  readonly image: CampaignImageRecord;
   readonly stand_in_sha256: string;
   /** The evalrig that ran the campaign. */
   readonly evalrig_version: string;
@@ -97,7 +103,7 @@ export interface BenchmarkFile {
 export class GroupAccumulator {
   runs = 0;
   measured = 0;
-  readonly status: StatusCounts = { completed: 0, timed_out: 0, failed: 0 };
+  readonly status: StatusCounts = { completed: 0, timed_out: 0, broken: 0, failed: 0 };
   private readonly rates = new Map<RateMeasure, RateAccumulator>(
     RATE_MEASURES.map((m) => [m, new RateAccumulator()]),
   );

@@ -8,6 +8,8 @@ export const MEASURE_LABELS: Record<RateMeasure | NumberMeasure, string> = {
   pr_refreshed: 'PR refreshed (execution)',
   pr_marked_ready: 'PR marked ready (must stay 0)',
   checks_passed: 'checks passed',
+  environment_broken: 'environment broken by the agent',
+  record_tampered: 'gh record tampered with',
   gh_not_played: 'gh calls not played',
   files_changed: 'files changed',
   lines_added: 'lines added',

@@ -46,7 +46,7 @@ svg text{font:11px system-ui,sans-serif;fill:var(--fg)}
 .note{background:#fff6e0;border:1px solid #f0d48a;padding:6px 10px;border-radius:4px}
 details.run{border:1px solid var(--line);border-radius:6px;margin:6px 0;padding:4px 10px}
 details.run summary{cursor:pointer}
-.st-completed{color:var(--good)}.st-timed_out{color:#b26b00}.st-failed{color:var(--bad)}
+.st-completed{color:var(--good)}.st-timed_out{color:#b26b00}.st-failed{color:var(--bad)}.st-broken{color:var(--bad)}
 .stops{display:flex;flex-wrap:wrap;gap:8px;margin:6px 0}
 .stop{border:1px solid var(--line);border-radius:5px;padding:4px 8px;background:var(--soft);min-width:180px;max-width:420px}
 .stop.hand{border-color:var(--accent);box-shadow:inset 3px 0 0 var(--accent)}
@@ -70,7 +70,7 @@ function conditionTable(b: BenchmarkFile): string {
   const head = `<tr><th>measure</th>${conds.map((c) => `<th>${esc(c.condition)}${c.condition === b.baseline_condition ? ' <span class="small">(baseline)</span>' : ''}</th>`).join('')}</tr>`;
   const rows = [
     `<tr><th>runs</th>${conds.map((c) => `<td class="v" data-condition="${esc(c.condition)}" data-measure="runs">${c.runs}</td>`).join('')}</tr>`,
-    `<tr><th>completed / timed out / failed</th>${conds.map((c) => `<td class="v">${c.status.completed} / ${c.status.timed_out} / ${c.status.failed}</td>`).join('')}</tr>`,
+    `<tr><th>completed / timed out / broken / failed</th>${conds.map((c) => `<td class="v">${c.status.completed} / ${c.status.timed_out} / ${c.status.broken} / ${c.status.failed}</td>`).join('')}</tr>`,
     ...RATE_MEASURES.map(
       (m) =>
         `<tr><th>${esc(MEASURE_LABELS[m])}</th>${conds.map((c) => rateCell(c.condition, m, c.measures[m])).join('')}</tr>`,

@@ -33,6 +33,23 @@ export function codebaseLine(c: CodebaseEntry): string {
 export const HOST_LOCAL_NOTE =
   'host-local: not reproducible elsewhere (a codebase is a path on the machine that ran the campaign).';
 
+/** The rows of one environment image: what its evals ran in, and what built it. */
+function environmentRows(
+  x: NonNullable<BenchmarkFile['provenance']['image']['environments']>[number],
+): string[][] {
+  const evals = x.evals.join(', ');
+  const e = x.environment;
+  return [
+    [`image (${evals})`, `${x.image.tag} ${x.image.id}`],
+    [
+      `environment (${evals})`,
+      `${e.tag} ${e.id} from ${e.dockerfile} (context ${e.context}) over ${e.base_image} ${e.base_id}`,
+    ],
+    [`environment sha256 (${evals})`, e.hash],
+    [`setup (${evals})`, e.setup.length > 0 ? e.setup.join(' && ') : '(none)'],
+  ];
+}
+
 /** BASELINE.md: what the numbers were measured against, to tell whether two campaigns compare. */
 export function renderBaseline(b: BenchmarkFile): string {
   const p = b.provenance;
@@ -42,6 +59,7 @@ export function renderBaseline(b: BenchmarkFile): string {
     ['eval set sha256', p.eval_set.sha256],
     ...p.codebases.map((c) => [`codebase (${c.evals.join(', ')})`, codebaseLine(c)]),
     ['image', `${p.image.tag} ${p.image.id}`],
+    ...(p.image.environments ?? []).flatMap((x) => environmentRows(x)),
     ['gh stand-in sha256', p.stand_in_sha256],
     ['evalrig (campaign)', p.evalrig_version],
     ['evalrig (report)', p.report_evalrig_version],
@@ -69,8 +87,11 @@ export function renderReportMd(b: BenchmarkFile): string {
   const rows: string[][] = [
     ['runs', ...conds.map((c) => String(c.runs))],
     [
-      'completed / timed out / failed',
-      ...conds.map((c) => `${c.status.completed} / ${c.status.timed_out} / ${c.status.failed}`),
+      'completed / timed out / broken / failed',
+      ...conds.map(
+        (c) =>
+          `${c.status.completed} / ${c.status.timed_out} / ${c.status.broken} / ${c.status.failed}`,
+      ),
     ],
     ...RATE_MEASURES.map((m) => [
       MEASURE_LABELS[m],

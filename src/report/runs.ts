@@ -48,10 +48,14 @@ export async function* runLocations(outDir: string): AsyncGenerator<RunLocation>
   }
 }
 
-/** A run record as read, or the folder that has none yet. */
+/**
+ * A run record as read, the folder that has none yet, or one whose run.json
+ * is broken (`broken` says how): a broken run is named and left out, the
+ * rest of the campaign is still reported on.
+ */
 export type StoredRun =
-  | { readonly location: RunLocation; readonly record: RunRecord }
-  | { readonly location: RunLocation; readonly record: null };
+  | { readonly location: RunLocation; readonly record: RunRecord; readonly broken?: undefined }
+  | { readonly location: RunLocation; readonly record: null; readonly broken?: string };
 
 async function readRun(location: RunLocation): Promise<StoredRun> {
   let text: string;
@@ -61,7 +65,12 @@ async function readRun(location: RunLocation): Promise<StoredRun> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { location, record: null };
     throw error;
   }
-  return { location, record: parseStored<RunRecord>('run', location.file, text) };
+  try {
+    return { location, record: parseStored<RunRecord>('run', location.file, text) };
+  } catch (error) {
+    if (error instanceof StoredRunError) return { location, record: null, broken: error.message };
+    throw error;
+  }
 }
 
 function parseStored<T>(kind: 'run' | 'stop', file: string, text: string): T {

@@ -27,8 +27,10 @@ export function formatSummaryTable(
     header,
     ['runs', ...conds.map((c) => String(c.runs))],
     [
-      'completed/timed out/failed',
-      ...conds.map((c) => `${c.status.completed}/${c.status.timed_out}/${c.status.failed}`),
+      'completed/timed out/broken/failed',
+      ...conds.map(
+        (c) => `${c.status.completed}/${c.status.timed_out}/${c.status.broken}/${c.status.failed}`,
+      ),
     ],
     ...RATE_MEASURES.map((m) => [
       MEASURE_LABELS[m],

@@ -18,7 +18,7 @@ import {
 } from './benchmark.js';
 import { checkHtml, renderHtml } from './html.js';
 import { checkMarkdown, renderBaseline, renderReportMd } from './markdown.js';
-import { readStops, storedRuns } from './runs.js';
+import { readStops, storedRuns, StoredRunError } from './runs.js';
 import { toTimeline, type RunTimeline } from './timeline.js';
 
 /** The campaign folder cannot be reported on (no conditions.json, no run). */
@@ -45,6 +45,8 @@ export interface ReportSummary {
   readonly runs: BenchmarkFile['runs'];
   readonly conditions: BenchmarkFile['conditions'];
   readonly comparisons: BenchmarkFile['comparisons'];
+  /** Run folders whose files are broken: named, and left out of every figure. */
+  readonly broken: ReadonlyArray<{ readonly run: string; readonly problem: string }>;
 }
 
 async function readConditions(outDir: string): Promise<ConditionsFile> {
@@ -111,10 +113,27 @@ export async function writeReport(
   const timelines: RunTimeline[] = [];
   let total = 0;
   let withoutRecord = 0;
-  for await (const { location, record } of storedRuns(dir)) {
+  const broken: Array<{ run: string; problem: string }> = [];
+  for await (const { location, record, broken: problem } of storedRuns(dir)) {
+    const run = path.relative(dir, location.dir);
+    if (problem !== undefined) {
+      broken.push({ run, problem });
+      continue;
+    }
     if (record === null) {
       withoutRecord++;
       continue;
+    }
+    // The stops are read before the run counts: a damaged stop leaves the run out, named.
+    let stops: Awaited<ReturnType<typeof readStops>> | undefined;
+    if (timelines.length < limit) {
+      try {
+        stops = await readStops(location, record.stops);
+      } catch (error) {
+        if (!(error instanceof StoredRunError)) throw error;
+        broken.push({ run, problem: error.message });
+        continue;
+      }
     }
     total++;
     let cond = byCondition.get(record.condition);
@@ -129,12 +148,12 @@ export async function writeReport(
       );
     group.acc.add(record);
     if (record.codebase) addCodebase(record.eval, record.codebase);
-    if (timelines.length < limit)
-      timelines.push(toTimeline(record, await readStops(location, record.stops)));
+    if (stops) timelines.push(toTimeline(record, stops));
   }
   if (total === 0) {
+    const brokenNote = broken.length ? `; broken: ${broken.map((b) => b.run).join(', ')}` : '';
     throw new ReportInputError(
-      `${path.join(dir, 'runs')} holds no run.json${withoutRecord ? ` (${withoutRecord} run folders without one)` : ''}: nothing to report on`,
+      `${path.join(dir, 'runs')} holds no run.json${withoutRecord ? ` (${withoutRecord} run folders without one)` : ''}${brokenNote}: nothing to report on`,
     );
   }
 
@@ -203,5 +222,6 @@ export async function writeReport(
     runs: benchmark.runs,
     conditions: benchmark.conditions,
     comparisons: benchmark.comparisons,
+    broken,
   };
 }

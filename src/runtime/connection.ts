@@ -1,5 +1,7 @@
 import Docker from 'dockerode';
 import { EvalrigError } from '../errors/index.js';
+import type { CreationGate } from './container.js';
+import { EngineHealth, PING_BOUND_MS, bounded } from './engine.js';
 
 const DEFAULT_SOCKET = '/var/run/docker.sock';
 
@@ -52,28 +54,36 @@ export function dockerEndpoint(env: NodeJS.ProcessEnv = process.env): DockerEndp
 export interface DockerClient {
   readonly docker: Docker;
   readonly where: string;
+  /** How dockerode reaches the engine (the reaper process reaches it the same way). */
+  readonly endpoint?: DockerEndpoint;
+  /** Whether the engine was lost; every bounded call of runtime/ consults it. */
+  readonly health?: EngineHealth;
+  /** Closed by a signal's clean-up: no container is created after it. */
+  readonly gate?: CreationGate;
+  /** Labels every container created through this client carries. */
+  readonly labels?: Readonly<Record<string, string>>;
 }
 
 /** Creates the project's Docker client. Nothing is contacted until first use. */
 export function connectDocker(env: NodeJS.ProcessEnv = process.env): DockerClient {
   const endpoint = dockerEndpoint(env);
-  return { docker: new Docker(endpoint.options), where: endpoint.where };
+  return {
+    docker: new Docker(endpoint.options),
+    where: endpoint.where,
+    endpoint,
+    health: new EngineHealth(),
+  };
 }
 
 /**
  * Checks that the engine answers, within `timeoutMs`. Fails with a
  * NoDockerEngineError (no hang) when it does not.
  */
-export async function pingDocker(client: DockerClient, timeoutMs = 5000): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
-  });
+export async function pingDocker(client: DockerClient, timeoutMs = PING_BOUND_MS): Promise<void> {
   try {
-    await Promise.race([client.docker.ping(), timeout]);
+    // Not through client.health: an engine absent at start is not one lost mid-campaign.
+    await bounded({ where: client.where }, 'a ping', () => client.docker.ping(), timeoutMs);
   } catch (error) {
     throw new NoDockerEngineError(client.where, error);
-  } finally {
-    clearTimeout(timer);
   }
 }

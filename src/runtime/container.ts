@@ -1,12 +1,15 @@
 import { PassThrough, type Readable } from 'node:stream';
 import type Docker from 'dockerode';
 import type { DockerClient } from './connection.js';
+import { bounded } from './engine.js';
 
 /** Labels on everything evalrig starts, so leftovers can always be found. */
 export const LABELS = {
   managed: 'evalrig.managed',
   campaign: 'evalrig.campaign',
   run: 'evalrig.run',
+  /** One orchestrator process: what its reaper removes when it dies. */
+  session: 'evalrig.session',
 } as const;
 
 /** Per-container resource limits. */
@@ -42,6 +45,13 @@ export interface ContainerSpec {
   readonly cmd?: readonly string[];
   /** `uid[:gid]` or a user name of the image; defaults to the image's user. */
   readonly user?: string;
+  /**
+   * User of every exec that names none (default: `user`). A main process of
+   * another user than the execs' is one they cannot signal, so
+   * {@link RunContainer.stopProcessesOf} can stop every process of theirs and
+   * the container lives on.
+   */
+  readonly execUser?: string;
   readonly workingDir?: string;
   readonly env?: Readonly<Record<string, string>>;
   readonly labels?: Readonly<Record<string, string>>;
@@ -74,6 +84,26 @@ export interface ExecResult {
   readonly truncated: boolean;
   readonly durationMs: number;
 }
+
+/**
+ * Stops every process of the exec's user but itself: `kill -9 -1` signals all
+ * it may signal (never pid 1, never itself), repeated until /proc shows none
+ * of its user's left (`-O`: owned by the effective uid), killed processes
+ * included until the container's init has reaped them.
+ */
+const STOP_PROCESSES = `kill -9 -1 2>/dev/null
+i=0
+while :; do
+  left=
+  for p in /proc/[0-9]*; do
+    if [ "$p" != "/proc/$$" ] && [ -O "$p" ]; then left=$p; break; fi
+  done
+  [ -z "$left" ] && exit 0
+  i=$((i + 1))
+  [ "$i" -lt 200 ] || exit 3
+  sleep 0.05
+  kill -9 -1 2>/dev/null
+done`;
 
 const IDLE = ['sh', '-c', 'trap "exit 0" TERM INT; while :; do sleep 3600 & wait $!; done'];
 const DEFAULT_MAX_OUTPUT = 1024 * 1024;
@@ -115,11 +145,15 @@ class CappedBuffer {
   }
 }
 
+/** The agent kept processes alive past a turn (a process table kept full, a kill loop outrun). */
+export class ProcessesNotStoppedError extends Error {}
+
 /** A started container of evalrig's, with exec and teardown. */
 export class RunContainer {
   constructor(
     private readonly client: DockerClient,
     readonly container: Docker.Container,
+    private readonly execUser?: string,
   ) {}
 
   get id(): string {
@@ -129,19 +163,23 @@ export class RunContainer {
   /** Runs a command in the container and collects its output. */
   async exec(cmd: readonly string[], options: ExecOptions = {}): Promise<ExecResult> {
     const started = Date.now();
-    const exec = await this.container.exec({
-      Cmd: [...cmd],
-      AttachStdout: true,
-      AttachStderr: true,
-      AttachStdin: options.stdin !== undefined,
-      Env: Object.entries(options.env ?? {}).map(([k, v]) => `${k}=${v}`),
-      User: options.user,
-      WorkingDir: options.workingDir,
-    });
-    const stream = (await exec.start({
-      hijack: true,
-      stdin: options.stdin !== undefined,
-    })) as NodeJS.ReadWriteStream & Readable;
+    const client = this.client;
+    const exec = await bounded(client, 'an exec', () =>
+      this.container.exec({
+        Cmd: [...cmd],
+        AttachStdout: true,
+        AttachStderr: true,
+        AttachStdin: options.stdin !== undefined,
+        Env: Object.entries(options.env ?? {}).map(([k, v]) => `${k}=${v}`),
+        User: options.user ?? this.execUser,
+        WorkingDir: options.workingDir,
+      }),
+    );
+    const stream = (await bounded(client, 'an exec start', () =>
+      exec.start({ hijack: true, stdin: options.stdin !== undefined }),
+    )) as NodeJS.ReadWriteStream & Readable;
+    // A cut connection may emit several errors; the first decides, the rest are expected.
+    stream.on('error', () => undefined);
     const cap = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
     const out = new CappedBuffer(cap);
     const err = new CappedBuffer(cap);
@@ -157,10 +195,16 @@ export class RunContainer {
     }
 
     let timer: NodeJS.Timeout | undefined;
+    const health = client.health;
+    let onLost: (() => void) | undefined;
     const ended = new Promise<'ended'>((resolve, reject) => {
       stream.once('end', () => resolve('ended'));
       stream.once('close', () => resolve('ended'));
       stream.once('error', reject);
+      // An engine lost mid-exec (frozen: the stream just stays open) releases the wait.
+      onLost = () => reject(health?.lost);
+      if (health?.lost) onLost();
+      else health?.signal.addEventListener('abort', onLost, { once: true });
     });
     const timedOut =
       options.timeoutMs === undefined
@@ -168,7 +212,20 @@ export class RunContainer {
         : new Promise<'timeout'>((resolve) => {
             timer = setTimeout(() => resolve('timeout'), options.timeoutMs);
           });
-    const outcome = await Promise.race([ended, timedOut]).finally(() => clearTimeout(timer));
+    const outcome = await bounded(
+      client,
+      'an exec',
+      () => Promise.race([ended, timedOut]),
+      Infinity,
+    )
+      .catch((error: unknown) => {
+        stream.destroy();
+        throw error;
+      })
+      .finally(() => {
+        clearTimeout(timer);
+        if (onLost) health?.signal.removeEventListener('abort', onLost);
+      });
     if (outcome === 'timeout') {
       stream.destroy();
       return {
@@ -181,7 +238,7 @@ export class RunContainer {
         durationMs: Date.now() - started,
       };
     }
-    const info = await exec.inspect();
+    const info = await bounded(client, 'an exec inspect', () => exec.inspect());
     return {
       exitCode: info.ExitCode ?? null,
       stdout: out.text(),
@@ -193,14 +250,38 @@ export class RunContainer {
     };
   }
 
+  /**
+   * Stops every process of `user` in the container (what a turn left running
+   * in the background included) with SIGKILL, repeated until none is left, so
+   * nothing changes the environment while a stop is read. The main process
+   * must belong to another user (see {@link ContainerSpec.execUser}). Throws
+   * when that cannot be done within `timeoutMs` (a process table kept full).
+   */
+  async stopProcessesOf(user: string, timeoutMs = 10_000): Promise<void> {
+    const r = await this.exec(['sh', '-c', STOP_PROCESSES], {
+      user,
+      timeoutMs,
+      maxOutputBytes: 4096,
+    });
+    if (r.timedOut || r.exitCode !== 0) {
+      throw new ProcessesNotStoppedError(
+        `the processes of ${user} could not be stopped (${r.timedOut ? 'timed out' : `exit ${r.exitCode}`})`,
+      );
+    }
+  }
+
   /** Kills the main process; the container stops at once. Idempotent. */
   async kill(): Promise<void> {
-    await this.container.kill({ signal: 'SIGKILL' }).catch(ignoreGone);
+    await bounded(this.client, 'a kill', () =>
+      this.container.kill({ signal: 'SIGKILL' }).catch(ignoreGone),
+    );
   }
 
   /** Removes the container, killing it first if it still runs. Idempotent. */
   async remove(): Promise<void> {
-    await this.container.remove({ force: true, v: true }).catch(ignoreGone);
+    await bounded(this.client, 'a removal', () =>
+      this.container.remove({ force: true, v: true }).catch(ignoreGone),
+    );
   }
 }
 
@@ -211,25 +292,82 @@ function ignoreGone(error: unknown): void {
   throw error;
 }
 
-/** Creates and starts a container; its main process idles unless `cmd` says otherwise. */
+/** A creation refused because the gate closed (a signal is being handled). */
+export class GateClosedError extends Error {
+  constructor() {
+    super('no container is created once evalrig is stopping');
+  }
+}
+
+/**
+ * Lets a signal's clean-up stop container creations: once closed, no creation
+ * starts, and the ones in flight can be awaited so that a removal by label
+ * that follows sees every container.
+ */
+export class CreationGate {
+  private open = true;
+  private readonly inFlight = new Set<Promise<unknown>>();
+
+  get closed(): boolean {
+    return !this.open;
+  }
+
+  close(): void {
+    this.open = false;
+  }
+
+  /** Runs a creation through the gate; refused once closed. */
+  pass<T>(create: () => Promise<T>): Promise<T> {
+    if (!this.open) return Promise.reject(new GateClosedError());
+    const p = create();
+    this.inFlight.add(p);
+    const forget = (): void => void this.inFlight.delete(p);
+    p.then(forget, forget);
+    return p;
+  }
+
+  /** Resolves when every creation in flight has settled. */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.inFlight]);
+  }
+}
+
+/**
+ * Creates and starts a container; its main process idles unless `cmd` says
+ * otherwise. It carries the client's labels (the orchestrator's session, for
+ * its reaper) and goes through the client's gate.
+ */
 export async function startContainer(
   client: DockerClient,
   spec: ContainerSpec,
 ): Promise<RunContainer> {
-  const container = await client.docker.createContainer({
-    name: spec.name,
-    Image: spec.image,
-    Cmd: [...(spec.cmd ?? IDLE)],
-    User: spec.user,
-    WorkingDir: spec.workingDir,
-    Env: Object.entries(spec.env ?? {}).map(([k, v]) => `${k}=${v}`),
-    Labels: { [LABELS.managed]: 'true', ...spec.labels },
-    HostConfig: hostConfig(spec),
-    NetworkDisabled: true,
-  });
-  const run = new RunContainer(client, container);
+  const create = (): Promise<RunContainer> => createAndStart(client, spec);
+  const run = await (client.gate ? client.gate.pass(create) : create());
+  if (client.gate?.closed) {
+    // Created while a signal was handled: it must not outlive this call.
+    await run.remove().catch(() => undefined);
+    throw new GateClosedError();
+  }
+  return run;
+}
+
+async function createAndStart(client: DockerClient, spec: ContainerSpec): Promise<RunContainer> {
+  const container = await bounded(client, 'a container creation', () =>
+    client.docker.createContainer({
+      name: spec.name,
+      Image: spec.image,
+      Cmd: [...(spec.cmd ?? IDLE)],
+      User: spec.user,
+      WorkingDir: spec.workingDir,
+      Env: Object.entries(spec.env ?? {}).map(([k, v]) => `${k}=${v}`),
+      Labels: { [LABELS.managed]: 'true', ...client.labels, ...spec.labels },
+      HostConfig: hostConfig(spec),
+      NetworkDisabled: true,
+    }),
+  );
+  const run = new RunContainer(client, container, spec.execUser);
   try {
-    await container.start();
+    await bounded(client, 'a container start', () => container.start());
   } catch (error) {
     await run.remove();
     throw error;
@@ -271,10 +409,14 @@ export async function removeContainers(
     `${LABELS.managed}=true`,
     ...Object.entries(labels).map(([k, v]) => `${k}=${v}`),
   ];
-  const found = await client.docker.listContainers({ all: true, filters: { label: filters } });
+  const found = await bounded(client, 'a container listing', () =>
+    client.docker.listContainers({ all: true, filters: { label: filters } }),
+  );
   await Promise.all(
     found.map((c) =>
-      client.docker.getContainer(c.Id).remove({ force: true, v: true }).catch(ignoreGone),
+      bounded(client, 'a removal', () =>
+        client.docker.getContainer(c.Id).remove({ force: true, v: true }).catch(ignoreGone),
+      ),
     ),
   );
   return found.length;
@@ -289,5 +431,7 @@ export async function listContainers(
     `${LABELS.managed}=true`,
     ...Object.entries(labels).map(([k, v]) => `${k}=${v}`),
   ];
-  return client.docker.listContainers({ all: true, filters: { label: filters } });
+  return bounded(client, 'a container listing', () =>
+    client.docker.listContainers({ all: true, filters: { label: filters } }),
+  );
 }

@@ -12,8 +12,31 @@ export {
   type DockerEndpoint,
 } from './connection.js';
 export {
+  CALL_BOUND_MS,
+  EngineHealth,
+  EngineLostError,
+  PING_BOUND_MS,
+  bounded,
+  isConnectionError,
+  watchEngine,
+  type EngineWatchOptions,
+} from './engine.js';
+export { startReaper, type Reaper, type ReaperOptions } from './reaper.js';
+export { isProcessAlive, sweepStaleScratch, useScratchFolder } from './scratch.js';
+export {
+  EXIT_CODES,
+  INTERRUPT_BOUND_MS,
+  installSignalHandling,
+  interruptedBy,
+  onInterrupt,
+  type InterruptHook,
+} from './signals.js';
+export {
+  CreationGate,
+  GateClosedError,
   DEFAULT_LIMITS,
   LABELS,
+  ProcessesNotStoppedError,
   RunContainer,
   listContainers,
   removeContainers,

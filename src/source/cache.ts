@@ -234,6 +234,7 @@ async function fetchCommit(resolved: ResolvedCodebase, scratch: string): Promise
     runGit(['fetch', '-q', '--no-tags', '--no-write-fetch-head', '--', from, what], {
       cwd: scratch,
       reject: false,
+      transport: 'any',
     });
   const byName = await fetch(resolved.commit);
   const reasons = [gitReason(byName.stderr)];

@@ -23,7 +23,11 @@ export function normalizeUrl(url: string, baseDir: string): string {
 
 /** Lists a repository's refs: one `git ls-remote` per call. Rejects with git's message on failure. */
 export async function listRemote(url: string, cwd: string): Promise<RemoteRefs> {
-  const result = await runGit(['ls-remote', '--symref', '--', url], { cwd, reject: false });
+  const result = await runGit(['ls-remote', '--symref', '--', url], {
+    cwd,
+    reject: false,
+    transport: 'any',
+  });
   if (result.exitCode !== 0) {
     throw new Error(gitReason(result.stderr) || `git ls-remote exited ${result.exitCode}`);
   }

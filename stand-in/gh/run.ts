@@ -3,7 +3,8 @@ import { parseArgs } from './cli/args.js';
 import { dispatch } from './commands/index.js';
 import type { CallNotes, CallResult, Ctx } from './context.js';
 import { GhError, NotPlayedError } from './errors.js';
-import { findGitDirs, NOT_A_GIT_REPOSITORY, parseRemoteUrl, RepoContext } from './git/index.js';
+import { findGitDirs, NOT_A_GIT_REPOSITORY, RepoContext } from './git/index.js';
+import { reportMessage, RECORDER_ENV, sendReport } from './report/index.js';
 import { Store } from './store/index.js';
 
 /** The login the stand-in is logged in as when GH_STAND_IN_USER is not set. */
@@ -30,7 +31,7 @@ export function runCall(argv: string[], cwd: string, env: NodeJS.ProcessEnv): Ca
   const user = (): string => env.GH_STAND_IN_USER || DEFAULT_USER;
   const getRepo = (): RepoContext => {
     if (!dirs) throw new GhError(NOT_A_GIT_REPOSITORY);
-    repo ??= new RepoContext(dirs, cwd);
+    repo ??= new RepoContext(dirs, cwd, env);
     return repo;
   };
   const getStore = (): Store => {
@@ -95,8 +96,9 @@ export function runCall(argv: string[], cwd: string, env: NodeJS.ProcessEnv): Ca
   }
 
   if (dirs) {
+    let reported: Promise<void> | undefined;
     try {
-      getStore().record({
+      const recorded = getStore().record({
         time: env.GH_STAND_IN_NOW ? now() : new Date().toISOString(),
         argv,
         cwd,
@@ -110,11 +112,22 @@ export function runCall(argv: string[], cwd: string, env: NodeJS.ProcessEnv): Ca
         marks_ready: notes.marksReady,
         pr: notes.pr,
       });
+      // What was recorded is what the call answers (a refusal when the record was damaged).
+      const { call } = recorded;
+      result = { stdout: call.stdout, stderr: call.stderr, exitCode: call.exit_code };
+      const socket = env[RECORDER_ENV];
+      if (socket) {
+        reported = sendReport(socket, reportMessage(recorded.line, getStore().current()));
+      }
     } catch (e) {
-      result.stderr += `gh stand-in: could not record the call: ${(e as Error).message}\n`;
-      result.exitCode = result.exitCode || 1;
+      // Not recorded, not done: a call's state change is written with its line or not at all.
+      result = {
+        stdout: '',
+        stderr: `gh stand-in: could not record the call: ${(e as Error).message}; nothing was done\n`,
+        exitCode: 1,
+      };
     } finally {
-      store?.close();
+      store?.close(reported);
     }
   }
   return result;
@@ -127,9 +140,12 @@ function toGitHubTime(d: Date): string {
 }
 
 function safeRepoName(getRepo: () => RepoContext): string {
-  const url = getRepo().originUrl();
-  const name = parseRemoteUrl(url);
-  return name ? `${name.owner}/${name.name}` : 'OWNER/REPO';
+  try {
+    const name = getRepo().repoName();
+    return `${name.owner}/${name.name}`;
+  } catch {
+    return 'OWNER/REPO';
+  }
 }
 
 function readAllStdin(): string {

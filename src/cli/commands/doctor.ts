@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { connectDocker, pingDocker } from '../../runtime/index.js';
+import { bounded, connectDocker, pingDocker } from '../../runtime/index.js';
 
 export function registerDoctor(program: Command): void {
   program
@@ -8,7 +8,7 @@ export function registerDoctor(program: Command): void {
     .action(async () => {
       const client = connectDocker();
       await pingDocker(client);
-      const info = await client.docker.version();
+      const info = await bounded(client, 'a version query', () => client.docker.version(), 5000);
       process.stdout.write(`Docker engine ${info.Version} answers at ${client.where}\n`);
     });
 }

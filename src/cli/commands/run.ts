@@ -1,8 +1,10 @@
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { runCampaign } from '../../campaign/index.js';
 import { InputError } from '../../errors/index.js';
 import { formatSummaryTable, writeReport } from '../../report/index.js';
+import { useScratchFolder } from '../../runtime/index.js';
 
 function positiveInt(flag: string) {
   return (value: string): number => {
@@ -62,7 +64,10 @@ export function registerRun(program: Command): void {
     .action(async (file: string, flags: RunFlags) => {
       const outDir =
         flags.out ?? path.join('evalrig-out', path.basename(path.dirname(path.resolve(file))));
+      // Temporary folders of this run go in one scratch folder its reaper removes if it dies.
+      const scratch = useScratchFolder();
       const result = await runCampaign({
+        scratch,
         evalSetFile: file,
         outDir,
         jobs: flags.jobs,
@@ -73,7 +78,7 @@ export function registerRun(program: Command): void {
         timeoutS: flags.timeout,
         keepEnvironments: flags.keepEnvs,
         baseImage: flags.base,
-      });
+      }).finally(() => rm(scratch, { recursive: true, force: true }));
       const counts = `${result.played} played, ${result.skipped} skipped (already finished), ${result.failed} failed, ${result.timedOut} timed out`;
       process.stderr.write(`evalrig: campaign ${result.campaign}: ${counts}\n`);
       if (flags.report) {

@@ -1,69 +1,95 @@
 import { GhError, NotPlayedError } from '../errors.js';
 import { jsonFieldsMissing } from '../fields/select.js';
+import { goQuote } from './quote.js';
+import { usageString } from './usage.js';
 
-/** One flag of a gh command. */
+/** pflag's value types, as its usage table names them. */
+export type FlagType = 'bool' | 'string' | 'stringSlice' | 'int';
+
+/** One flag of a gh command, as the command's source declares it. */
 export interface FlagSpec {
   long: string;
   short?: string;
-  /** `bool` flags take no value (`--draft`, `--draft=false`); `string` ones take one. */
-  kind: 'bool' | 'string';
+  type: FlagType;
+  /** gh's usage text (a back-quoted word names the value, as pflag reads it). */
+  usage: string;
+  /** The default value when it is not the type's zero value (pflag prints it). */
+  def?: string;
+  /** Values an enum flag accepts (matched case-insensitively, as gh's StringEnumFlag does). */
+  enum?: readonly string[];
   /** False for flags gh has and the stand-in does not play (refused, recorded as such). */
   played: boolean;
+  /** A flag of a parent command (`--repo`, `--help`): parsed, not in the command's own table. */
+  inherited?: boolean;
 }
 
 /** A command as gh's parser sees it. */
 export interface CommandSpec {
   /** The canonical command, as recorded (`pr create`). */
   name: string;
+  /** cobra's `Use` of the command (`view [<number> | <url> | <branch>]`). */
+  use: string;
   flags: FlagSpec[];
   /** gh's `--json` fields of the command, when it has `--json`. */
   jsonFields?: readonly string[];
 }
 
-/** Parsed flags (last value wins) and positional arguments. */
+/** Parsed flags (last value wins; string slices accumulate) and positional arguments. */
 export interface ParsedArgs {
   flags: Map<string, string | boolean>;
+  /** Flags given on the line (cobra's `Changed`), in order. */
+  changed: FlagSpec[];
   positional: string[];
 }
 
-/** gh's usage line for a command, printed after a flag error. */
-export function usageOf(spec: CommandSpec): string {
-  const args =
-    spec.name === 'pr create' || spec.name === 'pr list' ? '' : ' [<number> | <url> | <branch>]';
-  const arg = spec.name.startsWith('pr ')
-    ? args
-    : spec.name === 'repo view'
-      ? ' [<repository>]'
-      : '';
-  return `Usage:  gh ${spec.name}${arg} [flags]`;
+/** A flag error: gh prints it, a blank line and the command's usage (with its flags table). */
+export function flagError(spec: CommandSpec, message: string): GhError {
+  return new GhError(message, 1, usageString(spec));
 }
 
 /**
- * Parses arguments as gh's flag library does: long and short flags, `--flag=value`,
+ * Parses arguments as gh's flag library (pflag) does: long and short flags, `--flag=value`,
  * `-tvalue`, grouped short booleans (`-dt title`), flags anywhere among the arguments, and
- * `--` ending the flags. Errors are gh's own; a flag gh has but the stand-in does not play
- * is refused once the whole line parsed (a parse error wins, as in gh).
+ * `--` ending the flags; enum, bool and int values are checked as they are read, so the first
+ * bad flag on the line is the one named. A flag gh has but the stand-in does not play is
+ * refused once the whole line parsed (a parse error wins, as in gh).
  */
 export function parseArgs(spec: CommandSpec, argv: string[]): ParsedArgs {
   const flags = new Map<string, string | boolean>();
+  const changed: FlagSpec[] = [];
   const positional: string[] = [];
   const notPlayed: string[] = [];
-  const usage = usageOf(spec);
   const byLong = new Map(spec.flags.map((f) => [f.long, f]));
   const byShort = new Map(spec.flags.filter((f) => f.short).map((f) => [f.short ?? '', f]));
-
-  const set = (f: FlagSpec, value: string | boolean): void => {
-    if (!f.played) notPlayed.push(`--${f.long}`);
-    flags.set(f.long, value);
+  const fail = (message: string): never => {
+    throw flagError(spec, message);
   };
-  const boolValue = (f: FlagSpec, raw: string): boolean => {
-    if (/^(1|t|T|TRUE|true|True)$/.test(raw)) return true;
-    if (/^(0|f|F|FALSE|false|False)$/.test(raw)) return false;
+
+  const set = (f: FlagSpec, raw: string | boolean): void => {
+    if (!f.played) notPlayed.push(`--${f.long}`);
+    if (!changed.includes(f)) changed.push(f);
     const name = f.short ? `-${f.short}, --${f.long}` : `--${f.long}`;
-    throw new GhError(
-      `invalid argument ${JSON.stringify(raw)} for "${name}" flag: strconv.ParseBool: parsing ${JSON.stringify(raw)}: invalid syntax`,
-      1,
-      usage,
+    const invalid = (why: string): never =>
+      fail(`invalid argument ${goQuote(String(raw))} for "${name}" flag: ${why}`);
+    if (f.type === 'bool') {
+      if (typeof raw === 'boolean') flags.set(f.long, raw);
+      else if (/^(1|t|T|TRUE|true|True)$/.test(raw)) flags.set(f.long, true);
+      else if (/^(0|f|F|FALSE|false|False)$/.test(raw)) flags.set(f.long, false);
+      else invalid(`strconv.ParseBool: parsing ${goQuote(raw)}: invalid syntax`);
+      return;
+    }
+    const value = String(raw);
+    if (f.enum && !f.enum.some((o) => o.toLowerCase() === value.toLowerCase())) {
+      invalid(`valid values are {${f.enum.join('|')}}`);
+    }
+    if (f.type === 'int' && !/^[+-]?(0[xX][0-9a-fA-F]+|0[oO]?[0-7]+|0[bB][01]+|\d+)$/.test(value)) {
+      invalid(`strconv.ParseInt: parsing ${goQuote(value)}: invalid syntax`);
+    }
+    const before = flags.get(f.long);
+    // A string slice (`--json`) appends on each use, comma-separated values included.
+    flags.set(
+      f.long,
+      f.type === 'stringSlice' && typeof before === 'string' ? `${before},${value}` : value,
     );
   };
 
@@ -77,21 +103,29 @@ export function parseArgs(spec: CommandSpec, argv: string[]): ParsedArgs {
       const eq = arg.indexOf('=');
       const name = eq < 0 ? arg.slice(2) : arg.slice(2, eq);
       const f = byLong.get(name);
-      if (!f) throw new GhError(`unknown flag: --${name}`, 1, usage);
-      if (f.kind === 'bool') set(f, eq < 0 ? true : boolValue(f, arg.slice(eq + 1)));
+      if (!f) {
+        fail(`unknown flag: --${name}`);
+        continue;
+      }
+      if (f.type === 'bool') set(f, eq < 0 ? true : arg.slice(eq + 1));
       else if (eq >= 0) set(f, arg.slice(eq + 1));
       else if (i + 1 < argv.length) set(f, argv[++i] ?? '');
-      else throw missingValue(spec, f, `--${f.long}`, usage);
+      else throw missingValue(spec, f, `--${f.long}`);
       continue;
     }
     if (arg.startsWith('-') && arg !== '-') {
       for (let j = 1; j < arg.length; j++) {
         const c = arg[j] ?? '';
         const f = byShort.get(c);
-        if (!f) throw new GhError(`unknown shorthand flag: '${c}' in ${arg}`, 1, usage);
-        if (f.kind === 'bool') {
+        if (!f) {
+          // pflag answers an undeclared -h with cobra's help, which the stand-in does not play.
+          if (c === 'h') throw new NotPlayedError(`"gh ${spec.name} -h"`);
+          fail(`unknown shorthand flag: '${c}' in ${arg}`);
+          continue;
+        }
+        if (f.type === 'bool') {
           if (arg[j + 1] === '=') {
-            set(f, boolValue(f, arg.slice(j + 2)));
+            set(f, arg.slice(j + 2));
             break;
           }
           set(f, true);
@@ -100,7 +134,7 @@ export function parseArgs(spec: CommandSpec, argv: string[]): ParsedArgs {
         const rest = arg.slice(j + 1);
         if (rest !== '') set(f, rest.startsWith('=') ? rest.slice(1) : rest);
         else if (i + 1 < argv.length) set(f, argv[++i] ?? '');
-        else throw missingValue(spec, f, `'${c}' in ${arg}`, usage);
+        else throw missingValue(spec, f, `'${c}' in ${arg}`);
         break;
       }
       continue;
@@ -108,13 +142,15 @@ export function parseArgs(spec: CommandSpec, argv: string[]): ParsedArgs {
     positional.push(arg);
   }
   if (notPlayed.length > 0) throw new NotPlayedError(`"gh ${spec.name} ${notPlayed[0]}"`);
-  return { flags, positional };
+  return { flags, changed, positional };
 }
 
-function missingValue(spec: CommandSpec, f: FlagSpec, what: string, usage: string): GhError {
-  // `--json` alone gets its own answer: the list of fields.
-  if (f.long === 'json' && spec.jsonFields) return jsonFieldsMissing(spec.jsonFields);
-  return new GhError(`flag needs an argument: ${what}`, 1, usage);
+function missingValue(spec: CommandSpec, f: FlagSpec, what: string): GhError {
+  // `--json` alone gets its own answer (gh's JSON flag error function): the list of fields.
+  if (f.long === 'json' && what === '--json' && spec.jsonFields) {
+    return jsonFieldsMissing(spec.jsonFields);
+  }
+  return flagError(spec, `flag needs an argument: ${what}`);
 }
 
 /** Reads a string flag. */
@@ -128,40 +164,63 @@ export function bool(args: ParsedArgs, long: string): boolean {
   return args.flags.get(long) === true;
 }
 
-/** Short-hands to declare flags. */
-export const played = (long: string, kind: FlagSpec['kind'], short?: string): FlagSpec => ({
-  long,
-  short,
-  kind,
-  played: true,
-});
-export const notPlayed = (long: string, kind: FlagSpec['kind'], short?: string): FlagSpec => ({
-  long,
-  short,
-  kind,
-  played: false,
-});
-
-/** gh's answer to positional arguments a command does not take. */
-export function noArguments(spec: CommandSpec, args: ParsedArgs): void {
-  const first = args.positional[0];
-  if (first !== undefined) {
-    throw new GhError(
-      `unknown argument ${JSON.stringify(first)}; please quote all values that have spaces`,
-      1,
-      usageOf(spec),
-    );
-  }
+/** True when the flag was given on the line, whatever its value (cobra's `Changed`). */
+export function given(args: ParsedArgs, long: string): boolean {
+  return args.flags.has(long);
 }
 
-/** cobra's answer to more than one positional argument. */
-export function atMostOneArgument(spec: CommandSpec, args: ParsedArgs): string | undefined {
+interface FlagOptions {
+  def?: string;
+  enum?: readonly string[];
+  inherited?: boolean;
+}
+
+/** Declares a flag the stand-in plays. */
+export const played = (
+  long: string,
+  type: FlagType,
+  short: string | undefined,
+  usage: string,
+  opts: FlagOptions = {},
+): FlagSpec => ({ long, short, type, usage, played: true, ...opts });
+
+/** Declares a flag gh has and the stand-in does not play. */
+export const notPlayed = (
+  long: string,
+  type: FlagType,
+  short: string | undefined,
+  usage: string,
+  opts: FlagOptions = {},
+): FlagSpec => ({ long, short, type, usage, played: false, ...opts });
+
+/**
+ * gh's `NoArgsQuoteReminder` (pkg/cmdutil/args.go): every stray argument named at once, and
+ * the quoting hint only when a flag that takes a value was given.
+ */
+export function noArguments(spec: CommandSpec, args: ParsedArgs): void {
+  const stray = args.positional;
+  if (stray.length === 0) return;
+  let message =
+    stray.length === 1
+      ? `unknown argument ${goQuote(stray[0] ?? '')}`
+      : `unknown arguments [${stray.map(goQuote).join(' ')}]`;
+  if (args.changed.some((f) => f.type !== 'bool')) {
+    message += '; please quote all values that have spaces';
+  }
+  throw flagError(spec, message);
+}
+
+/** cobra's `MaximumNArgs(1)`: a plain error, no usage block. */
+export function atMostOneArgument(args: ParsedArgs): string | undefined {
   if (args.positional.length > 1) {
-    throw new GhError(
-      `accepts at most 1 arg(s), received ${args.positional.length}`,
-      1,
-      usageOf(spec),
-    );
+    throw new GhError(`accepts at most 1 arg(s), received ${args.positional.length}`);
   }
   return args.positional[0];
+}
+
+/** cobra's `ExactArgs(0)`: a plain error, no usage block. */
+export function exactlyNoArguments(args: ParsedArgs): void {
+  if (args.positional.length > 0) {
+    throw new GhError(`accepts 0 arg(s), received ${args.positional.length}`);
+  }
 }

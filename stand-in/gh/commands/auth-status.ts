@@ -1,14 +1,15 @@
-import { notPlayed, type CommandSpec } from '../cli/args.js';
+import { exactlyNoArguments, notPlayed, type CommandSpec } from '../cli/args.js';
+import { HELP_FLAG } from './common.js';
 import type { Command } from './types.js';
 
 const spec: CommandSpec = {
   name: 'auth status',
+  use: 'status',
   flags: [
-    notPlayed('hostname', 'string', 'h'),
-    notPlayed('show-token', 'bool', 't'),
-    notPlayed('active', 'bool', 'a'),
-    notPlayed('json', 'string'),
-    notPlayed('help', 'bool'),
+    notPlayed('hostname', 'string', 'h', "Check only a specific hostname's auth status"),
+    notPlayed('show-token', 'bool', 't', 'Display the auth token'),
+    notPlayed('active', 'bool', 'a', 'Display the active account only'),
+    HELP_FLAG,
   ],
 };
 
@@ -16,22 +17,32 @@ const spec: CommandSpec = {
 export const authStatus: Command = {
   spec,
   run(ctx, args) {
-    if (args.positional.length > 0) {
-      return { stderr: `unknown argument "${args.positional[0]}"\n`, exitCode: 1 };
-    }
-    const source = ctx.env.GH_TOKEN
+    exactlyNoArguments(args);
+    const envToken = ctx.env.GH_TOKEN
       ? 'GH_TOKEN'
       : ctx.env.GITHUB_TOKEN
         ? 'GITHUB_TOKEN'
-        : 'keyring';
-    return {
-      stdout:
-        'github.com\n' +
-        `  ✓ Logged in to github.com account ${ctx.user()} (${source})\n` +
-        '  - Active account: true\n' +
-        '  - Git operations protocol: https\n' +
-        `  - Token: gho_${'*'.repeat(36)}\n` +
-        "  - Token scopes: 'gist', 'read:org', 'repo', 'workflow'\n",
-    };
+        : undefined;
+    const source = envToken ?? 'keyring';
+    // The keyring holds an OAuth token of 40 characters, as `gh auth login` stores.
+    const token = envToken ? (ctx.env[envToken] ?? '') : `gho_${'x'.repeat(36)}`;
+    let out =
+      'github.com\n' +
+      `  ✓ Logged in to github.com account ${ctx.user()} (${source})\n` +
+      '  - Active account: true\n' +
+      '  - Git operations protocol: https\n' +
+      `  - Token: ${displayToken(token)}\n`;
+    // gh lists scopes only for classic and OAuth tokens (status.go `expectScopes`).
+    if (token.startsWith('ghp_') || token.startsWith('gho_')) {
+      out += "  - Token scopes: 'gist', 'read:org', 'repo', 'workflow'\n";
+    }
+    return { stdout: out };
   },
 };
+
+/** gh's `displayToken`: the prefix up to the last `_` kept, every other byte a star. */
+function displayToken(token: string): string {
+  const idx = token.lastIndexOf('_');
+  const prefix = idx > -1 ? token.slice(0, idx + 1) : '';
+  return prefix + '*'.repeat(Buffer.byteLength(token) - Buffer.byteLength(prefix));
+}

@@ -1,24 +1,49 @@
 import { resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { notPlayed, played, type FlagSpec, type ParsedArgs, str } from '../cli/args.js';
+import { given, notPlayed, played, type FlagSpec, type ParsedArgs, str } from '../cli/args.js';
 import type { Ctx } from '../context.js';
 import { GhError, NotPlayedError } from '../errors.js';
 import { selectFields, stringifySorted, type PrDiff } from '../fields/index.js';
-import type { RepoContext, RepoName } from '../git/index.js';
-import { evalJq, formatJqOutput, JqRuntimeError, JqUnsupported, parseJq } from '../jq/index.js';
+import { configValue, parseRemote, type RepoContext, type RepoName } from '../git/index.js';
+import {
+  evalJq,
+  formatJqOutput,
+  JqParseError,
+  JqRuntimeError,
+  JqUnsupported,
+  parseJq,
+} from '../jq/index.js';
 import type { PullRequest, State } from '../store/index.js';
 
-/** Flags every pr command has besides its own. */
+/** The root's `--help` (persistent, no shorthand: gh's root.go). */
+export const HELP_FLAG: FlagSpec = notPlayed('help', 'bool', undefined, 'Show help for command', {
+  inherited: true,
+});
+
+/** Flags every pr command inherits from `gh pr` (cmdutil.EnableRepoOverride) and the root. */
 export const PR_COMMON_FLAGS: FlagSpec[] = [
-  notPlayed('repo', 'string', 'R'),
-  notPlayed('help', 'bool', 'h'),
+  notPlayed(
+    'repo',
+    'string',
+    'R',
+    'Select another repository using the `[HOST/]OWNER/REPO` format',
+    {
+      inherited: true,
+    },
+  ),
+  HELP_FLAG,
 ];
 
-/** `--json`, `--jq`, `--template` (gh adds the three together). */
+/** `--json`, `--jq`, `--template` (pkg/cmdutil/json_flags.go `AddJSONFlags`). */
 export const JSON_FLAGS: FlagSpec[] = [
-  played('json', 'string'),
-  played('jq', 'string', 'q'),
-  notPlayed('template', 'string', 't'),
+  played('json', 'stringSlice', undefined, 'Output JSON with the specified `fields`'),
+  played('jq', 'string', 'q', 'Filter JSON output using a jq `expression`'),
+  played(
+    'template',
+    'string',
+    't',
+    'Format JSON output using a Go template; see "gh help formatting"',
+  ),
 ];
 
 /** The `--json`/`--jq` request of a call, checked before anything else (as gh's pre-run does). */
@@ -27,28 +52,40 @@ export interface JsonRequest {
   jq: string | undefined;
 }
 
-/** Checks `--json` and `--jq`; undefined when `--json` was not given. */
+/**
+ * Checks `--json`, `--jq` and `--template` as gh's pre-run does (pkg/cmdutil/json_flags.go
+ * `checkJSONFlags`), before the command's own checks; undefined when `--json` was not given.
+ */
 export function jsonRequest(
   args: ParsedArgs,
   all: readonly string[],
   notPlayedFields: ReadonlySet<string>,
 ): JsonRequest | undefined {
   const json = str(args, 'json');
-  const jq = str(args, 'jq');
+  const jq = str(args, 'jq') ?? '';
+  const template = str(args, 'template') ?? '';
   if (json === undefined) {
-    if (jq !== undefined) throw new GhError('cannot use `--jq` without specifying `--json`');
+    if (given(args, 'jq')) throw new GhError('cannot use `--jq` without specifying `--json`');
+    if (given(args, 'template')) {
+      throw new GhError('cannot use `--template` without specifying `--json`');
+    }
     return undefined;
   }
+  if (given(args, 'web')) throw new GhError('cannot use `--web` with `--json`');
   const fields = selectFields(json, all, notPlayedFields);
-  if (jq !== undefined) {
+  // An empty --jq is no filter, as in gh. A Go template alone is not played; with a filter gh
+  // ignores it (the exporter's Write tries the filter first).
+  if (jq === '' && template !== '') throw new NotPlayedError('--template');
+  if (jq !== '') {
     try {
       parseJq(jq); // refuses what is beyond the subset before any work
     } catch (e) {
       if (e instanceof JqUnsupported) throw new NotPlayedError(e.message);
-      throw e;
+      // A parse error comes after the lookup in gh (the exporter's Write): printJson words it.
+      if (!(e instanceof JqParseError)) throw e;
     }
   }
-  return { fields, jq };
+  return { fields, jq: jq === '' ? undefined : jq };
 }
 
 /** Prints a `--json` value (compact, keys sorted), through `--jq` when given. */
@@ -57,7 +94,7 @@ export function printJson(value: unknown, jq: string | undefined): string {
   try {
     return formatJqOutput(evalJq(parseJq(jq), value));
   } catch (e) {
-    if (e instanceof JqRuntimeError) throw new GhError(e.message);
+    if (e instanceof JqRuntimeError || e instanceof JqParseError) throw new GhError(e.message);
     if (e instanceof JqUnsupported) throw new NotPlayedError(e.message);
     throw e;
   }
@@ -93,10 +130,69 @@ export function branchOrFail(repo: RepoContext, prefix = ''): string {
   return b;
 }
 
-/** The open pull request first, then the newest: how gh picks one for a branch. */
+/** How gh's finder orders a branch's pull requests: newest created first, open ones first. */
 export function byPreference(a: PullRequest, b: PullRequest): number {
   const open = Number(b.state === 'OPEN') - Number(a.state === 'OPEN');
-  return open !== 0 ? open : b.number - a.number;
+  if (open !== 0) return open;
+  if (a.created_at !== b.created_at) return a.created_at < b.created_at ? 1 : -1;
+  return b.number - a.number;
+}
+
+const PULL_URL = /^https?:\/\/([^/]*)\/([^/]+)\/([^/]+)\/pull\/(\d+)/i;
+
+/** A selector that is a number (`12`, `#12`), as gh's `strconv.Atoi` reads it. */
+function selectorNumber(selector: string): number | undefined {
+  const m = /^#?([+-]?\d+)$/.exec(selector);
+  return m ? Number(m[1]) : undefined;
+}
+
+/**
+ * The current branch as gh's finder names it (shared/finder.go `parseCurrentBranch`): a
+ * branch merging `refs/pull/N/head` stands for PR N; one tracking a remote branch stands for
+ * that branch, `OWNER:` prefixed when the remote is another owner's.
+ */
+function currentSelector(
+  repo: RepoContext,
+  base: RepoName,
+): { branch: string } | { number: number } {
+  const branch = branchOrFail(repo);
+  const config = repo.config();
+  const mergeRef = configValue(config, `branch.${branch}.merge`) ?? '';
+  const pull = /^refs\/pull\/(\d+)\/head$/.exec(mergeRef);
+  if (pull) return { number: Number(pull[1]) };
+  const remote = configValue(config, `branch.${branch}.remote`) ?? '';
+  let owner: string | undefined;
+  if (remote.includes(':')) owner = parseRemote(remote)?.owner;
+  else if (remote !== '') {
+    try {
+      owner = repo.remotes().find((r) => r.name === remote)?.repo.owner;
+    } catch {
+      owner = undefined;
+    }
+  }
+  if (owner === undefined || owner === '') return { branch };
+  let head = mergeRef.startsWith('refs/heads/') ? mergeRef.slice('refs/heads/'.length) : branch;
+  if (owner.toLowerCase() !== base.owner.toLowerCase()) head = `${owner}:${head}`;
+  return { branch: head };
+}
+
+/**
+ * The number a selector names when gh needs no lookup for it (a number, a URL, a current
+ * branch merging `refs/pull/N/head`), else undefined. gh answers `--json number` from it alone.
+ */
+export function numberOf(
+  ctx: Ctx,
+  selector: string | undefined,
+  base: RepoName,
+): number | undefined {
+  if (selector === undefined) {
+    const cur = currentSelector(ctx.repo(), base);
+    return 'number' in cur ? cur.number : undefined;
+  }
+  const url = PULL_URL.exec(selector);
+  if (url) return Number(url[4]);
+  const n = selectorNumber(selector);
+  return n !== undefined && n > 0 ? n : undefined;
 }
 
 /** A pull-request selector resolved against the state (`123`, `#123`, a URL, a branch). */
@@ -108,24 +204,25 @@ export function selectPr(
 ): PullRequest {
   let number: number | undefined;
   let branch: string | undefined;
-  if (selector === undefined) branch = branchOrFail(ctx.repo());
-  else if (/^#?\d+$/.test(selector)) number = Number(selector.replace('#', ''));
-  else {
-    const url = /^https?:\/\/[^/]+\/([^/]+)\/([^/]+)\/pull\/(\d+)(?:[/?#].*)?$/.exec(selector);
+  if (selector === undefined) {
+    const cur = currentSelector(ctx.repo(), repoName);
+    if ('number' in cur) number = cur.number;
+    else branch = cur.branch;
+  } else {
+    const url = PULL_URL.exec(selector);
     if (url) {
-      if (!sameRepo(repoName, url[1] ?? '', url[2] ?? '')) {
+      const host = (url[1] ?? '').toLowerCase();
+      if (
+        !(host === 'github.com' || host.endsWith('.github.com')) ||
+        !sameRepo(repoName, url[2] ?? '', url[3] ?? '')
+      ) {
         throw new NotPlayedError(`a pull request of another repository (${selector})`);
       }
-      number = Number(url[3]);
+      number = Number(url[4]);
     } else {
-      branch = selector;
-      const owned = /^([^:]+):(.+)$/.exec(selector);
-      if (owned) {
-        if (owned[1]?.toLowerCase() !== repoName.owner.toLowerCase()) {
-          throw new NotPlayedError(`a pull request from a fork (${selector})`);
-        }
-        branch = owned[2] ?? '';
-      }
+      const n = selectorNumber(selector);
+      if (n !== undefined && n > 0) number = n;
+      else branch = selector;
     }
   }
   if (number !== undefined) {
@@ -137,7 +234,13 @@ export function selectPr(
     }
     return pr;
   }
-  const found = state.pull_requests.filter((p) => p.head === branch).sort(byPreference)[0];
+  // gh compares the head label (`OWNER:branch` only for a fork's PR, which the record never
+  // holds) and skips a closed PR whose head is the default branch (shared/finder.go).
+  const candidates = state.pull_requests.filter((p) => p.head === branch).sort(byPreference);
+  let defaultBranch: string | undefined;
+  const found = candidates.find(
+    (p) => p.state === 'OPEN' || (defaultBranch ??= ctx.repo().defaultBranch()) !== branch,
+  );
   if (!found) throw new GhError(`no pull requests found for branch "${branch}"`);
   return found;
 }

@@ -1,32 +1,67 @@
 import {
   atMostOneArgument,
+  flagError,
   notPlayed,
   played,
   str,
-  usageOf,
   type CommandSpec,
 } from '../cli/args.js';
-import { GhError } from '../errors.js';
 import { PR_COMMON_FLAGS, readBodyFile, selectPr } from './common.js';
 import type { Command } from './types.js';
 
 const spec: CommandSpec = {
   name: 'pr edit',
+  use: 'edit [<number> | <url> | <branch>]',
   flags: [
-    played('title', 'string', 't'),
-    played('body', 'string', 'b'),
-    played('body-file', 'string', 'F'),
-    played('base', 'string', 'B'),
-    notPlayed('add-label', 'string'),
-    notPlayed('remove-label', 'string'),
-    notPlayed('add-reviewer', 'string'),
-    notPlayed('remove-reviewer', 'string'),
-    notPlayed('add-assignee', 'string'),
-    notPlayed('remove-assignee', 'string'),
-    notPlayed('add-project', 'string'),
-    notPlayed('remove-project', 'string'),
-    notPlayed('milestone', 'string', 'm'),
-    notPlayed('remove-milestone', 'bool'),
+    played('title', 'string', 't', 'Set the new title.'),
+    played('body', 'string', 'b', 'Set the new body.'),
+    played(
+      'body-file',
+      'string',
+      'F',
+      'Read body text from `file` (use "-" to read from standard input)',
+    ),
+    played('base', 'string', 'B', 'Change the base `branch` for this pull request'),
+    notPlayed('add-reviewer', 'stringSlice', undefined, 'Add reviewers by their `login`.'),
+    notPlayed('remove-reviewer', 'stringSlice', undefined, 'Remove reviewers by their `login`.'),
+    notPlayed(
+      'add-assignee',
+      'stringSlice',
+      undefined,
+      'Add assigned users by their `login`. Use "@me" to assign yourself.',
+    ),
+    notPlayed(
+      'remove-assignee',
+      'stringSlice',
+      undefined,
+      'Remove assigned users by their `login`. Use "@me" to unassign yourself.',
+    ),
+    notPlayed('add-label', 'stringSlice', undefined, 'Add labels by `name`'),
+    notPlayed('remove-label', 'stringSlice', undefined, 'Remove labels by `name`'),
+    notPlayed(
+      'add-project',
+      'stringSlice',
+      undefined,
+      'Add the pull request to projects by `title`',
+    ),
+    notPlayed(
+      'remove-project',
+      'stringSlice',
+      undefined,
+      'Remove the pull request from projects by `title`',
+    ),
+    notPlayed(
+      'milestone',
+      'string',
+      'm',
+      'Edit the milestone the pull request belongs to by `name`',
+    ),
+    notPlayed(
+      'remove-milestone',
+      'bool',
+      undefined,
+      'Remove the milestone association from the pull request',
+    ),
     ...PR_COMMON_FLAGS,
   ],
 };
@@ -35,19 +70,19 @@ const spec: CommandSpec = {
 export const prEdit: Command = {
   spec,
   run(ctx, args) {
-    const selector = atMostOneArgument(spec, args);
+    const selector = atMostOneArgument(args);
     let body = str(args, 'body');
-    const bodyFile = str(args, 'body-file');
+    // gh counts `--body-file ""` as not given (pkg/cmd/pr/edit/edit.go).
+    const bodyFile = str(args, 'body-file') || undefined;
     if (body !== undefined && bodyFile !== undefined) {
-      throw new GhError('specify only one of `--body` or `--body-file`', 1, usageOf(spec));
+      throw flagError(spec, 'specify only one of `--body` or `--body-file`');
     }
     const title = str(args, 'title');
     const base = str(args, 'base');
     if (title === undefined && body === undefined && bodyFile === undefined && base === undefined) {
-      throw new GhError(
+      throw flagError(
+        spec,
         '--title, --body, --reviewer, --assignee, --label, --project, or --milestone required when not running interactively',
-        1,
-        usageOf(spec),
       );
     }
     // Standard input is read before the lock is taken: a slow writer must not stall others.

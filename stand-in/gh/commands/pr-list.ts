@@ -1,78 +1,80 @@
 import {
   bool,
+  flagError,
+  given,
   noArguments,
   notPlayed,
   played,
   str,
-  usageOf,
   type CommandSpec,
 } from '../cli/args.js';
-import { GhError } from '../errors.js';
+import { NotPlayedError } from '../errors.js';
 import { PR_FIELDS, PR_FIELDS_NOT_PLAYED, pick, prFieldValue } from '../fields/index.js';
 import { diffSource, JSON_FLAGS, jsonRequest, PR_COMMON_FLAGS, printJson } from './common.js';
 import type { Command } from './types.js';
 
 const spec: CommandSpec = {
   name: 'pr list',
+  use: 'list',
   jsonFields: PR_FIELDS,
   flags: [
-    played('state', 'string', 's'),
-    played('head', 'string', 'H'),
-    played('base', 'string', 'B'),
-    played('draft', 'bool', 'd'),
-    played('limit', 'string', 'L'),
+    played('web', 'bool', 'w', 'List pull requests in the web browser'),
+    played('limit', 'int', 'L', 'Maximum number of items to fetch', { def: '30' }),
+    played('state', 'string', 's', 'Filter by state: {open|closed|merged|all}', {
+      def: 'open',
+      enum: ['open', 'closed', 'merged', 'all'],
+    }),
+    played('base', 'string', 'B', 'Filter by base branch'),
+    played('head', 'string', 'H', 'Filter by head branch'),
+    notPlayed('label', 'stringSlice', 'l', 'Filter by label'),
+    notPlayed('author', 'string', 'A', 'Filter by author'),
+    played('app', 'string', undefined, 'Filter by GitHub App author'),
+    notPlayed('assignee', 'string', 'a', 'Filter by assignee'),
+    notPlayed('search', 'string', 'S', 'Search pull requests with `query`'),
+    played('draft', 'bool', 'd', 'Filter by draft state'),
     ...JSON_FLAGS,
-    notPlayed('author', 'string', 'A'),
-    notPlayed('assignee', 'string', 'a'),
-    notPlayed('label', 'string', 'l'),
-    notPlayed('search', 'string', 'S'),
-    notPlayed('app', 'string'),
-    notPlayed('web', 'bool', 'w'),
     ...PR_COMMON_FLAGS,
   ],
 };
-
-const STATES = ['open', 'closed', 'merged', 'all'];
 
 /** `gh pr list` (alias `ls`): newest first; tab-separated lines, or `--json`. */
 export const prList: Command = {
   spec,
   run(ctx, args) {
     noArguments(spec, args);
-    const state = str(args, 'state') ?? 'open';
-    if (!STATES.includes(state)) {
-      throw new GhError(
-        `invalid argument ${JSON.stringify(state)} for "-s, --state" flag: valid values are {open|closed|merged|all}`,
-        1,
-        usageOf(spec),
-      );
-    }
-    const limitText = str(args, 'limit') ?? '30';
-    if (!/^[+-]?\d+$/.test(limitText)) {
-      throw new GhError(
-        `invalid argument ${JSON.stringify(limitText)} for "-L, --limit" flag: strconv.ParseInt: parsing ${JSON.stringify(limitText)}: invalid syntax`,
-        1,
-        usageOf(spec),
-      );
-    }
-    const limit = Number(limitText);
-    if (limit <= 0) throw new GhError(`invalid value for --limit: ${limit}`, 1, usageOf(spec));
     const json = jsonRequest(args, PR_FIELDS, PR_FIELDS_NOT_PLAYED);
+    const limit = parseGoInt(str(args, 'limit') ?? '30');
+    if (limit < 1) throw flagError(spec, `invalid value for --limit: ${limit}`);
+    if (given(args, 'author') && given(args, 'app')) {
+      throw flagError(spec, 'specify only `--author` or `--app`');
+    }
+    if (given(args, 'app')) throw new NotPlayedError('"gh pr list --app"');
+    if (bool(args, 'web')) throw new NotPlayedError('"gh pr list --web"');
+    // gh lower-cases the state; closed asks GitHub for CLOSED and MERGED (pkg/cmd/pr/list/http.go).
+    const state = (str(args, 'state') ?? 'open').toLowerCase();
+    const states = {
+      open: ['OPEN'],
+      closed: ['CLOSED', 'MERGED'],
+      merged: ['MERGED'],
+      all: ['OPEN', 'CLOSED', 'MERGED'],
+    }[state] as string[];
+    // `--draft` is a nil-able bool: absent keeps all, `--draft=false` keeps non-drafts only.
+    const draft = given(args, 'draft') ? bool(args, 'draft') : undefined;
 
     const repo = ctx.repo();
     const name = repo.repoName();
     const head = str(args, 'head');
     const base = str(args, 'base');
-    const draftOnly = bool(args, 'draft');
+
     const prs = ctx
       .store()
       .read()
       .pull_requests.filter(
         (p) =>
-          (state === 'all' || p.state === state.toUpperCase()) &&
-          (head === undefined || p.head === head) &&
-          (base === undefined || p.base === base) &&
-          (!draftOnly || p.draft),
+          states.includes(p.state) &&
+          (!head || p.head === head) &&
+          (!base || p.base === base) &&
+          (draft === undefined || p.draft === draft),
       )
       // Plain code-unit order: localeCompare would load ICU's collator, a third of a call's cost.
       .sort((a, b) =>
@@ -87,8 +89,24 @@ export const prList: Command = {
     }
     const lines = prs.map((p) => {
       const shown = p.state === 'OPEN' && p.draft ? 'DRAFT' : p.state;
-      return `${p.number}\t${p.title}\t${p.head}\t${shown}\t${p.created_at}\n`;
+      return `${p.number}\t${removeExcessiveWhitespace(p.title)}\t${p.head}\t${shown}\t${p.created_at}\n`;
     });
     return { stdout: lines.join('') };
   },
 };
+
+/** pflag's int: strconv.ParseInt with base 0 (checked for syntax while parsing). */
+function parseGoInt(text: string): number {
+  const m = /^([+-]?)(0[xX]|0[oO]|0[bB]|0(?=\d))?(.+)$/.exec(text);
+  const radix = { '0x': 16, '0o': 8, '0b': 2, '0': 8 }[(m?.[2] ?? '').toLowerCase()] ?? 10;
+  const n = parseInt(m?.[3] ?? text, radix);
+  return m?.[1] === '-' ? -n : n;
+}
+
+/** gh's `text.RemoveExcessiveWhitespace`: trimmed, runs of Go's `\s` made one space. */
+function removeExcessiveWhitespace(s: string): string {
+  return s
+    .replace(/^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/, '')
+    .replace(/[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/, '')
+    .replace(/[\t\n\f\r ]+/g, ' ');
+}

@@ -4,14 +4,18 @@ import type { Command } from './types.js';
 
 const spec: CommandSpec = {
   name: 'pr ready',
-  flags: [played('undo', 'bool'), ...PR_COMMON_FLAGS],
+  use: 'ready [<number> | <url> | <branch>]',
+  flags: [
+    played('undo', 'bool', undefined, 'Convert a pull request to "draft"'),
+    ...PR_COMMON_FLAGS,
+  ],
 };
 
 /** `gh pr ready [<number>|<url>|<branch>]` and `--undo`: messages on stderr only. */
 export const prReady: Command = {
   spec,
   run(ctx, args) {
-    const selector = atMostOneArgument(spec, args);
+    const selector = atMostOneArgument(args);
     const undo = bool(args, 'undo');
     ctx.notes.marksReady = !undo;
     const repo = ctx.repo();

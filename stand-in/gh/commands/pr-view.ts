@@ -5,6 +5,7 @@ import {
   JSON_FLAGS,
   jsonRequest,
   PR_COMMON_FLAGS,
+  numberOf,
   printJson,
   selectPr,
 } from './common.js';
@@ -12,11 +13,12 @@ import type { Command } from './types.js';
 
 const spec: CommandSpec = {
   name: 'pr view',
+  use: 'view [<number> | <url> | <branch>]',
   jsonFields: PR_FIELDS,
   flags: [
+    notPlayed('web', 'bool', 'w', 'Open a pull request in the browser'),
+    notPlayed('comments', 'bool', 'c', 'View pull request comments'),
     ...JSON_FLAGS,
-    notPlayed('comments', 'bool', 'c'),
-    notPlayed('web', 'bool', 'w'),
     ...PR_COMMON_FLAGS,
   ],
 };
@@ -25,10 +27,17 @@ const spec: CommandSpec = {
 export const prView: Command = {
   spec,
   run(ctx, args) {
-    const selector = atMostOneArgument(spec, args);
+    const selector = atMostOneArgument(args);
     const json = jsonRequest(args, PR_FIELDS, PR_FIELDS_NOT_PLAYED);
     const repo = ctx.repo();
     const name = repo.repoName();
+    // gh answers `--json number` for a number or URL without asking GitHub (shared/finder.go).
+    const only = json && json.fields.length === 1 && json.fields[0] === 'number';
+    const number = only ? numberOf(ctx, selector, name) : undefined;
+    if (number !== undefined) {
+      ctx.notes.pr = number;
+      return { stdout: printJson({ number }, json?.jq) };
+    }
     const pr = selectPr(ctx, ctx.store().read(), name, selector);
     ctx.notes.pr = pr.number;
     const src = { repo: name, diff: diffSource(repo) };

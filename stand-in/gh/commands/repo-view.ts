@@ -2,17 +2,18 @@ import { atMostOneArgument, notPlayed, type CommandSpec } from '../cli/args.js';
 import { NotPlayedError } from '../errors.js';
 import { pick, REPO_FIELDS, REPO_FIELDS_NOT_PLAYED, repoFieldValue } from '../fields/index.js';
 import type { RepoContext, RepoName } from '../git/index.js';
-import { JSON_FLAGS, jsonRequest, printJson } from './common.js';
+import { HELP_FLAG, JSON_FLAGS, jsonRequest, printJson } from './common.js';
 import type { Command } from './types.js';
 
 const spec: CommandSpec = {
   name: 'repo view',
+  use: 'view [<repository>]',
   jsonFields: REPO_FIELDS,
   flags: [
+    notPlayed('web', 'bool', 'w', 'Open a repository in the browser'),
+    notPlayed('branch', 'string', 'b', 'View a specific branch of the repository'),
     ...JSON_FLAGS,
-    notPlayed('web', 'bool', 'w'),
-    notPlayed('branch', 'string', 'b'),
-    notPlayed('help', 'bool', 'h'),
+    HELP_FLAG,
   ],
 };
 
@@ -20,7 +21,7 @@ const spec: CommandSpec = {
 export const repoView: Command = {
   spec,
   run(ctx, args) {
-    const which = atMostOneArgument(spec, args);
+    const which = atMostOneArgument(args);
     const json = jsonRequest(args, REPO_FIELDS, REPO_FIELDS_NOT_PLAYED);
     const repo = ctx.repo();
     const name = repo.repoName();
@@ -38,7 +39,9 @@ export const repoView: Command = {
     }
     let out = `name:\t${name.owner}/${name.name}\ndescription:\t\n`;
     const readme = readReadme(repo);
-    if (readme !== undefined) out += `--\n${readme}\n`;
+    // gh passes the README to Fprintf as its format (pkg/cmd/repo/view/view.go), so its `%`s
+    // come out as Go prints verbs given no argument.
+    if (readme !== undefined) out += `--\n${goSprintfNoArgs(readme)}\n`;
     return { stdout: out };
   },
 };
@@ -64,4 +67,41 @@ function readReadme(repo: RepoContext): string | undefined {
   if (file === undefined) return undefined;
   const blob = repo.git(['cat-file', 'blob', `${tip}:${file}`]);
   return blob.status === 0 ? blob.stdout : undefined;
+}
+
+/**
+ * Go's `fmt.Sprintf(format)` with no argument: `%%` is `%`, a verb (after flags, width and
+ * precision) is `%!v(MISSING)`, a `*` width or precision `%!(BADWIDTH)`/`%!(BADPREC)`, a `%`
+ * at the end `%!(NOVERB)`.
+ */
+export function goSprintfNoArgs(format: string): string {
+  let out = '';
+  const chars = [...format];
+  for (let i = 0; i < chars.length; i++) {
+    const c = chars[i] ?? '';
+    if (c !== '%') {
+      out += c;
+      continue;
+    }
+    i++;
+    while (i < chars.length && '+-# 0'.includes(chars[i] ?? '')) i++;
+    if (chars[i] === '*') {
+      out += '%!(BADWIDTH)';
+      i++;
+    } else while (i < chars.length && /\d/.test(chars[i] ?? '')) i++;
+    if (chars[i] === '.') {
+      i++;
+      if (chars[i] === '*') {
+        out += '%!(BADPREC)';
+        i++;
+      } else while (i < chars.length && /\d/.test(chars[i] ?? '')) i++;
+    }
+    if (i >= chars.length) {
+      out += '%!(NOVERB)';
+      break;
+    }
+    const verb = chars[i] ?? '';
+    out += verb === '%' ? '%' : `%!${verb}(MISSING)`;
+  }
+  return out;
 }

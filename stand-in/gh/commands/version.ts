@@ -7,7 +7,7 @@ export const GH_VERSION_DATE = '2025-08-20';
 
 /** `gh --version` and `gh version`. */
 export const version: Command = {
-  spec: { name: '--version', flags: [] },
+  spec: { name: '--version', use: '', flags: [] },
   run() {
     return {
       stdout: `gh version ${GH_VERSION} (${GH_VERSION_DATE})\nhttps://github.com/cli/cli/releases/tag/v${GH_VERSION}\n`,

@@ -14,11 +14,8 @@ export function selectFields(
   notPlayed: ReadonlySet<string>,
 ): string[] {
   const sorted = [...all].sort();
-  const fields = value
-    .split(',')
-    .map((f) => f.trim())
-    .filter((f) => f !== '');
-  if (fields.length === 0) throw jsonFieldsMissing(sorted);
+  // pflag reads a string slice as CSV, spaces kept; an empty value is an empty list.
+  const fields = value === '' ? [] : value.split(',');
   for (const f of fields) {
     if (!sorted.includes(f)) {
       throw new GhError(

@@ -1,4 +1,4 @@
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 
 /** A pull request's state as GitHub names it. */
 export type PrState = 'OPEN' | 'CLOSED' | 'MERGED';
@@ -47,7 +47,7 @@ export function readState(file: string, defaults: StateDefaults): State {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
       return { version: 1, next_number: 1, pull_requests: [] };
     }
-    throw e;
+    throw new Error(`gh stand-in: cannot read ${file}: ${(e as Error).message}`, { cause: e });
   }
   let raw: unknown;
   try {
@@ -100,6 +100,13 @@ function normalizeState(raw: unknown, file: string, d: StateDefaults): State {
       author: str('author', d.author),
     };
   });
+  const seen = new Map<number, number>();
+  prs.forEach((p, i) => {
+    const first = seen.get(p.number);
+    if (first !== undefined)
+      bad(`/pull_requests/${i}/number`, `${p.number} is also /pull_requests/${first}/number`);
+    seen.set(p.number, i);
+  });
   const max = prs.reduce((m, p) => Math.max(m, p.number), 0);
   const next = obj.next_number;
   if (next !== undefined && (typeof next !== 'number' || !Number.isInteger(next))) {
@@ -112,9 +119,12 @@ function normalizeState(raw: unknown, file: string, d: StateDefaults): State {
   };
 }
 
-/** Writes the state atomically (temporary file, then rename). */
+/** The text of a state file as the stand-in writes it (pretty-printed). */
+export function stateText(state: State): string {
+  return JSON.stringify(state, null, 2) + '\n';
+}
+
+/** Writes a state file in place (callers write a pending file, then rename it: see Store). */
 export function writeState(file: string, state: State): void {
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(state, null, 2) + '\n');
-  renameSync(tmp, file);
+  writeFileSync(file, stateText(state), { flag: 'wx' });
 }

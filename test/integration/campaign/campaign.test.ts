@@ -163,9 +163,15 @@ describe('campaign: evalrig run with the scripted agent in real containers', fun
 
     it('hands the work tree to the container user but keeps shared objects root-owned and read-only', async function () {
       if (process.getuid?.() !== 0) this.skip();
-      const work = path.join(ws.outDir, 'work/touch/default/run-01/work');
-      expect((await stat(path.join(work, 'new.txt'))).uid).to.equal(1000);
-      expect((await stat(path.join(work, 'math.js'))).uid).to.equal(1000);
+      // What the run left is kept out of its quota; what was prepared stays beneath.
+      const kept = path.join(ws.outDir, 'work/touch/default/run-01/kept/work');
+      expect((await stat(path.join(kept, 'new.txt'))).uid).to.equal(1000);
+      expect((await stat(path.join(kept, 'math.js'))).uid).to.equal(1000);
+      const work = path.join(ws.outDir, 'work/touch/default/run-01/base/work');
+      expect(
+        existsSync(path.join(work, 'new.txt')),
+        'the prepared layer is never written',
+      ).to.equal(false);
       const packDir = path.join(work, '.git/objects/pack');
       const packs = (await readdir(packDir)).filter((f) => f.endsWith('.pack'));
       expect(packs.length).to.be.above(0);

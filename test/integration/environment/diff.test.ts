@@ -7,7 +7,9 @@ import {
   EnvironmentError,
   measureDiff,
   prepareEnvironment,
+  sealEnvironment,
   type Environment,
+  type Seal,
 } from '../../../src/environment/index.js';
 import { materializeCodebase, resolveCodebases } from '../../../src/source/index.js';
 import { makeSourceRepo, rawGit, tempDir, writeFiles } from '../source/fixtures.js';
@@ -27,6 +29,7 @@ const NOTHING = {
 describe('environment: measuring the diff against refs/evalrig/baseline', () => {
   let tmp: ReturnType<typeof tempDir>;
   let env: Environment;
+  let seal: Seal;
 
   beforeEach(async () => {
     tmp = tempDir('diff');
@@ -40,12 +43,13 @@ describe('environment: measuring the diff against refs/evalrig/baseline', () => 
       codebase: { resolved: resolved!, cachePath },
       remote: { owner: 'acme', name: 'toy' },
     });
+    seal = await sealEnvironment(env, join(tmp.dir, 'host'), [join(cachePath, 'objects')]);
   });
 
   afterEach(() => tmp.cleanup());
 
   it('is empty right after preparation', async () => {
-    expect(await measureDiff(env.workTree)).to.deep.equal(NOTHING);
+    expect(await measureDiff(seal)).to.deep.equal(NOTHING);
   });
 
   it('counts edits, deletions and new files, committed or not; untracked counted, ignored excluded', async () => {
@@ -62,7 +66,7 @@ describe('environment: measuring the diff against refs/evalrig/baseline', () => 
     rawGit(work, 'add', 'committed.txt');
     rawGit(work, 'commit', '-q', '-m', 'agent commit');
 
-    const diff = await measureDiff(work);
+    const diff = await measureDiff(seal);
     expect(diff).to.deep.include({
       files_added: 3,
       files_modified: 1,
@@ -83,7 +87,7 @@ describe('environment: measuring the diff against refs/evalrig/baseline', () => 
     writeFiles(env.workTree, {
       'big.txt': Array.from({ length: 500 }, (_, i) => `line ${i}\n`).join(''),
     });
-    const diff = await measureDiff(env.workTree, { maxPatchBytes: 300 });
+    const diff = await measureDiff(seal, { maxPatchBytes: 300 });
     expect(diff.patch_truncated).to.equal(true);
     expect(diff.patch_bytes).to.be.greaterThan(3000);
     expect(diff.patch).to.match(/\n\[evalrig: patch truncated: \d+ of \d+ bytes shown\]\n$/);
@@ -96,7 +100,7 @@ describe('environment: measuring the diff against refs/evalrig/baseline', () => 
   it('gives the counts alone when no patch is asked for', async () => {
     writeFileSync(join(env.workTree, 'src', 'lib.txt'), 'one\nTWO\nthree\nfour\n');
     writeFiles(env.workTree, { 'new.txt': 'n\n' });
-    expect(await measureDiff(env.workTree, { patch: false })).to.deep.equal({
+    expect(await measureDiff(seal, { patch: false })).to.deep.equal({
       files_added: 1,
       files_modified: 1,
       files_deleted: 0,
@@ -117,7 +121,7 @@ describe('environment: measuring the diff against refs/evalrig/baseline', () => 
     writeFileSync(join(work, 'bin.dat'), Buffer.from([0, 1, 2, 255, 0]));
     const measures = [];
     for (const limit of [0, 1, 100, 250, 401, 777, 1000, 1500, 2048, 3000, 100_000]) {
-      measures.push({ limit, diff: await measureDiff(work, { maxPatchBytes: limit }) });
+      measures.push({ limit, diff: await measureDiff(seal, { maxPatchBytes: limit }) });
     }
     // The patch as git shows it, from a real add of everything (done last: it writes the index).
     rawGit(work, 'add', '-A');
@@ -153,7 +157,7 @@ describe('environment: measuring the diff against refs/evalrig/baseline', () => 
     }
     writeFiles(env.workTree, files);
     writeFileSync(join(env.workTree, 'src', 'lib.txt'), 'one\n');
-    const diff = await measureDiff(env.workTree, { maxPatchBytes: 5000 });
+    const diff = await measureDiff(seal, { maxPatchBytes: 5000 });
     expect(diff).to.deep.include({
       files_added: 8000,
       files_modified: 1,
@@ -174,7 +178,7 @@ describe('environment: measuring the diff against refs/evalrig/baseline', () => 
     writeFiles(work, { '.gitattributes': '* filter=evil\n', 'x.txt': 'x\n' });
     const index = join(work, '.git', 'index');
     const before = { index: readFileSync(index), objects: rawGit(work, 'count-objects', '-v') };
-    const diff = await measureDiff(work);
+    const diff = await measureDiff(seal);
     expect(diff).to.include({ files_added: 2, untracked: 2 });
     expect(existsSync(marker)).to.equal(false);
     expect(readFileSync(index).equals(before.index)).to.equal(true);
@@ -185,7 +189,7 @@ describe('environment: measuring the diff against refs/evalrig/baseline', () => 
     if (process.getuid?.() !== 0) this.skip();
     writeFiles(env.workTree, { 'src/lib.txt': 'changed\n', 'added.txt': 'new\n' });
     execFileSync('chown', ['-R', '1000:1000', join(tmp.dir, 'env')]);
-    const diff = await measureDiff(env.workTree);
+    const diff = await measureDiff(seal);
     expect(diff).to.include({
       files_added: 1,
       files_modified: 1,
@@ -197,24 +201,26 @@ describe('environment: measuring the diff against refs/evalrig/baseline', () => 
     expect(statSync(join(env.workTree, '.git', 'index')).uid).to.equal(1000);
   });
 
-  it('refuses a folder that is not a work tree, and a work tree with no baseline', async () => {
-    const loose = join(tmp.dir, 'loose');
-    writeFiles(loose, { 'a.txt': 'a\n' });
-    const notRepo = await measureDiff(loose).then(
-      () => undefined,
-      (caught: Error) => caught,
-    );
-    expect(notRepo).to.be.instanceOf(EnvironmentError);
-    expect(notRepo?.message).to.equal(`${loose} is not a git work tree`);
-    const plain = join(tmp.dir, 'plain');
-    rawGit(tmp.dir, 'init', '-q', plain);
-    const error = await measureDiff(plain).then(
+  it('measures against the baseline the host recorded, whatever the agent did to its repository', async () => {
+    writeFiles(env.workTree, { 'src/lib.txt': 'changed\n' });
+    rawGit(env.workTree, 'add', '-A');
+    rawGit(env.workTree, 'commit', '-q', '-m', 'agent');
+    // The agent moves the baseline mark to its own commit: a committed change would look like none.
+    rawGit(env.workTree, 'update-ref', BASELINE_REF, 'HEAD');
+    expect(await measureDiff(seal)).to.include({ files_modified: 1, lines_added: 1 });
+    // Its index, objects and refs gone: the host's seal still holds the baseline.
+    rmSync(join(env.workTree, '.git'), { recursive: true, force: true });
+    expect(await measureDiff(seal)).to.include({ files_modified: 1, lines_added: 1 });
+  });
+
+  it('refuses a work tree that is no longer a folder', async () => {
+    rmSync(env.workTree, { recursive: true, force: true });
+    writeFileSync(env.workTree, 'not a folder');
+    const error = await measureDiff(seal).then(
       () => undefined,
       (caught: Error) => caught,
     );
     expect(error).to.be.instanceOf(EnvironmentError);
-    expect(error?.message).to.equal(
-      `${plain} has no refs/evalrig/baseline: it is not an environment evalrig prepared`,
-    );
+    expect(error?.message).to.equal(`${env.workTree} is not a folder any more`);
   });
 });

@@ -16,6 +16,7 @@ import {
   BASELINE_REF,
   EnvironmentError,
   measureDiff,
+  sealEnvironment,
   prepareEnvironment,
   type EnvironmentSpec,
 } from '../../../src/environment/index.js';
@@ -324,7 +325,10 @@ describe('environment: task repositories made from the codebase cache', () => {
     expect(readFileSync(join(env.workTree, 'win.txt'), 'utf8')).to.equal('one\r\ntwo\r\n');
     expect(rawGit(env.workTree, 'show', `${BASELINE_REF}:win.txt`)).to.equal('one\ntwo');
     expect(rawGit(env.workTree, 'show', `${BASELINE_REF}:sub/also.txt`)).to.equal('a\nb');
-    expect(await measureDiff(env.workTree)).to.include({
+    const seal = await sealEnvironment(env, `${env.workTree}-host`, [
+      join(cb.cachePath, 'objects'),
+    ]);
+    expect(await measureDiff(seal)).to.include({
       files_added: 0,
       files_modified: 0,
       files_deleted: 0,

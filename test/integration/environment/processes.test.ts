@@ -1,6 +1,10 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
-import { measureDiff, prepareEnvironment } from '../../../src/environment/index.js';
+import {
+  measureDiff,
+  prepareEnvironment,
+  sealEnvironment,
+} from '../../../src/environment/index.js';
 import { materializeCodebase, resolveCodebases } from '../../../src/source/index.js';
 import { makeSourceRepo, tempDir, writeFiles } from '../source/fixtures.js';
 import { countGitProcesses } from './git-processes.js';
@@ -39,19 +43,20 @@ describe('environment: git processes per run', () => {
       }),
     );
     const commands = prepared.processes.map((argv) => argv.slice(1).join(' '));
-    expect(commands, commands.join('\n')).to.have.length.at.most(8);
+    expect(commands, commands.join('\n')).to.have.length.at.most(7);
     const names = prepared.processes.map(subcommand);
     for (const costly of ['push', 'receive-pack', 'gc', 'remote']) {
       expect(names).to.not.include(costly);
     }
 
+    const seal = await sealEnvironment(prepared.value, join(tmp.dir, 'host'), [
+      join(cachePath, 'objects'),
+    ]);
     writeFiles(prepared.value.workTree, { 'src/lib.txt': 'changed\n', 'new.txt': 'n\n' });
-    const measured = await countGitProcesses(() => measureDiff(prepared.value.workTree));
+    const measured = await countGitProcesses(() => measureDiff(seal));
     expect(measured.value).to.include({ files_added: 1, files_modified: 1, untracked: 1 });
     expect(measured.processes, measured.processes.join('\n')).to.have.length.at.most(4);
-    const counts = await countGitProcesses(() =>
-      measureDiff(prepared.value.workTree, { patch: false }),
-    );
+    const counts = await countGitProcesses(() => measureDiff(seal, { patch: false }));
     expect(counts.processes).to.have.length.at.most(4);
   });
 });

@@ -65,7 +65,7 @@ describe('src/git: runGit, isolated from the operator', () => {
     // ...evalrig's does not.
     await withEnv({ GIT_CONFIG_GLOBAL: globalConfig, HOME: tmp }, async () => {
       writeFileSync(join(tmp, '.gitconfig'), `[url "${decoy}"]\n\tinsteadOf = ${real}\n`);
-      const out = await git(['ls-remote', real, 'HEAD'], { cwd: tmp });
+      const out = await git(['ls-remote', real, 'HEAD'], { cwd: tmp, transport: 'any' });
       expect(out).to.equal(`${realHead}\tHEAD`);
     });
   });
@@ -79,7 +79,7 @@ describe('src/git: runGit, isolated from the operator', () => {
         GIT_CONFIG_PARAMETERS: `'url.${decoy}.insteadof'='${real}'`,
       },
       async () => {
-        const out = await git(['ls-remote', real, 'HEAD'], { cwd: tmp });
+        const out = await git(['ls-remote', real, 'HEAD'], { cwd: tmp, transport: 'any' });
         expect(out).to.equal(`${realHead}\tHEAD`);
       },
     );
@@ -105,7 +105,7 @@ describe('src/git: runGit, isolated from the operator', () => {
     writeFileSync(join(tmp, '.gitconfig'), `[init]\n\ttemplateDir = ${template}\n`);
     await withEnv({ HOME: tmp, GIT_TEMPLATE_DIR: template }, async () => {
       await git(['init', '-q', 'fresh'], { cwd: tmp });
-      await git(['clone', '-q', real, 'cloned'], { cwd: tmp });
+      await git(['clone', '-q', real, 'cloned'], { cwd: tmp, transport: 'any' });
     });
     for (const repo of ['fresh', 'cloned']) {
       const hooks = join(tmp, repo, '.git', 'hooks');
@@ -157,7 +157,10 @@ describe('src/git: runGit, isolated from the operator', () => {
     // ...evalrig's git works, reading and writing.
     expect(await git(['rev-parse', 'HEAD'], { cwd: real })).to.equal(realHead);
     await git(['commit', '-q', '--allow-empty', '-m', 'as root'], { cwd: real });
-    await git(['clone', '-q', '--local', real, join(tmp, 'clone-of-1000')], { cwd: tmp });
+    await git(['clone', '-q', '--local', real, join(tmp, 'clone-of-1000')], {
+      cwd: tmp,
+      transport: 'any',
+    });
     expect(await git(['rev-parse', 'HEAD~1'], { cwd: join(tmp, 'clone-of-1000') })).to.equal(
       realHead,
     );

@@ -81,7 +81,7 @@ describe('report: report.html in a real headless Chromium', function () {
         checked++;
       }
     }
-    expect(checked).to.equal(bench.conditions.length * 5);
+    expect(checked).to.equal(bench.conditions.length * 7);
   });
 
   it('shows the means of benchmark.json', async () => {
@@ -97,7 +97,7 @@ describe('report: report.html in a real headless Chromium', function () {
 
   it('draws one chart per measure, as inline SVG with a row per condition', async () => {
     const charts = page.locator('figure[data-chart] svg');
-    expect(await charts.count()).to.equal(11);
+    expect(await charts.count()).to.equal(13);
     const draft = page.locator('figure[data-chart="pr_draft_at_hand_over"] svg');
     const text = (await draft.textContent()) ?? '';
     for (const c of bench.conditions) {

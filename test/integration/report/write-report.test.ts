@@ -61,9 +61,19 @@ describe('report: writeReport over a stored campaign', function () {
 
   it('counts statuses; failed runs stay out of the measures', () => {
     expect(cond('with_skill')).to.include({ runs: 10, measured: 10 });
-    expect(cond('with_skill').status).to.deep.equal({ completed: 9, timed_out: 1, failed: 0 });
+    expect(cond('with_skill').status).to.deep.equal({
+      completed: 9,
+      timed_out: 1,
+      broken: 0,
+      failed: 0,
+    });
     expect(cond('without_skill')).to.include({ runs: 10, measured: 9 });
-    expect(cond('without_skill').status).to.deep.equal({ completed: 9, timed_out: 0, failed: 1 });
+    expect(cond('without_skill').status).to.deep.equal({
+      completed: 9,
+      timed_out: 0,
+      broken: 0,
+      failed: 1,
+    });
   });
 
   it('gives each rate its successes, n and Wilson interval', () => {
@@ -197,14 +207,17 @@ describe('report: campaigns off the beaten path', () => {
     expect(error.exitCode).to.equal(2);
   });
 
-  it('a run.json that is not a run record is an input error naming the file', async () => {
+  it('a run.json that is not a run record is named as broken, and the rest reported', async () => {
     const d = await tmp();
     await writeCampaign(d, { ...MIXED, runs: 1 });
     const file = path.join(d, 'runs', 'fix-bug', 'with_skill', 'run-01', 'run.json');
     await writeFile(file, '{"schema": "evalrig/run@1"}');
-    const error = await rejection(writeReport(d));
-    expect(error.message).to.contain(file);
-    expect(error.exitCode).to.equal(2);
+    const s = await writeReport(d);
+    expect(s.runs).to.deep.equal({ total: 3, without_record: 0 });
+    expect(s.broken.map((b) => b.run)).to.deep.equal([
+      path.join('runs', 'fix-bug', 'with_skill', 'run-01'),
+    ]);
+    expect(s.broken[0]!.problem).to.contain(file);
   });
 
   it('counts run folders that have no run.json yet, and reports on the rest', async () => {

@@ -1,4 +1,4 @@
-import { cp, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -72,6 +72,35 @@ describe('evalrig validate <evals.json>', function () {
     ]);
     expect(result.stderr).to.not.include('    at '); // no stack trace for a user's mistake
     expect(await snapshot(work)).to.deep.equal(before);
+  });
+
+  it('refuses paths that leave the eval set folder, each at its pointer', async () => {
+    // Both were called valid: staging from an absolute path, files_root "/".
+    const doc = {
+      name: 'escape',
+      agent: { command: ['agent'] },
+      conditions: { c: { stage: { '/etc/passwd': 'x' } } },
+      evals: [{ id: 'one', prompt: 'p', files_root: '/', files: ['etc/shadow'] }],
+    };
+    await writeFile(path.join(work, 'escape.json'), JSON.stringify(doc));
+    const result = await evalrig(['validate', 'escape.json'], work);
+    expect(result.exitCode).to.equal(2);
+    expect(result.stderr.split('\n')).to.deep.equal([
+      'evalrig: escape.json is not a valid eval set (2 problems):',
+      `  escape.json#/conditions/c/stage/~1etc~1passwd: source is absolute ("/etc/passwd"); give a path relative to the eval set's folder`,
+      `  escape.json#/evals/0/files_root: is absolute ("/"); give a path relative to the eval set's folder`,
+    ]);
+  });
+
+  it('refuses 100,000 nested arrays at their pointer, exit 2, no stack trace', async () => {
+    const n = 100_000;
+    const text = `{"name":"deep","agent":{"command":["a"]},"evals":[{"id":"a","prompt":"p"}],"description":${'['.repeat(n)}${']'.repeat(n)}}`;
+    await writeFile(path.join(work, 'deep.json'), text);
+    const result = await evalrig(['validate', 'deep.json'], work);
+    expect(result.exitCode).to.equal(2);
+    expect(result.stderr).to.equal(
+      `evalrig: deep.json is not a valid eval set (1 problem):\n  deep.json#/description${'/0'.repeat(31)}: nested deeper than 32 levels of objects and arrays; no field of an eval set is`,
+    );
   });
 
   it('exits 2 with a clear message for a missing file', async () => {

@@ -30,7 +30,12 @@ describe('loadEvalSet: a valid eval set is normalized', () => {
     expect(set.baseline_condition).to.equal('default');
     expect(set.probes).to.deep.equal({});
     expect(set.hand_over).to.deep.equal([]);
-    expect(set.resources).to.deep.equal({ memory_bytes: 2 * 1024 ** 3, cpus: 2, pids: 512 });
+    expect(set.resources).to.deep.equal({
+      memory_bytes: 2 * 1024 ** 3,
+      cpus: 2,
+      pids: 512,
+      disk_bytes: 2 * 1024 ** 3,
+    });
     expect(set.repo_owner).to.equal('evalrig');
     expect(set.evals).to.deep.equal([
       {
@@ -66,7 +71,12 @@ describe('loadEvalSet: a valid eval set is normalized', () => {
       env: { SKILL_MODE: 'on' },
       agent_args: ['--verbose'],
     });
-    expect(set.resources).to.deep.equal({ memory_bytes: 512 * 1024 ** 2, cpus: 1.5, pids: 256 });
+    expect(set.resources).to.deep.equal({
+      memory_bytes: 512 * 1024 ** 2,
+      cpus: 1.5,
+      pids: 256,
+      disk_bytes: 2 * 1024 ** 3,
+    });
     expect(set.repo_owner).to.equal('acme-labs');
     expect(set.probes).to.have.keys('kind', 'description');
     expect(set.hand_over).to.deep.equal(['plan-ready', 'pr-ready']);
@@ -293,7 +303,7 @@ describe('loadEvalSet: an invalid eval set is refused with every problem at its 
     [
       'no cpus',
       (s) => ({ ...s, resources: { cpus: 0 } }),
-      [['/resources/cpus', 'must be greater than 0, got 0']],
+      [['/resources/cpus', 'must be at least 0.01, got 0']],
     ],
     [
       'a bad pull-request state',

@@ -4,7 +4,7 @@ import { checkHtml } from '../../../src/report/html.js';
 import { checkMarkdown, ReportStructureError } from '../../../src/report/markdown.js';
 import { formatDifference, formatNumber, formatRate } from '../../../src/report/format.js';
 
-const charts = Array.from({ length: 11 }, (_, i) => `<figure data-chart="m${i}"></figure>`).join(
+const charts = Array.from({ length: 13 }, (_, i) => `<figure data-chart="m${i}"></figure>`).join(
   '',
 );
 const page = (body: string) =>
@@ -31,7 +31,7 @@ describe('report: the structure asserted before writing', () => {
 
     it('refuses a page without one chart per measure', () => {
       expect(() => checkHtml('r.html', '<!doctype html>\n<html><body></body></html>')).to.throw(
-        /0 charts, expected 11/,
+        /0 charts, expected 13/,
       );
     });
   });

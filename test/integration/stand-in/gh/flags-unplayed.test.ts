@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { TempRepo } from './support.js';
+import { beforeFlags, TempRepo } from './support.js';
 
 describe('gh stand-in: flags, --json/--jq errors and what it does not play', function () {
   let repo: TempRepo;
@@ -13,16 +13,16 @@ describe('gh stand-in: flags, --json/--jq errors and what it does not play', fun
   });
 
   it('words unknown flags and missing values as gh does, with the usage line', async () => {
-    expect((await repo.gh(['pr', 'list', '--bogus'])).stderr).to.equal(
+    expect(beforeFlags((await repo.gh(['pr', 'list', '--bogus'])).stderr)).to.equal(
       'unknown flag: --bogus\n\nUsage:  gh pr list [flags]\n',
     );
-    expect((await repo.gh(['pr', 'list', '-z'])).stderr).to.equal(
+    expect(beforeFlags((await repo.gh(['pr', 'list', '-z'])).stderr)).to.equal(
       "unknown shorthand flag: 'z' in -z\n\nUsage:  gh pr list [flags]\n",
     );
-    expect((await repo.gh(['pr', 'edit', '--title'])).stderr).to.equal(
+    expect(beforeFlags((await repo.gh(['pr', 'edit', '--title'])).stderr)).to.equal(
       'flag needs an argument: --title\n\nUsage:  gh pr edit [<number> | <url> | <branch>] [flags]\n',
     );
-    expect((await repo.gh(['pr', 'create', '-t'])).stderr).to.equal(
+    expect(beforeFlags((await repo.gh(['pr', 'create', '-t'])).stderr)).to.equal(
       "flag needs an argument: 't' in -t\n\nUsage:  gh pr create [flags]\n",
     );
     const call = await repo.lastCall();
@@ -57,10 +57,10 @@ describe('gh stand-in: flags, --json/--jq errors and what it does not play', fun
   });
 
   it('refuses a --jq beyond the subset, records it as not played', async () => {
-    const r = await repo.gh(['pr', 'list', '--json', 'number', '--jq', 'map(.number)']);
+    const r = await repo.gh(['pr', 'list', '--json', 'number', '--jq', '.[] | @tsv']);
     expect(r.exitCode).to.equal(1);
     expect(r.stdout).to.equal('');
-    expect(r.stderr).to.match(/^gh stand-in: --jq "map\(\.number\)" is not played/);
+    expect(r.stderr).to.match(/^gh stand-in: --jq "\.\[\] \| @tsv" is not played/);
     expect(await repo.lastCall()).to.include({ played: false, command: 'pr list' });
   });
 
@@ -77,9 +77,8 @@ describe('gh stand-in: flags, --json/--jq errors and what it does not play', fun
     ['pr', 'status'],
     ['issue', 'list'],
     ['pr', 'view', '--web'],
-    ['pr', 'create', '--fill'],
     ['pr', 'list', '--repo', 'acme/toy'],
-    ['pr', 'create', '-t', 'x', '-b', 'y', '--template', 'a.md'],
+    ['pr', 'create', '-t', 'x', '-b', 'y', '--label', 'bug'],
     ['pr', 'list', '--author', 'me'],
     ['pr', 'edit', '--add-label', 'bug'],
     ['pr', 'view', '--help'],

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { prUrl, TempRepo } from './support.js';
+import { beforeFlags, prUrl, TempRepo } from './support.js';
 
 describe('gh stand-in: pr create', function () {
   let repo: TempRepo;
@@ -95,15 +95,23 @@ describe('gh stand-in: pr create', function () {
     expect((await repo.state()).pull_requests).to.have.length(1);
   });
 
-  it('refuses while the remote does not hold the last commit, even if the tracking ref says so', async () => {
+  it('trusts the local tracking ref, as gh does, and opens against what the remote holds', async () => {
     await repo.commit('more.txt', 'more\n');
-    // A tracking ref that claims the new commit, while the remote itself does not hold it.
+    // A tracking ref that claims the new commit, while the remote itself does not hold it:
+    // gh checks only the local ref (determineTrackingBranch), then GitHub opens its own tip.
     await repo.git('update-ref', 'refs/remotes/origin/feature', 'HEAD');
     const r = await repo.gh(['pr', 'create', '-t', 'T', '-b', 'B']);
-    expect(r.exitCode).to.equal(1);
-    expect(r.stderr).to.equal(
-      'aborted: you must first push the current branch to a remote, or use the --head flag\n',
-    );
+    expect(r).to.deep.equal({ stdout: `${prUrl(1)}\n`, stderr: '', exitCode: 0 });
+  });
+
+  it('refuses a new commit not pushed, without a newline (gh prints it with Fprintf)', async () => {
+    await repo.commit('more.txt', 'more\n');
+    const r = await repo.gh(['pr', 'create', '-t', 'T', '-b', 'B']);
+    expect(r).to.deep.equal({
+      stdout: '',
+      stderr: 'aborted: you must first push the current branch to a remote, or use the --head flag',
+      exitCode: 1,
+    });
     expect(await repo.calls()).to.have.length(1);
   });
 
@@ -140,11 +148,17 @@ describe('gh stand-in: pr create', function () {
       'must provide `--title` and `--body` (or `--fill` or `fill-first` or `--fillverbose`) when not running interactively\n';
     for (const args of [['-t', 'T'], ['-b', 'B'], []]) {
       const r = await repo.gh(['pr', 'create', ...args]);
-      expect(r.stderr).to.equal(`${message}\nUsage:  gh pr create [flags]\n`);
+      expect(beforeFlags(r.stderr)).to.equal(`${message}\nUsage:  gh pr create [flags]\n`);
       expect(r.exitCode).to.equal(1);
     }
-    const ok = await repo.gh(['pr', 'create', '--title', '', '--body', '']);
-    expect(ok.exitCode).to.equal(0);
+    // Given, so no usage error; then gh's submitPR refuses the blank title itself.
+    const blank = await repo.gh(['pr', 'create', '--title', '', '--body', '']);
+    expect(blank).to.deep.equal({
+      stdout: '',
+      stderr: 'pull request title must not be blank\n',
+      exitCode: 1,
+    });
+    expect(await repo.state().catch(() => undefined)).to.equal(undefined);
   });
 
   it('warns of uncommitted changes on stderr and still opens', async () => {
@@ -160,7 +174,7 @@ describe('gh stand-in: pr create', function () {
 
   it('refuses positional arguments as gh words it', async () => {
     const r = await repo.gh(['pr', 'create', 'my', '-t', 'T', '-b', 'B']);
-    expect(r.stderr).to.equal(
+    expect(beforeFlags(r.stderr)).to.equal(
       'unknown argument "my"; please quote all values that have spaces\n\nUsage:  gh pr create [flags]\n',
     );
   });

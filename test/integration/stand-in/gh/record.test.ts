@@ -123,7 +123,7 @@ describe('gh stand-in: the record', function () {
       const r = await execa(await ghBundle(), ['pr', 'list'], { cwd: dir, reject: false });
       expect(r.exitCode).to.equal(1);
       expect(r.stderr).to.equal(
-        'failed to run git: fatal: not a git repository (or any of the parent directories): .git',
+        'failed to run git: fatal: not a git repository (or any of the parent directories): .git\n',
       );
       const v = await execa(await ghBundle(), ['--version'], { cwd: dir, reject: false });
       expect(v.exitCode).to.equal(0);

@@ -155,5 +155,13 @@ export async function recordValidators(): Promise<{
   };
 }
 
+/**
+ * A flag error's text up to its `Flags:` table (the parity suite checks the tables whole):
+ * the message, a blank line and the usage line.
+ */
+export function beforeFlags(stderr: string): string {
+  return stderr.split('\nFlags:\n')[0] ?? '';
+}
+
 /** The URL of pull request N of the test repository. */
 export const prUrl = (n: number): string => `https://github.com/acme/toy/pull/${n}`;

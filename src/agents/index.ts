@@ -1,0 +1,45 @@
+/**
+ * Agent adapters: how one kind of agent is installed (on the host, once, into the cache), how
+ * it reaches the container (its binary mounted read-only), its environment, how a first and a
+ * resumed turn are invoked, and how its stream is parsed into a {@link TurnSummary}.
+ *
+ * ```ts
+ * const install = await ensureAgentInstalled({ package: CLAUDE_CODE_PACKAGE,
+ *   version: '2.1.332', bin: CLAUDE_CODE_BIN });
+ * const sessionId = newSessionId();
+ * // container: binds claudeCodeBinds(install.binary, gatewayDir), env claudeCodeEnv(home)
+ * const argv1 = claudeCodeArgv({ prompt, sessionId, resume: false });
+ * const argv2 = claudeCodeArgv({ prompt: next, sessionId, resume: true });
+ * const turn1 = parseClaudeCodeStream(stdoutOfTurn1);
+ * const turn2 = parseClaudeCodeStream(stdoutOfTurn2,
+ *   { previousSessionCostUsd: turn1.sessionCostUsd ?? 0 });
+ * ```
+ */
+export {
+  AgentInstallError,
+  agentDir,
+  agentsCacheRoot,
+  ensureAgentInstalled,
+  sha256File,
+  type AgentInstall,
+} from './install.js';
+export {
+  CLAUDE_CODE_BIN,
+  CLAUDE_CODE_CONTAINER,
+  CLAUDE_CODE_PACKAGE,
+  CLAUDE_CODE_VERIFIED_VERSION,
+  PLACEHOLDER_API_KEY,
+  claudeCodeArgv,
+  claudeCodeBinds,
+  claudeCodeEnv,
+  newSessionId,
+} from './claude-code.js';
+export {
+  markTruncated,
+  parseClaudeCodeStream,
+  TRUNCATED_TYPE,
+  type TurnSummary,
+} from './transcript.js';
+export { ClaudeCodeSession, parseVersionOutput } from './session.js';
+export { AgentPreflightError, preflightClaudeCode } from './preflight.js';
+export { playClaudeCodeTurn, type PlayedTurn } from './turn.js';

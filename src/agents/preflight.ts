@@ -1,0 +1,52 @@
+import { EvalrigError } from '../errors/index.js';
+import { runOnce, type DockerClient } from '../runtime/index.js';
+import { CLAUDE_CODE_CONTAINER } from './claude-code.js';
+import type { AgentInstall } from './install.js';
+import { parseVersionOutput } from './session.js';
+
+/** The agent cannot run in the image: the campaign is refused before anything is played. */
+export class AgentPreflightError extends EvalrigError {}
+
+/**
+ * Starts the image once, as the agent's user, with the installed binary mounted where runs
+ * see it, and asks `--version`: a binary that does not start there (a musl image, a missing
+ * loader) or answers another version refuses the campaign with what it answered.
+ */
+export async function preflightClaudeCode(
+  client: DockerClient,
+  options: {
+    readonly image: string;
+    readonly install: AgentInstall;
+    readonly user?: string;
+    readonly labels?: Readonly<Record<string, string>>;
+    readonly timeoutMs?: number;
+  },
+): Promise<string> {
+  const { install } = options;
+  const r = await runOnce(
+    client,
+    {
+      image: options.image,
+      user: options.user ?? '1000:1000',
+      env: { HOME: '/tmp' },
+      labels: options.labels ?? {},
+      binds: [{ host: install.binary, container: CLAUDE_CODE_CONTAINER.binary, readOnly: true }],
+    },
+    [CLAUDE_CODE_CONTAINER.binary, '--version'],
+    { timeoutMs: options.timeoutMs ?? 60_000, maxOutputBytes: 16 * 1024 },
+  );
+  const said = `${r.stdout}${r.stderr}`.trim().slice(0, 300) || '(nothing)';
+  if (r.timedOut) {
+    throw new AgentPreflightError(
+      `agent: ${install.package}@${install.version} did not answer --version in ${options.image} within ${(options.timeoutMs ?? 60_000) / 1000} s`,
+    );
+  }
+  const version = r.exitCode === 0 ? parseVersionOutput(r.stdout) : null;
+  if (version !== install.version) {
+    throw new AgentPreflightError(
+      `agent: ${install.package}@${install.version} (${install.binary}) does not answer its version in ${options.image}: ` +
+        `--version exited ${r.exitCode} and said ${JSON.stringify(said)}`,
+    );
+  }
+  return version;
+}

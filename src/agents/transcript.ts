@@ -1,0 +1,201 @@
+/** What one turn's transcript says, once parsed. Every field comes from untrusted output. */
+export interface TurnSummary {
+  /** The agent's last message to the user (its result), or null. */
+  readonly finalMessage: string | null;
+  /** The session the agent reported, or null. */
+  readonly sessionId: string | null;
+  readonly toolCalls: {
+    readonly total: number;
+    /** Calls whose result came back as an error (a non-zero exit, a refused edit…). */
+    readonly failed: number;
+    readonly byName: Readonly<Record<string, { readonly count: number; readonly failed: number }>>;
+  };
+  /** Model requests that answered (distinct assistant messages). */
+  readonly modelRequests: number;
+  /** Retries the agent reported (e.g. after a 429 or 529). */
+  readonly apiRetries: number;
+  readonly tokens: {
+    readonly input: number;
+    readonly output: number;
+    readonly cacheRead: number;
+    readonly cacheWrite: number;
+  };
+  /** This turn's cost in USD (not the session's running total), or null if not reported. */
+  readonly costUsd: number | null;
+  /** The session's running cost after this turn, as reported, or null. */
+  readonly sessionCostUsd: number | null;
+  /** The agent's own error (an API error, a refused turn), or null. */
+  readonly error: string | null;
+  /** Whether the final `result` line was seen (absent: the turn was cut or crashed). */
+  readonly complete: boolean;
+  /** Lines that were not JSON objects, or longer than the line cap (skipped). */
+  readonly skippedLines: number;
+  /** The transcript was cut at its cap (it ends with the mark {@link markTruncated} adds). */
+  readonly truncated: boolean;
+}
+
+/** The `type` of the line evalrig appends to a transcript it cut at its cap. */
+export const TRUNCATED_TYPE = 'evalrig_truncated';
+
+/**
+ * A transcript kept up to `capBytes`, as turns/turn-NN.jsonl holds it: when the stream was cut
+ * there, the partial last line is dropped and a visible mark line is appended, so that neither
+ * a reader nor the parser takes a cut stream for a whole one.
+ */
+export function markTruncated(kept: string, capBytes: number): string {
+  const end = kept.lastIndexOf('\n');
+  const whole = end < 0 ? '' : kept.slice(0, end + 1);
+  return `${whole}${JSON.stringify({ type: TRUNCATED_TYPE, cap_bytes: capBytes })}\n`;
+}
+
+const TEXT_CAP = 64 * 1024;
+const NAME_CAP = 100;
+const MAX_NAMES = 200;
+
+function num(v: unknown): number {
+  return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : 0;
+}
+
+function str(v: unknown, cap: number): string | null {
+  return typeof v === 'string' ? v.slice(0, cap) : null;
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Parses the stream-json of one `claude -p … --output-format stream-json --verbose` turn:
+ * `system/init`, `assistant` lines (one per content block, sharing the message id), `user`
+ * lines carrying tool results, `system/api_retry`, and the final `result`. Tokens come from the
+ * result's `usage` (this turn's); the cost from `model_usage_since_last_result` (this turn's),
+ * else the difference of `total_cost_usd` (the session's running total) with
+ * `previousSessionCostUsd`. Lines longer than `maxLineBytes` or not JSON are counted, skipped.
+ */
+export function parseClaudeCodeStream(
+  text: string,
+  options: { previousSessionCostUsd?: number; maxLineBytes?: number } = {},
+): TurnSummary {
+  const maxLine = options.maxLineBytes ?? 4 * 1024 * 1024;
+  const toolNames = new Map<string, string>();
+  const byName = new Map<string, { count: number; failed: number }>();
+  const messageIds = new Set<string>();
+  let total = 0;
+  let failed = 0;
+  let retries = 0;
+  let skipped = 0;
+  let sessionId: string | null = null;
+  let lastText: string | null = null;
+  let result: Obj | null = null;
+  let apiError: string | null = null;
+  let truncated = false;
+
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    if (line.length > maxLine) {
+      skipped++;
+      continue;
+    }
+    let v: unknown;
+    try {
+      v = JSON.parse(line);
+    } catch {
+      skipped++;
+      continue;
+    }
+    if (!isObj(v)) {
+      skipped++;
+      continue;
+    }
+    if (v.type === TRUNCATED_TYPE) truncated = true;
+    sessionId ??= str(v.session_id, 100);
+    if (v.type === 'system' && v.subtype === 'api_retry') retries++;
+    if (v.type === 'assistant' && isObj(v.message)) {
+      const m = v.message;
+      const id = str(m.id, 200);
+      // A "<synthetic>" message is the agent's own (an API error shown as text), not a model answer.
+      if (id && m.model !== '<synthetic>') messageIds.add(id);
+      if (v.error !== undefined || v.is_api_error_message === true) {
+        apiError = firstText(m.content) ?? apiError;
+      }
+      for (const block of Array.isArray(m.content) ? m.content : []) {
+        if (!isObj(block)) continue;
+        if (block.type === 'text' && m.model !== '<synthetic>')
+          lastText = str(block.text, TEXT_CAP);
+        if (block.type === 'tool_use') {
+          const name = str(block.name, NAME_CAP) ?? '?';
+          const toolId = str(block.id, 200);
+          if (toolId && toolNames.size < 100_000) toolNames.set(toolId, name);
+          total++;
+          const entry =
+            byName.get(name) ?? (byName.size < MAX_NAMES ? { count: 0, failed: 0 } : undefined);
+          if (entry) {
+            entry.count++;
+            byName.set(name, entry);
+          }
+        }
+      }
+    }
+    if (v.type === 'user' && isObj(v.message) && Array.isArray(v.message.content)) {
+      for (const block of v.message.content) {
+        if (!isObj(block) || block.type !== 'tool_result' || block.is_error !== true) continue;
+        failed++;
+        const name = toolNames.get(String(block.tool_use_id));
+        const entry = name ? byName.get(name) : undefined;
+        if (entry) entry.failed++;
+      }
+    }
+    if (v.type === 'result') result = v;
+  }
+
+  const usage = isObj(result?.usage) ? result.usage : {};
+  const session = typeof result?.total_cost_usd === 'number' ? num(result.total_cost_usd) : null;
+  const isError = result?.is_error === true;
+  return {
+    finalMessage: (result && !isError ? str(result.result, TEXT_CAP) : null) ?? lastText,
+    sessionId,
+    toolCalls: { total, failed, byName: Object.fromEntries(byName) },
+    modelRequests: messageIds.size,
+    apiRetries: retries,
+    tokens: {
+      input: num(usage.input_tokens),
+      output: num(usage.output_tokens),
+      cacheRead: num(usage.cache_read_input_tokens),
+      cacheWrite: num(usage.cache_creation_input_tokens),
+    },
+    costUsd: turnCost(result, session, options.previousSessionCostUsd),
+    sessionCostUsd: session,
+    error: isError
+      ? (str(result?.result, TEXT_CAP) ?? apiError ?? 'the agent reported an error')
+      : null,
+    complete: result !== null,
+    skippedLines: skipped,
+    truncated,
+  };
+}
+
+function firstText(content: unknown): string | null {
+  if (!Array.isArray(content)) return null;
+  for (const b of content) if (isObj(b) && b.type === 'text') return str(b.text, TEXT_CAP);
+  return null;
+}
+
+/** This turn's cost: the per-turn model usage when reported, else the running total's step. */
+function turnCost(
+  result: Obj | null,
+  session: number | null,
+  previous: number | undefined,
+): number | null {
+  const since = result?.model_usage_since_last_result;
+  if (isObj(since)) {
+    let sum = 0;
+    for (const m of Object.values(since)) if (isObj(m)) sum += num(m.costUSD);
+    return round(sum);
+  }
+  if (session === null) return null;
+  return round(Math.max(0, session - (previous ?? 0)));
+}
+
+/** Micro-dollars: the float noise of summed prices is not a difference between conditions. */
+function round(usd: number): number {
+  return Math.round(usd * 1e6) / 1e6;
+}

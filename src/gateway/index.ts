@@ -1,0 +1,23 @@
+/**
+ * The model gateway: one Unix socket per run, mounted into the container, through which the
+ * agent's model calls (and nothing else) leave it. It forwards `POST /v1/messages` (or the
+ * paths given) to the campaign's one upstream, adds the real key on the host side, answers
+ * everything else 403, and logs each request to the run's model-calls.jsonl.
+ *
+ * ```ts
+ * // host: mkdir -m 0711 /runs/r1/model
+ * const gateway = await startModelGateway({
+ *   socketPath: '/runs/r1/model/model.sock',
+ *   upstream: { url: standIn.url },            // or { url: API origin, apiKey: process.env… }
+ *   logPath: '/runs/r1/model-calls.jsonl',
+ * });
+ * // container: -v /runs/r1/model:/run/evalrig-model:ro,
+ * //   ANTHROPIC_UNIX_SOCKET=/run/evalrig-model/model.sock ANTHROPIC_BASE_URL=http://localhost
+ * //   ANTHROPIC_API_KEY=evalrig-placeholder
+ * await gateway.close();
+ * ```
+ */
+export { startModelGateway } from './server.js';
+export { UsageScanner, type CallTokens } from './usage.js';
+export type { GatewayUpstream, ModelCall, ModelGateway, ModelGatewayOptions } from './types.js';
+export { openRunGateway, type ModelSource, type RunGateway } from './run.js';

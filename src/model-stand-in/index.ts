@@ -1,0 +1,31 @@
+/**
+ * The model stand-in: a scripted fake of the Anthropic Messages API (`POST /v1/messages`) and
+ * of the OpenAI Responses API (`POST /v1/responses`, same script) that real agent binaries
+ * talk to with no key and no network. A script lists one answer per model request, in order
+ * (text and tool_use blocks with usage numbers, or an error answer: 400, 429, 500, 529); see
+ * model-script.schema.json.
+ *
+ * ```ts
+ * const standIn = await startModelStandIn({
+ *   script: await loadModelScript('model-script.json'),
+ *   listen: { port: 0 },
+ * });
+ * // ANTHROPIC_BASE_URL=standIn.url claude -p "…"
+ * standIn.requests(); // what the agent sent, with its tool results
+ * await standIn.close();
+ * ```
+ */
+export { startModelStandIn } from './server.js';
+export type { ModelStandIn, ModelStandInOptions, StandInListen, StandInRequest } from './server.js';
+export { checkModelScript, loadModelScript, ModelScriptError } from './script.js';
+export type {
+  ModelScript,
+  ScriptBlock,
+  ScriptErrorAnswer,
+  ScriptMessage,
+  ScriptResponse,
+  ScriptUsage,
+  StopReason,
+} from './script.js';
+export { apiMessage, sseFrames } from './anthropic.js';
+export { responsesFrames, responsesObject } from './openai.js';

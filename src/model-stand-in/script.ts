@@ -1,0 +1,215 @@
+import { readFile } from 'node:fs/promises';
+import { InputError } from '../errors/index.js';
+
+/** One content block the model answers with. */
+export type ScriptBlock =
+  | { readonly text: string }
+  | {
+      readonly tool_use: {
+        readonly name: string;
+        readonly input: Record<string, unknown>;
+        readonly id?: string;
+      };
+    };
+
+export interface ScriptUsage {
+  readonly input_tokens?: number;
+  readonly output_tokens?: number;
+  readonly cache_read_input_tokens?: number;
+  readonly cache_creation_input_tokens?: number;
+}
+
+export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence';
+
+/** A scripted message answer. */
+export interface ScriptMessage {
+  readonly content: readonly ScriptBlock[];
+  readonly stop_reason?: StopReason;
+  readonly usage?: ScriptUsage;
+}
+
+/** A scripted error answer: the HTTP status and the API's error body. */
+export interface ScriptErrorAnswer {
+  readonly error: {
+    readonly status: 400 | 429 | 500 | 529;
+    readonly message?: string;
+    readonly retry_after?: number;
+  };
+}
+
+export type ScriptResponse = ScriptMessage | ScriptErrorAnswer;
+
+/** What the model stand-in plays: one response per model request, in order. */
+export interface ModelScript {
+  readonly model?: string;
+  readonly responses: readonly ScriptResponse[];
+}
+
+/** A model script that cannot be played: names the file and the JSON pointer. */
+export class ModelScriptError extends InputError {
+  constructor(
+    readonly file: string,
+    readonly pointer: string,
+    problem: string,
+  ) {
+    super(`model script ${file}: ${pointer === '' ? '(document)' : pointer}: ${problem}`);
+  }
+}
+
+const STATUSES = [400, 429, 500, 529];
+const STOP_REASONS = ['end_turn', 'tool_use', 'max_tokens', 'stop_sequence'];
+const USAGE_KEYS = [
+  'input_tokens',
+  'output_tokens',
+  'cache_read_input_tokens',
+  'cache_creation_input_tokens',
+];
+const COMMENT = 'description';
+
+function token(key: string | number): string {
+  return `/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
+}
+
+function kind(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Reads and checks a model script file. */
+export async function loadModelScript(file: string): Promise<ModelScript> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    throw new ModelScriptError(
+      file,
+      '',
+      `cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})`,
+    );
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw new ModelScriptError(file, '', `is not JSON (${(e as Error).message})`);
+  }
+  return checkModelScript(value, file);
+}
+
+/**
+ * Checks a parsed script against model-script.schema.json's rules, with the first problem
+ * named at its JSON pointer; `file` names the script in messages.
+ */
+export function checkModelScript(value: unknown, file: string): ModelScript {
+  const fail = (at: string, problem: string): never => {
+    throw new ModelScriptError(file, at, problem);
+  };
+  if (!isObject(value)) fail('', `must be an object, not ${kind(value)}`);
+  const doc = value as Record<string, unknown>;
+  onlyKeys(doc, ['$schema', COMMENT, 'model', 'responses'], '', fail);
+  if ('model' in doc && (typeof doc.model !== 'string' || doc.model === '')) {
+    fail('/model', `must be a non-empty string, not ${kind(doc.model)}`);
+  }
+  if (!('responses' in doc)) fail('', 'needs "responses", the list of answers in order');
+  const responses = doc.responses;
+  if (!Array.isArray(responses)) {
+    return fail('/responses', `must be an array of responses, not ${kind(responses)}`);
+  }
+  if (responses.length === 0) fail('/responses', 'must hold at least one response');
+  responses.forEach((r, i) => checkResponse(r, `/responses${token(i)}`, fail));
+  return doc as unknown as ModelScript;
+}
+
+type Fail = (at: string, problem: string) => never;
+
+function onlyKeys(obj: Record<string, unknown>, allowed: string[], at: string, fail: Fail): void {
+  for (const key of Object.keys(obj)) {
+    if (!allowed.includes(key)) {
+      fail(`${at}${token(key)}`, `"${key}" is not a field here (it takes ${allowed.join(', ')})`);
+    }
+  }
+}
+
+function checkResponse(value: unknown, at: string, fail: Fail): void {
+  if (!isObject(value)) return fail(at, `a response must be an object, not ${kind(value)}`);
+  if ('error' in value && 'content' in value) {
+    fail(at, 'a response is a message ("content") or an error ("error"), not both');
+  }
+  if ('error' in value) {
+    onlyKeys(value, [COMMENT, 'error'], at, fail);
+    const e = value.error;
+    if (!isObject(e)) return fail(`${at}/error`, `must be an object, not ${kind(e)}`);
+    onlyKeys(e, ['status', 'message', 'retry_after'], `${at}/error`, fail);
+    if (!STATUSES.includes(e.status as number)) {
+      fail(
+        `${at}/error/status`,
+        `must be one of ${STATUSES.join(', ')}, not ${JSON.stringify(e.status)}`,
+      );
+    }
+    if ('message' in e && typeof e.message !== 'string') {
+      fail(`${at}/error/message`, `must be a string, not ${kind(e.message)}`);
+    }
+    if ('retry_after' in e) {
+      const r = e.retry_after;
+      if (!Number.isSafeInteger(r) || (r as number) < 0 || (r as number) > 3600) {
+        fail(
+          `${at}/error/retry_after`,
+          `must be whole seconds from 0 to 3600, not ${JSON.stringify(r)}`,
+        );
+      }
+    }
+    return;
+  }
+  if (!('content' in value)) fail(at, 'a response needs "content" (a message) or "error"');
+  onlyKeys(value, [COMMENT, 'content', 'stop_reason', 'usage'], at, fail);
+  const content = value.content;
+  if (!Array.isArray(content)) {
+    return fail(`${at}/content`, `must be an array of blocks, not ${kind(content)}`);
+  }
+  if (content.length === 0) fail(`${at}/content`, 'must hold at least one block');
+  content.forEach((b, i) => checkBlock(b, `${at}/content${token(i)}`, fail));
+  if ('stop_reason' in value && !STOP_REASONS.includes(value.stop_reason as string)) {
+    fail(
+      `${at}/stop_reason`,
+      `must be one of ${STOP_REASONS.join(', ')}, not ${JSON.stringify(value.stop_reason)}`,
+    );
+  }
+  if ('usage' in value) {
+    const u = value.usage;
+    if (!isObject(u)) return fail(`${at}/usage`, `must be an object, not ${kind(u)}`);
+    onlyKeys(u, USAGE_KEYS, `${at}/usage`, fail);
+    for (const [k, n] of Object.entries(u)) {
+      if (!Number.isSafeInteger(n) || (n as number) < 0) {
+        fail(`${at}/usage${token(k)}`, `must be a whole number >= 0, not ${JSON.stringify(n)}`);
+      }
+    }
+  }
+}
+
+function checkBlock(value: unknown, at: string, fail: Fail): void {
+  if (!isObject(value)) return fail(at, `a block must be an object, not ${kind(value)}`);
+  const keys = Object.keys(value);
+  if (keys.length !== 1 || (keys[0] !== 'text' && keys[0] !== 'tool_use')) {
+    fail(at, `a block is {"text": …} or {"tool_use": {"name", "input"}}, not {${keys.join(', ')}}`);
+  }
+  if ('text' in value) {
+    if (typeof value.text !== 'string')
+      fail(`${at}/text`, `must be a string, not ${kind(value.text)}`);
+    return;
+  }
+  const t = value.tool_use;
+  if (!isObject(t)) return fail(`${at}/tool_use`, `must be an object, not ${kind(t)}`);
+  onlyKeys(t, ['name', 'input', 'id'], `${at}/tool_use`, fail);
+  if (typeof t.name !== 'string' || t.name === '') {
+    fail(`${at}/tool_use/name`, `must be a non-empty string, not ${kind(t.name)}`);
+  }
+  if (!isObject(t.input)) fail(`${at}/tool_use/input`, `must be an object, not ${kind(t.input)}`);
+  if ('id' in t && (typeof t.id !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(t.id))) {
+    fail(`${at}/tool_use/id`, 'must be 1 to 64 letters, digits, "_" or "-"');
+  }
+}

@@ -1,0 +1,287 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { chmod } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { EvalrigError } from '../errors/index.js';
+import { apiError, apiMessage, sseFrames, standInError } from './anthropic.js';
+import { responsesError, responsesFrames, responsesObject } from './openai.js';
+import type { ModelScript } from './script.js';
+
+/** Where the stand-in listens: a Unix socket, or a loopback TCP port (0: any free one). */
+export type StandInListen = { readonly socketPath: string } | { readonly port: number };
+
+export interface ModelStandInOptions {
+  readonly script: ModelScript;
+  readonly listen: StandInListen;
+  /** A request body larger than this is answered 413 (default 32 MiB). */
+  readonly maxRequestBytes?: number;
+}
+
+/** What the stand-in saw of one request, for tests and the run's record. */
+export interface StandInRequest {
+  /** 1, 2, … in arrival order. */
+  readonly n: number;
+  readonly path: string;
+  readonly model: string | null;
+  readonly stream: boolean;
+  /** The number of messages in the conversation sent. */
+  readonly messages: number;
+  /** The tool results in the last user message (what the agent's tools returned). */
+  readonly toolResults: readonly { toolUseId: string; isError: boolean; text: string }[];
+  /** Which scripted response answered it (index in `responses`), or null if none did. */
+  readonly response: number | null;
+  readonly status: number;
+}
+
+export interface ModelStandIn {
+  /** `http://127.0.0.1:PORT` for a TCP stand-in; `http://localhost` for a socket one. */
+  readonly url: string;
+  readonly socketPath: string | null;
+  requests(): StandInRequest[];
+  /** Scripted responses not played yet. */
+  remaining(): number;
+  close(): Promise<void>;
+}
+
+const MESSAGES_PATH = '/v1/messages';
+const RESPONSES_PATH = '/v1/responses';
+
+/**
+ * Plays a model script as the Anthropic Messages API and the OpenAI Responses API: each
+ * `POST /v1/messages` or `POST /v1/responses` takes the next scripted response, streamed as server-sent events when the request asks `"stream": true`,
+ * else one JSON message or response object. A request past the script's end is answered 400 (never retried by
+ * the client) saying so; any other path is 404.
+ */
+export async function startModelStandIn(options: ModelStandInOptions): Promise<ModelStandIn> {
+  const maxRequestBytes = options.maxRequestBytes ?? 32 * 1024 * 1024;
+  const script = options.script;
+  const requests: StandInRequest[] = [];
+  let next = 0;
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? '/', 'http://stand-in');
+    const n = requests.length + 1;
+    const note = (r: Omit<StandInRequest, 'n' | 'path'>): void => {
+      requests.push({ n, path: url.pathname, ...r });
+    };
+    const empty = { model: null, stream: false, messages: 0, toolResults: [], response: null };
+    const api =
+      url.pathname === MESSAGES_PATH
+        ? 'messages'
+        : url.pathname === RESPONSES_PATH
+          ? 'responses'
+          : null;
+    if (req.method !== 'POST' || api === null) {
+      send(
+        res,
+        standInError(
+          404,
+          `the model stand-in serves only POST ${MESSAGES_PATH} and ${RESPONSES_PATH}`,
+        ),
+      );
+      note({ ...empty, status: 404 });
+      req.resume();
+      return;
+    }
+    const body = await readBody(req, maxRequestBytes);
+    if (body === null) {
+      send(res, standInError(413, `request body over ${maxRequestBytes} bytes`));
+      note({ ...empty, status: 413 });
+      return;
+    }
+    const request = parseRequest(body, api);
+    if (!request) {
+      send(res, standInError(400, 'the request body is not a JSON object'));
+      note({ ...empty, status: 400 });
+      return;
+    }
+    const seen = {
+      model: request.model,
+      stream: request.stream,
+      messages: request.messages,
+      toolResults: request.toolResults,
+    };
+    const index = next;
+    const scripted = script.responses[index];
+    if (!scripted) {
+      send(
+        res,
+        standInError(
+          400,
+          `the model script has no response left for request ${n} (it holds ${script.responses.length})`,
+        ),
+      );
+      note({ ...seen, response: null, status: 400 });
+      return;
+    }
+    next++;
+    if ('error' in scripted) {
+      const answer = api === 'messages' ? apiError(scripted.error) : responsesError(scripted.error);
+      send(res, answer);
+      note({ ...seen, response: index, status: answer.status });
+      return;
+    }
+    const model = script.model ?? request.model ?? 'stand-in-model';
+    const message =
+      api === 'messages' ? apiMessage(scripted, model, n) : responsesObject(scripted, model, n);
+    note({ ...seen, response: index, status: 200 });
+    if (!request.stream) {
+      send(res, {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(message),
+      });
+      return;
+    }
+    res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      'request-id': `req_standin_${n}`,
+    });
+    const frames =
+      api === 'messages'
+        ? sseFrames(message as ReturnType<typeof apiMessage>)
+        : responsesFrames(message as ReturnType<typeof responsesObject>);
+    for (const frame of frames) res.write(frame);
+    res.end();
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      if (!res.headersSent) send(res, standInError(500, `stand-in failure: ${String(e)}`));
+      else res.destroy();
+    });
+  });
+  server.keepAliveTimeout = 5000;
+  await listen(server, options.listen);
+  // The container's user (uid 1000) connects through the mounted folder.
+  if ('socketPath' in options.listen) await chmod(options.listen.socketPath, 0o666);
+  const address = server.address();
+  const socketPath = 'socketPath' in options.listen ? options.listen.socketPath : null;
+  const url = socketPath ? 'http://localhost' : `http://127.0.0.1:${(address as AddressInfo).port}`;
+
+  return {
+    url,
+    socketPath,
+    requests: () => [...requests],
+    remaining: () => script.responses.length - next,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function send(
+  res: ServerResponse,
+  a: { status: number; headers: Record<string, string>; body: string },
+): void {
+  res.writeHead(a.status, { ...a.headers, 'content-length': Buffer.byteLength(a.body) });
+  res.end(a.body);
+}
+
+/** The body, or null once it passes the cap (the rest is then drained, not kept). */
+function readBody(req: IncomingMessage, cap: number): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > cap) over = true;
+      if (!over) chunks.push(c);
+      else chunks.length = 0;
+    });
+    req.on('end', () => resolve(over ? null : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+interface SeenRequest {
+  model: string | null;
+  stream: boolean;
+  messages: number;
+  toolResults: StandInRequest['toolResults'];
+}
+
+function parseRequest(body: Buffer, api: 'messages' | 'responses'): SeenRequest | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(body.toString('utf8'));
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const v = value as { model?: unknown; stream?: unknown; messages?: unknown; input?: unknown };
+  if (api === 'responses') {
+    // The Responses API: `input` is a string or a list of items; tool outputs are
+    // function_call_output items ({ call_id, output }), the latest after the last call.
+    const input = Array.isArray(v.input) ? (v.input as unknown[]) : [];
+    return {
+      model: typeof v.model === 'string' ? v.model : null,
+      stream: v.stream === true,
+      messages: typeof v.input === 'string' ? 1 : input.length,
+      toolResults: functionOutputs(input),
+    };
+  }
+  const messages = Array.isArray(v.messages) ? v.messages : [];
+  return {
+    model: typeof v.model === 'string' ? v.model : null,
+    stream: v.stream === true,
+    messages: messages.length,
+    toolResults: toolResults(messages[messages.length - 1]),
+  };
+}
+
+function functionOutputs(input: unknown[]): StandInRequest['toolResults'] {
+  const out: { toolUseId: string; isError: boolean; text: string }[] = [];
+  for (const item of input.slice(-100)) {
+    const i = item as { type?: unknown; call_id?: unknown; output?: unknown } | null;
+    if (i?.type !== 'function_call_output') continue;
+    out.push({
+      toolUseId: String(i.call_id),
+      isError: false,
+      text: resultText(i.output).slice(0, 4000),
+    });
+  }
+  return out;
+}
+
+function toolResults(last: unknown): StandInRequest['toolResults'] {
+  const content = (last as { role?: unknown; content?: unknown } | undefined)?.content;
+  if (!Array.isArray(content)) return [];
+  const out: { toolUseId: string; isError: boolean; text: string }[] = [];
+  for (const block of content as {
+    type?: unknown;
+    tool_use_id?: unknown;
+    is_error?: unknown;
+    content?: unknown;
+  }[]) {
+    if (block?.type !== 'tool_result') continue;
+    out.push({
+      toolUseId: String(block.tool_use_id),
+      isError: block.is_error === true,
+      text: resultText(block.content).slice(0, 4000),
+    });
+  }
+  return out;
+}
+
+function resultText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((c: { type?: unknown; text?: unknown }) => (c?.type === 'text' ? String(c.text) : ''))
+    .join('');
+}
+
+function listen(server: Server, where: StandInListen): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', (e) =>
+      reject(new EvalrigError(`model stand-in: cannot listen (${e.message})`)),
+    );
+    const done = (): void => resolve();
+    if ('socketPath' in where) server.listen(where.socketPath, done);
+    else server.listen(where.port, '127.0.0.1', done);
+  });
+}

@@ -1,0 +1,151 @@
+import { spawn } from 'node:child_process';
+import type { Socket } from 'node:net';
+import type { DockerClient } from './connection.js';
+import { LABELS } from './container.js';
+
+/**
+ * The reaper: a small detached process, one per orchestrator, that removes
+ * the orchestrator's containers (by label) once the orchestrator is gone,
+ * however it ended, SIGKILL included. It is testcontainers' Ryuk without a
+ * container: a Ryuk container would need the Docker socket mounted and an
+ * image pulled; a process needs neither.
+ *
+ * It holds the read end of a pipe whose write end only the orchestrator
+ * holds, so the kernel closes it when the orchestrator dies and the reaper
+ * reads EOF: no polling of pids (which the system reuses). It runs in its own
+ * session (detached), so the SIGINT a terminal sends to its process group
+ * does not reach it, and ignores SIGINT, SIGTERM and SIGHUP anyway. On EOF it
+ * lists and removes the containers carrying the labels, and keeps doing so
+ * until three listings a second apart find none (a creation that was in
+ * flight at the engine when the orchestrator died lands within them), or
+ * until `sweepMs` has passed (an engine that does not answer); then it exits.
+ *
+ * It is plain JavaScript run with `node -e`, with Node's own http client
+ * only: it needs no module resolution and no loader, whatever ran the
+ * orchestrator (dist, or the sources through a loader in tests).
+ */
+const REAPER_SOURCE = String.raw`
+'use strict';
+const http = require('node:http');
+const cfg = JSON.parse(process.argv[1]);
+for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(s, () => {});
+const base = cfg.socketPath ? { socketPath: cfg.socketPath } : { host: cfg.host, port: cfg.port };
+function call(method, path) {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ ...base, method, path, timeout: 5000 }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString() }));
+      res.on('error', reject);
+    });
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', reject);
+    req.end();
+  });
+}
+async function sweepOnce() {
+  const filters = encodeURIComponent(JSON.stringify({ label: cfg.labels }));
+  const listed = await call('GET', '/containers/json?all=true&filters=' + filters);
+  if (listed.status !== 200) throw new Error('list: ' + listed.status);
+  const ids = JSON.parse(listed.body).map((c) => c.Id);
+  await Promise.all(ids.map((id) => call('DELETE', '/containers/' + id + '?force=true&v=true')));
+  return ids.length;
+}
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+let started = false;
+async function reap() {
+  if (started) return;
+  started = true;
+  if (cfg.scratch) {
+    try {
+      require('node:fs').rmSync(cfg.scratch, { recursive: true, force: true });
+    } catch {}
+  }
+  if (cfg.mounts) {
+    // The runs' disk quotas: lazily unmounted, so a container still holding one does not stop it.
+    try {
+      const fs = require('node:fs');
+      const prefix = cfg.mounts.replace(/\/*$/, '/');
+      const targets = fs.readFileSync('/proc/self/mountinfo', 'utf8').split('\n')
+        .map((line) => (line.split(' ')[4] || '').replace(/\\040/g, ' '))
+        .filter((t) => t.startsWith(prefix))
+        .sort((a, b) => b.length - a.length);
+      for (const t of targets) require('node:child_process').spawnSync('umount', ['-l', t], { timeout: 10000 });
+    } catch {}
+  }
+  const deadline = Date.now() + cfg.sweepMs;
+  let quiet = 0;
+  while (Date.now() < deadline && quiet < 3) {
+    try {
+      quiet = (await sweepOnce()) === 0 ? quiet + 1 : 0;
+    } catch {
+      quiet = 0;
+    }
+    if (quiet < 3) await sleep(1000);
+  }
+  process.exit(0);
+}
+process.stdin.on('data', () => {});
+process.stdin.on('end', reap);
+process.stdin.on('close', reap);
+process.stdin.on('error', reap);
+process.stdin.resume();
+`;
+
+/** A running reaper; `release` is the orchestrator's normal end (the reaper then sweeps and exits). */
+export interface Reaper {
+  readonly pid: number | undefined;
+  release(): void;
+}
+
+export interface ReaperOptions {
+  /** How long the reaper keeps trying after the orchestrator ended (default 60 s). */
+  readonly sweepMs?: number;
+  /** The orchestrator's scratch folder (runtime/scratch.ts), removed with the containers. */
+  readonly scratch?: string;
+  /** A folder under which every mount (the runs' disk quotas) is unmounted. */
+  readonly mounts?: string;
+}
+
+/**
+ * Starts the reaper of this process's containers carrying `labels` (evalrig's
+ * managed label is implied). Start it before the first container is created.
+ *
+ * @example
+ * const reaper = startReaper(client, { [LABELS.session]: session });
+ * try { ... } finally { reaper.release(); }
+ */
+export function startReaper(
+  client: DockerClient,
+  labels: Readonly<Record<string, string>>,
+  options: ReaperOptions = {},
+): Reaper {
+  const endpoint = client.endpoint?.options ?? { socketPath: '/var/run/docker.sock' };
+  const config = {
+    socketPath: endpoint.socketPath,
+    host: endpoint.host,
+    port: endpoint.port,
+    labels: [`${LABELS.managed}=true`, ...Object.entries(labels).map(([k, v]) => `${k}=${v}`)],
+    sweepMs: options.sweepMs ?? 60_000,
+    scratch: options.scratch,
+    mounts: options.mounts,
+  };
+  const child = spawn(process.execPath, ['-e', REAPER_SOURCE, JSON.stringify(config)], {
+    detached: true,
+    stdio: ['pipe', 'ignore', 'ignore'],
+    // No NODE_OPTIONS: whatever loader the orchestrator runs under is not the reaper's.
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+  });
+  child.on('error', () => undefined);
+  const pipe = child.stdin as unknown as Socket;
+  pipe.on('error', () => undefined);
+  // Neither the child nor the pipe keeps the orchestrator alive.
+  child.unref();
+  pipe.unref();
+  return {
+    pid: child.pid,
+    release: () => {
+      pipe.destroy();
+    },
+  };
+}

@@ -1,0 +1,226 @@
+import { expect } from 'chai';
+import { ensureTestImage } from '../../src/image/index.js';
+import { BASE_IMAGE, requireDocker } from '../support/docker.js';
+import { campaignContainers, cli, runRecords, waitFor } from '../support/faults.js';
+import { startSecondEngine, type SecondEngine } from '../support/second-engine.js';
+import { makeToyWorkspace, type ToyWorkspace } from '../support/toy.js';
+
+/**
+ * A second engine, started by these tests, is killed or frozen while a
+ * campaign plays on it. The campaign must stop as one event, with one message
+ * naming the engine, the runs in flight recorded as failed by the engine
+ * (phase named), no run started after; once the engine is back, a resume
+ * plays exactly the rest.
+ */
+describe('faults: the Docker engine fails mid-campaign', function () {
+  this.timeout(300_000);
+  let engine: SecondEngine;
+  const RUNS = 4; // per condition: 8 runs, 2 at a time, ~2 s each
+
+  before(async function () {
+    await requireDocker();
+    if (process.getuid?.() !== 0) this.skip();
+    engine = await startSecondEngine();
+    await engine.loadImage(BASE_IMAGE);
+    await ensureTestImage(engine.client(), { onProgress: () => undefined });
+  });
+  // A test that failed half-way leaves the engine as it was: each starts from one that answers.
+  beforeEach(async () => {
+    await engine.ready();
+  });
+  after(async () => {
+    await engine?.stop();
+  });
+
+  async function workspace(): Promise<ToyWorkspace> {
+    return makeToyWorkspace({
+      scripts: { slow: { turns: [{ actions: [{ sleep: 2 }, { stop: 'conformant' }] }] } },
+      set: {
+        conditions: { a: {}, b: {} },
+        evals: [{ id: 'slow', prompt: 'wait', runs: RUNS }],
+      },
+    });
+  }
+
+  const env = (): Record<string, string> => ({ DOCKER_HOST: engine.host });
+  const start = (ws: ToyWorkspace) =>
+    cli(['run', ws.evalSetFile, '--out', ws.outDir, '--jobs', '2', '--no-report'], env());
+
+  /** Waits until a run has finished and two play: the engine then fails mid-campaign. */
+  async function midCampaign(ws: ToyWorkspace): Promise<number> {
+    const client = engine.client();
+    await waitFor(
+      async () =>
+        (await runRecords(ws.outDir)).length >= 1 &&
+        (await campaignContainers(client, ws.outDir)) >= 2,
+      120_000,
+      'a finished run and two in flight',
+    );
+    return (await runRecords(ws.outDir)).length;
+  }
+
+  /** After the fault: what was recorded, then a resume plays exactly the rest. */
+  async function expectResumeFinishesTheRest(ws: ToyWorkspace): Promise<void> {
+    const before = await runRecords(ws.outDir);
+    const finished = before.filter((r) => r.record.status === 'completed').length;
+    const again = await start(ws);
+    expect(again.exitCode, again.stderr).to.equal(0);
+    expect(again.stderr).to.contain(`${2 * RUNS - finished} played, ${finished} skipped`);
+    const after = await runRecords(ws.outDir);
+    expect(after.map((r) => r.record.status)).to.deep.equal(
+      Array.from({ length: 2 * RUNS }, () => 'completed'),
+    );
+    expect(await campaignContainers(engine.client(), ws.outDir)).to.equal(0);
+  }
+
+  function expectOneEngineMessage(stderr: string): void {
+    const all = stderr.split('\n');
+    const lines = all.filter((l) => l.includes('stopped answering'));
+    expect(lines, stderr).to.have.length(1);
+    expect(lines[0]).to.contain(`the Docker engine at ${engine.host}`);
+    expect(lines[0]).to.contain('run the same command again once the engine answers');
+    // No raw error per run besides the one message, no stack trace.
+    const others = all.filter((l) => !l.includes('stopped answering')).join('\n');
+    expect(others).to.not.match(/ECONNREFUSED|EPIPE|ENOENT|internal error|\n\s+at /u);
+  }
+
+  /**
+   * The runs in flight when the engine failed (at most --jobs) are failed by
+   * the engine, each naming its phase; every completed run ended before the
+   * fault; nothing else was recorded.
+   */
+  async function expectInFlightFailedByEngine(ws: ToyWorkspace, faultAt: number): Promise<void> {
+    const records = await runRecords(ws.outDir);
+    const failed = records.filter((r) => r.record.status === 'failed');
+    expect(failed.length).to.be.at.most(2);
+    for (const f of failed)
+      expect(f.record.error).to.match(
+        /^(prepare|start|turn 1|stop 1|checks|record): the Docker engine at /u,
+      );
+    for (const { record } of records.filter((r) => r.record.status !== 'failed')) {
+      expect(record.status).to.equal('completed');
+      // A run finishing at the very moment of the fault is fine; one after it is not.
+      expect(Date.parse(record.finished_at)).to.be.below(faultAt + 1000);
+    }
+  }
+
+  it('killed (SIGKILL): one message, in-flight runs failed by the engine, the rest on resume', async () => {
+    const ws = await workspace();
+    try {
+      const child = start(ws);
+      await midCampaign(ws);
+      const stoppedAt = Date.now();
+      await engine.kill();
+      const r = await child;
+      expect(Date.now() - stoppedAt).to.be.below(15_000);
+      expect(r.exitCode, r.stderr).to.equal(1);
+      expectOneEngineMessage(r.stderr);
+      await expectInFlightFailedByEngine(ws, stoppedAt);
+      await engine.restart();
+      await expectResumeFinishesTheRest(ws);
+    } finally {
+      await ws.cleanup();
+    }
+  });
+
+  it('frozen (SIGSTOP): noticed within its bound, one message; the rest on resume once thawed', async () => {
+    const ws = await workspace();
+    try {
+      const child = start(ws);
+      await midCampaign(ws);
+      const frozenAt = Date.now();
+      engine.freeze();
+      let r;
+      try {
+        r = await child;
+      } finally {
+        engine.thaw();
+      }
+      // Two pings unanswered, 2 s apart, 5 s each: about 14 s.
+      expect(Date.now() - frozenAt).to.be.below(25_000);
+      expect(r.exitCode, r.stderr).to.equal(1);
+      expectOneEngineMessage(r.stderr);
+      await expectInFlightFailedByEngine(ws, frozenAt);
+      await expectResumeFinishesTheRest(ws);
+    } finally {
+      engine.thaw();
+      await ws.cleanup();
+    }
+  });
+
+  it('frozen: doctor and run answer within their bound, exit 1, no stack', async () => {
+    const ws = await workspace();
+    engine.freeze();
+    try {
+      for (const args of [['doctor'], ['run', ws.evalSetFile, '--out', ws.outDir]]) {
+        const t0 = Date.now();
+        const r = await cli(args, env());
+        expect(Date.now() - t0, args[0]).to.be.below(10_000);
+        expect(r.exitCode, r.stderr).to.equal(1);
+        expect(r.stderr).to.contain(`no Docker engine answers at ${engine.host}`);
+        expect(r.stderr).to.not.match(/\n\s+at /u);
+      }
+    } finally {
+      engine.thaw();
+      await ws.cleanup();
+    }
+  });
+
+  it('frozen: SIGINT exits 130 within 5 s saying what it could not remove; the reaper removes it once thawed', async () => {
+    const ws = await workspace();
+    try {
+      const child = start(ws);
+      await midCampaign(ws);
+      engine.freeze();
+      const t0 = Date.now();
+      child.kill('SIGINT');
+      let r;
+      try {
+        r = await child;
+      } finally {
+        engine.thaw();
+      }
+      expect(Date.now() - t0).to.be.below(5_500);
+      expect(r.exitCode).to.equal(130);
+      expect(r.stderr).to.contain('did not answer');
+      // Thawed: the reaper, still sweeping, removes what the signal could not.
+      await waitFor(
+        async () => (await campaignContainers(engine.client(), ws.outDir)) === 0,
+        20_000,
+        'no container left',
+      );
+    } finally {
+      engine.thaw();
+      await ws.cleanup();
+    }
+  });
+
+  it('frozen: two SIGINTs end evalrig at once', async () => {
+    const ws = await workspace();
+    try {
+      const child = start(ws);
+      await midCampaign(ws);
+      engine.freeze();
+      child.kill('SIGINT');
+      await new Promise((r) => setTimeout(r, 200));
+      const t0 = Date.now();
+      child.kill('SIGINT');
+      let r;
+      try {
+        r = await child;
+      } finally {
+        engine.thaw();
+      }
+      expect(Date.now() - t0).to.be.below(1_000);
+      expect(r.exitCode).to.equal(130);
+      await waitFor(
+        async () => (await campaignContainers(engine.client(), ws.outDir)) === 0,
+        20_000,
+        'no container left',
+      );
+    } finally {
+      engine.thaw();
+      await ws.cleanup();
+    }
+  });
+});

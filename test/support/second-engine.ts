@@ -1,0 +1,235 @@
+/**
+ * A second Docker engine, started by a test and only for it: its own
+ * data-root, exec-root, pidfile and unix socket, a bridge interface of its own
+ * with no address and no iptables, so it never touches the engine the other
+ * tests (and other people) use. (`--bridge none` would not do: a dockerd
+ * started with it deletes the host's `docker0`, the first engine's bridge.) Tests
+ * kill it (SIGKILL), freeze it (SIGSTOP) and bring it back to see what evalrig
+ * does when its engine fails mid-campaign.
+ *
+ * Needs root and `dockerd` on the PATH. One engine per test process: its
+ * folder (under os.tmpdir()) holds the base image loaded once from the first
+ * engine (`docker save | docker -H <second> load`), so every test of the
+ * process reuses it; `stop()` ends the engine and its containerd and removes
+ * the folder.
+ *
+ * @example
+ * const engine = await startSecondEngine();
+ * const client = engine.client();           // a DockerClient on the second engine
+ * await engine.loadImage('evalrig-base:bookworm');
+ * engine.freeze(); ... engine.thaw();
+ * await engine.kill(); await engine.restart();
+ * await engine.stop();
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, existsSync, openSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { execa } from 'execa';
+import { connectDocker, pingDocker, type DockerClient } from '../../src/runtime/index.js';
+
+export interface SecondEngine {
+  /** unix:///…/docker.sock: what DOCKER_HOST is set to for a CLI run against it. */
+  readonly host: string;
+  readonly root: string;
+  /** The dockerd process id (changes on restart). */
+  pid(): number;
+  /** A fresh client on this engine (a fresh one: a lost engine's state is per client). */
+  client(): DockerClient;
+  /** Loads an image of the first engine into this one, once per process. */
+  loadImage(tag: string): Promise<void>;
+  /** Thaws, or restarts a killed engine: afterwards it answers. */
+  ready(): Promise<void>;
+  /** SIGSTOP: the engine stops answering, its socket stays. */
+  freeze(): void;
+  /** SIGCONT. */
+  thaw(): void;
+  /** SIGKILL, and waits until the process is gone. */
+  kill(): Promise<void>;
+  /** Starts dockerd again on the same folders and waits until it answers. */
+  restart(): Promise<void>;
+  /** Ends the engine and its containerd, and removes its folder. */
+  stop(): Promise<void>;
+}
+
+const READY_MS = 60_000;
+
+async function waitUntil(check: () => Promise<boolean>, ms: number, what: string): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`second engine: ${what} within ${ms} ms`);
+}
+
+function gone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** Every process's id, parent and command line, read from /proc (no procps needed). */
+async function processes(): Promise<Array<{ pid: number; ppid: number; cmd: string }>> {
+  const found: Array<{ pid: number; ppid: number; cmd: string }> = [];
+  for (const name of await readdir('/proc')) {
+    if (!/^\d+$/u.test(name)) continue;
+    try {
+      const cmd = (await readFile(`/proc/${name}/cmdline`, 'utf8')).replace(/\0/gu, ' ');
+      const stat = await readFile(`/proc/${name}/stat`, 'utf8');
+      // The fields after the command name (in parentheses): state, then the parent's pid.
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      found.push({ pid: Number(name), ppid, cmd });
+    } catch {
+      // Ended meanwhile.
+    }
+  }
+  return found;
+}
+
+let shared: Promise<SecondEngine> | undefined;
+
+/** The second engine of this test process (started on first call). */
+export function startSecondEngine(): Promise<SecondEngine> {
+  shared ??= launch();
+  return shared;
+}
+
+async function launch(): Promise<SecondEngine> {
+  const root = await mkdtemp(path.join(tmpdir(), 'evalrig-second-engine-'));
+  const dataRoot = path.join(root, 'data');
+  const execRoot = path.join(root, 'exec');
+  const pidfile = path.join(root, 'dockerd.pid');
+  const socket = path.join(root, 'docker.sock');
+  const host = `unix://${socket}`;
+  await mkdir(dataRoot, { recursive: true });
+  await mkdir(execRoot, { recursive: true });
+  const loaded = new Map<string, Promise<void>>();
+  let child: ChildProcess | undefined;
+  const bridge = `evalrig-b${process.pid % 100000}`;
+  await execa('ip', ['link', 'add', bridge, 'type', 'bridge'], { reject: false });
+
+  const start = async (): Promise<void> => {
+    const log = openSync(path.join(root, 'dockerd.log'), 'a');
+    child = spawn(
+      'dockerd',
+      [
+        '--data-root',
+        dataRoot,
+        '--exec-root',
+        execRoot,
+        '--pidfile',
+        pidfile,
+        '-H',
+        host,
+        '--bridge',
+        bridge,
+        '--iptables=false',
+        '--ip-masq=false',
+        '--ip-forward=false',
+      ],
+      { stdio: ['ignore', log, log], detached: true },
+    );
+    closeSync(log);
+    child.unref();
+    const client = connectDocker({ DOCKER_HOST: host });
+    await waitUntil(
+      () =>
+        pingDocker(client, 1000).then(
+          () => true,
+          () => false,
+        ),
+      READY_MS,
+      'no answer',
+    );
+  };
+  await start();
+
+  const pid = (): number => child?.pid ?? 0;
+  const endContainerd = async (): Promise<void> => {
+    const file = path.join(execRoot, 'containerd', 'containerd.pid');
+    if (!existsSync(file)) return;
+    const cp = Number((await readFile(file, 'utf8')).trim());
+    if (cp > 0 && !gone(cp)) {
+      await waitUntil(async () => gone(cp), 5_000, 'containerd did not end').catch(() =>
+        process.kill(cp, 'SIGKILL'),
+      );
+      await waitUntil(async () => gone(cp), 5_000, 'containerd did not end on SIGKILL');
+    }
+    await rm(file, { force: true });
+  };
+  const engine: SecondEngine = {
+    host,
+    root,
+    pid,
+    client: () => connectDocker({ DOCKER_HOST: host }),
+    loadImage(tag) {
+      let p = loaded.get(tag);
+      if (!p) {
+        p = (async () => {
+          await execa('bash', [
+            '-c',
+            'set -o pipefail; docker save "$1" | docker -H "$2" load -q',
+            'load',
+            tag,
+            host,
+          ]);
+        })();
+        loaded.set(tag, p);
+      }
+      return p;
+    },
+    async ready() {
+      if (gone(pid())) await start();
+      else process.kill(pid(), 'SIGCONT');
+    },
+    freeze: () => process.kill(pid(), 'SIGSTOP'),
+    thaw: () => {
+      if (!gone(pid())) process.kill(pid(), 'SIGCONT');
+    },
+    async kill() {
+      const p = pid();
+      process.kill(p, 'SIGKILL');
+      await waitUntil(async () => gone(p), 10_000, `pid ${p} still there after SIGKILL`);
+      await rm(pidfile, { force: true });
+      // Its containerd ends on its own a moment later; a restart before then
+      // would wait on a containerd that is going away.
+      await endContainerd();
+    },
+    restart: start,
+    async stop() {
+      const p = pid();
+      if (!gone(p)) {
+        process.kill(p, 'SIGCONT');
+        process.kill(p, 'SIGTERM');
+        await waitUntil(async () => gone(p), 30_000, `pid ${p} did not end on SIGTERM`).catch(() =>
+          process.kill(p, 'SIGKILL'),
+        );
+      }
+      await endContainerd();
+      await execa('ip', ['link', 'del', bridge], { reject: false });
+      // Containers of a killed engine keep running under their shims: end them
+      // (only this engine's: their command line names its folder).
+      const procs = await processes();
+      const shims = procs.filter((p) => p.cmd.includes('containerd-shim') && p.cmd.includes(root));
+      for (const shim of shims) {
+        for (const c of procs.filter((p) => p.ppid === shim.pid)) process.kill(c.pid, 'SIGKILL');
+        if (!gone(shim.pid)) process.kill(shim.pid, 'SIGKILL');
+      }
+      // Whatever is still mounted under the folder (a container's rootfs) goes first.
+      const mounts = (await readFile('/proc/self/mounts', 'utf8'))
+        .split('\n')
+        .map((l) => l.split(' ')[1] ?? '')
+        .filter((m) => m.startsWith(root))
+        .sort((a, b) => b.length - a.length);
+      for (const m of mounts) await execa('umount', ['-l', m], { reject: false });
+      await rm(root, { recursive: true, force: true });
+      shared = undefined;
+    },
+  };
+  return engine;
+}

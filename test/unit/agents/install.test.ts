@@ -1,0 +1,57 @@
+import { expect } from 'chai';
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { CLAUDE_CODE_VERIFIED_VERSION, ensureAgentInstalled } from '../../../src/agents/index.js';
+
+describe('agent install: the cache', () => {
+  let root: string;
+  beforeEach(async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'evalrig-agents-'));
+  });
+  afterEach(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('takes an installed version from the cache as is (no npm), the binary resolved through its link, with its sha256', async () => {
+    const dir = path.join(root, '@scope/tool@1.2.3');
+    const real = path.join(dir, 'node_modules/@scope/tool/bin/tool.exe');
+    await mkdir(path.dirname(real), { recursive: true });
+    await mkdir(path.join(dir, 'node_modules/.bin'), { recursive: true });
+    await writeFile(real, 'binary bytes', { mode: 0o755 });
+    await symlink('../@scope/tool/bin/tool.exe', path.join(dir, 'node_modules/.bin/tool'));
+    const install = await ensureAgentInstalled({
+      package: '@scope/tool',
+      version: '1.2.3',
+      bin: 'tool',
+      root,
+    });
+    expect(install).to.deep.equal({
+      package: '@scope/tool',
+      version: '1.2.3',
+      dir,
+      binary: real,
+      sha256: createHash('sha256').update('binary bytes').digest('hex'),
+    });
+  });
+
+  it('refuses a version that is not exact before anything is installed', async () => {
+    let error: unknown;
+    try {
+      await ensureAgentInstalled({ package: '@scope/tool', version: 'latest', bin: 'tool', root });
+    } catch (e) {
+      error = e;
+    }
+    expect(String(error)).to.contain(
+      '@scope/tool needs an exact version (like 2.1.332), not "latest"',
+    );
+  });
+
+  it('scripts/agents.sh installs by default the version the adapter was verified with', async () => {
+    const script = await readFile('scripts/agents.sh', 'utf8');
+    expect(/EVALRIG_CLAUDE_CODE_VERSION:-([0-9.]+)\}/.exec(script)?.[1]).to.equal(
+      CLAUDE_CODE_VERIFIED_VERSION,
+    );
+  });
+});
