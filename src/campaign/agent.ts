@@ -42,12 +42,7 @@ export async function prepareCampaignAgent(options: {
 }): Promise<CampaignAgent | undefined> {
   const { evalSet } = options;
   if (evalSet.agent.type !== 'claude-code') return undefined;
-  const scripts = new Map<string, ModelScript>();
-  for (const p of options.planned) {
-    const file = scriptOf(evalSet, p);
-    if (file !== undefined && !scripts.has(file)) scripts.set(file, await loadModelScript(file));
-  }
-  const upstream = upstreamOf(evalSet, options.planned);
+  const sourceFor = await modelSources(evalSet, options.planned);
   const install = await ensureAgentInstalled({
     package: CLAUDE_CODE_PACKAGE,
     version: evalSet.agent.version!,
@@ -63,15 +58,33 @@ export async function prepareCampaignAgent(options: {
   return {
     install,
     identity: { package: install.package, version: install.version, binary_sha256: install.sha256 },
-    sourceFor: (planned) => {
-      const file = scriptOf(evalSet, planned);
-      if (file !== undefined) return { script: scripts.get(file)! };
-      if (upstream) return upstream;
-      // The eval set's checks make this unreachable; a clear message if it is not.
-      throw new InputError(
-        `${evalSet.file}: eval ${planned.eval.id} (condition ${planned.condition.name}) has no model: give agent.model or a model_script`,
-      );
-    },
+    sourceFor,
+  };
+}
+
+/**
+ * Each planned run's model source: its condition's script, else its eval's, else agent.model
+ * (a script, or the real API with its key read from the host now). Every script is read once.
+ */
+export async function modelSources(
+  evalSet: EvalSet,
+  planned: readonly PlannedRun[],
+): Promise<(run: PlannedRun) => ModelSource> {
+  const scripts = new Map<string, ModelScript>();
+  for (const p of planned) {
+    const file = scriptOf(evalSet, p);
+    if (file !== undefined && !scripts.has(file)) scripts.set(file, await loadModelScript(file));
+  }
+  const upstream = upstreamOf(evalSet, planned);
+  return (run) => {
+    const file = scriptOf(evalSet, run);
+    const script = file === undefined ? undefined : scripts.get(file);
+    if (script) return { script };
+    if (upstream && file === undefined) return upstream;
+    // The eval set's checks and the plan make this unreachable; a clear message if it is not.
+    throw new InputError(
+      `${evalSet.file}: eval ${run.eval.id} (condition ${run.condition.name}) has no model: give agent.model or a model_script`,
+    );
   };
 }
 
