@@ -14,6 +14,10 @@
  * const turn2 = parseClaudeCodeStream(stdoutOfTurn2,
  *   { previousSessionCostUsd: turn1.sessionCostUsd ?? 0 });
  * ```
+ *
+ * Campaigns play them for `agent.type: "claude-code"` (src/campaign/agent.ts and run-one.ts):
+ * install and preflight once per campaign, one gateway and one session per run, each turn's
+ * stream kept as turns/turn-NN.jsonl and its summary in the stop.
  */
 export {
   AgentInstallError,

@@ -78,6 +78,55 @@ export interface DiffCounters {
   readonly untracked: number;
 }
 
+/** The agent an adapter installed: recorded in conditions.json and run.json. */
+export interface AgentIdentity {
+  readonly package: string;
+  readonly version: string;
+  /** sha256 of the binary mounted into the containers. */
+  readonly binary_sha256: string;
+}
+
+export interface AgentTokens {
+  readonly input: number;
+  readonly output: number;
+  readonly cache_read: number;
+  readonly cache_write: number;
+}
+
+/** What an adapter agent's transcript of one turn says (untrusted output, parsed). */
+export interface TurnAgentRecord {
+  /** The turn's whole stream, relative to the run folder (turns/turn-NN.jsonl). */
+  readonly transcript: string;
+  readonly final_message: string | null;
+  readonly tool_calls: {
+    readonly total: number;
+    readonly failed: number;
+    readonly by_name: Readonly<Record<string, { readonly count: number; readonly failed: number }>>;
+  };
+  readonly model_requests: number;
+  readonly api_retries: number;
+  readonly tokens: AgentTokens;
+  /** This turn's cost in USD (not the session's running total), or null if not reported. */
+  readonly cost_usd: number | null;
+  /** The agent's own error, or null. */
+  readonly error: string | null;
+  /** The stream's final result line was seen. */
+  readonly complete: boolean;
+  readonly truncated: boolean;
+}
+
+/** run.json's agent: who played, and the sums of its turns. */
+export interface RunAgentRecord extends AgentIdentity {
+  readonly totals: {
+    readonly tool_calls: number;
+    readonly tool_calls_failed: number;
+    readonly model_requests: number;
+    readonly tokens: AgentTokens;
+    /** null when no turn reported a cost. */
+    readonly cost_usd: number | null;
+  };
+}
+
 /** What the collector reads at the end of a turn: stops/stop-NN.json. */
 export interface StopRecord {
   readonly turn: number;
@@ -98,6 +147,8 @@ export interface StopRecord {
   readonly diff: DiffCounters;
   readonly probes: Readonly<Record<string, ProbeOutput>>;
   readonly at: string;
+  /** An adapter agent's turn, as its transcript says (absent for a command agent). */
+  readonly agent?: TurnAgentRecord;
 }
 
 export interface CheckResult {
@@ -166,6 +217,8 @@ export interface RunRecord {
   readonly diff: DiffCounters;
   readonly checks: readonly CheckResult[];
   readonly measures: RunMeasures;
+  /** An adapter agent: its package, version, binary and the totals of its turns. */
+  readonly agent?: RunAgentRecord;
 }
 
 /** The environment image a run's image is built over, and its setup commands. */
@@ -223,6 +276,8 @@ export interface ConditionsFile {
   }>;
   readonly image: CampaignImageRecord;
   readonly stand_in_sha256: string;
+  /** An adapter agent: its package, version and binary (absent for a command agent). */
+  readonly agent?: AgentIdentity;
   readonly evalrig_version: string;
   readonly created_at: string;
   readonly options: {

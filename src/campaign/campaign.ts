@@ -34,6 +34,7 @@ import {
   resolveCodebases,
   type ResolvedCodebase,
 } from '../source/index.js';
+import { prepareCampaignAgent, upstreamOf } from './agent.js';
 import { ensureEvalEnvironments, ensureSetups } from './environments.js';
 import { CONTAINER, conditionsFile, runLayout } from './layout.js';
 import { lockCampaignFolder } from './lock.js';
@@ -259,18 +260,13 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
 async function campaignIn(outDir: string, options: CampaignOptions): Promise<CampaignResult> {
   const log = options.log ?? process.stderr;
   const evalSet: EvalSet = await loadEvalSet(options.evalSetFile);
-  if (evalSet.agent.type === 'claude-code') {
-    // The adapter, gateway and model stand-in exist (src/agents, src/gateway), but
-    // runs do not play them yet: refuse rather than measure a session never played.
-    throw new InputError(
-      `${evalSet.file}: /agent/type: "claude-code" is not played by campaigns yet; use a command agent (agent.command)`,
-    );
-  }
   const planned = planRuns(evalSet, {
     only: options.only,
     conditions: options.conditions,
     runs: options.runs,
   });
+  // A real API's key is read now: an unset variable refuses the campaign before anything exists.
+  upstreamOf(evalSet, planned);
   const jobs = options.jobs ?? 1;
   if (!Number.isInteger(jobs) || jobs < 1)
     throw new InputError(`--jobs must be a whole number >= 1, got ${jobs}`);
@@ -396,6 +392,15 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
       }),
     );
 
+    // An adapter agent is installed and must answer in every image before anything is played.
+    const agent = await prepareCampaignAgent({
+      client,
+      evalSet,
+      planned,
+      images: [image.tag, ...[...environments.images.values()].map((i) => i.tag)],
+      campaign,
+    });
+
     // Setup commands run once per (commit, image), before any run; every run reuses their output.
     const setups = await ensureSetups({
       client,
@@ -441,6 +446,7 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
       }),
       image: environments.record({ tag: image.tag, id: image.id }),
       stand_in_sha256: image.standInSha256,
+      ...(agent ? { agent: agent.identity } : {}),
       evalrig_version: version,
       created_at: previous?.created_at ?? new Date().toISOString(),
       options: {
@@ -472,6 +478,7 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
       keepEnvironments: Boolean(options.keepEnvironments),
       maxOutputBytes: 1024 * 1024,
       maxPatchBytes: 1024 * 1024,
+      ...(agent ? { agent } : {}),
       live,
       removals: [],
       cut: () => interrupted,

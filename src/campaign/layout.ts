@@ -8,6 +8,8 @@ export interface RunLayout {
   readonly stopsDir: string;
   readonly turnsDir: string;
   readonly callsJsonl: string;
+  /** The model gateway's log of the run (adapter agents): one line per model call. */
+  readonly modelCallsJsonl: string;
   readonly diffPatch: string;
   /** The environment (work tree + local origin): work/<eval>/<condition>/run-NN */
   readonly envRoot: string;
@@ -29,6 +31,7 @@ export function runLayout(outDir: string, key: string): RunLayout {
     stopsDir: path.join(dir, 'stops'),
     turnsDir: path.join(dir, 'turns'),
     callsJsonl: path.join(dir, 'calls.jsonl'),
+    modelCallsJsonl: path.join(dir, 'model-calls.jsonl'),
     diffPatch: path.join(dir, 'diff.patch'),
     envRoot: path.join(outDir, 'work', key),
     hostDir: path.join(outDir, 'work', key, 'host'),
@@ -42,6 +45,11 @@ export function stopFileName(turn: number): string {
 
 export function turnOutputName(turn: number, stream: 'stdout' | 'stderr'): string {
   return `turn-${String(turn).padStart(2, '0')}.${stream}.txt`;
+}
+
+/** An adapter agent's whole stream of one turn, relative to the run folder. */
+export function transcriptName(turn: number): string {
+  return `turn-${String(turn).padStart(2, '0')}.jsonl`;
 }
 
 /** Where things are mounted inside a run's container. */

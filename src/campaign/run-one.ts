@@ -12,6 +12,7 @@ import {
   type RunRecord,
   type RunStatus,
   type StopRecord,
+  type TurnAgentRecord,
 } from '../artifacts/index.js';
 import {
   BrokenEnvironmentError,
@@ -50,7 +51,17 @@ import {
   type RunContainer,
 } from '../runtime/index.js';
 import { provenanceOf, type ResolvedCodebase } from '../source/index.js';
-import { CONTAINER, runLayout, stopFileName, turnOutputName, type RunLayout } from './layout.js';
+import { ClaudeCodeSession, claudeCodeBinds, playClaudeCodeTurn } from '../agents/index.js';
+import { openRunGateway, type RunGateway } from '../gateway/index.js';
+import { agentTurns, runAgentRecord, turnAgentRecord, type CampaignAgent } from './agent.js';
+import {
+  CONTAINER,
+  runLayout,
+  stopFileName,
+  transcriptName,
+  turnOutputName,
+  type RunLayout,
+} from './layout.js';
 import type { PlannedRun } from './plan.js';
 
 /** The image user's uid: environments are handed to it when evalrig runs as root. */
@@ -88,6 +99,8 @@ export interface CampaignContext {
   readonly keepEnvironments: boolean;
   /** Each of the agent's stdout and stderr is kept up to this many bytes per turn. */
   readonly maxOutputBytes: number;
+  /** An adapter agent's stream of one turn is kept up to this (then cut with a visible mark). */
+  readonly maxTranscriptBytes?: number;
   readonly maxPatchBytes: number;
   /** Containers of runs in flight, so a signal can remove them. */
   readonly live: Set<RunContainer>;
@@ -95,6 +108,8 @@ export interface CampaignContext {
   readonly removals: Promise<unknown>[];
   /** True once a signal cut the campaign: a cut run is never written as finished. */
   readonly cut?: () => boolean;
+  /** An adapter agent (claude-code): installed, preflighted, each run's model source. */
+  readonly agent?: CampaignAgent;
 }
 
 export interface RunOutcome {
@@ -208,6 +223,37 @@ async function writeTurnOutput(
 }
 
 /**
+ * Keeps an adapter agent's turn: its stream (already cut with a visible mark at its cap) as
+ * turns/turn-NN.jsonl, and its stderr as turns/turn-NN.stderr.txt.
+ */
+async function writeTranscript(
+  layout: RunLayout,
+  turn: number,
+  transcript: string,
+  r: ExecResult,
+  cap: number,
+): Promise<void> {
+  await mkdir(layout.turnsDir, { recursive: true });
+  await writeFile(path.join(layout.turnsDir, transcriptName(turn)), transcript);
+  const cut = r.truncated && Buffer.byteLength(r.stderr) >= cap;
+  await writeFile(
+    path.join(layout.turnsDir, turnOutputName(turn, 'stderr')),
+    cut ? r.stderr + truncationMark(cap) : r.stderr,
+  );
+}
+
+/** Why an adapter agent's turn is no real turn (a non-zero exit, its own error), or undefined. */
+function whyAgentFailed(r: ExecResult, turn: TurnAgentRecord): string | undefined {
+  if (r.exitCode !== 0) {
+    const said = (turn.error ?? r.stderr.trim().slice(-300)) || 'nothing';
+    return `the agent exited ${r.exitCode} (${said})`;
+  }
+  if (turn.error !== null) return `the agent reported an error: ${turn.error}`;
+  if (!turn.complete) return 'the agent ended without its final result line';
+  return undefined;
+}
+
+/**
  * Makes `dir` a folder only the orchestrator's user can enter: the
  * environments under it are handed to the container's uid, which may also be
  * a real user's on the host.
@@ -252,6 +298,8 @@ export interface PreparedRun {
   readonly quota?: QuotaView;
   /** The host's own copy of the gh record, reported call by call over a socket. */
   readonly recorder?: GhRecorder;
+  /** An adapter agent's model gateway (its socket mounted read-only); closed on release. */
+  readonly gateway?: RunGateway;
   /** Pull requests the eval seeded into the stand-in's state (no call recorded). */
   readonly seededPulls: readonly GhPullRequest[];
   readonly container?: RunContainer;
@@ -288,6 +336,7 @@ export async function prepareRun(ctx: CampaignContext, planned: PlannedRun): Pro
   let env: Environment | undefined;
   let quota: QuotaView | undefined;
   let recorder: GhRecorder | undefined;
+  let gateway: RunGateway | undefined;
   let seededPulls: GhPullRequest[] = [];
   try {
     await rm(layout.dir, { recursive: true, force: true });
@@ -329,6 +378,13 @@ export async function prepareRun(ctx: CampaignContext, planned: PlannedRun): Pro
     }
     // The hand-over changed every file's ctime: the seal's index learns them now, off the critical path.
     if (asRoot) await refreshSeal(seal);
+    // The agent's model calls leave the container through this socket alone (network none).
+    if (ctx.agent) {
+      gateway = await openRunGateway({
+        source: ctx.agent.sourceFor(planned),
+        logPath: layout.modelCallsJsonl,
+      });
+    }
     const container = await startContainer(ctx.client, {
       image: (ctx.images?.get(e.id) ?? ctx.image).tag,
       user: `${keeper}:${keeper}`,
@@ -353,6 +409,7 @@ export async function prepareRun(ctx: CampaignContext, planned: PlannedRun): Pro
         { host: env.originPath, container: containerOrigin },
         { host: evalSet.dir, container: CONTAINER.evalSetDir, readOnly: true },
         { host: layout.socketDir, container: CONTAINER.socketDir, readOnly: true },
+        ...(ctx.agent && gateway ? claudeCodeBinds(ctx.agent.install.binary, gateway.hostDir) : []),
       ],
       limits: {
         memoryBytes: evalSet.resources.memory_bytes,
@@ -362,11 +419,11 @@ export async function prepareRun(ctx: CampaignContext, planned: PlannedRun): Pro
     });
     ctx.live.add(container);
     if (!asRoot) await container.exec(['mkdir', '-p', home]);
-    const ready = { planned, layout, env, seal, quota, recorder, seededPulls };
+    const ready = { planned, layout, env, seal, quota, recorder, gateway, seededPulls };
     return { ...ready, container, agentUser, containerWorkTree, home };
   } catch (caught) {
     const error = caught instanceof Error ? caught.message : String(caught);
-    const partial = { planned, layout, env, quota, recorder, seededPulls };
+    const partial = { planned, layout, env, quota, recorder, gateway, seededPulls };
     return { ...partial, agentUser, containerWorkTree, home, error };
   }
 }
@@ -396,6 +453,7 @@ function viewOf(env: Environment, base: string, view: string): Environment {
 async function releaseEnvironment(prepared: PreparedRun, keep: boolean): Promise<void> {
   const { quota, layout } = prepared;
   await prepared.recorder?.close();
+  await prepared.gateway?.close();
   if (keep) {
     if (quota) {
       await execa('cp', ['-a', quota.view, path.join(layout.envRoot, 'kept')], { reject: false });
@@ -458,6 +516,8 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
   let error = prepared.error;
   // Where the run was, so that a failure names its phase.
   let phase = prepared.error === undefined ? 'start' : 'prepare';
+  // Set when the run failed in a named phase that later steps must not overwrite (`agent`).
+  let failedPhase: string | undefined;
   let stoppedAtHandOver = false;
   let finalDiff: DiffCounters = ZERO_DIFF;
 
@@ -471,6 +531,10 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
       if (value !== undefined) passThrough[name] = value;
     }
     const messages = [{ message: e.prompt, phase: e.phase }, ...e.turns];
+    // An adapter agent: one session per run, each turn after the first resumes it.
+    const session = ctx.agent
+      ? new ClaudeCodeSession(undefined, planned.condition.agent_args)
+      : undefined;
     // The patch is only wanted at the end: a stop measures counts alone, but
     // the last planned turn's stop takes the patch too, reused as the final
     // diff when nothing ran since (no check, no cut turn).
@@ -505,32 +569,55 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
         status = 'timed_out';
         break;
       }
-      const template = n === 1 ? evalSet.agent.command : evalSet.agent.resume_command;
-      const values = {
-        prompt: message.message,
-        turn: String(n),
-        phase: message.phase,
-        eval: e.id,
-        condition: planned.condition.name,
-        run: String(planned.run),
-        eval_set_dir: CONTAINER.evalSetDir,
-      };
-      const argv = [...template, ...planned.condition.agent_args].map((a) => fill(a, values));
       lastDiff = undefined;
-      const r = await container.exec(argv, {
-        workingDir: containerWorkTree,
-        env: {
-          HOME: home,
-          EVALRIG_TURN: String(n),
-          EVALRIG_PHASE: message.phase,
-          EVALRIG_PROMPT: message.message,
-          ...planned.condition.env,
-          ...passThrough,
-        },
-        timeoutMs: Math.min(e.turn_timeout * 1000, remaining),
-        maxOutputBytes: ctx.maxOutputBytes,
-      });
-      await writeTurnOutput(layout, n, r, ctx.maxOutputBytes);
+      const timeoutMs = Math.min(e.turn_timeout * 1000, remaining);
+      let r: ExecResult;
+      let agentTurn: TurnAgentRecord | undefined;
+      if (session) {
+        const played = await playClaudeCodeTurn(container, session, {
+          prompt: message.message,
+          home,
+          workingDir: containerWorkTree,
+          timeoutMs,
+          maxTranscriptBytes: ctx.maxTranscriptBytes ?? 16 * 1024 * 1024,
+          env: {
+            EVALRIG_TURN: String(n),
+            EVALRIG_PHASE: message.phase,
+            ...planned.condition.env,
+            ...passThrough,
+          },
+        });
+        r = played.exec;
+        agentTurn = turnAgentRecord(played.summary, `turns/${transcriptName(n)}`);
+        const cap = ctx.maxTranscriptBytes ?? 16 * 1024 * 1024;
+        await writeTranscript(layout, n, played.transcript, r, cap);
+      } else {
+        const template = n === 1 ? evalSet.agent.command : evalSet.agent.resume_command;
+        const values = {
+          prompt: message.message,
+          turn: String(n),
+          phase: message.phase,
+          eval: e.id,
+          condition: planned.condition.name,
+          run: String(planned.run),
+          eval_set_dir: CONTAINER.evalSetDir,
+        };
+        const argv = [...template, ...planned.condition.agent_args].map((a) => fill(a, values));
+        r = await container.exec(argv, {
+          workingDir: containerWorkTree,
+          env: {
+            HOME: home,
+            EVALRIG_TURN: String(n),
+            EVALRIG_PHASE: message.phase,
+            EVALRIG_PROMPT: message.message,
+            ...planned.condition.env,
+            ...passThrough,
+          },
+          timeoutMs,
+          maxOutputBytes: ctx.maxOutputBytes,
+        });
+        await writeTurnOutput(layout, n, r, ctx.maxOutputBytes);
+      }
       if (r.timedOut) {
         // The cut turn reached no stop: kill the session, record no stop for it.
         await container.kill();
@@ -549,10 +636,20 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
       });
       await checkRecord(path.join(env.workTree, '.git'));
       const file = stopFileName(n);
-      await writeArtifact('stop', path.join(layout.stopsDir, file), stop);
-      stops.push(stop);
+      const kept: StopRecord = agentTurn ? { ...stop, agent: agentTurn } : stop;
+      await writeArtifact('stop', path.join(layout.stopsDir, file), kept);
+      stops.push(kept);
       stopFiles.push(`stops/${file}`);
       afterSeq = stop.calls.reduce((m, c) => Math.max(m, c.seq), afterSeq);
+      // An adapter agent that exits non-zero, reports an error or never finishes its stream
+      // played no real turn: the run failed in the agent (its stop is kept, nothing further).
+      const agentFailure = agentTurn && whyAgentFailed(r, agentTurn);
+      if (agentFailure) {
+        status = 'failed';
+        error = `turn ${n}: ${agentFailure}`;
+        failedPhase = 'agent';
+        break;
+      }
       if (ctx.stopAtHandOver && stop.hand_over) {
         stoppedAtHandOver = true;
         break;
@@ -622,7 +719,7 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
     run: planned.run,
     status,
     ...(error === undefined ? {} : { error }),
-    ...(status === 'failed' || status === 'broken' ? { phase } : {}),
+    ...(status === 'failed' || status === 'broken' ? { phase: failedPhase ?? phase } : {}),
     ...(tampered.size > 0 ? { tampered: [...tampered] } : {}),
     started_at: startedAt.toISOString(),
     finished_at: finishedAt.toISOString(),
@@ -647,6 +744,7 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
       allCalls,
       tampered: tampered.size > 0,
     }),
+    ...(ctx.agent ? { agent: runAgentRecord(ctx.agent.identity, agentTurns(stops)) } : {}),
   };
   // What a signal cut is unfinished, whatever it measured: resume replays it.
   if (ctx.cut?.()) return { status: 'failed', record };

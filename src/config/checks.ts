@@ -12,6 +12,7 @@ import { MAX_MEMORY_BYTES, MIN_MEMORY_BYTES, parseMemory } from './memory.js';
 import { whyEscapesWorkTree } from './paths.js';
 import { pointer, quote, type Problem } from './problems.js';
 import { whyNotBranchName } from './refname.js';
+import { loadModelScript, ModelScriptError } from '../model-stand-in/index.js';
 
 /** A quota smaller than this holds no real checkout. */
 const MIN_DISK_BYTES = 16 * 1024 * 1024;
@@ -41,6 +42,54 @@ const isObject = (v: unknown): v is Json =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const entries = (v: unknown): [string, unknown][] => (isObject(v) ? Object.entries(v) : []);
+
+/**
+ * The model scripts of a claude-code agent: each inside the eval set's folder and a valid
+ * script (read and checked now, so that no campaign starts to fail at its first run), and a
+ * source for every run: `agent.model`, else each eval's (or every condition's) `model_script`.
+ */
+function modelChecks(folder: EvalSetFolder, doc: Json): Promise<Problem | undefined>[] {
+  const agent = isObject(doc.agent) ? doc.agent : {};
+  const scripts: [string, unknown][] = [];
+  if (isObject(agent.model))
+    scripts.push([pointer('agent', 'model', 'script'), agent.model.script]);
+  for (const [name, c] of entries(doc.conditions)) {
+    if (isObject(c)) scripts.push([pointer('conditions', name, 'model_script'), c.model_script]);
+  }
+  list(doc.evals).forEach((e, i) => {
+    if (isObject(e)) scripts.push([pointer('evals', i, 'model_script'), e.model_script]);
+  });
+  const pending = scripts
+    .filter((s): s is [string, string] => typeof s[1] === 'string' && s[1] !== '')
+    .map(async ([at, written]) => {
+      const where = await checkHostPath(folder, at, written, { kind: 'file' });
+      if (where) return where;
+      try {
+        await loadModelScript(path.resolve(folder.dir, written));
+        return undefined;
+      } catch (error) {
+        if (!(error instanceof ModelScriptError)) throw error;
+        return { pointer: at, message: error.message };
+      }
+    });
+  if (agent.type === 'claude-code' && !isObject(agent.model)) {
+    const conditions = entries(doc.conditions);
+    const everyCondition =
+      conditions.length > 0 &&
+      conditions.every(([, c]) => isObject(c) && typeof c.model_script === 'string');
+    list(doc.evals).forEach((e, i) => {
+      if (!isObject(e) || typeof e.model_script === 'string' || everyCondition) return;
+      pending.push(
+        Promise.resolve({
+          pointer: pointer('evals', i),
+          message:
+            'a "claude-code" agent needs a model for this eval: give agent.model ({ "script" } or { "url", "key_env" }), or a "model_script" here or in every condition',
+        }),
+      );
+    });
+  }
+  return pending;
+}
 
 /** The semantic problems of an eval set whose folder is `dir`. */
 export async function semanticProblems(doc: unknown, dir: string): Promise<Problem[]> {
@@ -76,6 +125,8 @@ export async function semanticProblems(doc: unknown, dir: string): Promise<Probl
       pending.push(checkHostPath(folder, at, from, { kind: 'any', prefix: 'source ' }));
     }
   }
+
+  pending.push(...modelChecks(folder, doc));
 
   if (isObject(doc.resources)) {
     problems.push(

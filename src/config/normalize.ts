@@ -43,6 +43,14 @@ export function normalize(raw: RawEvalSet, facts: FileFacts): EvalSet {
       command: raw.agent.command ?? [],
       resume_command: raw.agent.resume_command ?? raw.agent.command ?? [],
       env: raw.agent.env ?? [],
+      ...(raw.agent.model === undefined
+        ? {}
+        : {
+            model:
+              'script' in raw.agent.model
+                ? { script: path.resolve(dir, raw.agent.model.script) }
+                : { url: raw.agent.model.url, key_env: raw.agent.model.key_env },
+          }),
     },
     conditions,
     baseline_condition: raw.baseline_condition ?? conditions[0]!.name,
@@ -76,6 +84,7 @@ function normalizeConditions(
     })),
     env: c.env ?? {},
     agent_args: c.agent_args ?? [],
+    ...(c.model_script === undefined ? {} : { model_script: path.resolve(dir, c.model_script) }),
   }));
 }
 
@@ -116,6 +125,9 @@ function normalizeEval(item: RawEval, set: RawEvalSet, dir: string): Eval {
     turn_timeout: item.turn_timeout ?? set.turn_timeout ?? DEFAULTS.turn_timeout,
     checks: item.checks ?? set.checks ?? [],
     ...(environment === undefined ? {} : { environment: normalizeEnvironment(environment, dir) }),
+    ...(item.model_script === undefined
+      ? {}
+      : { model_script: path.resolve(dir, item.model_script) }),
   };
 }
 

@@ -16,6 +16,7 @@ export interface RawCondition {
   stage?: Record<string, string>;
   env?: Record<string, string>;
   agent_args?: string[];
+  model_script?: string;
 }
 
 export type RawTurn = string | { message: string; phase?: string };
@@ -50,6 +51,7 @@ export interface RawEval {
   turn_timeout?: number;
   checks?: RawCheck[];
   environment?: RawEnvironment;
+  model_script?: string;
 }
 
 export interface RawEvalSet {
@@ -66,6 +68,7 @@ export interface RawEvalSet {
     command?: string[];
     resume_command?: string[];
     env?: string[];
+    model?: { script: string } | { url: string; key_env: string };
   };
   conditions?: Record<string, RawCondition>;
   baseline_condition?: string;

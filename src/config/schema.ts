@@ -81,6 +81,8 @@ const FORBIDDEN: Record<string, string> = {
   '/agent/resume_command':
     'is not given for a "claude-code" agent: evalrig resumes its session each turn',
   '/agent/version': 'is taken only with an agent "type" that installs a package ("claude-code")',
+  '/agent/model':
+    'is taken only with an agent "type" whose model calls evalrig carries ("claude-code")',
 };
 
 /** Turns ajv's errors into one problem per mistake (alternatives collapsed into one). */

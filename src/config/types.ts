@@ -21,7 +21,16 @@ export interface Condition {
   readonly env: Readonly<Record<string, string>>;
   /** Appended to the agent command (every turn). */
   readonly agent_args: readonly string[];
+  /** Absolute path of the model script its runs play (claude-code), overriding the eval's. */
+  readonly model_script?: string;
 }
+
+/**
+ * Where an adapter's model calls go: a model script the offline stand-in plays (absolute
+ * path), or the real API at `url` with the key read from the host variable `key_env`.
+ */
+export type ModelSpec =
+  { readonly script: string } | { readonly url: string; readonly key_env: string };
 
 /**
  * How the agent is run. Placeholders in command arguments: {prompt}, {turn},
@@ -42,6 +51,8 @@ export interface AgentSpec {
   readonly resume_command: readonly string[];
   /** Names of host environment variables passed through; nothing else is. */
   readonly env: readonly string[];
+  /** Where a claude-code agent's model calls go, unless an eval or condition names a script. */
+  readonly model?: ModelSpec;
 }
 
 /** The kinds of agent evalrig knows how to play. */
@@ -112,6 +123,8 @@ export interface Eval {
   readonly checks: readonly Check[];
   /** The eval's own environment, else the eval set's; absent: the plain test image. */
   readonly environment?: EnvironmentImageSpec;
+  /** Absolute path of the model script its runs play (claude-code), overriding `agent.model`. */
+  readonly model_script?: string;
 }
 
 export interface Resources {

@@ -1,4 +1,5 @@
 import type {
+  AgentIdentity,
   CampaignImageRecord,
   CodebaseProvenance,
   RunMeasures,
@@ -73,6 +74,8 @@ export interface Provenance {
   readonly host_local: boolean;
   readonly image: CampaignImageRecord;
   readonly stand_in_sha256: string;
+  /** An adapter agent's package, exact version and binary sha256 (absent for a command agent). */
+  readonly agent?: AgentIdentity;
   /** The evalrig that ran the campaign. */
   readonly evalrig_version: string;
   /** The evalrig that wrote this report. */

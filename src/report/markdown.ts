@@ -61,6 +61,12 @@ export function renderBaseline(b: BenchmarkFile): string {
     ['image', `${p.image.tag} ${p.image.id}`],
     ...(p.image.environments ?? []).flatMap((x) => environmentRows(x)),
     ['gh stand-in sha256', p.stand_in_sha256],
+    ...(p.agent
+      ? [
+          ['agent', `${p.agent.package}@${p.agent.version}`],
+          ['agent binary sha256', p.agent.binary_sha256],
+        ]
+      : []),
     ['evalrig (campaign)', p.evalrig_version],
     ['evalrig (report)', p.report_evalrig_version],
     ['campaign created', p.campaign_created_at],

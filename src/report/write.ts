@@ -177,6 +177,7 @@ export async function writeReport(
       host_local: codebaseList.some((c) => c.host_local === true),
       image: conditionsFile.image,
       stand_in_sha256: conditionsFile.stand_in_sha256,
+      ...(conditionsFile.agent ? { agent: conditionsFile.agent } : {}),
       evalrig_version: conditionsFile.evalrig_version,
       report_evalrig_version: evalrigVersion,
       campaign_created_at: conditionsFile.created_at,

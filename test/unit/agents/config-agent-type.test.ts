@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runCampaign } from '../../../src/campaign/index.js';
@@ -32,14 +32,17 @@ describe('eval set: agent.type', () => {
     throw new Error('accepted');
   };
 
-  it('claude-code takes an exact version and no command', async () => {
-    const set = await load({ type: 'claude-code', version: '2.1.332', env: ['ANTHROPIC_API_KEY'] });
+  const UPSTREAM = { url: 'https://api.anthropic.com', key_env: 'ANTHROPIC_API_KEY' };
+
+  it('claude-code takes an exact version, a model and no command', async () => {
+    const set = await load({ type: 'claude-code', version: '2.1.332', model: UPSTREAM });
     expect(set.agent).to.deep.equal({
       type: 'claude-code',
       version: '2.1.332',
       command: [],
       resume_command: [],
-      env: ['ANTHROPIC_API_KEY'],
+      env: [],
+      model: UPSTREAM,
     });
   });
 
@@ -60,7 +63,12 @@ describe('eval set: agent.type', () => {
       /\/agent\/version.*exact version like 2\.1\.332/,
     );
     expect(
-      await problem({ type: 'claude-code', version: '2.1.332', command: ['claude'] }),
+      await problem({
+        type: 'claude-code',
+        version: '2.1.332',
+        command: ['claude'],
+        model: UPSTREAM,
+      }),
     ).to.contain(
       '#/agent/command: is not given for a "claude-code" agent: evalrig builds its argv each turn',
     );
@@ -77,12 +85,92 @@ describe('eval set: agent.type', () => {
   });
 });
 
-describe('campaign: a claude-code agent before runs play it', () => {
-  it('is refused at once with the pointer, and nothing is created', async () => {
+const SCRIPT = {
+  responses: [{ content: [{ text: 'Hello.' }], usage: { input_tokens: 10, output_tokens: 2 } }],
+};
+
+describe('eval set: the model of a claude-code agent', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'evalrig-agent-model-'));
+    await mkdir(path.join(dir, 'model'));
+    await writeFile(path.join(dir, 'model', 'ok.json'), JSON.stringify(SCRIPT));
+    await writeFile(path.join(dir, 'model', 'bad.json'), JSON.stringify({ responses: [] }));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+  const AGENT = { type: 'claude-code', version: '2.1.332' };
+  const load = async (set: Record<string, unknown>) => {
+    const file = path.join(dir, 'evals.json');
+    await writeFile(file, JSON.stringify({ name: 's', agent: AGENT, evals: EVALS, ...set }));
+    return loadEvalSet(file);
+  };
+  const problem = async (set: Record<string, unknown>): Promise<string> => {
+    try {
+      await load(set);
+    } catch (e) {
+      expect(e).to.be.instanceOf(EvalSetError);
+      return (e as Error).message;
+    }
+    throw new Error('accepted');
+  };
+
+  it("resolves agent.model.script, an eval's and a condition's model_script in the folder", async () => {
+    const set = await load({
+      agent: { ...AGENT, model: { script: 'model/ok.json' } },
+      conditions: { with: { model_script: 'model/ok.json' }, without: {} },
+      evals: [{ ...EVALS[0], model_script: './model/ok.json' }],
+    });
+    const ok = path.join(dir, 'model', 'ok.json');
+    expect(set.agent.model).to.deep.equal({ script: ok });
+    expect(set.evals[0]!.model_script).to.equal(ok);
+    expect(set.conditions.map((c) => c.model_script)).to.deep.equal([ok, undefined]);
+  });
+
+  it("needs a model for every eval: agent.model, its model_script, or every condition's", async () => {
+    expect(await problem({})).to.contain(
+      '#/evals/0: a "claude-code" agent needs a model for this eval: give agent.model',
+    );
+    await load({ conditions: { a: { model_script: 'model/ok.json' } } });
+  });
+
+  it('refuses a script outside the folder, missing, or not a playable script, at its pointer', async () => {
+    expect(await problem({ evals: [{ ...EVALS[0], model_script: '../x.json' }] })).to.match(
+      /#\/evals\/0\/model_script: climbs out of the eval set.s folder/u,
+    );
+    expect(await problem({ evals: [{ ...EVALS[0], model_script: 'model/none.json' }] })).to.match(
+      /#\/evals\/0\/model_script: .*no such file/u,
+    );
+    expect(await problem({ conditions: { a: { model_script: 'model/bad.json' } } })).to.match(
+      /#\/conditions\/a\/model_script: model script .*bad\.json: \/responses/u,
+    );
+  });
+
+  it('refuses a model for a command agent, and an upstream that is not an origin', async () => {
+    expect(
+      await problem({ agent: { command: ['x'], model: { script: 'model/ok.json' } } }),
+    ).to.contain(
+      '#/agent/model: is taken only with an agent "type" whose model calls evalrig carries',
+    );
+    expect(
+      await problem({ agent: { ...AGENT, model: { url: 'ftp://x/y', key_env: 'K' } } }),
+    ).to.match(/#\/agent\/model/u);
+  });
+});
+
+describe('campaign: a claude-code agent calling the real API', () => {
+  it('is refused at once when its key variable is unset, with the pointer, and nothing is created', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'evalrig-agent-type-'));
+    const name = 'EVALRIG_TEST_UNSET_KEY';
+    delete process.env[name];
     try {
       const file = path.join(dir, 'evals.json');
-      const agent = { type: 'claude-code', version: '2.1.332' };
+      const agent = {
+        type: 'claude-code',
+        version: '2.1.332',
+        model: { url: 'https://api.anthropic.com', key_env: name },
+      };
       await writeFile(file, JSON.stringify({ name: 's', agent, evals: EVALS }, null, 2));
       const out = path.join(dir, 'out');
       const error = await runCampaign({ evalSetFile: file, outDir: out }).then(
@@ -91,7 +179,7 @@ describe('campaign: a claude-code agent before runs play it', () => {
       );
       expect(error).to.be.instanceOf(InputError);
       expect(error?.message).to.equal(
-        `${file}: /agent/type: "claude-code" is not played by campaigns yet; use a command agent (agent.command)`,
+        `${file}: /agent/model/key_env: the host variable ${name} is not set (the API key evalrig's gateway adds on the host; it never enters the container)`,
       );
       expect(existsSync(out)).to.equal(false);
     } finally {
