@@ -20,6 +20,42 @@ import {
   type RateStats,
 } from './stats.js';
 
+/**
+ * What an adapter agent's run.json totals say, as numbers over runs. A run
+ * without an agent record (a command agent) adds nothing: n 0, never 0.
+ */
+export const AGENT_MEASURES = [
+  'tokens_in',
+  'tokens_out',
+  'cache_read',
+  'cache_write',
+  'cost_usd',
+  'tool_calls',
+  'tool_calls_failed',
+  'model_requests',
+] as const;
+
+export type AgentMeasure = (typeof AGENT_MEASURES)[number];
+
+/** The agent measures of one run, from run.json's agent.totals; null when unknown. */
+export function agentValues(agent: RunRecord['agent']): Record<AgentMeasure, number | null> | null {
+  if (agent === undefined) return null;
+  const t = agent.totals;
+  return {
+    tokens_in: t.tokens.input,
+    tokens_out: t.tokens.output,
+    cache_read: t.tokens.cache_read,
+    cache_write: t.tokens.cache_write,
+    cost_usd: t.cost_usd,
+    tool_calls: t.tool_calls,
+    tool_calls_failed: t.tool_calls_failed,
+    model_requests: t.model_requests,
+  };
+}
+
+/** The agent measures of a group of runs. */
+export type AgentStats = { [K in AgentMeasure]: NumberStats };
+
 /** Runs by how they ended. */
 export type StatusCounts = Record<RunStatus, number>;
 
@@ -36,6 +72,8 @@ export interface GroupStats {
   readonly measured: number;
   readonly status: StatusCounts;
   readonly measures: MeasureStats;
+  /** Tokens, cost and tool calls of adapter agents (n 0 for runs of a command agent). */
+  readonly agent: AgentStats;
 }
 
 export interface RateDifference {
@@ -62,6 +100,8 @@ export interface Comparison {
   readonly measures: { [K in RateMeasure]: RateDifference } & {
     [K in NumberMeasure]: NumberDifference;
   };
+  /** Differences of the agent's means (null where either side has n 0). */
+  readonly agent: { [K in AgentMeasure]: NumberDifference };
 }
 
 /** A codebase of the campaign, with the evals that use it. */
@@ -113,8 +153,11 @@ export class GroupAccumulator {
   private readonly numbers = new Map<NumberMeasure, NumberAccumulator>(
     NUMBER_MEASURES.map((m) => [m, new NumberAccumulator()]),
   );
+  private readonly agent = new Map<AgentMeasure, NumberAccumulator>(
+    AGENT_MEASURES.map((m) => [m, new NumberAccumulator()]),
+  );
 
-  add(run: Pick<RunRecord, 'status' | 'measures'>): void {
+  add(run: Pick<RunRecord, 'status' | 'measures' | 'agent'>): void {
     this.runs++;
     this.status[run.status]++;
     if (run.status === 'failed') return;
@@ -122,17 +165,22 @@ export class GroupAccumulator {
     const m: RunMeasures = run.measures;
     for (const name of RATE_MEASURES) this.rates.get(name)!.add(m[name]);
     for (const name of NUMBER_MEASURES) this.numbers.get(name)!.add(m[name]);
+    const a = agentValues(run.agent);
+    if (a) for (const name of AGENT_MEASURES) this.agent.get(name)!.add(a[name]);
   }
 
   stats(): GroupStats {
     const measures = {} as Record<string, RateStats | NumberStats>;
     for (const name of RATE_MEASURES) measures[name] = this.rates.get(name)!.stats();
     for (const name of NUMBER_MEASURES) measures[name] = this.numbers.get(name)!.stats();
+    const agent = {} as Record<AgentMeasure, NumberStats>;
+    for (const name of AGENT_MEASURES) agent[name] = this.agent.get(name)!.stats();
     return {
       runs: this.runs,
       measured: this.measured,
       status: { ...this.status },
       measures: measures as MeasureStats,
+      agent,
     };
   }
 }
@@ -155,10 +203,12 @@ export function comparisonPairs(
 /** Differences of every measure between two groups, other minus baseline. */
 export function compare(
   baselineName: string,
-  base: MeasureStats,
+  baseGroup: Pick<GroupStats, 'measures' | 'agent'>,
   otherName: string,
-  other: MeasureStats,
+  otherGroup: Pick<GroupStats, 'measures' | 'agent'>,
 ): Comparison {
+  const base = baseGroup.measures;
+  const other = otherGroup.measures;
   const measures = {} as Record<string, RateDifference | NumberDifference>;
   for (const name of RATE_MEASURES) {
     const b = base[name];
@@ -175,18 +225,27 @@ export function compare(
     };
   }
   for (const name of NUMBER_MEASURES) {
-    const b = base[name].mean;
-    const o = other[name].mean;
-    measures[name] = {
-      kind: 'number',
-      baseline: b,
-      other: o,
-      difference: b === null || o === null ? null : o - b,
-    };
+    measures[name] = numberDifference(base[name], other[name]);
+  }
+  const agent = {} as Record<AgentMeasure, NumberDifference>;
+  for (const name of AGENT_MEASURES) {
+    agent[name] = numberDifference(baseGroup.agent[name], otherGroup.agent[name]);
   }
   return {
     baseline: baselineName,
     condition: otherName,
     measures: measures as Comparison['measures'],
+    agent,
+  };
+}
+
+function numberDifference(base: NumberStats, other: NumberStats): NumberDifference {
+  const b = base.mean;
+  const o = other.mean;
+  return {
+    kind: 'number',
+    baseline: b,
+    other: o,
+    difference: b === null || o === null ? null : o - b,
   };
 }

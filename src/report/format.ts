@@ -1,4 +1,5 @@
 import type { NumberMeasure, RateMeasure } from '../measure/index.js';
+import type { AgentMeasure } from './benchmark.js';
 import type { NumberStats, RateStats } from './stats.js';
 
 /** How each measure is named to a reader, and which way is good. */
@@ -16,6 +17,18 @@ export const MEASURE_LABELS: Record<RateMeasure | NumberMeasure, string> = {
   lines_removed: 'lines removed',
   turns: 'turns',
   duration_s: 'duration (s)',
+};
+
+/** How each agent measure is named to a reader. */
+export const AGENT_LABELS: Record<AgentMeasure, string> = {
+  tokens_in: 'agent tokens in',
+  tokens_out: 'agent tokens out',
+  cache_read: 'agent cache read tokens',
+  cache_write: 'agent cache write tokens',
+  cost_usd: 'agent cost (USD)',
+  tool_calls: 'agent tool calls',
+  tool_calls_failed: 'agent failed tool calls',
+  model_requests: 'agent model requests',
 };
 
 /** The text for an unavailable value (n 0, or nothing to compare). */

@@ -4,8 +4,9 @@ import {
   type NumberMeasure,
   type RateMeasure,
 } from '../measure/index.js';
-import type { BenchmarkFile } from './benchmark.js';
+import { AGENT_MEASURES, type AgentMeasure, type BenchmarkFile } from './benchmark.js';
 import {
+  AGENT_LABELS,
   formatDifference,
   formatNumber,
   formatP,
@@ -61,7 +62,11 @@ function rateCell(condition: string, measure: RateMeasure, s: RateStats): string
   return `<td class="v" data-condition="${esc(condition)}" data-measure="${measure}" data-rate="${s.rate ?? ''}" data-n="${s.n}" data-successes="${s.successes}"${ci}>${esc(formatRate(s))}</td>`;
 }
 
-function numberCell(condition: string, measure: NumberMeasure, s: NumberStats): string {
+function numberCell(
+  condition: string,
+  measure: NumberMeasure | `agent.${AgentMeasure}`,
+  s: NumberStats,
+): string {
   return `<td class="v" data-condition="${esc(condition)}" data-measure="${measure}" data-mean="${s.mean ?? ''}" data-n="${s.n}">${esc(formatNumber(s))}</td>`;
 }
 
@@ -78,6 +83,10 @@ function conditionTable(b: BenchmarkFile): string {
     ...NUMBER_MEASURES.map(
       (m) =>
         `<tr><th>${esc(MEASURE_LABELS[m])}</th>${conds.map((c) => numberCell(c.condition, m, c.measures[m])).join('')}</tr>`,
+    ),
+    ...AGENT_MEASURES.map(
+      (m) =>
+        `<tr><th>${esc(AGENT_LABELS[m])}</th>${conds.map((c) => numberCell(c.condition, `agent.${m}`, c.agent[m])).join('')}</tr>`,
     ),
   ];
   return `<table id="conditions">${head}${rows.join('')}</table>`;
@@ -176,35 +185,46 @@ function charts(b: BenchmarkFile): string {
     );
   }
   for (const m of NUMBER_MEASURES) {
-    const stats = b.conditions.map((c) => c.measures[m]);
-    const max = Math.max(0, ...stats.map((s) => s.max ?? 0));
-    const rows = b.conditions.map((c) => {
-      const s = c.measures[m];
-      const band: [number, number] | undefined =
-        s.mean === null || s.stddev === null
-          ? undefined
-          : [Math.max(s.mean - s.stddev, s.min ?? 0), Math.min(s.mean + s.stddev, s.max ?? 0)];
-      return {
-        label: c.condition,
-        value: s.mean,
-        lo: s.min,
-        hi: s.max,
-        ...(band ? { band } : {}),
-        text: num(s.mean),
-      };
-    });
-    out.push(
-      chart(
-        m,
-        MEASURE_LABELS[m],
-        rows,
-        max,
-        (v) => num(v),
-        'bar: mean; band: ± stddev; whisker: min–max',
-      ),
-    );
+    out.push(numberChart(b, m, MEASURE_LABELS[m], (c) => c.measures[m]));
+  }
+  for (const m of AGENT_MEASURES) {
+    out.push(numberChart(b, `agent.${m}`, AGENT_LABELS[m], (c) => c.agent[m]));
   }
   return `<div class="charts">${out.join('')}</div>`;
+}
+
+/** A number's chart: its mean per condition, with its spread. */
+function numberChart(
+  b: BenchmarkFile,
+  measure: string,
+  title: string,
+  of: (c: BenchmarkFile['conditions'][number]) => NumberStats,
+): string {
+  const stats = b.conditions.map(of);
+  const max = Math.max(0, ...stats.map((s) => s.max ?? 0));
+  const rows = b.conditions.map((c) => {
+    const s = of(c);
+    const band: [number, number] | undefined =
+      s.mean === null || s.stddev === null
+        ? undefined
+        : [Math.max(s.mean - s.stddev, s.min ?? 0), Math.min(s.mean + s.stddev, s.max ?? 0)];
+    return {
+      label: c.condition,
+      value: s.mean,
+      lo: s.min,
+      hi: s.max,
+      ...(band ? { band } : {}),
+      text: num(s.mean),
+    };
+  });
+  return chart(
+    measure,
+    title,
+    rows,
+    max,
+    (v) => num(v),
+    'bar: mean; band: ± stddev; whisker: min–max',
+  );
 }
 
 function comparisons(b: BenchmarkFile): string {
@@ -219,6 +239,10 @@ function comparisons(b: BenchmarkFile): string {
         ...NUMBER_MEASURES.map((m) => {
           const d = cmp.measures[m];
           return `<tr><th>${esc(MEASURE_LABELS[m])}</th><td class="v" data-measure="${m}" data-difference="${d.difference ?? ''}">${esc(formatDifference(d.difference, 'number'))}</td><td></td></tr>`;
+        }),
+        ...AGENT_MEASURES.map((m) => {
+          const d = cmp.agent[m];
+          return `<tr><th>${esc(AGENT_LABELS[m])}</th><td class="v" data-measure="agent.${m}" data-difference="${d.difference ?? ''}">${esc(formatDifference(d.difference, 'number'))}</td><td></td></tr>`;
         }),
       ];
       return `<h3>${esc(cmp.condition)} vs ${esc(cmp.baseline)}</h3><table class="comparison" data-baseline="${esc(cmp.baseline)}" data-condition="${esc(cmp.condition)}"><tr><th>measure</th><th>difference</th><th>Fisher's exact p</th></tr>${rows.join('')}</table>`;
@@ -256,7 +280,28 @@ function stopBox(s: StopLine): string {
     .join('');
   const more =
     s.calls_total > s.calls.length ? `<li>… ${s.calls_total - s.calls.length} more</li>` : '';
-  return `<div class="stop${s.hand_over ? ' hand' : ''}"><div>${tags.join('')}</div><div>${pr}</div><div class="small">${s.calls_total} gh call${s.calls_total === 1 ? '' : 's'}</div>${calls || more ? `<ul class="calls">${calls}${more}</ul>` : ''}</div>`;
+  return `<div class="stop${s.hand_over ? ' hand' : ''}"><div>${tags.join('')}</div><div>${pr}</div>${s.agent ? agentLine(s.agent) : ''}<div class="small">${s.calls_total} gh call${s.calls_total === 1 ? '' : 's'}</div>${calls || more ? `<ul class="calls">${calls}${more}</ul>` : ''}</div>`;
+}
+
+function agentLine(a: NonNullable<StopLine['agent']>): string {
+  const cost = a.cost_usd === null ? 'cost n/a' : `$${num(a.cost_usd)}`;
+  const failed = a.tool_calls_failed > 0 ? ` (${a.tool_calls_failed} failed)` : '';
+  const error =
+    a.error === null
+      ? ''
+      : `<div class="small"><span class="tag ko">agent error</span>${esc(a.error)}</div>`;
+  const message =
+    a.final_message === null ? '' : `<div class="small">${esc(a.final_message)}</div>`;
+  return `<div class="small agent">${a.tool_calls} tool call${a.tool_calls === 1 ? '' : 's'}${failed} · ${a.model_requests} model request${a.model_requests === 1 ? '' : 's'} · ${a.tokens_in} in / ${a.tokens_out} out tokens · ${esc(cost)}</div>${error}${message}`;
+}
+
+/** The run's files, as relative links (only the ones that exist). */
+function fileLinks(files: RunTimeline['files']): string {
+  if (files.length === 0) return '';
+  const links = files.map(
+    (f) => `<a class="file" href="${esc(campaignHref(f.path.split('/')))}">${esc(f.label)}</a>`,
+  );
+  return `<p class="files small">files: ${links.join(' · ')}</p>`;
 }
 
 function timelines(runs: readonly RunTimeline[], notShown: number): string {
@@ -268,7 +313,7 @@ function timelines(runs: readonly RunTimeline[], notShown: number): string {
         : `<div class="stops">${r.stops.map(stopBox).join('')}</div>`;
     const error = r.error ? `<p class="small">${esc(r.error)}</p>` : '';
     const sah = r.stopped_at_hand_over ? ' <span class="small">(stopped at hand over)</span>' : '';
-    return `<details class="run" open><summary>${esc(id)} <span class="st-${r.status}">${r.status.replace('_', ' ')}</span>${sah}</summary>${error}${stops}</details>`;
+    return `<details class="run" open><summary>${esc(id)} <span class="st-${r.status}">${r.status.replace('_', ' ')}</span>${sah}</summary>${error}${fileLinks(r.files)}${stops}</details>`;
   });
   const more =
     notShown > 0
@@ -326,6 +371,40 @@ export function renderHtml(
 `;
 }
 
+/**
+ * A relative link to a file under the campaign folder: encoded path segments
+ * only (no scheme, no host, no leading slash, no query), none of them . or ..
+ *
+ * @example
+ * isCampaignLink('runs/fix-bug/with_skill/run-01/run.json'); // true
+ * isCampaignLink('../secret'); // false
+ */
+export function isCampaignLink(href: string): boolean {
+  if (!/^[A-Za-z0-9._~%-]+(\/[A-Za-z0-9._~%-]+)*$/.test(href)) return false;
+  return href.split('/').every((segment) => {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(segment);
+    } catch {
+      return false;
+    }
+    return decoded !== '.' && decoded !== '..' && !/[/\\]/.test(decoded);
+  });
+}
+
+/** A path relative to the page's folder, as an href. */
+export function campaignHref(relative: readonly string[]): string {
+  // encodeURIComponent leaves !'()* as they are: encode them too, so a link is only [A-Za-z0-9._~%-].
+  return relative
+    .map((segment) =>
+      encodeURIComponent(segment).replace(
+        /[!'()*]/g,
+        (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+      ),
+    )
+    .join('/');
+}
+
 const BALANCED = [
   'html',
   'head',
@@ -344,6 +423,7 @@ const BALANCED = [
   'li',
   'p',
   'style',
+  'a',
 ];
 
 /**
@@ -368,8 +448,10 @@ export function checkHtml(file: string, html: string): void {
   }
   const attr = /\s(src|href|action|srcset|poster|formaction|xlink:href)\s*=\s*"([^"]*)"/gi;
   for (const m of html.matchAll(attr)) {
-    if (!m[2]!.startsWith('#'))
-      throw new ReportStructureError(file, `attribute ${m[1]}="${m[2]}" points off the page`);
+    const value = m[2]!;
+    // A run's own files are linked relatively, below the page's folder; nothing else leaves it.
+    if (value.startsWith('#') || (m[1] === 'href' && isCampaignLink(value))) continue;
+    throw new ReportStructureError(file, `attribute ${m[1]}="${value}" points off the page`);
   }
   for (const tag of BALANCED) {
     const open = html.match(new RegExp(`<${tag}[\\s>]`, 'g'))?.length ?? 0;
@@ -378,7 +460,7 @@ export function checkHtml(file: string, html: string): void {
       throw new ReportStructureError(file, `<${tag}> opened ${open} times, closed ${close}`);
   }
   const charts = html.match(/<figure data-chart="/g)?.length ?? 0;
-  const expected = RATE_MEASURES.length + NUMBER_MEASURES.length;
+  const expected = RATE_MEASURES.length + NUMBER_MEASURES.length + AGENT_MEASURES.length;
   if (charts !== expected)
     throw new ReportStructureError(file, `${charts} charts, expected ${expected}`);
 }

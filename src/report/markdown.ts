@@ -1,7 +1,14 @@
 import { EvalrigError } from '../errors/index.js';
 import { NUMBER_MEASURES, RATE_MEASURES } from '../measure/index.js';
-import type { BenchmarkFile, CodebaseEntry } from './benchmark.js';
-import { formatDifference, formatNumber, formatP, formatRate, MEASURE_LABELS } from './format.js';
+import { AGENT_MEASURES, type BenchmarkFile, type CodebaseEntry } from './benchmark.js';
+import {
+  AGENT_LABELS,
+  formatDifference,
+  formatNumber,
+  formatP,
+  formatRate,
+  MEASURE_LABELS,
+} from './format.js';
 
 /** A generated page does not have the structure evalrig means it to: a bug, caught before writing. */
 export class ReportStructureError extends EvalrigError {
@@ -107,11 +114,12 @@ export function renderReportMd(b: BenchmarkFile): string {
       MEASURE_LABELS[m],
       ...conds.map((c) => formatNumber(c.measures[m])),
     ]),
+    ...AGENT_MEASURES.map((m) => [AGENT_LABELS[m], ...conds.map((c) => formatNumber(c.agent[m]))]),
   ];
   const parts = [
     `# Report: ${b.campaign}`,
     '',
-    `${b.runs.total} runs${b.runs.without_record ? ` (${b.runs.without_record} more without a record yet)` : ''}; baseline condition \`${b.baseline_condition}\`. Rates: successes over runs where the measure is known, with a Wilson 95% interval; numbers: mean ± sample stddev (min–max, n). Failed runs count in the status only. Provenance: BASELINE.md.`,
+    `${b.runs.total} runs${b.runs.without_record ? ` (${b.runs.without_record} more without a record yet)` : ''}; baseline condition \`${b.baseline_condition}\`. Rates: successes over runs where the measure is known, with a Wilson 95% interval; numbers: mean ± sample stddev (min–max, n). Agent numbers (tokens, cost, tool calls) come from each run's agent totals; runs of a command agent have none (n/a, n 0). Failed runs count in the status only. Provenance: BASELINE.md.`,
     '',
     '## Per condition',
     '',
@@ -131,6 +139,11 @@ export function renderReportMd(b: BenchmarkFile): string {
       ...NUMBER_MEASURES.map((m) => [
         MEASURE_LABELS[m],
         formatDifference(cmp.measures[m].difference, 'number'),
+        '',
+      ]),
+      ...AGENT_MEASURES.map((m) => [
+        AGENT_LABELS[m],
+        formatDifference(cmp.agent[m].difference, 'number'),
         '',
       ]),
     ];

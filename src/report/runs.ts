@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { assertArtifact, type RunRecord, type StopRecord } from '../artifacts/index.js';
 import { InputError } from '../errors/index.js';
@@ -123,4 +123,63 @@ export async function readStops(
       return parseStored<StopRecord>('stop', file, text);
     }),
   );
+}
+
+/** One file of a run the page links to, relative to the run folder ('/'-separated). */
+export interface RunFile {
+  readonly label: string;
+  readonly path: string;
+}
+
+async function isFile(file: string): Promise<boolean> {
+  try {
+    return (await stat(file)).isFile();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+}
+
+const TURN_FILE = /^turn-(\d+)\.(jsonl|stdout\.txt|stderr\.txt)$/;
+const STOP_FILE = /^stops\/stop-\d+\.json$/;
+
+/**
+ * The files of a run worth opening from the report, that exist: run.json, its
+ * stop files, each turn's transcript (turns/turn-NN.jsonl for an adapter
+ * agent, turn-NN.stdout.txt and .stderr.txt for a command agent), diff.patch,
+ * calls.jsonl and model-calls.jsonl. Names are evalrig's own patterns, never a
+ * path a record names as-is.
+ */
+export async function runFiles(
+  location: RunLocation,
+  stops: readonly string[],
+): Promise<RunFile[]> {
+  const files: RunFile[] = [];
+  const add = async (label: string, rel: string): Promise<void> => {
+    if (await isFile(path.join(location.dir, ...rel.split('/')))) files.push({ label, path: rel });
+  };
+  await add('run.json', 'run.json');
+  for (const rel of stops) {
+    if (STOP_FILE.test(rel)) await add(rel.slice('stops/'.length), rel);
+  }
+  const turns = (await listFiles(path.join(location.dir, 'turns')))
+    .map((name) => ({ name, m: TURN_FILE.exec(name) }))
+    .filter((t) => t.m !== null)
+    .sort((a, b) => Number(a.m![1]) - Number(b.m![1]) || byName(a.name, b.name));
+  for (const t of turns) await add(t.name, `turns/${t.name}`);
+  await add('diff.patch', 'diff.patch');
+  await add('calls.jsonl', 'calls.jsonl');
+  await add('model-calls.jsonl', 'model-calls.jsonl');
+  return files;
+}
+
+async function listFiles(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir, { withFileTypes: true }))
+      .filter((e) => e.isFile())
+      .map((e) => e.name);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
 }

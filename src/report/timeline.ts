@@ -25,6 +25,17 @@ export interface StopLine {
   readonly calls_total: number;
   /** The stop file run.json names could not be found. */
   readonly missing?: true;
+  /** An adapter agent's turn, as its transcript said. */
+  readonly agent?: {
+    readonly tool_calls: number;
+    readonly tool_calls_failed: number;
+    readonly model_requests: number;
+    readonly tokens_in: number;
+    readonly tokens_out: number;
+    readonly cost_usd: number | null;
+    readonly error: string | null;
+    readonly final_message: string | null;
+  };
 }
 
 /** One run's line in the page: small, whatever the size of its stop files. */
@@ -36,6 +47,8 @@ export interface RunTimeline {
   readonly error?: string;
   readonly stopped_at_hand_over: boolean;
   readonly stops: readonly StopLine[];
+  /** The run's files that exist, relative to the campaign folder ('/'-separated). */
+  readonly files: ReadonlyArray<{ readonly label: string; readonly path: string }>;
 }
 
 const MAX_CALLS_SHOWN = 12;
@@ -46,8 +59,13 @@ function clip(text: string, max: number): string {
 }
 
 /** Keeps of a run and its stops only what the timeline shows (bodies, outputs and probes are dropped). */
-export function toTimeline(run: RunRecord, stops: ReadonlyArray<StopRecord | null>): RunTimeline {
+export function toTimeline(
+  run: RunRecord,
+  stops: ReadonlyArray<StopRecord | null>,
+  files: RunTimeline['files'] = [],
+): RunTimeline {
   return {
+    files,
     eval: run.eval,
     condition: run.condition,
     run: run.run,
@@ -88,6 +106,21 @@ export function toTimeline(run: RunRecord, stops: ReadonlyArray<StopRecord | nul
           marks_ready: c.marks_ready,
         })),
         calls_total: stop.calls.length,
+        ...(stop.agent
+          ? {
+              agent: {
+                tool_calls: stop.agent.tool_calls.total,
+                tool_calls_failed: stop.agent.tool_calls.failed,
+                model_requests: stop.agent.model_requests,
+                tokens_in: stop.agent.tokens.input,
+                tokens_out: stop.agent.tokens.output,
+                cost_usd: stop.agent.cost_usd,
+                error: stop.agent.error === null ? null : clip(stop.agent.error, 300),
+                final_message:
+                  stop.agent.final_message === null ? null : clip(stop.agent.final_message, 300),
+              },
+            }
+          : {}),
       };
     }),
   };

@@ -18,7 +18,7 @@ import {
 } from './benchmark.js';
 import { checkHtml, renderHtml } from './html.js';
 import { checkMarkdown, renderBaseline, renderReportMd } from './markdown.js';
-import { readStops, storedRuns, StoredRunError } from './runs.js';
+import { readStops, runFiles, storedRuns, StoredRunError } from './runs.js';
 import { toTimeline, type RunTimeline } from './timeline.js';
 
 /** The campaign folder cannot be reported on (no conditions.json, no run). */
@@ -148,7 +148,13 @@ export async function writeReport(
       );
     group.acc.add(record);
     if (record.codebase) addCodebase(record.eval, record.codebase);
-    if (stops) timelines.push(toTimeline(record, stops));
+    if (stops) {
+      const files = (await runFiles(location, record.stops)).map((f) => ({
+        label: f.label,
+        path: [...run.split(path.sep), f.path].join('/'),
+      }));
+      timelines.push(toTimeline(record, stops, files));
+    }
   }
   if (total === 0) {
     const brokenNote = broken.length ? `; broken: ${broken.map((b) => b.run).join(', ')}` : '';
@@ -191,9 +197,7 @@ export async function writeReport(
       condition: g.condition,
       ...g.acc.stats(),
     })),
-    comparisons: pairs.map(([b, o]) =>
-      compare(b, stats.get(b)!.measures, o, stats.get(o)!.measures),
-    ),
+    comparisons: pairs.map(([b, o]) => compare(b, stats.get(b)!, o, stats.get(o)!)),
   };
 
   const files = {

@@ -3,6 +3,7 @@
  * (writeArtifact, so every file matches its schema), with measures computed by
  * the real measureRun. Used by the report tests and the report benchmark.
  */
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   writeArtifact,
@@ -12,6 +13,7 @@ import {
   type RunRecord,
   type RunStatus,
   type StopRecord,
+  type TurnAgentRecord,
 } from '../../../src/artifacts/index.js';
 import { measureRun } from '../../../src/measure/index.js';
 
@@ -28,7 +30,27 @@ export interface RunPlan {
   readonly checksPass: boolean | null;
   readonly filesChanged: number;
   readonly durationMs: number;
+  /** An adapter agent's totals over the run; absent: a command agent (stdout kept, no record). */
+  readonly agent?: AgentPlan;
 }
+
+/** What an adapter agent spent over a run (run.json's agent.totals). */
+export interface AgentPlan {
+  readonly tokensIn: number;
+  readonly tokensOut: number;
+  readonly cacheRead: number;
+  readonly cacheWrite: number;
+  readonly costUsd: number | null;
+  readonly toolCalls: number;
+  readonly toolCallsFailed: number;
+  readonly modelRequests: number;
+}
+
+export const AGENT_IDENTITY = {
+  package: '@example/agent',
+  version: '1.2.3',
+  binary_sha256: 'b'.repeat(64),
+} as const;
 
 export const GOOD_RUN: RunPlan = {
   status: 'completed',
@@ -75,6 +97,35 @@ function ghCall(seq: number, argv: string[], over: Partial<GhCall> = {}): GhCall
   };
 }
 
+/** Turn `turn` of `turns`' share of the run's agent totals (the last turn takes the rest). */
+function turnAgent(a: AgentPlan, turn: number, turns: number): TurnAgentRecord {
+  const share = (total: number): number =>
+    turn < turns ? Math.floor(total / turns) : total - Math.floor(total / turns) * (turns - 1);
+  const toolCalls = share(a.toolCalls);
+  const failed = turn === turns ? a.toolCallsFailed : 0;
+  return {
+    transcript: `turns/turn-${String(turn).padStart(2, '0')}.jsonl`,
+    final_message: `turn ${turn} done`,
+    tool_calls: {
+      total: toolCalls,
+      failed,
+      by_name: toolCalls > 0 ? { Bash: { count: toolCalls, failed } } : {},
+    },
+    model_requests: share(a.modelRequests),
+    api_retries: 0,
+    tokens: {
+      input: share(a.tokensIn),
+      output: share(a.tokensOut),
+      cache_read: share(a.cacheRead),
+      cache_write: share(a.cacheWrite),
+    },
+    cost_usd: a.costUsd === null ? null : a.costUsd / turns,
+    error: failed > 0 ? 'a tool call failed' : null,
+    complete: true,
+    truncated: false,
+  };
+}
+
 function stopRecord(
   turn: number,
   phase: string,
@@ -83,8 +134,10 @@ function stopRecord(
   described: boolean,
   calls: GhCall[],
   diff: DiffCounters,
+  agent?: TurnAgentRecord,
 ): StopRecord {
   return {
+    ...(agent ? { agent } : {}),
     turn,
     phase,
     exit_code: 0,
@@ -192,14 +245,51 @@ async function writeRun(
     );
   }
   const stops: StopRecord[] = [];
+  const agentOf = (turn: number): TurnAgentRecord | undefined =>
+    plan.agent ? turnAgent(plan.agent, turn, plan.stops) : undefined;
   if (plan.stops >= 1)
     stops.push(
-      stopRecord(1, 'planning', 'awaiting-approval', plan.draft, plan.described, planning, diff),
+      stopRecord(
+        1,
+        'planning',
+        'awaiting-approval',
+        plan.draft,
+        plan.described,
+        planning,
+        diff,
+        agentOf(1),
+      ),
     );
   if (plan.stops >= 2)
     stops.push(
-      stopRecord(2, 'execution', 'conformant', plan.draft, plan.refreshed, execution, diff),
+      stopRecord(
+        2,
+        'execution',
+        'conformant',
+        plan.draft,
+        plan.refreshed,
+        execution,
+        diff,
+        agentOf(2),
+      ),
     );
+  // The files a run keeps beside its records: each turn's output, the diff and the gh calls.
+  if (stops.length > 0) {
+    await mkdir(path.join(dir, 'turns'), { recursive: true });
+    for (const stop of stops) {
+      const nn = String(stop.turn).padStart(2, '0');
+      if (plan.agent) {
+        await writeFile(path.join(dir, 'turns', `turn-${nn}.jsonl`), '{"type":"result"}\n');
+      } else {
+        await writeFile(path.join(dir, 'turns', `turn-${nn}.stdout.txt`), 'done\n');
+      }
+    }
+    await writeFile(path.join(dir, 'diff.patch'), 'diff --git a/x b/x\n');
+    await writeFile(
+      path.join(dir, 'calls.jsonl'),
+      stops.flatMap((s) => s.calls.map((c) => `${JSON.stringify(c)}\n`)).join(''),
+    );
+  }
   const names: string[] = [];
   for (const stop of stops) {
     const name = `stops/stop-${String(stop.turn).padStart(2, '0')}.json`;
@@ -240,6 +330,25 @@ async function writeRun(
     image: { tag: 'evalrig-test:latest', id: `sha256:${'d'.repeat(64)}` },
     diff,
     checks,
+    ...(plan.agent
+      ? {
+          agent: {
+            ...AGENT_IDENTITY,
+            totals: {
+              tool_calls: plan.agent.toolCalls,
+              tool_calls_failed: plan.agent.toolCallsFailed,
+              model_requests: plan.agent.modelRequests,
+              tokens: {
+                input: plan.agent.tokensIn,
+                output: plan.agent.tokensOut,
+                cache_read: plan.agent.cacheRead,
+                cache_write: plan.agent.cacheWrite,
+              },
+              cost_usd: plan.agent.costUsd,
+            },
+          },
+        }
+      : {}),
     measures: measureRun({
       stops,
       checks,
@@ -258,6 +367,11 @@ async function writeRun(
  * Two evals x two conditions x 5 runs. with_skill does everything right, but
  * one run times out after planning. without_skill moves every measure, and one
  * of its runs failed (counted in the status only).
+ *
+ * Agents: every with_skill run has an adapter agent's record (run i: 1000 i
+ * tokens in, $0.01 i, 4 + i tool calls, one failed in run 1). without_skill
+ * runs 1-3 have one (2000 tokens in, $0.02, 3 tool calls; run 3 reports no
+ * cost); its runs 4 and 5 played a command agent: no agent record.
  */
 export const MIXED: CampaignSpec = {
   evals: ['add-feature', 'fix-bug'],
@@ -265,22 +379,53 @@ export const MIXED: CampaignSpec = {
   baseline: 'without_skill',
   runs: 5,
   plan: (evalId, condition, i): RunPlan => {
-    if (condition === 'with_skill') {
-      return evalId === 'add-feature' && i === 5
-        ? { ...GOOD_RUN, status: 'timed_out', stops: 1 }
-        : GOOD_RUN;
-    }
-    if (evalId === 'fix-bug' && i === 5) return { ...GOOD_RUN, status: 'failed', stops: 0 };
-    return {
-      ...GOOD_RUN,
-      draft: i % 2 === 1,
-      described: i !== 2,
-      refreshed: i === 1,
-      marksReady: i === 2,
-      notPlayed: i === 3 ? 1 : 0,
-      checksPass: i <= 3,
-      filesChanged: i,
-      durationMs: i * 10_000,
-    };
+    const agent = mixedAgent(condition, i);
+    return { ...mixedPlan(evalId, condition, i), ...(agent ? { agent } : {}) };
   },
 };
+
+function mixedAgent(condition: string, i: number): AgentPlan | undefined {
+  if (condition === 'with_skill') {
+    return {
+      tokensIn: 1000 * i,
+      tokensOut: 100 * i,
+      cacheRead: 500,
+      cacheWrite: 50,
+      costUsd: 0.01 * i,
+      toolCalls: 4 + i,
+      toolCallsFailed: i === 1 ? 1 : 0,
+      modelRequests: 3,
+    };
+  }
+  if (i > 3) return undefined;
+  return {
+    tokensIn: 2000,
+    tokensOut: 200,
+    cacheRead: 0,
+    cacheWrite: 0,
+    costUsd: i === 3 ? null : 0.02,
+    toolCalls: 3,
+    toolCallsFailed: 0,
+    modelRequests: 2,
+  };
+}
+
+function mixedPlan(evalId: string, condition: string, i: number): RunPlan {
+  if (condition === 'with_skill') {
+    return evalId === 'add-feature' && i === 5
+      ? { ...GOOD_RUN, status: 'timed_out', stops: 1 }
+      : GOOD_RUN;
+  }
+  if (evalId === 'fix-bug' && i === 5) return { ...GOOD_RUN, status: 'failed', stops: 0 };
+  return {
+    ...GOOD_RUN,
+    draft: i % 2 === 1,
+    described: i !== 2,
+    refreshed: i === 1,
+    marksReady: i === 2,
+    notPlayed: i === 3 ? 1 : 0,
+    checksPass: i <= 3,
+    filesChanged: i,
+    durationMs: i * 10_000,
+  };
+}

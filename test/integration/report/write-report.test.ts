@@ -119,6 +119,51 @@ describe('report: writeReport over a stored campaign', function () {
     expect(e.measures.pr_draft_at_hand_over).to.include({ successes: 2, n: 4 });
   });
 
+  it("aggregates the adapter agent's totals per condition: tokens, cost, tool calls", () => {
+    const a = cond('with_skill').agent;
+    // Runs 1-5 of both evals: 1000 i tokens in, sample stddev of 1000 x [1..5] twice.
+    expect(a.tokens_in).to.include({ min: 1000, max: 5000, n: 10 });
+    expect(a.tokens_in.mean).to.be.closeTo(3000, 1e-9);
+    expect(a.tokens_in.stddev).to.be.closeTo(1000 * Math.sqrt(20 / 9), 1e-9);
+    expect(a.tokens_out).to.include({ min: 100, max: 500, n: 10 });
+    expect(a.tokens_out.mean).to.be.closeTo(300, 1e-9);
+    expect(a.cache_read).to.include({ mean: 500, stddev: 0, n: 10 });
+    expect(a.cache_write).to.include({ mean: 50, n: 10 });
+    expect(a.cost_usd.mean).to.be.closeTo(0.03, 1e-12);
+    expect(a.cost_usd.n).to.equal(10);
+    expect(a.tool_calls).to.include({ min: 5, max: 9, n: 10 });
+    expect(a.tool_calls.mean).to.be.closeTo(7, 1e-12);
+    expect(a.tool_calls_failed).to.include({ min: 0, max: 1, n: 10 });
+    expect(a.tool_calls_failed.mean).to.be.closeTo(0.2, 1e-12);
+    expect(a.model_requests).to.include({ mean: 3, n: 10 });
+  });
+
+  it('counts only the runs with an agent record: command-agent runs and unknown costs are not 0', () => {
+    const a = cond('without_skill').agent;
+    // Runs 1-3 of each eval have a record (runs 4-5 played a command agent; fix-bug 5 failed).
+    expect(a.tokens_in).to.deep.equal({ mean: 2000, stddev: 0, min: 2000, max: 2000, n: 6 });
+    // Run 3 reported no cost: 4 costs, not 6 with two zeros.
+    expect(a.cost_usd).to.include({ mean: 0.02, n: 4 });
+    const fixBug = bench.evals.find(
+      (e) => e.eval === 'fix-bug' && e.condition === 'without_skill',
+    )!;
+    expect(fixBug.agent.tool_calls).to.include({ mean: 3, n: 3 });
+    const addFeature = bench.evals.find(
+      (e) => e.eval === 'add-feature' && e.condition === 'with_skill',
+    )!;
+    expect(addFeature.agent.tokens_in).to.include({ mean: 3000, n: 5 });
+  });
+
+  it("compares the agent's means with the baseline's", () => {
+    const d = bench.comparisons[0]!.agent;
+    expect(d.tokens_in).to.include({ kind: 'number', baseline: 2000 });
+    expect(d.tokens_in.other).to.be.closeTo(3000, 1e-9);
+    expect(d.tokens_in.difference).to.be.closeTo(1000, 1e-9);
+    expect(d.tool_calls.baseline).to.equal(3);
+    expect(d.tool_calls.difference).to.be.closeTo(4, 1e-12);
+    expect(d.cost_usd.difference).to.be.closeTo(0.01, 1e-12);
+  });
+
   it('compares each condition with the declared baseline: differences and Fisher p', () => {
     expect(bench.baseline_condition).to.equal('without_skill');
     expect(bench.comparisons).to.have.length(1);
@@ -157,6 +202,42 @@ describe('report: writeReport over a stored campaign', function () {
     expect(md).to.contain('55.6% (5/9)');
     expect(md).to.contain('### with_skill vs without_skill');
     expect(md).to.contain(`+44.4 pts | ${fisherExact(10, 0, 5, 4)!.toFixed(4)}`);
+  });
+
+  it("report.md shows the agent's numbers with their spread, and their differences", async () => {
+    const md = await readFile(path.join(dir, 'report.md'), 'utf8');
+    expect(md).to.contain(
+      '| agent tokens in | 2000 ± 0 (2000–2000, n 6) | 3000 ± 1490.71 (1000–5000, n 10) |',
+    );
+    expect(md).to.contain('| agent cost (USD) | 0.02 ± 0 (0.02–0.02, n 4) |');
+    expect(md).to.contain('| agent tokens in | +1000 |  |');
+    expect(md).to.contain('| agent tool calls | +4 |  |');
+  });
+
+  it('report.html links each run to the files it has, relatively, and to no other', async () => {
+    const html = await readFile(path.join(dir, 'report.html'), 'utf8');
+    const run = 'runs/add-feature/with_skill/run-01';
+    for (const f of [
+      'run.json',
+      'stops/stop-01.json',
+      'stops/stop-02.json',
+      'turns/turn-01.jsonl',
+      'turns/turn-02.jsonl',
+      'diff.patch',
+      'calls.jsonl',
+    ]) {
+      expect(html).to.contain(`href="${run}/${f}"`);
+    }
+    // A command agent's run links its stdout; a run that reached no stop has only its run.json.
+    expect(html).to.contain(
+      'href="runs/add-feature/without_skill/run-04/turns/turn-01.stdout.txt"',
+    );
+    const failed = 'runs/fix-bug/without_skill/run-05/';
+    const failedLinks = [...html.matchAll(/href="([^"]*)"/g)]
+      .map((m) => m[1]!)
+      .filter((h) => h.startsWith(failed));
+    expect(failedLinks).to.deep.equal([`${failed}run.json`]);
+    expect(html).not.to.contain('model-calls.jsonl');
   });
 
   it('the summary table prints a column per condition', () => {
@@ -262,6 +343,31 @@ describe('report: campaigns off the beaten path', () => {
     expect(s.comparisons[0]!.measures.pr_refreshed).to.include({ difference: null, p_value: null });
     const html = await readFile(path.join(d, 'report.html'), 'utf8');
     expect(html).to.contain('n/a (n 0)');
+  });
+
+  it('a campaign of command agents has no agent numbers: n 0 and null, never 0', async () => {
+    const d = await tmp();
+    await writeCampaign(d, { ...MIXED, plan: () => GOOD_RUN, runs: 2 });
+    const s = await writeReport(d);
+    for (const c of s.conditions) {
+      expect(c.agent.tokens_in).to.deep.equal({
+        mean: null,
+        stddev: null,
+        min: null,
+        max: null,
+        n: 0,
+      });
+      expect(c.agent.cost_usd.n).to.equal(0);
+    }
+    expect(s.comparisons[0]!.agent.tokens_in).to.deep.equal({
+      kind: 'number',
+      baseline: null,
+      other: null,
+      difference: null,
+    });
+    const md = await readFile(path.join(d, 'report.md'), 'utf8');
+    expect(md).to.contain('| agent tokens in | n/a (n 0) | n/a (n 0) |');
+    expect(md).to.contain('| agent tokens in | n/a |  |');
   });
 
   it('a host-local codebase is said not to be reproducible elsewhere', async () => {

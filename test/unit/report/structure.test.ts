@@ -1,10 +1,11 @@
 import { expect } from 'chai';
 import { comparisonPairs } from '../../../src/report/benchmark.js';
-import { checkHtml } from '../../../src/report/html.js';
+import { campaignHref, checkHtml, isCampaignLink } from '../../../src/report/html.js';
 import { checkMarkdown, ReportStructureError } from '../../../src/report/markdown.js';
 import { formatDifference, formatNumber, formatRate } from '../../../src/report/format.js';
 
-const charts = Array.from({ length: 13 }, (_, i) => `<figure data-chart="m${i}"></figure>`).join(
+// One chart per measure: 5 + 2 rates, 6 numbers, 8 agent numbers.
+const charts = Array.from({ length: 21 }, (_, i) => `<figure data-chart="m${i}"></figure>`).join(
   '',
 );
 const page = (body: string) =>
@@ -16,12 +17,22 @@ describe('report: the structure asserted before writing', () => {
       expect(() => checkHtml('r.html', page('<a href="#runs">runs</a>'))).not.to.throw();
     });
 
+    it("accepts relative links to a run's files below the page's folder", () => {
+      const link = '<a href="runs/fix-bug/with_skill/run-01/turns/turn-01.jsonl">t</a>';
+      expect(() => checkHtml('r.html', page(link))).not.to.throw();
+    });
+
     for (const [what, body] of [
       ['a script', '<script>1</script>'],
       ['a stylesheet link', '<link rel="stylesheet">'],
       ['an image', '<img alt="">'],
       ['a url() in CSS', '<div style="background:url(x.png)"></div>'],
       ['a link off the page', '<a href="https://example.invalid/">x</a>'],
+      ['a link above the page', '<a href="runs/../../etc/passwd">x</a>'],
+      ['an encoded link above the page', '<a href="runs/%2e%2e/x">x</a>'],
+      ['an absolute path', '<a href="/etc/passwd">x</a>'],
+      ['a relative src', '<div src="runs/x">x</div>'],
+      ['an unclosed link', '<a href="#x">x'],
       ['an unclosed table', '<table><tr><td>1</td></tr>'],
     ]) {
       it(`refuses ${what}`, () => {
@@ -31,8 +42,33 @@ describe('report: the structure asserted before writing', () => {
 
     it('refuses a page without one chart per measure', () => {
       expect(() => checkHtml('r.html', '<!doctype html>\n<html><body></body></html>')).to.throw(
-        /0 charts, expected 13/,
+        /0 charts, expected 21/,
       );
+    });
+  });
+
+  describe('campaign links', () => {
+    it('encodes every segment so names stay one segment and no scheme appears', () => {
+      const href = campaignHref(['runs', 'a|b url(x) @import', '<b>', 'run.json']);
+      expect(href).to.equal('runs/a%7Cb%20url%28x%29%20%40import/%3Cb%3E/run.json');
+      expect(isCampaignLink(href)).to.equal(true);
+      // A segment hiding a separator is not a file's name: refused.
+      expect(campaignHref(['runs', 'a/b'])).to.equal('runs/a%2Fb');
+      expect(isCampaignLink('runs/a%2Fb')).to.equal(false);
+    });
+
+    it('refuses schemes, hosts, queries, empty, . and .. segments', () => {
+      for (const bad of [
+        'javascript:x',
+        '//host/x',
+        'runs/x?y',
+        'runs//x',
+        './x',
+        'a/%2E%2E',
+        '',
+      ]) {
+        expect(isCampaignLink(bad), bad).to.equal(false);
+      }
     });
   });
 
