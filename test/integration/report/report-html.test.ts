@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { writeReport, type BenchmarkFile } from '../../../src/report/index.js';
 import { MIXED, writeCampaign } from './fixture.js';
@@ -97,7 +97,8 @@ describe('report: report.html in a real headless Chromium', function () {
 
   it('draws one chart per measure, as inline SVG with a row per condition', async () => {
     const charts = page.locator('figure[data-chart] svg');
-    expect(await charts.count()).to.equal(13);
+    // 7 rates, 6 numbers, 8 agent numbers.
+    expect(await charts.count()).to.equal(21);
     const draft = page.locator('figure[data-chart="pr_draft_at_hand_over"] svg');
     const text = (await draft.textContent()) ?? '';
     for (const c of bench.conditions) {
@@ -106,6 +107,72 @@ describe('report: report.html in a real headless Chromium', function () {
     }
     const box = await draft.boundingBox();
     expect(box!.width).to.be.greaterThan(100);
+  });
+
+  it("shows the agent's numbers per condition with their spread", async () => {
+    for (const c of bench.conditions) {
+      const s = c.agent.tokens_in;
+      const td = page.locator(
+        `#conditions td[data-condition="${c.condition}"][data-measure="agent.tokens_in"]`,
+      );
+      expect(Number(await td.getAttribute('data-mean'))).to.equal(s.mean);
+      expect(await td.getAttribute('data-n')).to.equal(String(s.n));
+      expect(await td.textContent())
+        .to.contain(`n ${s.n}`)
+        .and.to.contain('±');
+    }
+    const cost = page.locator('figure[data-chart="agent.cost_usd"] svg');
+    expect(await cost.textContent())
+      .to.contain('with_skill')
+      .and.to.contain('0.03');
+    const diff = page.locator('table.comparison td[data-measure="agent.tool_calls"]');
+    expect(Number(await diff.getAttribute('data-difference'))).to.be.closeTo(
+      bench.comparisons[0]!.agent.tool_calls.difference!,
+      1e-12,
+    );
+    expect(await diff.textContent()).to.equal('+4');
+  });
+
+  it('shows each agent turn at its stop: tool calls, tokens, cost, its error', async () => {
+    const run = page.locator('details.run', { hasText: 'add-feature / with_skill / run-01' });
+    const text = (await run.locator('.stop .agent').first().textContent()) ?? '';
+    expect(text).to.contain('2 tool calls').and.to.contain('500 in / 50 out tokens');
+    expect(await run.textContent())
+      .to.contain('agent error')
+      .and.to.contain('turn 2 done');
+  });
+
+  it('links every run to its files, and every link resolves to a file of the campaign', async () => {
+    const hrefs = await page
+      .locator('details.run a.file')
+      .evaluateAll((as) => as.map((a) => (a as unknown as { href: string }).href));
+    // run.json for all 20 runs, stops, transcripts or stdout, diff.patch and calls.jsonl.
+    expect(hrefs.length).to.be.greaterThan(20 * 3);
+    for (const href of hrefs) {
+      expect(href).to.match(/^file:\/\//);
+      const file = fileURLToPath(href);
+      expect(file.startsWith(dir + path.sep), file).to.equal(true);
+      expect(existsSync(file), file).to.equal(true);
+    }
+    const first = page.locator('details.run').first().locator('a.file');
+    expect(await first.allTextContents()).to.deep.equal([
+      'run.json',
+      'stop-01.json',
+      'stop-02.json',
+      'turn-01.jsonl',
+      'turn-02.jsonl',
+      'diff.patch',
+      'calls.jsonl',
+    ]);
+    // Following a link opens the stored file itself.
+    const transcript = hrefs.find((h) => h.endsWith('/turns/turn-01.jsonl'))!;
+    const opened = await browser.newPage();
+    try {
+      await opened.goto(transcript);
+      expect(await opened.textContent('body')).to.contain('"type":"result"');
+    } finally {
+      await opened.close();
+    }
   });
 
   it('shows the comparison with its Fisher p-value', async () => {
