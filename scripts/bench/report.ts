@@ -1,6 +1,7 @@
 /**
  * Benchmark of `evalrig report`: aggregate 10,000 synthetic stored runs
- * (2 evals x 2 conditions x 2,500, two stops each) and compare with 1,000
+ * (2 evals x 2 conditions x 2,500, two stops each; an adapter agent's
+ * record in nine runs of ten, a command agent's output in the rest) and compare with 1,000
  * runs in the same session. Goal: under 3 s for 10,000 runs; memory flat
  * (peak RSS at 10,000 close to peak RSS at 1,000).
  *
@@ -34,6 +35,20 @@ function plan(_evalId: string, condition: string, i: number): RunPlan {
     checksPass: i % 5 !== 0,
     filesChanged: i % 6,
     durationMs: 20_000 + (i % 50) * 1000,
+    ...(i % 10 === 0
+      ? {}
+      : {
+          agent: {
+            tokensIn: 1000 + (i % 17) * 100,
+            tokensOut: 200 + (i % 11) * 10,
+            cacheRead: i % 7 === 0 ? 0 : 5000,
+            cacheWrite: 300,
+            costUsd: i % 23 === 0 ? null : 0.01 + (i % 5) * 0.002,
+            toolCalls: 3 + (i % 6),
+            toolCallsFailed: i % 8 === 0 ? 1 : 0,
+            modelRequests: 2 + (i % 4),
+          },
+        }),
   };
 }
 
