@@ -45,5 +45,30 @@ export {
   type TurnSummary,
 } from './transcript.js';
 export { ClaudeCodeSession, parseVersionOutput } from './session.js';
-export { AgentPreflightError, preflightClaudeCode } from './preflight.js';
+export {
+  AgentPreflightError,
+  preflightClaudeCode,
+  preflightCodex,
+  type PreflightOptions,
+} from './preflight.js';
 export { playClaudeCodeTurn, type PlayedTurn } from './turn.js';
+export {
+  CODEX_BIN,
+  CODEX_CONTAINER,
+  CODEX_PACKAGE,
+  CODEX_VERIFIED_VERSION,
+  codexArgv,
+  codexBinaryPath,
+  codexBinds,
+  codexEnv,
+  codexProviderArgs,
+  parseCodexVersion,
+} from './codex.js';
+export {
+  parseCodexStream,
+  ZERO_CODEX_USAGE,
+  type CodexTurn,
+  type CodexUsage,
+} from './codex-transcript.js';
+export { CodexSession, playCodexTurn } from './codex-session.js';
+export { MODEL_PRICES, PRICE_TABLE_VERSION, priceTokens, type ModelPrice } from './prices.js';

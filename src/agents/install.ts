@@ -58,6 +58,11 @@ export async function ensureAgentInstalled(options: {
   readonly package: string;
   readonly version: string;
   readonly bin: string;
+  /**
+   * The executable to mount, relative to the install's folder, when it is not the .bin link
+   * (Codex: the link is a Node launcher, the static binary sits in a platform package).
+   */
+  readonly binaryPath?: string;
   readonly root?: string;
 }): Promise<AgentInstall> {
   const root = options.root ?? agentsCacheRoot();
@@ -91,7 +96,7 @@ export async function ensureAgentInstalled(options: {
   if (!(await installed(partial, options))) {
     await rm(partial, { recursive: true, force: true });
     throw new AgentInstallError(
-      `agent: ${options.package}@${options.version} installed no executable node_modules/.bin/${options.bin}`,
+      `agent: ${options.package}@${options.version} installed no executable ${options.binaryPath ?? `node_modules/.bin/${options.bin}`}`,
     );
   }
   await rm(dir, { recursive: true, force: true });
@@ -104,9 +109,11 @@ export async function ensureAgentInstalled(options: {
 /** The install in `dir`, or undefined when it has no executable binary. */
 async function installed(
   dir: string,
-  o: { package: string; version: string; bin: string },
+  o: { package: string; version: string; bin: string; binaryPath?: string },
 ): Promise<AgentInstall | undefined> {
-  const link = path.join(dir, 'node_modules', '.bin', o.bin);
+  const link = o.binaryPath
+    ? path.join(dir, o.binaryPath)
+    : path.join(dir, 'node_modules', '.bin', o.bin);
   const binary = await realpath(link).catch(() => undefined);
   if (!binary) return undefined;
   const st = await stat(binary).catch(() => undefined);

@@ -1,6 +1,7 @@
 import { EvalrigError } from '../errors/index.js';
 import { runOnce, type DockerClient } from '../runtime/index.js';
 import { CLAUDE_CODE_CONTAINER } from './claude-code.js';
+import { CODEX_CONTAINER, parseCodexVersion } from './codex.js';
 import type { AgentInstall } from './install.js';
 import { parseVersionOutput } from './session.js';
 
@@ -12,15 +13,31 @@ export class AgentPreflightError extends EvalrigError {}
  * see it, and asks `--version`: a binary that does not start there (a musl image, a missing
  * loader) or answers another version refuses the campaign with what it answered.
  */
-export async function preflightClaudeCode(
+export function preflightClaudeCode(
   client: DockerClient,
-  options: {
-    readonly image: string;
-    readonly install: AgentInstall;
-    readonly user?: string;
-    readonly labels?: Readonly<Record<string, string>>;
-    readonly timeoutMs?: number;
-  },
+  options: PreflightOptions,
+): Promise<string> {
+  return preflightAgent(client, options, CLAUDE_CODE_CONTAINER.binary, parseVersionOutput);
+}
+
+/** As {@link preflightClaudeCode}, for Codex's static binary ("codex-cli 0.171.0"). */
+export function preflightCodex(client: DockerClient, options: PreflightOptions): Promise<string> {
+  return preflightAgent(client, options, CODEX_CONTAINER.binary, parseCodexVersion);
+}
+
+export interface PreflightOptions {
+  readonly image: string;
+  readonly install: AgentInstall;
+  readonly user?: string;
+  readonly labels?: Readonly<Record<string, string>>;
+  readonly timeoutMs?: number;
+}
+
+async function preflightAgent(
+  client: DockerClient,
+  options: PreflightOptions,
+  containerBinary: string,
+  parseVersion: (stdout: string) => string | null,
 ): Promise<string> {
   const { install } = options;
   const r = await runOnce(
@@ -30,9 +47,9 @@ export async function preflightClaudeCode(
       user: options.user ?? '1000:1000',
       env: { HOME: '/tmp' },
       labels: options.labels ?? {},
-      binds: [{ host: install.binary, container: CLAUDE_CODE_CONTAINER.binary, readOnly: true }],
+      binds: [{ host: install.binary, container: containerBinary, readOnly: true }],
     },
-    [CLAUDE_CODE_CONTAINER.binary, '--version'],
+    [containerBinary, '--version'],
     { timeoutMs: options.timeoutMs ?? 60_000, maxOutputBytes: 16 * 1024 },
   );
   const said = `${r.stdout}${r.stderr}`.trim().slice(0, 300) || '(nothing)';
@@ -41,7 +58,7 @@ export async function preflightClaudeCode(
       `agent: ${install.package}@${install.version} did not answer --version in ${options.image} within ${(options.timeoutMs ?? 60_000) / 1000} s`,
     );
   }
-  const version = r.exitCode === 0 ? parseVersionOutput(r.stdout) : null;
+  const version = r.exitCode === 0 ? parseVersion(r.stdout) : null;
   if (version !== install.version) {
     throw new AgentPreflightError(
       `agent: ${install.package}@${install.version} (${install.binary}) does not answer its version in ${options.image}: ` +

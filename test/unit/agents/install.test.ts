@@ -3,7 +3,11 @@ import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { CLAUDE_CODE_VERIFIED_VERSION, ensureAgentInstalled } from '../../../src/agents/index.js';
+import {
+  CLAUDE_CODE_VERIFIED_VERSION,
+  CODEX_VERIFIED_VERSION,
+  ensureAgentInstalled,
+} from '../../../src/agents/index.js';
 
 describe('agent install: the cache', () => {
   let root: string;
@@ -36,6 +40,27 @@ describe('agent install: the cache', () => {
     });
   });
 
+  it('takes the binary at binaryPath when the .bin link is only a launcher (Codex)', async () => {
+    const dir = path.join(root, '@scope/tool@1.2.3');
+    const launcher = path.join(dir, 'node_modules/@scope/tool/bin/tool.js');
+    const real = path.join(dir, 'node_modules/@scope/tool-linux/vendor/bin/tool');
+    await mkdir(path.dirname(real), { recursive: true });
+    await mkdir(path.dirname(launcher), { recursive: true });
+    await mkdir(path.join(dir, 'node_modules/.bin'), { recursive: true });
+    await writeFile(launcher, '#!/usr/bin/env node\n', { mode: 0o755 });
+    await writeFile(real, 'static binary', { mode: 0o755 });
+    await symlink('../@scope/tool/bin/tool.js', path.join(dir, 'node_modules/.bin/tool'));
+    const install = await ensureAgentInstalled({
+      package: '@scope/tool',
+      version: '1.2.3',
+      bin: 'tool',
+      binaryPath: 'node_modules/@scope/tool-linux/vendor/bin/tool',
+      root,
+    });
+    expect(install.binary).to.equal(real);
+    expect(install.sha256).to.equal(createHash('sha256').update('static binary').digest('hex'));
+  });
+
   it('refuses a version that is not exact before anything is installed', async () => {
     let error: unknown;
     try {
@@ -53,5 +78,6 @@ describe('agent install: the cache', () => {
     expect(/EVALRIG_CLAUDE_CODE_VERSION:-([0-9.]+)\}/.exec(script)?.[1]).to.equal(
       CLAUDE_CODE_VERIFIED_VERSION,
     );
+    expect(/EVALRIG_CODEX_VERSION:-([0-9.]+)\}/.exec(script)?.[1]).to.equal(CODEX_VERIFIED_VERSION);
   });
 });

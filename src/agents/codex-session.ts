@@ -1,0 +1,76 @@
+import type { RunContainer } from '../runtime/index.js';
+import { codexArgv, codexEnv } from './codex.js';
+import { parseCodexStream, ZERO_CODEX_USAGE, type CodexUsage } from './codex-transcript.js';
+import { markTruncated, type TurnSummary } from './transcript.js';
+import type { PlayedTurn } from './turn.js';
+
+/**
+ * One run's Codex thread: the first turn starts it and Codex names it (`thread.started`);
+ * every later turn resumes it by that id. Each turn's running usage is carried over, so each
+ * summary holds that turn's tokens and cost alone.
+ *
+ * ```ts
+ * const session = new CodexSession('gpt-5.1-codex');
+ * const r = await container.exec(session.argv(prompt), { env: codexEnv(home), … });
+ * const summary = session.take(r.stdout); // then session.argv(next) resumes the thread
+ * ```
+ */
+export class CodexSession {
+  private thread: string | null = null;
+  private usage: CodexUsage = ZERO_CODEX_USAGE;
+
+  constructor(
+    readonly model: string,
+    private readonly extraArgs: readonly string[] = [],
+  ) {}
+
+  /** The thread Codex named on the first turn, or null before it. */
+  get threadId(): string | null {
+    return this.thread;
+  }
+
+  /** argv of the next turn: a new thread first, then `exec resume` of it. */
+  argv(prompt: string): string[] {
+    return codexArgv({
+      prompt,
+      model: this.model,
+      threadId: this.thread,
+      extraArgs: this.extraArgs,
+    });
+  }
+
+  /** Parses the turn just played; keeps the thread id it reported and its running usage. */
+  take(stdout: string): TurnSummary {
+    const turn = parseCodexStream(stdout, { previous: this.usage, model: this.model });
+    this.usage = turn.usage;
+    // Only an id shaped like one is kept: it goes back into the next turn's argv.
+    const id = turn.summary.sessionId;
+    if (this.thread === null && id !== null && /^[0-9A-Za-z-]{1,100}$/.test(id)) this.thread = id;
+    return turn.summary;
+  }
+}
+
+/** As playClaudeCodeTurn, for Codex: one exec through the relay, its stream parsed. */
+export async function playCodexTurn(
+  container: RunContainer,
+  session: CodexSession,
+  turn: {
+    readonly prompt: string;
+    readonly home: string;
+    readonly workingDir: string;
+    readonly timeoutMs: number;
+    readonly maxTranscriptBytes: number;
+    readonly env?: Readonly<Record<string, string>>;
+  },
+): Promise<PlayedTurn> {
+  const exec = await container.exec(session.argv(turn.prompt), {
+    workingDir: turn.workingDir,
+    env: { ...turn.env, ...codexEnv(turn.home) },
+    timeoutMs: turn.timeoutMs,
+    maxOutputBytes: turn.maxTranscriptBytes,
+  });
+  const transcript = exec.truncated
+    ? markTruncated(exec.stdout, turn.maxTranscriptBytes)
+    : exec.stdout;
+  return { exec, transcript, summary: session.take(transcript) };
+}
