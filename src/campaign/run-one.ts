@@ -44,6 +44,7 @@ import { UntrustedFileError } from '../untrusted/index.js';
 import { measureRun } from '../measure/index.js';
 import {
   LABELS,
+  pingDocker,
   ProcessesNotStoppedError,
   startContainer,
   type DockerClient,
@@ -275,6 +276,20 @@ function isBrokenByAgent(error: unknown): boolean {
     error instanceof UntrustedFileError ||
     error instanceof EnvironmentError ||
     error instanceof GitError
+  );
+}
+
+/**
+ * Whether the engine, not the agent, is why the run stopped: it is known lost,
+ * or a stop that timed out meets an engine that does not answer a ping either
+ * (a frozen engine is noticed by the campaign's watch only a few seconds later).
+ */
+async function engineAtFault(client: DockerClient, caught: unknown): Promise<boolean> {
+  if (client.health?.lost) return true;
+  if (!(caught instanceof ProcessesNotStoppedError) || !caught.timedOut) return false;
+  return pingDocker(client).then(
+    () => false,
+    () => true,
   );
 }
 
@@ -689,7 +704,8 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
     await writeFile(layout.diffPatch, diff.patch);
   } catch (caught) {
     // A lost engine is the harness's failure whatever it interrupted.
-    status = isBrokenByAgent(caught) && !ctx.client.health?.lost ? 'broken' : 'failed';
+    status =
+      isBrokenByAgent(caught) && !(await engineAtFault(ctx.client, caught)) ? 'broken' : 'failed';
     error = `${phase}: ${caught instanceof Error ? caught.message : String(caught)}`;
   } finally {
     if (container) {

@@ -146,7 +146,15 @@ class CappedBuffer {
 }
 
 /** The agent kept processes alive past a turn (a process table kept full, a kill loop outrun). */
-export class ProcessesNotStoppedError extends Error {}
+export class ProcessesNotStoppedError extends Error {
+  constructor(
+    message: string,
+    /** The stopping exec did not end in time: the engine may be the one not answering. */
+    readonly timedOut: boolean,
+  ) {
+    super(message);
+  }
+}
 
 /** A started container of evalrig's, with exec and teardown. */
 export class RunContainer {
@@ -266,6 +274,7 @@ export class RunContainer {
     if (r.timedOut || r.exitCode !== 0) {
       throw new ProcessesNotStoppedError(
         `the processes of ${user} could not be stopped (${r.timedOut ? 'timed out' : `exit ${r.exitCode}`})`,
+        r.timedOut,
       );
     }
   }
