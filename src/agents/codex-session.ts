@@ -1,8 +1,8 @@
 import type { RunContainer } from '../runtime/index.js';
 import { codexArgv, codexEnv } from './codex.js';
 import { parseCodexStream, ZERO_CODEX_USAGE, type CodexUsage } from './codex-transcript.js';
-import { markTruncated, type TurnSummary } from './transcript.js';
-import type { PlayedTurn } from './turn.js';
+import type { TurnSummary } from './transcript.js';
+import { playAgentTurn, type PlayedTurn, type TurnPlay } from './turn.js';
 
 /**
  * One run's Codex thread: the first turn starts it and Codex names it (`thread.started`);
@@ -50,27 +50,11 @@ export class CodexSession {
   }
 }
 
-/** As playClaudeCodeTurn, for Codex: one exec through the relay, its stream parsed. */
-export async function playCodexTurn(
+/** A turn of Codex, through the relay (see playAgentTurn). */
+export function playCodexTurn(
   container: RunContainer,
   session: CodexSession,
-  turn: {
-    readonly prompt: string;
-    readonly home: string;
-    readonly workingDir: string;
-    readonly timeoutMs: number;
-    readonly maxTranscriptBytes: number;
-    readonly env?: Readonly<Record<string, string>>;
-  },
+  turn: TurnPlay,
 ): Promise<PlayedTurn> {
-  const exec = await container.exec(session.argv(turn.prompt), {
-    workingDir: turn.workingDir,
-    env: { ...turn.env, ...codexEnv(turn.home) },
-    timeoutMs: turn.timeoutMs,
-    maxOutputBytes: turn.maxTranscriptBytes,
-  });
-  const transcript = exec.truncated
-    ? markTruncated(exec.stdout, turn.maxTranscriptBytes)
-    : exec.stdout;
-  return { exec, transcript, summary: session.take(transcript) };
+  return playAgentTurn(container, session, codexEnv(turn.home), turn);
 }

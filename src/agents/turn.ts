@@ -11,26 +11,37 @@ export interface PlayedTurn {
   readonly summary: TurnSummary;
 }
 
+/** What a turn is played with: an adapter's session, and the adapter's own environment. */
+export interface TurnSession {
+  argv(prompt: string): string[];
+  take(transcript: string): TurnSummary;
+}
+
+/** The turn to play and where. */
+export interface TurnPlay {
+  readonly prompt: string;
+  readonly home: string;
+  readonly workingDir: string;
+  readonly timeoutMs: number;
+  readonly maxTranscriptBytes: number;
+  readonly env?: Readonly<Record<string, string>>;
+}
+
 /**
  * Plays the session's next turn in the run's container (one exec; the first names the
  * session, later ones resume it) and parses its stream. `env` adds the run's own variables
- * (git identity, the condition's env); the adapter's (gateway socket, placeholder key) win.
+ * (git identity, the condition's env); the adapter's (`adapterEnv`: gateway, placeholder
+ * key) win.
  */
-export async function playClaudeCodeTurn(
+export async function playAgentTurn(
   container: RunContainer,
-  session: ClaudeCodeSession,
-  turn: {
-    readonly prompt: string;
-    readonly home: string;
-    readonly workingDir: string;
-    readonly timeoutMs: number;
-    readonly maxTranscriptBytes: number;
-    readonly env?: Readonly<Record<string, string>>;
-  },
+  session: TurnSession,
+  adapterEnv: Readonly<Record<string, string>>,
+  turn: TurnPlay,
 ): Promise<PlayedTurn> {
   const exec = await container.exec(session.argv(turn.prompt), {
     workingDir: turn.workingDir,
-    env: { ...turn.env, ...claudeCodeEnv(turn.home) },
+    env: { ...turn.env, ...adapterEnv },
     timeoutMs: turn.timeoutMs,
     maxOutputBytes: turn.maxTranscriptBytes,
   });
@@ -38,4 +49,13 @@ export async function playClaudeCodeTurn(
     ? markTruncated(exec.stdout, turn.maxTranscriptBytes)
     : exec.stdout;
   return { exec, transcript, summary: session.take(transcript) };
+}
+
+/** A turn of Claude Code (see {@link playAgentTurn}). */
+export function playClaudeCodeTurn(
+  container: RunContainer,
+  session: ClaudeCodeSession,
+  turn: TurnPlay,
+): Promise<PlayedTurn> {
+  return playAgentTurn(container, session, claudeCodeEnv(turn.home), turn);
 }
