@@ -1,5 +1,5 @@
 import { priceTokens } from './prices.js';
-import { TRUNCATED_TYPE, type TurnSummary } from './transcript.js';
+import { jsonObjectLines, TRUNCATED_TYPE, type TurnSummary } from './transcript.js';
 
 /** Codex's usage as `turn.completed` reports it: the thread's running totals after a resume. */
 export interface CodexUsage {
@@ -55,7 +55,6 @@ export function parseCodexStream(
   let total = 0;
   let failed = 0;
   let retries = 0;
-  let skipped = 0;
   let threadId: string | null = null;
   let lastMessage: string | null = null;
   let usage: CodexUsage | null = null;
@@ -74,23 +73,8 @@ export function parseCodexStream(
     byName.set(name, entry);
   };
 
-  for (const line of text.split('\n')) {
-    if (line.trim() === '') continue;
-    if (line.length > maxLine) {
-      skipped++;
-      continue;
-    }
-    let v: unknown;
-    try {
-      v = JSON.parse(line);
-    } catch {
-      skipped++;
-      continue;
-    }
-    if (!isObj(v)) {
-      skipped++;
-      continue;
-    }
+  const lines = jsonObjectLines(text, maxLine);
+  for (const v of lines.objects) {
     switch (v.type) {
       case TRUNCATED_TYPE:
         truncated = true;
@@ -161,7 +145,7 @@ export function parseCodexStream(
       sessionCostUsd: null,
       error,
       complete: ended,
-      skippedLines: skipped,
+      skippedLines: lines.skipped,
       truncated,
     },
   };

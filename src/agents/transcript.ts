@@ -64,6 +64,30 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
+ * The JSON objects of a stream of lines, in order; lines longer than
+ * `maxLine`, not JSON, or not objects are counted in `skipped`.
+ */
+export function jsonObjectLines(
+  text: string,
+  maxLine: number,
+): { objects: Obj[]; skipped: number } {
+  const objects: Obj[] = [];
+  let skipped = 0;
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    let v: unknown;
+    try {
+      v = line.length > maxLine ? undefined : JSON.parse(line);
+    } catch {
+      v = undefined;
+    }
+    if (isObj(v)) objects.push(v);
+    else skipped++;
+  }
+  return { objects, skipped };
+}
+
+/**
  * Parses the stream-json of one `claude -p … --output-format stream-json --verbose` turn:
  * `system/init`, `assistant` lines (one per content block, sharing the message id), `user`
  * lines carrying tool results, `system/api_retry`, and the final `result`. Tokens come from the
@@ -82,30 +106,14 @@ export function parseClaudeCodeStream(
   let total = 0;
   let failed = 0;
   let retries = 0;
-  let skipped = 0;
   let sessionId: string | null = null;
   let lastText: string | null = null;
   let result: Obj | null = null;
   let apiError: string | null = null;
   let truncated = false;
 
-  for (const line of text.split('\n')) {
-    if (line.trim() === '') continue;
-    if (line.length > maxLine) {
-      skipped++;
-      continue;
-    }
-    let v: unknown;
-    try {
-      v = JSON.parse(line);
-    } catch {
-      skipped++;
-      continue;
-    }
-    if (!isObj(v)) {
-      skipped++;
-      continue;
-    }
+  const lines = jsonObjectLines(text, maxLine);
+  for (const v of lines.objects) {
     if (v.type === TRUNCATED_TYPE) truncated = true;
     sessionId ??= str(v.session_id, 100);
     if (v.type === 'system' && v.subtype === 'api_retry') retries++;
@@ -168,7 +176,7 @@ export function parseClaudeCodeStream(
       ? (str(result?.result, TEXT_CAP) ?? apiError ?? 'the agent reported an error')
       : null,
     complete: result !== null,
-    skippedLines: skipped,
+    skippedLines: lines.skipped,
     truncated,
   };
 }

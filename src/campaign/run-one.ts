@@ -27,6 +27,7 @@ import {
   isAncestorIn,
   measureDiff,
   canMountQuota,
+  handOverTrees,
   mountQuota,
   prepareEnvironment,
   refreshSeal,
@@ -134,30 +135,10 @@ function truncationMark(bytes: number): string {
   return `\n[evalrig: output truncated at ${bytes} bytes]\n`;
 }
 
-/** Gives the environment to the container's user without touching files shared with the cache. */
+/** Gives the environment to the container's user (see handOverTrees). */
 async function handOverOwnership(env: Environment): Promise<void> {
-  if (process.getuid?.() !== 0) return;
-  // Hardlinked objects (links > 1) are shared with the cache and other
-  // environments: they stay root's and read-only, so no run can alter another's.
-  // find runs chown itself (-exec +): no shell, no xargs, two processes in all.
-  const owner = `${IMAGE_UID}:${IMAGE_UID}`;
-  await execa('find', [
-    env.workTree,
-    path.dirname(path.dirname(env.originPath)),
-    '(',
-    '-type',
-    'd',
-    '-o',
-    '-links',
-    '1',
-    ')',
-    '-exec',
-    'chown',
-    '-h',
-    owner,
-    '{}',
-    '+',
-  ]);
+  const originRoot = path.dirname(path.dirname(env.originPath));
+  await handOverTrees([env.workTree, originRoot], `${IMAGE_UID}:${IMAGE_UID}`);
 }
 
 /** Seeds the stand-in's state with the eval's prepared pull requests (no call recorded). */

@@ -3,6 +3,7 @@
  * cache, and what changed in them since their baseline.
  */
 export { prepareEnvironment } from './prepare.js';
+export { handOverTrees } from './ownership.js';
 export { isAncestorIn, refreshSeal, sealEnvironment, type Seal } from './seal.js';
 export {
   DEFAULT_DISK_BYTES,

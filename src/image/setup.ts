@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { cp, lstat, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
+import { handOverTrees } from '../environment/index.js';
 import { EvalrigError } from '../errors/index.js';
 import { git } from '../git/index.js';
 import { LABELS, type ContainerLimits, type DockerClient } from '../runtime/index.js';
@@ -115,7 +116,8 @@ export async function ensureSetupOutput(options: EnsureSetupOptions): Promise<Se
       transport: 'any',
     });
     await git(['checkout', '-q', '--detach', options.commit], { cwd: work });
-    await handOver(work, options.user);
+    // As root, the checkout goes to the commands' user; objects shared with the cache stay root's.
+    await handOverTrees([work], options.user);
     const started = Date.now();
     const { exitCode, log } = await runCommands(options, key, work);
     const setupMs = Date.now() - started;
@@ -175,27 +177,6 @@ async function readManifest(dir: string): Promise<Manifest | undefined> {
 function tail(log: string): string {
   const lines = log.trimEnd().split('\n');
   return lines.slice(-20).join('\n').slice(-4000);
-}
-
-/** As root, the checkout goes to the commands' user; objects shared with the cache stay root's. */
-async function handOver(work: string, user: string): Promise<void> {
-  if (process.getuid?.() !== 0) return;
-  await execa('find', [
-    work,
-    '(',
-    '-type',
-    'd',
-    '-o',
-    '-links',
-    '1',
-    ')',
-    '-exec',
-    'chown',
-    '-h',
-    user,
-    '{}',
-    '+',
-  ]);
 }
 
 /** One container on the default network runs every command; its output is the log. */
