@@ -1,3 +1,4 @@
+import type Docker from 'dockerode';
 import type { Readable } from 'node:stream';
 import { LABELS, type DockerClient } from '../runtime/index.js';
 import {
@@ -185,9 +186,11 @@ export async function ensureTestImage(
     options.onProgress ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const context = await packTestImageContext(files);
   try {
-    const response = (await client.docker
-      .buildImage(context.stream, {
-        t: tag,
+    const id = await buildImageFrom(
+      client,
+      tag,
+      context.stream,
+      {
         buildargs: buildArgs,
         labels: {
           [LABELS.managed]: 'true',
@@ -203,18 +206,36 @@ export async function ensureTestImage(
         // host started with --bridge none removes docker0, and builds go on.
         networkmode: 'none',
         nocache: options.force === true,
-      })
-      .catch((error: unknown) => {
-        // A request the engine refuses outright (4xx/5xx) rather than inside the stream.
-        if (statusOf(error) === undefined) throw error;
-        throw new ImageBuildError(tag, engineMessage(error));
-      })) as Readable;
-    const outcome = await followBuild(response, onProgress);
-    if (outcome.error !== undefined) throw new ImageBuildError(tag, outcome.error);
+      },
+      onProgress,
+    );
+    return { ...result, id, built: true };
   } finally {
     await context.dispose();
   }
+}
+
+/**
+ * Builds `tag` from a context stream and returns its id: a request the engine
+ * refuses outright (4xx/5xx), an error inside the build's stream, or an image
+ * missing after a reported success each fail with a clear message.
+ */
+export async function buildImageFrom(
+  client: DockerClient,
+  tag: string,
+  context: NodeJS.ReadableStream,
+  options: Omit<Docker.ImageBuildOptions, 't'>,
+  onProgress: (line: string) => void,
+): Promise<string> {
+  const response = (await client.docker
+    .buildImage(context, { ...options, t: tag })
+    .catch((error: unknown) => {
+      if (statusOf(error) === undefined) throw error;
+      throw new ImageBuildError(tag, engineMessage(error));
+    })) as Readable;
+  const outcome = await followBuild(response, onProgress);
+  if (outcome.error !== undefined) throw new ImageBuildError(tag, outcome.error);
   const id = await imageId(client, tag);
   if (!id) throw new TestImageError(`building ${tag} reported success but the image is not there`);
-  return { ...result, id, built: true };
+  return id;
 }

@@ -1,18 +1,10 @@
 import { createHash } from 'node:crypto';
 import { lstat, readFile, readdir, readlink } from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
 import { LABELS, type DockerClient } from '../runtime/index.js';
-import {
-  defaultBaseImage,
-  engineMessage,
-  followBuild,
-  IMAGE_LABELS,
-  imageId,
-  statusOf,
-} from './build.js';
+import { buildImageFrom, defaultBaseImage, IMAGE_LABELS, imageId } from './build.js';
 import { sha256 } from './context.js';
-import { BaseImageMissingError, ImageBuildError, TestImageError } from './errors.js';
+import { BaseImageMissingError, TestImageError } from './errors.js';
 
 /** The repository part of every environment image tag. */
 export const ENVIRONMENT_IMAGE_REPOSITORY = 'evalrig-env';
@@ -138,9 +130,11 @@ export async function ensureEnvironmentImage(
   const stream = pack(options.context, {
     map: (header) => ({ ...header, uid: 0, gid: 0, uname: 'root', gname: 'root', mtime: epoch }),
   });
-  const response = (await client.docker
-    .buildImage(stream as unknown as NodeJS.ReadableStream, {
-      t: tag,
+  const id = await buildImageFrom(
+    client,
+    tag,
+    stream as unknown as NodeJS.ReadableStream,
+    {
       dockerfile: dockerfileInContext(options.context, options.dockerfile),
       buildargs: buildArgs,
       labels: {
@@ -151,16 +145,10 @@ export async function ensureEnvironmentImage(
       },
       rm: true,
       forcerm: true,
-      // The engine's default network: the build fetches toolchains and dependencies.
+      // On the engine's default network: the build fetches toolchains and dependencies.
       nocache: options.force === true,
-    })
-    .catch((error: unknown) => {
-      if (statusOf(error) === undefined) throw error;
-      throw new ImageBuildError(tag, engineMessage(error));
-    })) as Readable;
-  const outcome = await followBuild(response, onProgress);
-  if (outcome.error !== undefined) throw new ImageBuildError(tag, outcome.error);
-  const id = await imageId(client, tag);
-  if (!id) throw new TestImageError(`building ${tag} reported success but the image is not there`);
+    },
+    onProgress,
+  );
   return { ...result, id, built: true, buildMs: Date.now() - started };
 }
