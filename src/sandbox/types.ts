@@ -1,0 +1,133 @@
+import type { ContainerLimits, ExecOptions, ExecResult } from '../runtime/index.js';
+
+/**
+ * The seam between a campaign and where its runs execute. A campaign and the
+ * stop collection speak only these two interfaces; local Docker (bind mounts),
+ * a remote Docker engine (archives in, deltas out) and, one day, Kubernetes
+ * sit behind them. Inspect AI's SandboxEnvironment is the model: exec, read and
+ * write files, one conformance suite that every backend passes.
+ *
+ * Whatever comes out of a sandbox is the untrusted agent's: a provider hands it
+ * back as data (bytes, capped; archives entry-checked), never as a path to follow.
+ */
+
+/** A uid and gid inside the sandbox. */
+export interface Owner {
+  readonly uid: number;
+  readonly gid: number;
+}
+
+/**
+ * A host folder the sandbox works in. Mounted where the provider can; otherwise
+ * copied in (owned by `owner`) and brought back into the host folder by
+ * {@link Sandbox.syncOut}, so host-side measures read the same tree either way.
+ */
+export interface SharedFolder {
+  readonly host: string;
+  readonly container: string;
+  readonly readOnly?: boolean;
+  /** Who owns the copy inside the sandbox (set in the archive, never by a chown on the host). */
+  readonly owner?: Owner;
+}
+
+/**
+ * A host folder of Unix sockets served to the sandbox at `container`: mounted
+ * read-only where the provider can, otherwise each named socket is tunnelled
+ * (its connections carried to the host socket of the same name).
+ */
+export interface SharedSockets {
+  readonly host: string;
+  readonly container: string;
+  readonly names: readonly string[];
+}
+
+/** A host file the sandbox reads (an agent's binary): mounted read-only, or copied in. */
+export interface SharedFile {
+  readonly host: string;
+  readonly container: string;
+}
+
+/** What to start. Network none, capabilities dropped and limits are not options. */
+export interface SandboxSpec {
+  readonly image: string;
+  /** The main process's user (`uid:gid`): not the agent's, so the agent's processes can be stopped. */
+  readonly user?: string;
+  /** User of every exec that names none. */
+  readonly execUser?: string;
+  readonly workingDir?: string;
+  readonly env?: Readonly<Record<string, string>>;
+  readonly labels?: Readonly<Record<string, string>>;
+  readonly limits?: ContainerLimits;
+  readonly folders?: readonly SharedFolder[];
+  readonly sockets?: readonly SharedSockets[];
+  readonly files?: readonly SharedFile[];
+}
+
+/** A file to write into a sandbox. */
+export interface SandboxFile {
+  readonly path: string;
+  readonly content: string | Buffer;
+  /** Default 0o644. */
+  readonly mode?: number;
+  /** Default root. */
+  readonly owner?: Owner;
+}
+
+/** What one {@link Sandbox.syncOut} moved: proportional to what changed, not to the tree. */
+export interface SyncStats {
+  /** Entries written or replaced in the host folder. */
+  readonly changed: number;
+  /** Entries removed from the host folder. */
+  readonly removed: number;
+  /** Bytes that crossed from the sandbox (0 when mounted). */
+  readonly bytes: number;
+}
+
+/** One started sandbox: a run's container, wherever it runs. */
+export interface Sandbox {
+  readonly id: string;
+  /** The provider's name (the engine it runs on). */
+  readonly engine: string;
+  /** True when host folders are the sandbox's own (mounted): nothing is copied or synced. */
+  readonly mountsHostFolders: boolean;
+  /** Runs a command; output capped, a timeout leaves `timedOut` true and the exit unknown. */
+  exec(cmd: readonly string[], options?: ExecOptions): Promise<ExecResult>;
+  /** A regular file's bytes, refused (SandboxFileError) when missing, not regular or over `maxBytes`. */
+  readFile(containerPath: string, options: { readonly maxBytes: number }): Promise<Buffer>;
+  /** Writes files (parents created), with their modes and owners. */
+  writeFiles(files: readonly SandboxFile[]): Promise<void>;
+  /** Copies a host folder's contents into the sandbox at `containerPath`, owned by `owner`. */
+  copyIn(hostFolder: string, containerPath: string, owner: Owner): Promise<void>;
+  /**
+   * Makes `hostFolder` hold what the sandbox's `containerPath` holds now (files,
+   * folders, links as links, modes). A no-op when mounted. Otherwise only what
+   * changed since the previous sync of this pair crosses.
+   */
+  syncOut(containerPath: string, hostFolder: string): Promise<SyncStats>;
+  /** Stops every process of `user` (the agent), the sandbox lives on. */
+  stopProcessesOf(user: string, timeoutMs?: number): Promise<void>;
+  /** Stops the sandbox's main process at once. Idempotent. */
+  kill(): Promise<void>;
+  /** Removes the sandbox and what it holds. Idempotent. */
+  remove(): Promise<void>;
+}
+
+/** An image a provider runs: built or shipped once per provider. */
+export interface SandboxImage {
+  readonly tag: string;
+  readonly id: string;
+}
+
+/** Where sandboxes are started: one Docker engine (local or remote), one day a cluster. */
+export interface SandboxProvider {
+  /** A name for reports and errors (`local`, `tcp://127.0.0.1:2376`, a context's name). */
+  readonly name: string;
+  readonly mountsHostFolders: boolean;
+  /** Fails with a clear error when the backend does not answer. */
+  check(): Promise<void>;
+  /** Makes `image` runnable here: present already, or shipped from `from` (the engine it was built on). */
+  ensureImage(image: SandboxImage, from?: SandboxProvider): Promise<void>;
+  start(spec: SandboxSpec): Promise<Sandbox>;
+  /** Removes every sandbox carrying all of `labels`; how many were removed. */
+  reap(labels: Readonly<Record<string, string>>): Promise<number>;
+}
