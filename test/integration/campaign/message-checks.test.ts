@@ -5,7 +5,7 @@ import type { RunRecord, StopRecord } from '../../../src/artifacts/index.js';
 import { runCampaign } from '../../../src/campaign/index.js';
 import { writeReport, type BenchmarkFile } from '../../../src/report/index.js';
 import { requireDocker, testDocker } from '../../support/docker.js';
-import { makeToyWorkspace, type ToyWorkspace } from '../../support/toy.js';
+import { makeToyWorkspace, type AgentAction, type ToyWorkspace } from '../../support/toy.js';
 
 const client = testDocker();
 const quiet = { write: () => true } as unknown as NodeJS.WriteStream;
@@ -15,10 +15,8 @@ async function readJson<T>(file: string): Promise<T> {
 }
 
 /** One turn: the agent prints `said` (paragraphs: its last one is the final message) and stops. */
-function saying(said: string[], kind: string): { turns: { actions: unknown[] }[] } {
-  return {
-    turns: [{ actions: [...said.map((text) => ({ say: text })), { stop: kind }] }],
-  } as { turns: { actions: unknown[] }[] };
+function saying(said: string[], kind: string): { turns: { actions: AgentAction[] }[] } {
+  return { turns: [{ actions: [...said.map((text) => ({ say: text })), { stop: kind }] }] };
 }
 
 describe('campaign: message checks over what the scripted agent says, in real containers', function () {
