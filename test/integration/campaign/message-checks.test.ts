@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { RunRecord, StopRecord } from '../../../src/artifacts/index.js';
 import { runCampaign } from '../../../src/campaign/index.js';
-import { writeReport, type BenchmarkFile } from '../../../src/report/index.js';
+import { formatSummaryTable, writeReport, type BenchmarkFile } from '../../../src/report/index.js';
 import { requireDocker, testDocker } from '../../support/docker.js';
 import { makeToyWorkspace, type AgentAction, type ToyWorkspace } from '../../support/toy.js';
 
@@ -96,11 +96,12 @@ describe('campaign: message checks over what the scripted agent says, in real co
   });
 
   it('reports each check as a rate over the runs that had a message to read', async () => {
-    await writeReport(ws.outDir);
+    const summary = await writeReport(ws.outDir);
     const bench = await readJson<BenchmarkFile>(path.join(ws.outDir, 'benchmark.json'));
     const checks = bench.conditions[0]!.message_checks!;
     expect(checks.no_missing_gh).to.deep.include({ successes: 2, n: 3 });
     expect(checks.says_draft).to.deep.include({ successes: 1, n: 2 });
+    expect(formatSummaryTable(summary)).to.match(/^message check says_draft +50\.0% \(1\/2\)$/m);
     const md = await readFile(path.join(ws.outDir, 'report.md'), 'utf8');
     expect(md).to.contain('| message check no_missing_gh | 66.7% (2/3)');
     const html = await readFile(path.join(ws.outDir, 'report.html'), 'utf8');
