@@ -333,6 +333,27 @@ describe('report: campaigns off the beaten path', () => {
     expect(error.exitCode).to.equal(2);
   });
 
+  it('shows what the agent said as text: a hostile final message neither runs nor links', async () => {
+    const d = await tmp();
+    const hostile =
+      '<script>alert(1)</script><a href="https://evil.invalid/x">gh</a> | `gh` is not installed';
+    await writeCampaign(d, {
+      ...MIXED,
+      runs: 1,
+      plan: (e, c, i) => ({ ...MIXED.plan(e, c, i), message: hostile }),
+    });
+    await writeReport(d);
+    const html = await readFile(path.join(d, 'report.html'), 'utf8');
+    expect(html).not.to.contain('<script>');
+    expect(html).not.to.contain('href="https://evil.invalid');
+    expect(html).to.contain('&lt;script&gt;alert(1)&lt;/script&gt;&lt;a href=&quot;https://evil');
+    const bench = JSON.parse(
+      await readFile(path.join(d, 'benchmark.json'), 'utf8'),
+    ) as BenchmarkFile;
+    // Said at every stop of every measured run: no_missing_gh fails everywhere.
+    for (const c of bench.conditions) expect(c.message_checks!.no_missing_gh!.rate).to.equal(0);
+  });
+
   it('a campaign with no run is a clear input error naming the runs folder', async () => {
     const d = await tmp();
     await writeCampaign(d, { ...MIXED, runs: 0 });
