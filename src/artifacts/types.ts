@@ -147,6 +147,11 @@ export interface StopRecord {
   readonly diff: DiffCounters;
   readonly probes: Readonly<Record<string, ProbeOutput>>;
   readonly at: string;
+  /**
+   * What the agent said last in this turn (untrusted, capped): an adapter agent's final message,
+   * a command agent's last non-empty paragraph of stdout; null when none. Absent in older stops.
+   */
+  readonly final_message?: string | null;
   /** An adapter agent's turn, as its transcript says (absent for a command agent). */
   readonly agent?: TurnAgentRecord;
 }
@@ -159,6 +164,18 @@ export interface CheckResult {
   readonly duration_ms: number;
   readonly output: string;
   readonly truncated: boolean;
+}
+
+/** One message check over a run's final messages. */
+export interface MessageCheckResult {
+  readonly name: string;
+  readonly stops: 'every' | 'hand_over' | 'last';
+  /** The rule as the eval set wrote it (`contains`, `matches` with `flags`, ...). */
+  readonly rule: Readonly<Record<string, string>>;
+  /** Every message looked at held; null when there was none to look at (never false). */
+  readonly passed: boolean | null;
+  /** The stops whose final message was read, by turn. */
+  readonly looked_at: ReadonlyArray<{ readonly turn: number; readonly passed: boolean }>;
 }
 
 /** Per-run measures. null: nothing to look at (never a stand-in for false). */
@@ -217,6 +234,8 @@ export interface RunRecord {
   readonly diff: DiffCounters;
   readonly checks: readonly CheckResult[];
   readonly measures: RunMeasures;
+  /** The eval's message checks (absent in runs of older versions). */
+  readonly message_checks?: readonly MessageCheckResult[];
   /** An adapter agent: its package, version, binary and the totals of its turns. */
   readonly agent?: RunAgentRecord;
 }
@@ -273,6 +292,14 @@ export interface ConditionsFile {
     readonly runs: number;
     readonly turns: number;
     readonly codebase?: CodebaseProvenance;
+    /** What the agent was asked: the first turn's message (absent in campaigns of older versions). */
+    readonly prompt?: string;
+    /** The later turns' messages, in order. */
+    readonly messages?: ReadonlyArray<{ readonly message: string; readonly phase: string }>;
+    /** The eval's expectations, when the eval set has them. */
+    readonly expectations?: readonly string[];
+    /** The names of the eval's message checks. */
+    readonly message_checks?: readonly string[];
   }>;
   readonly image: CampaignImageRecord;
   readonly stand_in_sha256: string;

@@ -442,6 +442,10 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
           runs: options.runs ?? e.runs,
           turns: 1 + e.turns.length,
           ...(cb ? { codebase: provenanceOf(cb.resolved) } : {}),
+          prompt: e.prompt,
+          messages: e.turns.map((t) => ({ message: t.message, phase: t.phase })),
+          ...expectationsOf(e),
+          message_checks: e.message_checks.map((c) => c.name),
         };
       }),
       image: environments.record({ tag: image.tag, id: image.id }),
@@ -546,4 +550,12 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
     await release();
     reaper.release();
   }
+}
+
+/** An eval's expectations, where the eval set gives them (read loosely: older sets have none). */
+function expectationsOf(e: object): { expectations?: readonly string[] } {
+  const given = (e as { expectations?: unknown }).expectations;
+  return Array.isArray(given) && given.every((x) => typeof x === 'string')
+    ? { expectations: given as string[] }
+    : {};
 }

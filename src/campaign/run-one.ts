@@ -42,7 +42,7 @@ import { GitError } from '../git/index.js';
 import { placeSetupOutput, type SetupOutput } from '../image/index.js';
 import { GH_RECORDER_ENV, startGhRecorder, type GhRecorder } from '../recorder/index.js';
 import { UntrustedFileError } from '../untrusted/index.js';
-import { measureRun } from '../measure/index.js';
+import { capMessage, commandFinalMessage, measureRun, runMessageChecks } from '../measure/index.js';
 import {
   LABELS,
   pingDocker,
@@ -632,7 +632,20 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
       });
       await checkRecord(path.join(env.workTree, '.git'));
       const file = stopFileName(n);
-      const kept: StopRecord = agentTurn ? { ...stop, agent: agentTurn } : stop;
+      // What the agent said last: message checks, the report and the judge read it here.
+      const finalMessage = agentTurn
+        ? agentTurn.final_message === null
+          ? null
+          : capMessage(agentTurn.final_message)
+        : commandFinalMessage(
+            r.stdout,
+            r.truncated && Buffer.byteLength(r.stdout) >= ctx.maxOutputBytes,
+          );
+      const kept: StopRecord = {
+        ...stop,
+        final_message: finalMessage,
+        ...(agentTurn ? { agent: agentTurn } : {}),
+      };
       await writeArtifact('stop', path.join(layout.stopsDir, file), kept);
       stops.push(kept);
       stopFiles.push(`stops/${file}`);
@@ -730,6 +743,7 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
     image: ctx.images?.get(e.id) ?? { tag: ctx.image.tag, id: ctx.image.id },
     diff: finalDiff,
     checks,
+    message_checks: runMessageChecks(e.message_checks, stops),
     measures: measureRun({
       stops,
       checks,

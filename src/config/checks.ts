@@ -12,6 +12,7 @@ import { MAX_MEMORY_BYTES, MIN_MEMORY_BYTES, parseMemory } from './memory.js';
 import { whyEscapesWorkTree } from './paths.js';
 import { pointer, quote, type Problem } from './problems.js';
 import { whyNotBranchName } from './refname.js';
+import { messageCheckProblems } from './message-checks.js';
 import { loadModelScript, ModelScriptError } from '../model-stand-in/index.js';
 
 /** A quota smaller than this holds no real checkout. */
@@ -127,6 +128,7 @@ export async function semanticProblems(doc: unknown, dir: string): Promise<Probl
   }
 
   pending.push(...modelChecks(folder, doc));
+  problems.push(...messageCheckProblems(doc));
 
   if (isObject(doc.resources)) {
     problems.push(

@@ -21,3 +21,10 @@ export {
   type EngineInfo,
 } from './engine.js';
 export { whyNotBranchName } from './refname.js';
+export {
+  BUILTIN_MESSAGE_CHECKS,
+  MISSING_GH_PATTERN,
+  type MessageCheck,
+  type MessageCheckStops,
+  type MessageRule,
+} from './message-checks.js';

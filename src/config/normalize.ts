@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { parseMemory } from './memory.js';
+import { messageChecksOf } from './message-checks.js';
 import { normalizeWorkTreePath } from './paths.js';
 import type { RawCondition, RawEnvironment, RawEval, RawEvalSet, RawTurn } from './raw.js';
 import type { Condition, EnvironmentImageSpec, Eval, EvalSet, Turn } from './types.js';
@@ -124,6 +125,11 @@ function normalizeEval(item: RawEval, set: RawEvalSet, dir: string): Eval {
     timeout: item.timeout ?? set.timeout ?? DEFAULTS.timeout,
     turn_timeout: item.turn_timeout ?? set.turn_timeout ?? DEFAULTS.turn_timeout,
     checks: item.checks ?? set.checks ?? [],
+    message_checks: messageChecksOf(
+      set.builtin_message_checks,
+      set.message_checks,
+      item.message_checks,
+    ),
     ...(environment === undefined ? {} : { environment: normalizeEnvironment(environment, dir) }),
     ...(item.model_script === undefined
       ? {}

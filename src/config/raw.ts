@@ -4,6 +4,7 @@
  * loader sees this form; everyone else gets the normalized EvalSet.
  */
 import type { CodebaseSource } from './codebase.js';
+import type { RawMessageCheck } from './message-checks.js';
 
 export interface RawCheck {
   name: string;
@@ -50,6 +51,7 @@ export interface RawEval {
   timeout?: number;
   turn_timeout?: number;
   checks?: RawCheck[];
+  message_checks?: RawMessageCheck[];
   environment?: RawEnvironment;
   model_script?: string;
 }
@@ -77,6 +79,8 @@ export interface RawEvalSet {
   resources?: { memory?: string | number; cpus?: number; pids?: number; disk?: string | number };
   repo_owner?: string;
   checks?: RawCheck[];
+  message_checks?: RawMessageCheck[];
+  builtin_message_checks?: string[];
   environment?: RawEnvironment;
   evals: RawEval[];
 }

@@ -4,6 +4,7 @@
  * writes is documented in the schema; this is the normalized form.
  */
 import type { CodebaseSource } from './codebase.js';
+import type { MessageCheck } from './message-checks.js';
 
 /** A path the condition places into the environment, forced into the baseline. */
 export interface StagedPath {
@@ -121,6 +122,8 @@ export interface Eval {
   /** Seconds for one turn. */
   readonly turn_timeout: number;
   readonly checks: readonly Check[];
+  /** Rules over the agent's final messages: the built-ins kept on, the set's, the eval's. */
+  readonly message_checks: readonly MessageCheck[];
   /** The eval's own environment, else the eval set's; absent: the plain test image. */
   readonly environment?: EnvironmentImageSpec;
   /** Absolute path of the model script its runs play (claude-code), overriding `agent.model`. */

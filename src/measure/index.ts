@@ -13,3 +13,11 @@ export {
   type RateMeasure,
   type NumberMeasure,
 } from './measures.js';
+export {
+  runMessageChecks,
+  commandFinalMessage,
+  finalMessageOf,
+  capMessage,
+  holds,
+  MAX_FINAL_MESSAGE_CHARS,
+} from './message-checks.js';

@@ -12,8 +12,10 @@ import {
   type NumberMeasure,
   type RateMeasure,
 } from '../measure/index.js';
+import type { PowerWarning, Verdict } from './verdict.js';
 import {
   fisherExact,
+  newcombeDifference,
   NumberAccumulator,
   RateAccumulator,
   type NumberStats,
@@ -74,6 +76,8 @@ export interface GroupStats {
   readonly measures: MeasureStats;
   /** Tokens, cost and tool calls of adapter agents (n 0 for runs of a command agent). */
   readonly agent: AgentStats;
+  /** Each message check's pass rate, by name, over the runs where it had a message to read. */
+  readonly message_checks?: Readonly<Record<string, RateStats>>;
 }
 
 export interface RateDifference {
@@ -84,6 +88,8 @@ export interface RateDifference {
   readonly difference: number | null;
   /** Fisher's exact test, two-sided; null when either side has n 0. */
   readonly p_value: number | null;
+  /** 95% interval on the difference (Newcombe's hybrid score); null when either side has n 0. */
+  readonly ci95?: [number, number] | null;
 }
 
 export interface NumberDifference {
@@ -102,6 +108,8 @@ export interface Comparison {
   };
   /** Differences of the agent's means (null where either side has n 0). */
   readonly agent: { [K in AgentMeasure]: NumberDifference };
+  /** Differences of each message check's pass rate, by name. */
+  readonly message_checks?: Readonly<Record<string, RateDifference>>;
 }
 
 /** A codebase of the campaign, with the evals that use it. */
@@ -140,6 +148,20 @@ export interface BenchmarkFile {
   readonly conditions: ReadonlyArray<{ readonly condition: string } & GroupStats>;
   readonly evals: ReadonlyArray<{ readonly eval: string; readonly condition: string } & GroupStats>;
   readonly comparisons: readonly Comparison[];
+  /** One line per rate that differs from the baseline, clearest first (see verdict.ts). */
+  readonly verdicts?: readonly Verdict[];
+  /** Comparisons whose runs are too few to detect differences of 20 pts at a baseline of 50%. */
+  readonly power_warnings?: readonly PowerWarning[];
+  /** What each eval asked: its prompt, later messages and expectations (from conditions.json). */
+  readonly prompts?: ReadonlyArray<EvalPrompt>;
+}
+
+/** What an eval asked of the agent, as the report shows it. */
+export interface EvalPrompt {
+  readonly eval: string;
+  readonly prompt: string;
+  readonly messages: ReadonlyArray<{ readonly message: string; readonly phase: string }>;
+  readonly expectations?: readonly string[];
 }
 
 /** Running sums of one group: constant memory whatever the number of runs. */
@@ -156,8 +178,10 @@ export class GroupAccumulator {
   private readonly agent = new Map<AgentMeasure, NumberAccumulator>(
     AGENT_MEASURES.map((m) => [m, new NumberAccumulator()]),
   );
+  /** By check name, in the order first seen. */
+  private readonly messageChecks = new Map<string, RateAccumulator>();
 
-  add(run: Pick<RunRecord, 'status' | 'measures' | 'agent'>): void {
+  add(run: Pick<RunRecord, 'status' | 'measures' | 'agent' | 'message_checks'>): void {
     this.runs++;
     this.status[run.status]++;
     if (run.status === 'failed') return;
@@ -167,6 +191,11 @@ export class GroupAccumulator {
     for (const name of NUMBER_MEASURES) this.numbers.get(name)!.add(m[name]);
     const a = agentValues(run.agent);
     if (a) for (const name of AGENT_MEASURES) this.agent.get(name)!.add(a[name]);
+    for (const check of run.message_checks ?? []) {
+      let acc = this.messageChecks.get(check.name);
+      if (!acc) this.messageChecks.set(check.name, (acc = new RateAccumulator()));
+      acc.add(check.passed);
+    }
   }
 
   stats(): GroupStats {
@@ -181,6 +210,9 @@ export class GroupAccumulator {
       status: { ...this.status },
       measures: measures as MeasureStats,
       agent,
+      message_checks: Object.fromEntries(
+        [...this.messageChecks].map(([name, acc]) => [name, acc.stats()]),
+      ),
     };
   }
 }
@@ -203,26 +235,20 @@ export function comparisonPairs(
 /** Differences of every measure between two groups, other minus baseline. */
 export function compare(
   baselineName: string,
-  baseGroup: Pick<GroupStats, 'measures' | 'agent'>,
+  baseGroup: Pick<GroupStats, 'measures' | 'agent' | 'message_checks'>,
   otherName: string,
-  otherGroup: Pick<GroupStats, 'measures' | 'agent'>,
+  otherGroup: Pick<GroupStats, 'measures' | 'agent' | 'message_checks'>,
 ): Comparison {
   const base = baseGroup.measures;
   const other = otherGroup.measures;
   const measures = {} as Record<string, RateDifference | NumberDifference>;
-  for (const name of RATE_MEASURES) {
-    const b = base[name];
-    const o = other[name];
-    measures[name] = {
-      kind: 'rate',
-      baseline: b.rate,
-      other: o.rate,
-      difference: b.rate === null || o.rate === null ? null : o.rate - b.rate,
-      p_value:
-        b.n === 0 || o.n === 0
-          ? null
-          : fisherExact(o.successes, o.n - o.successes, b.successes, b.n - b.successes),
-    };
+  for (const name of RATE_MEASURES) measures[name] = rateDifference(base[name], other[name]);
+  const message_checks: Record<string, RateDifference> = {};
+  for (const name of messageCheckNames([baseGroup, otherGroup])) {
+    message_checks[name] = rateDifference(
+      baseGroup.message_checks?.[name] ?? NO_RUNS,
+      otherGroup.message_checks?.[name] ?? NO_RUNS,
+    );
   }
   for (const name of NUMBER_MEASURES) {
     measures[name] = numberDifference(base[name], other[name]);
@@ -236,6 +262,34 @@ export function compare(
     condition: otherName,
     measures: measures as Comparison['measures'],
     agent,
+    message_checks,
+  };
+}
+
+/** A rate no run measured. */
+const NO_RUNS: RateStats = { rate: null, successes: 0, n: 0, ci95: null };
+
+/** The message check names of some groups, in the order first seen. */
+export function messageCheckNames(
+  groups: ReadonlyArray<Pick<GroupStats, 'message_checks'>>,
+): string[] {
+  const names = new Set<string>();
+  for (const g of groups) for (const name of Object.keys(g.message_checks ?? {})) names.add(name);
+  return [...names];
+}
+
+/** other - baseline, with Newcombe's interval and Fisher's p. */
+function rateDifference(b: RateStats, o: RateStats): RateDifference {
+  const known = b.n > 0 && o.n > 0;
+  return {
+    kind: 'rate',
+    baseline: b.rate,
+    other: o.rate,
+    difference: b.rate === null || o.rate === null ? null : o.rate - b.rate,
+    p_value: known
+      ? fisherExact(o.successes, o.n - o.successes, b.successes, b.n - b.successes)
+      : null,
+    ci95: known ? newcombeDifference(o.successes, o.n, b.successes, b.n) : null,
   };
 }
 

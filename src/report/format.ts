@@ -31,6 +31,22 @@ export const AGENT_LABELS: Record<AgentMeasure, string> = {
   model_requests: 'agent model requests',
 };
 
+/** How a message check is named to a reader. */
+export function messageCheckLabel(name: string): string {
+  return `message check ${name}`;
+}
+
+/** "+12.5 pts [−3.1, 40.2]": a difference of rates with its Newcombe 95% interval. */
+export function formatRateDifference(d: {
+  difference: number | null;
+  ci95?: [number, number] | null;
+}): string {
+  const diff = formatDifference(d.difference, 'rate');
+  if (!d.ci95) return diff;
+  const f = (v: number): string => `${v < 0 ? '−' : ''}${Math.abs(v * 100).toFixed(1)}`;
+  return `${diff} [${f(d.ci95[0])}, ${f(d.ci95[1])}]`;
+}
+
 /** The text for an unavailable value (n 0, or nothing to compare). */
 export const NA = 'n/a';
 

@@ -1,16 +1,18 @@
+import { NUMBER_MEASURES, RATE_MEASURES, type NumberMeasure } from '../measure/index.js';
 import {
-  NUMBER_MEASURES,
-  RATE_MEASURES,
-  type NumberMeasure,
-  type RateMeasure,
-} from '../measure/index.js';
-import { AGENT_MEASURES, type AgentMeasure, type BenchmarkFile } from './benchmark.js';
+  AGENT_MEASURES,
+  messageCheckNames,
+  type AgentMeasure,
+  type BenchmarkFile,
+} from './benchmark.js';
 import {
   AGENT_LABELS,
   formatDifference,
   formatNumber,
   formatP,
   formatRate,
+  formatRateDifference,
+  messageCheckLabel,
   MEASURE_LABELS,
   num,
   percent,
@@ -55,9 +57,81 @@ details.run summary{cursor:pointer}
 .ok{background:#dcf3e6;color:var(--good)}.ko{background:#fbe2df;color:var(--bad)}
 ul.calls{margin:3px 0 0;padding-left:16px;font:12px ui-monospace,Menlo,Consolas,monospace}
 ul.calls li.np{color:var(--bad)}
+#verdict ul{margin:4px 0 8px;padding-left:18px}#verdict li{margin:2px 0}#verdict li.sig{font-weight:600}
+.legend{display:flex;gap:14px;flex-wrap:wrap;margin:4px 0 8px}.swatch{display:inline-block;width:12px;height:12px;border-radius:2px;margin-right:5px;vertical-align:-1px}
+.message{white-space:pre-wrap;border-left:3px solid var(--line);padding-left:6px;margin-top:3px}
+blockquote{margin:4px 0 8px;padding:4px 10px;border-left:3px solid var(--line);background:var(--soft);white-space:pre-wrap}
 `;
 
-function rateCell(condition: string, measure: RateMeasure, s: RateStats): string {
+/**
+ * One colour per condition, in the order of benchmark.json's conditions: the
+ * same condition has the same colour in every chart (colour-blind safe
+ * palette, Okabe and Ito).
+ */
+export const CONDITION_COLOURS = [
+  '#0072B2',
+  '#E69F00',
+  '#009E73',
+  '#CC79A7',
+  '#56B4E9',
+  '#D55E00',
+  '#F0E442',
+  '#000000',
+] as const;
+
+/** The colour of a condition by its place among the campaign's conditions. */
+export function conditionColour(b: BenchmarkFile, condition: string): string {
+  const i = Math.max(
+    0,
+    b.conditions.findIndex((c) => c.condition === condition),
+  );
+  return CONDITION_COLOURS[i % CONDITION_COLOURS.length]!;
+}
+
+function legend(b: BenchmarkFile): string {
+  return `<div class="legend">${b.conditions.map((c) => `<span data-condition="${esc(c.condition)}"><span class="swatch" style="background:${conditionColour(b, c.condition)}"></span>${esc(c.condition)}</span>`).join('')}</div>`;
+}
+
+/** The answer first: what differs, how sure, and where the runs are too few. */
+function verdictSection(b: BenchmarkFile): string {
+  const lines = (b.verdicts ?? []).map(
+    (v) =>
+      `<li class="verdict${v.significant ? ' sig' : ''}" data-measure="${esc(v.measure)}" data-condition="${esc(v.condition)}" data-p="${v.p_value ?? ''}">${esc(v.text)}</li>`,
+  );
+  const warnings = (b.power_warnings ?? []).map(
+    (w) =>
+      `<p class="note power-warning" data-condition="${esc(w.condition)}">⚠ ${esc(w.condition)} vs ${esc(w.baseline)}: ${esc(w.text)}.</p>`,
+  );
+  const body =
+    b.comparisons.length === 0
+      ? '<p>Only one condition: nothing to compare.</p>'
+      : lines.length === 0
+        ? '<p>No rate differs between the conditions.</p>'
+        : `<ul>${lines.join('')}</ul>`;
+  return `<section id="verdict"><h2>Verdict</h2>${body}${warnings.join('')}<p class="small">Differences in points with their Newcombe 95% interval; p: Fisher's exact test, two-sided; bold: p &lt; 0.05; "could be chance": p ≥ 0.05.</p></section>`;
+}
+
+/** The evals' prompts, later messages and expectations. */
+function promptSection(b: BenchmarkFile): string {
+  const prompts = b.prompts ?? [];
+  if (prompts.length === 0) return '';
+  const items = prompts.map((p) => {
+    const turns = p.messages
+      .map(
+        (m, i) =>
+          `<div class="small">turn ${i + 2} (${esc(m.phase)})</div><blockquote>${esc(m.message)}</blockquote>`,
+      )
+      .join('');
+    const expectations =
+      p.expectations && p.expectations.length > 0
+        ? `<div class="small">expectations</div><ul class="expectations">${p.expectations.map((x) => `<li>${esc(x)}</li>`).join('')}</ul>`
+        : '';
+    return `<div class="eval-prompt" data-eval="${esc(p.eval)}"><h3>${esc(p.eval)}</h3><div class="small">prompt</div><blockquote>${esc(p.prompt)}</blockquote>${turns}${expectations}</div>`;
+  });
+  return `<section id="evals"><h2>Evals</h2>${items.join('')}</section>`;
+}
+
+function rateCell(condition: string, measure: string, s: RateStats): string {
   const ci = s.ci95 === null ? '' : ` data-lo="${s.ci95[0]}" data-hi="${s.ci95[1]}"`;
   return `<td class="v" data-condition="${esc(condition)}" data-measure="${measure}" data-rate="${s.rate ?? ''}" data-n="${s.n}" data-successes="${s.successes}"${ci}>${esc(formatRate(s))}</td>`;
 }
@@ -88,9 +162,15 @@ function conditionTable(b: BenchmarkFile): string {
       (m) =>
         `<tr><th>${esc(AGENT_LABELS[m])}</th>${conds.map((c) => numberCell(c.condition, `agent.${m}`, c.agent[m])).join('')}</tr>`,
     ),
+    ...messageCheckNames(conds).map(
+      (name) =>
+        `<tr><th>${esc(messageCheckLabel(name))}</th>${conds.map((c) => rateCell(c.condition, `message_checks.${name}`, c.message_checks?.[name] ?? NO_RUNS)).join('')}</tr>`,
+    ),
   ];
   return `<table id="conditions">${head}${rows.join('')}</table>`;
 }
+
+const NO_RUNS: RateStats = { rate: null, successes: 0, n: 0, ci95: null };
 
 const CHART_W = 380;
 const LABEL_W = 110;
@@ -102,6 +182,7 @@ function chart(
   title: string,
   rows: ReadonlyArray<{
     label: string;
+    colour: string;
     value: number | null;
     lo: number | null;
     hi: number | null;
@@ -126,11 +207,11 @@ function chart(
       continue;
     }
     parts.push(
-      `<rect x="${LABEL_W}" y="${y + 2}" width="${(x(r.value) - LABEL_W).toFixed(1)}" height="12" fill="#9db4ef"/>`,
+      `<rect class="bar" data-condition="${esc(r.label)}" x="${LABEL_W}" y="${y + 2}" width="${(x(r.value) - LABEL_W).toFixed(1)}" height="12" fill="${r.colour}" fill-opacity="0.55"/>`,
     );
     if (r.band) {
       parts.push(
-        `<rect x="${x(r.band[0]).toFixed(1)}" y="${y + 5}" width="${(x(r.band[1]) - x(r.band[0])).toFixed(1)}" height="6" fill="#2d5bd7" opacity="0.45"/>`,
+        `<rect x="${x(r.band[0]).toFixed(1)}" y="${y + 5}" width="${(x(r.band[1]) - x(r.band[0])).toFixed(1)}" height="6" fill="${r.colour}"/>`,
       );
     }
     if (r.lo !== null && r.hi !== null) {
@@ -160,6 +241,33 @@ function chart(
   return `<figure data-chart="${measure}"><figcaption>${esc(title)}</figcaption><svg role="img" width="${CHART_W}" height="${h}" viewBox="0 0 ${CHART_W} ${h}"><title>${esc(title)}</title>${parts.join('')}</svg><div class="small">${esc(legend)}</div></figure>`;
 }
 
+function rateChart(
+  b: BenchmarkFile,
+  measure: string,
+  title: string,
+  of: (c: BenchmarkFile['conditions'][number]) => RateStats,
+): string {
+  const rows = b.conditions.map((c) => {
+    const s = of(c);
+    return {
+      label: c.condition,
+      colour: conditionColour(b, c.condition),
+      value: s.rate,
+      lo: s.ci95?.[0] ?? null,
+      hi: s.ci95?.[1] ?? null,
+      text: percent(s.rate),
+    };
+  });
+  return chart(
+    measure,
+    title,
+    rows,
+    1,
+    (v) => `${v * 100}%`,
+    'bar: rate; whisker: Wilson 95% interval',
+  );
+}
+
 function charts(b: BenchmarkFile): string {
   const out: string[] = [];
   for (const m of RATE_MEASURES) {
@@ -167,6 +275,7 @@ function charts(b: BenchmarkFile): string {
       const s = c.measures[m];
       return {
         label: c.condition,
+        colour: conditionColour(b, c.condition),
         value: s.rate,
         lo: s.ci95?.[0] ?? null,
         hi: s.ci95?.[1] ?? null,
@@ -190,7 +299,17 @@ function charts(b: BenchmarkFile): string {
   for (const m of AGENT_MEASURES) {
     out.push(numberChart(b, `agent.${m}`, AGENT_LABELS[m], (c) => c.agent[m]));
   }
-  return `<div class="charts">${out.join('')}</div>`;
+  for (const name of messageCheckNames(b.conditions)) {
+    out.push(
+      rateChart(
+        b,
+        `message_checks.${name}`,
+        messageCheckLabel(name),
+        (c) => c.message_checks?.[name] ?? NO_RUNS,
+      ),
+    );
+  }
+  return `${legend(b)}<div class="charts">${out.join('')}</div>`;
 }
 
 /** A number's chart: its mean per condition, with its spread. */
@@ -210,6 +329,7 @@ function numberChart(
         : [Math.max(s.mean - s.stddev, s.min ?? 0), Math.min(s.mean + s.stddev, s.max ?? 0)];
     return {
       label: c.condition,
+      colour: conditionColour(b, c.condition),
       value: s.mean,
       lo: s.min,
       hi: s.max,
@@ -234,8 +354,12 @@ function comparisons(b: BenchmarkFile): string {
       const rows = [
         ...RATE_MEASURES.map((m) => {
           const d = cmp.measures[m];
-          return `<tr><th>${esc(MEASURE_LABELS[m])}</th><td class="v" data-measure="${m}" data-difference="${d.difference ?? ''}">${esc(formatDifference(d.difference, 'rate'))}</td><td class="v" data-p="${d.p_value ?? ''}">${esc(formatP(d.p_value))}</td></tr>`;
+          return `<tr><th>${esc(MEASURE_LABELS[m])}</th><td class="v" data-measure="${m}" data-difference="${d.difference ?? ''}">${esc(formatRateDifference(d))}</td><td class="v" data-p="${d.p_value ?? ''}">${esc(formatP(d.p_value))}</td></tr>`;
         }),
+        ...Object.entries(cmp.message_checks ?? {}).map(
+          ([name, d]) =>
+            `<tr><th>${esc(messageCheckLabel(name))}</th><td class="v" data-measure="message_checks.${esc(name)}" data-difference="${d.difference ?? ''}">${esc(formatRateDifference(d))}</td><td class="v" data-p="${d.p_value ?? ''}">${esc(formatP(d.p_value))}</td></tr>`,
+        ),
         ...NUMBER_MEASURES.map((m) => {
           const d = cmp.measures[m];
           return `<tr><th>${esc(MEASURE_LABELS[m])}</th><td class="v" data-measure="${m}" data-difference="${d.difference ?? ''}">${esc(formatDifference(d.difference, 'number'))}</td><td></td></tr>`;
@@ -245,7 +369,7 @@ function comparisons(b: BenchmarkFile): string {
           return `<tr><th>${esc(AGENT_LABELS[m])}</th><td class="v" data-measure="agent.${m}" data-difference="${d.difference ?? ''}">${esc(formatDifference(d.difference, 'number'))}</td><td></td></tr>`;
         }),
       ];
-      return `<h3>${esc(cmp.condition)} vs ${esc(cmp.baseline)}</h3><table class="comparison" data-baseline="${esc(cmp.baseline)}" data-condition="${esc(cmp.condition)}"><tr><th>measure</th><th>difference</th><th>Fisher's exact p</th></tr>${rows.join('')}</table>`;
+      return `<h3>${esc(cmp.condition)} vs ${esc(cmp.baseline)}</h3><table class="comparison" data-baseline="${esc(cmp.baseline)}" data-condition="${esc(cmp.condition)}"><tr><th>measure</th><th>difference [Newcombe 95% interval]</th><th>Fisher's exact p</th></tr>${rows.join('')}</table>`;
     })
     .join('');
 }
@@ -280,7 +404,11 @@ function stopBox(s: StopLine): string {
     .join('');
   const more =
     s.calls_total > s.calls.length ? `<li>… ${s.calls_total - s.calls.length} more</li>` : '';
-  return `<div class="stop${s.hand_over ? ' hand' : ''}"><div>${tags.join('')}</div><div>${pr}</div>${s.agent ? agentLine(s.agent) : ''}<div class="small">${s.calls_total} gh call${s.calls_total === 1 ? '' : 's'}</div>${calls || more ? `<ul class="calls">${calls}${more}</ul>` : ''}</div>`;
+  const said =
+    s.final_message === null || s.final_message === undefined
+      ? ''
+      : `<div class="small message" title="the agent's final message">${esc(s.final_message)}</div>`;
+  return `<div class="stop${s.hand_over ? ' hand' : ''}"><div>${tags.join('')}</div><div>${pr}</div>${s.agent ? agentLine(s.agent) : ''}${said}<div class="small">${s.calls_total} gh call${s.calls_total === 1 ? '' : 's'}</div>${calls || more ? `<ul class="calls">${calls}${more}</ul>` : ''}</div>`;
 }
 
 function agentLine(a: NonNullable<StopLine['agent']>): string {
@@ -290,9 +418,7 @@ function agentLine(a: NonNullable<StopLine['agent']>): string {
     a.error === null
       ? ''
       : `<div class="small"><span class="tag ko">agent error</span>${esc(a.error)}</div>`;
-  const message =
-    a.final_message === null ? '' : `<div class="small">${esc(a.final_message)}</div>`;
-  return `<div class="small agent">${a.tool_calls} tool call${a.tool_calls === 1 ? '' : 's'}${failed} · ${a.model_requests} model request${a.model_requests === 1 ? '' : 's'} · ${a.tokens_in} in / ${a.tokens_out} out tokens · ${esc(cost)}</div>${error}${message}`;
+  return `<div class="small agent">${a.tool_calls} tool call${a.tool_calls === 1 ? '' : 's'}${failed} · ${a.model_requests} model request${a.model_requests === 1 ? '' : 's'} · ${a.tokens_in} in / ${a.tokens_out} out tokens · ${esc(cost)}</div>${error}`;
 }
 
 /** The run's files, as relative links (only the ones that exist). */
@@ -313,7 +439,16 @@ function timelines(runs: readonly RunTimeline[], notShown: number): string {
         : `<div class="stops">${r.stops.map(stopBox).join('')}</div>`;
     const error = r.error ? `<p class="small">${esc(r.error)}</p>` : '';
     const sah = r.stopped_at_hand_over ? ' <span class="small">(stopped at hand over)</span>' : '';
-    return `<details class="run" open><summary>${esc(id)} <span class="st-${r.status}">${r.status.replace('_', ' ')}</span>${sah}</summary>${error}${fileLinks(r.files)}${stops}</details>`;
+    const checks =
+      r.message_checks.length === 0
+        ? ''
+        : `<p class="small message-checks">message checks: ${r.message_checks
+            .map(
+              (c) =>
+                `<span class="tag${c.passed === null ? '' : c.passed ? ' ok' : ' ko'}" data-check="${esc(c.name)}" data-passed="${c.passed ?? ''}">${esc(c.name)} ${c.passed === null ? 'n/a' : c.passed ? 'passed' : 'failed'}</span>`,
+            )
+            .join('')}</p>`;
+    return `<details class="run" open><summary>${esc(id)} <span class="st-${r.status}">${r.status.replace('_', ' ')}</span>${sah}</summary>${error}${fileLinks(r.files)}${checks}${stops}</details>`;
   });
   const more =
     notShown > 0
@@ -361,9 +496,11 @@ export function renderHtml(
 <body>
 <h1>evalrig report: ${esc(b.campaign)}</h1>
 <p class="lead">${b.runs.total} runs, baseline condition <b>${esc(b.baseline_condition)}</b>, generated ${esc(b.generated_at)}. Rates over the runs where the measure is known, with Wilson 95% intervals; failed runs count in the status only.</p>
+${verdictSection(b)}
 <section id="per-condition"><h2>Per condition</h2>${conditionTable(b)}</section>
 <section id="charts"><h2>Measures</h2>${charts(b)}</section>
 <section id="comparisons"><h2>Comparisons</h2>${comparisons(b)}</section>
+${promptSection(b)}
 <section id="provenance-section"><h2>Provenance</h2>${provenance(b)}</section>
 <section id="runs"><h2>Runs</h2><p class="small">Each box is a stop, in turn order; ⇥ and a blue edge: the stop hands over. PR: the branch's pull request at that stop; described: its description is the one the description probe printed then.</p>${timelines(runs, notShown)}</section>
 </body>
@@ -424,6 +561,7 @@ const BALANCED = [
   'p',
   'style',
   'a',
+  'blockquote',
 ];
 
 /**
@@ -431,7 +569,7 @@ const BALANCED = [
  * script or stylesheet from elsewhere, no attribute pointing off the page,
  * container tags balanced, and one chart per measure.
  */
-export function checkHtml(file: string, html: string): void {
+export function checkHtml(file: string, html: string, messageChecks = 0): void {
   if (!html.startsWith('<!doctype html>')) throw new ReportStructureError(file, 'no doctype');
   // Text is escaped, so a tag here is one evalrig wrote; CSS lives in <style> and style="".
   const css = [...html.matchAll(/<style>([^<]*)<\/style>|\sstyle="([^"]*)"/g)]
@@ -460,7 +598,8 @@ export function checkHtml(file: string, html: string): void {
       throw new ReportStructureError(file, `<${tag}> opened ${open} times, closed ${close}`);
   }
   const charts = html.match(/<figure data-chart="/g)?.length ?? 0;
-  const expected = RATE_MEASURES.length + NUMBER_MEASURES.length + AGENT_MEASURES.length;
+  const expected =
+    RATE_MEASURES.length + NUMBER_MEASURES.length + AGENT_MEASURES.length + messageChecks;
   if (charts !== expected)
     throw new ReportStructureError(file, `${charts} charts, expected ${expected}`);
 }

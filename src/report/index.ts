@@ -10,6 +10,9 @@ export { ReportStructureError } from './markdown.js';
 export {
   wilson,
   fisherExact,
+  newcombeDifference,
+  minimumDetectableDifference,
+  type DetectableOptions,
   RateAccumulator,
   NumberAccumulator,
   type RateStats,

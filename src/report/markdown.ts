@@ -1,12 +1,19 @@
 import { EvalrigError } from '../errors/index.js';
 import { NUMBER_MEASURES, RATE_MEASURES } from '../measure/index.js';
-import { AGENT_MEASURES, type BenchmarkFile, type CodebaseEntry } from './benchmark.js';
+import {
+  AGENT_MEASURES,
+  messageCheckNames,
+  type BenchmarkFile,
+  type CodebaseEntry,
+} from './benchmark.js';
 import {
   AGENT_LABELS,
   formatDifference,
   formatNumber,
   formatP,
   formatRate,
+  formatRateDifference,
+  messageCheckLabel,
   MEASURE_LABELS,
 } from './format.js';
 
@@ -96,6 +103,7 @@ export function renderBaseline(b: BenchmarkFile): string {
 /** report.md: the per-condition table and the comparisons, for reading in a terminal or a review. */
 export function renderReportMd(b: BenchmarkFile): string {
   const conds = b.conditions;
+  const checkNames = messageCheckNames(conds);
   const header = ['measure', ...conds.map((c) => c.condition)];
   const rows: string[][] = [
     ['runs', ...conds.map((c) => String(c.runs))],
@@ -115,10 +123,15 @@ export function renderReportMd(b: BenchmarkFile): string {
       ...conds.map((c) => formatNumber(c.measures[m])),
     ]),
     ...AGENT_MEASURES.map((m) => [AGENT_LABELS[m], ...conds.map((c) => formatNumber(c.agent[m]))]),
+    ...checkNames.map((name) => [
+      messageCheckLabel(name),
+      ...conds.map((c) => formatRate(c.message_checks?.[name] ?? NO_RUNS)),
+    ]),
   ];
   const parts = [
     `# Report: ${b.campaign}`,
     '',
+    ...verdictLines(b),
     `${b.runs.total} runs${b.runs.without_record ? ` (${b.runs.without_record} more without a record yet)` : ''}; baseline condition \`${b.baseline_condition}\`. Rates: successes over runs where the measure is known, with a Wilson 95% interval; numbers: mean ± sample stddev (min–max, n). Agent numbers (tokens, cost, tool calls) come from each run's agent totals; runs of a command agent have none (n/a, n 0). Failed runs count in the status only. Provenance: BASELINE.md.`,
     '',
     '## Per condition',
@@ -134,8 +147,13 @@ export function renderReportMd(b: BenchmarkFile): string {
     const cmpRows: string[][] = [
       ...RATE_MEASURES.map((m) => {
         const d = cmp.measures[m];
-        return [MEASURE_LABELS[m], formatDifference(d.difference, 'rate'), formatP(d.p_value)];
+        return [MEASURE_LABELS[m], formatRateDifference(d), formatP(d.p_value)];
       }),
+      ...Object.entries(cmp.message_checks ?? {}).map(([name, d]) => [
+        messageCheckLabel(name),
+        formatRateDifference(d),
+        formatP(d.p_value),
+      ]),
       ...NUMBER_MEASURES.map((m) => [
         MEASURE_LABELS[m],
         formatDifference(cmp.measures[m].difference, 'number'),
@@ -166,7 +184,65 @@ export function renderReportMd(b: BenchmarkFile): string {
     table(['eval', 'condition', 'runs', ...RATE_MEASURES.map((m) => MEASURE_LABELS[m])], evalRows),
     '',
   );
+  const evalCheckNames = messageCheckNames(b.evals);
+  if (evalCheckNames.length > 0) {
+    parts.push(
+      table(
+        ['eval', 'condition', ...evalCheckNames.map(messageCheckLabel)],
+        b.evals.map((e) => [
+          e.eval,
+          e.condition,
+          ...evalCheckNames.map((n) => formatRate(e.message_checks?.[n] ?? NO_RUNS)),
+        ]),
+      ),
+      '',
+    );
+  }
+  parts.push(...promptLines(b));
   return parts.join('\n');
+}
+
+const NO_RUNS = { rate: null, successes: 0, n: 0, ci95: null } as const;
+
+/**
+ * The answer first: a verdict line per rate that differs from the baseline,
+ * then the warnings about too few runs. Empty when there is nothing to say.
+ */
+function verdictLines(b: BenchmarkFile): string[] {
+  const lines = (b.verdicts ?? []).map(
+    (v) => `- ${v.significant ? '**' : ''}${v.text}${v.significant ? '**' : ''}`,
+  );
+  const warnings = (b.power_warnings ?? []).map(
+    (w) => `> ⚠ ${w.condition} vs ${w.baseline}: ${w.text}.`,
+  );
+  if (lines.length === 0 && warnings.length === 0 && b.comparisons.length === 0) return [];
+  return [
+    '## Verdict',
+    '',
+    ...(lines.length > 0 ? lines : ['No rate differs between the conditions.']),
+    '',
+    ...warnings.flatMap((w) => [w, '']),
+    'Differences: Newcombe 95% interval in points; p: Fisher\'s exact test, two-sided. "Could be chance": p ≥ 0.05.',
+    '',
+  ];
+}
+
+/** The evals' prompts, later messages and expectations, quoted. */
+function promptLines(b: BenchmarkFile): string[] {
+  const prompts = b.prompts ?? [];
+  if (prompts.length === 0) return [];
+  const quoteBlock = (text: string): string[] => text.split('\n').map((l) => `> ${l}`.trimEnd());
+  const out = ['## Evals', ''];
+  for (const p of prompts) {
+    out.push(`### ${p.eval}`, '', 'Prompt:', '', ...quoteBlock(p.prompt), '');
+    p.messages.forEach((m, i) => {
+      out.push(`Turn ${i + 2} (${m.phase}):`, '', ...quoteBlock(m.message), '');
+    });
+    if (p.expectations && p.expectations.length > 0) {
+      out.push('Expectations:', '', ...p.expectations.map((x) => `- ${x.replace(/\n/g, ' ')}`), '');
+    }
+  }
+  return out;
 }
 
 function splitCells(line: string): number {

@@ -1,5 +1,6 @@
 import { NUMBER_MEASURES, RATE_MEASURES } from '../measure/index.js';
-import { formatRateShort, MEASURE_LABELS, NA, num } from './format.js';
+import { messageCheckNames } from './benchmark.js';
+import { formatRateShort, MEASURE_LABELS, messageCheckLabel, NA, num } from './format.js';
 import type { ReportSummary } from './write.js';
 
 /**
@@ -42,6 +43,12 @@ export function formatSummaryTable(
         const s = c.measures[m];
         return s.mean === null ? NA : `${num(s.mean)} (n ${s.n})`;
       }),
+    ]),
+    ...messageCheckNames(conds).map((name) => [
+      messageCheckLabel(name),
+      ...conds.map((c) =>
+        formatRateShort(c.message_checks?.[name] ?? { rate: null, successes: 0, n: 0, ci95: null }),
+      ),
     ]),
   ];
   const widths = header.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));

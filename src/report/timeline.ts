@@ -1,4 +1,12 @@
 import type { RunRecord, RunStatus, StopRecord } from '../artifacts/index.js';
+import { finalMessageOf } from '../measure/index.js';
+
+const MAX_MESSAGE_CHARS = 400;
+
+function finalMessage(stop: StopRecord): string | null {
+  const message = finalMessageOf(stop);
+  return message === null ? null : clip(message, MAX_MESSAGE_CHARS);
+}
 
 /** What the page shows of one gh call. */
 export interface CallLine {
@@ -25,6 +33,8 @@ export interface StopLine {
   readonly calls_total: number;
   /** The stop file run.json names could not be found. */
   readonly missing?: true;
+  /** What the agent said last in the turn (clipped). */
+  readonly final_message?: string | null;
   /** An adapter agent's turn, as its transcript said. */
   readonly agent?: {
     readonly tool_calls: number;
@@ -49,6 +59,11 @@ export interface RunTimeline {
   readonly stops: readonly StopLine[];
   /** The run's files that exist, relative to the campaign folder ('/'-separated). */
   readonly files: ReadonlyArray<{ readonly label: string; readonly path: string }>;
+  /** Each message check of the run: passed, failed, or null (nothing to look at). */
+  readonly message_checks: ReadonlyArray<{
+    readonly name: string;
+    readonly passed: boolean | null;
+  }>;
 }
 
 const MAX_CALLS_SHOWN = 12;
@@ -72,6 +87,7 @@ export function toTimeline(
     status: run.status,
     ...(run.error === undefined ? {} : { error: clip(run.error, 300) }),
     stopped_at_hand_over: run.stopped_at_hand_over,
+    message_checks: (run.message_checks ?? []).map((c) => ({ name: c.name, passed: c.passed })),
     stops: stops.map((stop, i): StopLine => {
       if (stop === null) {
         return {
@@ -106,6 +122,7 @@ export function toTimeline(
           marks_ready: c.marks_ready,
         })),
         calls_total: stop.calls.length,
+        final_message: finalMessage(stop),
         ...(stop.agent
           ? {
               agent: {

@@ -12,6 +12,7 @@ import {
   compare,
   comparisonPairs,
   GroupAccumulator,
+  messageCheckNames,
   type BenchmarkFile,
   type CodebaseEntry,
   type GroupStats,
@@ -20,6 +21,7 @@ import { checkHtml, renderHtml } from './html.js';
 import { checkMarkdown, renderBaseline, renderReportMd } from './markdown.js';
 import { readStops, runFiles, storedRuns, StoredRunError } from './runs.js';
 import { toTimeline, type RunTimeline } from './timeline.js';
+import { powerWarnings, verdicts } from './verdict.js';
 
 /** The campaign folder cannot be reported on (no conditions.json, no run). */
 export class ReportInputError extends InputError {}
@@ -172,6 +174,20 @@ export async function writeReport(
   const pairs = comparisonPairs(names, conditionsFile.baseline_condition);
   const baseline = pairs[0]?.[0] ?? conditionsFile.baseline_condition;
   const codebaseList = [...codebases.values()];
+  const comparisons = pairs.map(([b, o]) => compare(b, stats.get(b)!, o, stats.get(o)!));
+  const measuredRuns = new Map(conditions.map((c) => [c.condition, c.measured]));
+  const prompts = conditionsFile.evals.flatMap((e) =>
+    e.prompt === undefined
+      ? []
+      : [
+          {
+            eval: e.id,
+            prompt: e.prompt,
+            messages: e.messages ?? [],
+            ...(e.expectations ? { expectations: e.expectations } : {}),
+          },
+        ],
+  );
 
   const benchmark: BenchmarkFile = {
     schema: 'evalrig/benchmark@1',
@@ -197,7 +213,10 @@ export async function writeReport(
       condition: g.condition,
       ...g.acc.stats(),
     })),
-    comparisons: pairs.map(([b, o]) => compare(b, stats.get(b)!, o, stats.get(o)!)),
+    comparisons,
+    verdicts: verdicts(comparisons, stats),
+    power_warnings: powerWarnings(comparisons, measuredRuns),
+    prompts,
   };
 
   const files = {
@@ -212,7 +231,7 @@ export async function writeReport(
   const reportMd = renderReportMd(benchmark);
   checkMarkdown(files.reportMd, reportMd, ['## Per condition', '## Comparisons', '## Per eval']);
   const html = renderHtml(benchmark, timelines, total - timelines.length);
-  checkHtml(files.reportHtml, html);
+  checkHtml(files.reportHtml, html, messageCheckNames(conditions).length);
 
   await writeArtifact('benchmark', files.benchmark, benchmark);
   await writeFileAtomic(files.baseline, baselineMd);

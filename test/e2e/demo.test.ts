@@ -49,7 +49,9 @@ describe('e2e: the demo (examples/pr-workflow)', function () {
       conditions: {
         condition: string;
         measures: Record<string, { rate?: number; mean?: number }>;
+        message_checks: Record<string, { rate: number | null; n: number }>;
       }[];
+      verdicts: { measure: string; text: string }[];
     };
     const by = Object.fromEntries(benchmark.conditions.map((c) => [c.condition, c.measures]));
     expect(by.with_skill!.pr_draft_at_hand_over!.rate).to.equal(1);
@@ -58,6 +60,19 @@ describe('e2e: the demo (examples/pr-workflow)', function () {
     expect(by.without_skill!.pr_draft_at_hand_over!.rate).to.equal(0);
     expect(by.without_skill!.pr_described!.rate).to.equal(0);
     expect(by.without_skill!.gh_not_played!.mean).to.equal(1);
+    // What the agent says at hand over is measured too: the skill's session says "draft".
+    const checks = Object.fromEntries(
+      benchmark.conditions.map((c) => [c.condition, c.message_checks]),
+    );
+    expect(checks.with_skill!.says_draft).to.include({ rate: 1, n: 2 });
+    expect(checks.without_skill!.says_draft).to.include({ rate: 0, n: 2 });
+    expect(checks.with_skill!.no_missing_gh).to.include({ rate: 1, n: 2 });
+    const verdict = benchmark.verdicts.find((v) => v.measure === 'pr_draft_at_hand_over')!;
+    expect(verdict.text).to.match(
+      /^with_skill opens a draft PR at hand over in 100% vs 0% of runs, \+100 pts \[\d+, 100\], p 0\.33 \(could be chance\)/,
+    );
+    const md = await readFile(path.join(out, 'report.md'), 'utf8');
+    expect(md.split('\n')[2]).to.equal('## Verdict');
     const conditions = JSON.parse(await readFile(path.join(out, 'conditions.json'), 'utf8')) as {
       conditions: { name: string; stage: { to: string; sha256: string }[] }[];
     };

@@ -15,7 +15,8 @@ import {
   type StopRecord,
   type TurnAgentRecord,
 } from '../../../src/artifacts/index.js';
-import { measureRun } from '../../../src/measure/index.js';
+import { BUILTIN_MESSAGE_CHECKS } from '../../../src/config/index.js';
+import { measureRun, runMessageChecks } from '../../../src/measure/index.js';
 
 /** How one synthetic run went. */
 export interface RunPlan {
@@ -32,6 +33,8 @@ export interface RunPlan {
   readonly durationMs: number;
   /** An adapter agent's totals over the run; absent: a command agent (stdout kept, no record). */
   readonly agent?: AgentPlan;
+  /** What the agent says last at every stop (default: the adapter's "turn N done", else "done"). */
+  readonly message?: string;
 }
 
 /** What an adapter agent spent over a run (run.json's agent.totals). */
@@ -194,7 +197,16 @@ export async function writeCampaign(outDir: string, spec: CampaignSpec): Promise
     eval_set: { name: 'toy evals', path: '/evals/evals.json', sha256: 'a'.repeat(64) },
     baseline_condition: spec.baseline,
     conditions: spec.conditions.map((name) => ({ name, stage: [], env: [], agent_args: [] })),
-    evals: spec.evals.map((id) => ({ id, runs: spec.runs, turns: 2, codebase })),
+    evals: spec.evals.map((id, i) => ({
+      id,
+      runs: spec.runs,
+      turns: 2,
+      codebase,
+      prompt: `Plan ${id}, open a draft PR with the plan & hand over.`,
+      messages: [{ message: 'Approved <go on>.', phase: 'execution' }],
+      ...(i === 0 ? { expectations: ['The PR is a draft at hand over.'] } : {}),
+      message_checks: ['no_missing_gh'],
+    })),
     image: { tag: 'evalrig-test:latest', id: `sha256:${'d'.repeat(64)}` },
     stand_in_sha256: 'e'.repeat(64),
     evalrig_version: '0.1.0',
@@ -290,6 +302,10 @@ async function writeRun(
       stops.flatMap((s) => s.calls.map((c) => `${JSON.stringify(c)}\n`)).join(''),
     );
   }
+  for (const [i, stop] of stops.entries()) {
+    const said = plan.message ?? stop.agent?.final_message ?? 'done';
+    stops[i] = { ...stop, final_message: said };
+  }
   const names: string[] = [];
   for (const stop of stops) {
     const name = `stops/stop-${String(stop.turn).padStart(2, '0')}.json`;
@@ -330,6 +346,7 @@ async function writeRun(
     image: { tag: 'evalrig-test:latest', id: `sha256:${'d'.repeat(64)}` },
     diff,
     checks,
+    message_checks: runMessageChecks(BUILTIN_MESSAGE_CHECKS, stops),
     ...(plan.agent
       ? {
           agent: {
@@ -372,6 +389,9 @@ async function writeRun(
  * tokens in, $0.01 i, 4 + i tool calls, one failed in run 1). without_skill
  * runs 1-3 have one (2000 tokens in, $0.02, 3 tool calls; run 3 reports no
  * cost); its runs 4 and 5 played a command agent: no agent record.
+ *
+ * Messages: without_skill runs 1 and 2 say "gh: command not found" at every
+ * stop (no_missing_gh: 5 of 9 measured runs pass it against 10 of 10).
  */
 export const MIXED: CampaignSpec = {
   evals: ['add-feature', 'fix-bug'],
@@ -427,5 +447,7 @@ function mixedPlan(evalId: string, condition: string, i: number): RunPlan {
     checksPass: i <= 3,
     filesChanged: i,
     durationMs: i * 10_000,
+    // Runs 1 and 2 hand over saying gh is missing: no_missing_gh fails there.
+    ...(i <= 2 ? { message: 'I could not open the PR.\n\ngh: command not found' } : {}),
   };
 }

@@ -56,6 +56,78 @@ describe('report: report.html in a real headless Chromium', function () {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
+  it('opens on the verdict: its lines, in the order of benchmark.json, on the first screen', async () => {
+    // The first section of the page, right under the title and its one-line lead.
+    const firstSection = await page.locator('body > section').first().getAttribute('id');
+    expect(firstSection).to.equal('verdict');
+    const lines = await page.locator('#verdict li.verdict').allTextContents();
+    expect(lines).to.deep.equal(bench.verdicts!.map((v) => v.text));
+    expect(lines[0]).to.match(
+      /^with_skill refreshes the PR description in execution in 100% vs 22% of runs, \+78 pts \[34, 94\], p 0\.00\d$/,
+    );
+    // Significant lines stand out; the others say they could be chance.
+    for (const v of bench.verdicts!) {
+      const li = page.locator(`#verdict li[data-measure="${v.measure}"]`);
+      expect(await li.getAttribute('class')).to.equal(v.significant ? 'verdict sig' : 'verdict');
+    }
+    const warning = page.locator('#verdict .power-warning');
+    expect(await warning.textContent()).to.contain(
+      'with_skill vs without_skill: with 10 and 9 runs only differences of ≥',
+    );
+    const box = await page.locator('#verdict').boundingBox();
+    expect(box!.y + box!.height).to.be.lessThan(900);
+  });
+
+  it('keeps one colour per condition in every chart, as its legend shows', async () => {
+    const fills = await page
+      .locator('figure[data-chart] rect.bar')
+      .evaluateAll((rects) =>
+        rects.map((r) => [r.getAttribute('data-condition'), r.getAttribute('fill')]),
+      );
+    expect(fills.length).to.be.greaterThan(20);
+    const byCondition = new Map<string, Set<string>>();
+    for (const [c, fill] of fills) {
+      if (!byCondition.has(c!)) byCondition.set(c!, new Set());
+      byCondition.get(c!)!.add(fill!);
+    }
+    expect([...byCondition.keys()].sort()).to.deep.equal(['with_skill', 'without_skill']);
+    const colours = [...byCondition.values()].map((s) => [...s]);
+    for (const set of colours) expect(set).to.have.length(1);
+    expect(colours[0]![0]).to.not.equal(colours[1]![0]);
+    for (const [c, set] of byCondition) {
+      const swatch = page.locator(`#charts .legend [data-condition="${c}"] .swatch`);
+      expect(await swatch.getAttribute('style')).to.equal(`background:${[...set][0]!}`);
+      expect(await swatch.isVisible()).to.equal(true);
+    }
+  });
+
+  it("shows each eval's prompt, later messages and expectations", async () => {
+    const add = page.locator('#evals .eval-prompt[data-eval="add-feature"]');
+    const text = (await add.textContent()) ?? '';
+    expect(text).to.contain('Plan add-feature, open a draft PR with the plan & hand over.');
+    expect(text).to.contain('Approved <go on>.');
+    expect(await add.locator('ul.expectations li').allTextContents()).to.deep.equal([
+      'The PR is a draft at hand over.',
+    ]);
+    expect(
+      await page.locator('#evals .eval-prompt[data-eval="fix-bug"] ul.expectations').count(),
+    ).to.equal(0);
+  });
+
+  it('shows what the agent said at each stop, and how each run did on its message checks', async () => {
+    const run = page.locator('details.run', { hasText: 'add-feature / without_skill / run-01' });
+    expect(await run.locator('.stop .message').first().textContent()).to.contain(
+      'gh: command not found',
+    );
+    const tag = run.locator('.message-checks [data-check="no_missing_gh"]');
+    expect(await tag.getAttribute('data-passed')).to.equal('false');
+    expect(await tag.textContent()).to.equal('no_missing_gh failed');
+    const cell = page.locator(
+      '#conditions td[data-condition="without_skill"][data-measure="message_checks.no_missing_gh"]',
+    );
+    expect(await cell.textContent()).to.contain('55.6% (5/9)');
+  });
+
   it('renders with no console error and no request leaving file://', () => {
     expect(consoleErrors).to.deep.equal([]);
     expect(requests.length).to.be.greaterThan(0);
@@ -97,8 +169,8 @@ describe('report: report.html in a real headless Chromium', function () {
 
   it('draws one chart per measure, as inline SVG with a row per condition', async () => {
     const charts = page.locator('figure[data-chart] svg');
-    // 7 rates, 6 numbers, 8 agent numbers.
-    expect(await charts.count()).to.equal(21);
+    // 7 rates, 6 numbers, 8 agent numbers, 1 message check.
+    expect(await charts.count()).to.equal(22);
     const draft = page.locator('figure[data-chart="pr_draft_at_hand_over"] svg');
     const text = (await draft.textContent()) ?? '';
     for (const c of bench.conditions) {

@@ -7,6 +7,7 @@ import { assertArtifact } from '../../../src/artifacts/index.js';
 import {
   fisherExact,
   formatSummaryTable,
+  newcombeDifference,
   wilson,
   writeReport,
   type BenchmarkFile,
@@ -201,7 +202,59 @@ describe('report: writeReport over a stored campaign', function () {
     expect(md).to.contain('| measure | without_skill | with_skill |');
     expect(md).to.contain('55.6% (5/9)');
     expect(md).to.contain('### with_skill vs without_skill');
-    expect(md).to.contain(`+44.4 pts | ${fisherExact(10, 0, 5, 4)!.toFixed(4)}`);
+    const [lo, hi] = newcombeDifference(10, 10, 5, 9)!;
+    const interval = `[${(lo * 100).toFixed(1)}, ${(hi * 100).toFixed(1)}]`;
+    expect(interval).to.equal('[6.7, 73.3]');
+    expect(md).to.contain(`+44.4 pts ${interval} | ${fisherExact(10, 0, 5, 4)!.toFixed(4)}`);
+  });
+
+  it('report.md opens with the verdict: each rate that differs, in plain words, clearest first', async () => {
+    const md = await readFile(path.join(dir, 'report.md'), 'utf8');
+    const lines = md.split('\n');
+    const verdictAt = lines.indexOf('## Verdict');
+    expect(verdictAt).to.equal(2);
+    expect(verdictAt).to.be.lessThan(lines.indexOf('## Per condition'));
+    const items = lines.slice(verdictAt).filter((l) => l.startsWith('- '));
+    const p = fisherExact(9, 0, 2, 7)!;
+    expect(items[0]).to.equal(
+      `- **with_skill refreshes the PR description in execution in 100% vs 22% of runs, +78 pts [34, 94], p ${p.toFixed(3)}**`,
+    );
+    // Not significant: said so, with how large a difference these runs could detect.
+    expect(md).to.match(
+      /- with_skill passes the checks in 100% vs 67% of runs, \+33 pts \[−2, 65\], p 0\.09 \(could be chance\); with 10 and 9 runs only differences of ≥ \d+ pts from a baseline at 67% can be detected \(80% power, p < 0\.05\)/,
+    );
+    expect(md).to.contain('> ⚠ with_skill vs without_skill: with 10 and 9 runs');
+  });
+
+  it('measures no_missing_gh per condition, compares it, and writes its verdict to benchmark.json', () => {
+    expect(cond('without_skill').message_checks!.no_missing_gh).to.deep.include({
+      successes: 5,
+      n: 9,
+    });
+    expect(cond('with_skill').message_checks!.no_missing_gh).to.deep.include({
+      successes: 10,
+      n: 10,
+    });
+    const d = bench.comparisons[0]!.message_checks!.no_missing_gh!;
+    expect(d.p_value).to.be.closeTo(fisherExact(10, 0, 5, 4)!, 1e-12);
+    expect(d.ci95).to.deep.equal(newcombeDifference(10, 10, 5, 9));
+    const v = bench.verdicts!.find((x) => x.measure === 'message_checks.no_missing_gh')!;
+    expect(v.text).to.equal(
+      `with_skill never says gh is missing or unauthenticated in 100% vs 56% of runs, +44 pts [7, 73], p ${fisherExact(10, 0, 5, 4)!.toFixed(2)}`,
+    );
+    expect(v.significant).to.equal(true);
+    expect(bench.power_warnings).to.have.length(1);
+    expect(bench.power_warnings![0]).to.include({ condition_runs: 10, baseline_runs: 9 });
+  });
+
+  it("report.md shows each eval's prompt, later messages and expectations", async () => {
+    const md = await readFile(path.join(dir, 'report.md'), 'utf8');
+    expect(md).to.contain(
+      '### add-feature\n\nPrompt:\n\n> Plan add-feature, open a draft PR with the plan & hand over.',
+    );
+    expect(md).to.contain('Turn 2 (execution):\n\n> Approved <go on>.');
+    expect(md).to.contain('Expectations:\n\n- The PR is a draft at hand over.');
+    expect(bench.prompts!.map((p) => p.eval)).to.deep.equal(['add-feature', 'fix-bug']);
   });
 
   it("report.md shows the agent's numbers with their spread, and their differences", async () => {
@@ -278,6 +331,27 @@ describe('report: campaigns off the beaten path', () => {
     const error = await rejection(writeReport(d));
     expect(error.message).to.contain(path.join(d, 'conditions.json'));
     expect(error.exitCode).to.equal(2);
+  });
+
+  it('shows what the agent said as text: a hostile final message neither runs nor links', async () => {
+    const d = await tmp();
+    const hostile =
+      '<script>alert(1)</script><a href="https://evil.invalid/x">gh</a> | `gh` is not installed';
+    await writeCampaign(d, {
+      ...MIXED,
+      runs: 1,
+      plan: (e, c, i) => ({ ...MIXED.plan(e, c, i), message: hostile }),
+    });
+    await writeReport(d);
+    const html = await readFile(path.join(d, 'report.html'), 'utf8');
+    expect(html).not.to.contain('<script>');
+    expect(html).not.to.contain('href="https://evil.invalid');
+    expect(html).to.contain('&lt;script&gt;alert(1)&lt;/script&gt;&lt;a href=&quot;https://evil');
+    const bench = JSON.parse(
+      await readFile(path.join(d, 'benchmark.json'), 'utf8'),
+    ) as BenchmarkFile;
+    // Said at every stop of every measured run: no_missing_gh fails everywhere.
+    for (const c of bench.conditions) expect(c.message_checks!.no_missing_gh!.rate).to.equal(0);
   });
 
   it('a campaign with no run is a clear input error naming the runs folder', async () => {

@@ -5,7 +5,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { InputError } from '../../../src/errors/index.js';
-import { EvalSetError, EvalSetSyntaxError, loadEvalSet } from '../../../src/config/index.js';
+import {
+  BUILTIN_MESSAGE_CHECKS,
+  EvalSetError,
+  EvalSetSyntaxError,
+  loadEvalSet,
+} from '../../../src/config/index.js';
 
 const fixtures = fileURLToPath(new URL('../../fixtures/config/', import.meta.url));
 
@@ -48,6 +53,7 @@ describe('loadEvalSet: a valid eval set is normalized', () => {
         timeout: 1800,
         turn_timeout: 600,
         checks: [],
+        message_checks: [...BUILTIN_MESSAGE_CHECKS],
       },
     ]);
     expect(set.evals[0]).to.not.have.property('codebase');

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import {
   fisherExact,
+  minimumDetectableDifference,
+  newcombeDifference,
   NumberAccumulator,
   RateAccumulator,
   wilson,
@@ -55,6 +57,85 @@ describe('report statistics', () => {
     it('stays finite for thousands of runs', () => {
       const p = fisherExact(2400, 100, 2300, 200)!;
       expect(p).to.be.greaterThan(0).and.lessThan(1e-6);
+    });
+  });
+
+  describe('newcombeDifference (hybrid score, method 10 of Newcombe 1998)', () => {
+    const expectInterval = (got: [number, number] | null, lo: number, hi: number): void => {
+      expect(got).to.not.equal(null);
+      expect(got![0]).to.be.closeTo(lo, 5e-5);
+      expect(got![1]).to.be.closeTo(hi, 5e-5);
+    };
+
+    it("gives the paper's worked examples (table II)", () => {
+      expectInterval(newcombeDifference(56, 70, 48, 80), 0.0524, 0.3339);
+      expectInterval(newcombeDifference(9, 10, 3, 10), 0.1705, 0.809);
+      expectInterval(newcombeDifference(6, 7, 2, 7), 0.0582, 0.8062);
+      expectInterval(newcombeDifference(5, 56, 0, 29), -0.0381, 0.1926);
+      expectInterval(newcombeDifference(0, 10, 0, 20), -0.1611, 0.2775);
+      expectInterval(newcombeDifference(10, 10, 0, 20), 0.6791, 1);
+    });
+
+    it('stays inside [-1, 1] at all against none, either way round', () => {
+      expectInterval(newcombeDifference(10, 10, 0, 10), 0.6075, 1);
+      expectInterval(newcombeDifference(0, 10, 10, 10), -1, -0.6075);
+      expectInterval(newcombeDifference(5, 5, 0, 5), 0.3855, 1);
+      expect(newcombeDifference(10, 10, 0, 10)![1]).to.equal(1);
+    });
+
+    it('is symmetric: swapping the sides negates the interval', () => {
+      const [lo, hi] = newcombeDifference(56, 70, 48, 80)!;
+      const [lo2, hi2] = newcombeDifference(48, 80, 56, 70)!;
+      expect(lo2).to.be.closeTo(-hi, 1e-12);
+      expect(hi2).to.be.closeTo(-lo, 1e-12);
+    });
+
+    it('is unavailable when a side has no runs', () => {
+      expect(newcombeDifference(0, 0, 3, 10)).to.equal(null);
+      expect(newcombeDifference(3, 10, 0, 0)).to.equal(null);
+    });
+  });
+
+  describe('minimumDetectableDifference (Fisher, two-sided p < 0.05, 80% power, exact)', () => {
+    it('finds nothing detectable with 5 or 10 runs against a baseline of 50%', () => {
+      // 10 against 10: even 100% against 50% rejects only when the baseline
+      // shows at most 5 of 10, which happens 62% of the time.
+      expect(minimumDetectableDifference(5, 5)).to.equal(null);
+      expect(minimumDetectableDifference(10, 10)).to.equal(null);
+    });
+
+    it('gives 35.7 pts with 30 runs against a baseline of 50%', () => {
+      // Checked independently by enumeration with another Fisher implementation.
+      expect(minimumDetectableDifference(30, 30)).to.be.closeTo(0.357, 5e-4);
+    });
+
+    it('gives 83, 58 and 25 pts against a baseline that never shows the behaviour', () => {
+      // 5 runs: only 4 or 5 of 5 against 0 of 5 rejects, so p^5 + 5p^4(1-p) = 0.8.
+      const five = minimumDetectableDifference(5, 5, { baseline: 0 })!;
+      expect(five ** 5 + 5 * five ** 4 * (1 - five)).to.be.closeTo(0.8, 1e-6);
+      expect(five).to.be.closeTo(0.8314, 1e-4);
+      expect(minimumDetectableDifference(10, 10, { baseline: 0 })).to.be.closeTo(0.5809, 1e-4);
+      expect(minimumDetectableDifference(30, 30, { baseline: 0 })).to.be.closeTo(0.2507, 1e-4);
+    });
+
+    it('looks both ways from the baseline: 100% is the mirror of 0%', () => {
+      expect(minimumDetectableDifference(10, 10, { baseline: 1 })).to.be.closeTo(
+        minimumDetectableDifference(10, 10, { baseline: 0 })!,
+        1e-9,
+      );
+    });
+
+    it('asks less of more runs and of a lower power', () => {
+      const at20 = minimumDetectableDifference(20, 20, { baseline: 0.2 })!;
+      expect(minimumDetectableDifference(40, 40, { baseline: 0.2 })).to.be.lessThan(at20);
+      expect(minimumDetectableDifference(20, 20, { baseline: 0.2, power: 0.5 })).to.be.lessThan(
+        at20,
+      );
+    });
+
+    it('is unavailable when a side has no runs, and refuses a rate outside [0, 1]', () => {
+      expect(minimumDetectableDifference(0, 10)).to.equal(null);
+      expect(() => minimumDetectableDifference(5, 5, { baseline: 1.5 })).to.throw(RangeError);
     });
   });
 

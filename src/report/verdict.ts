@@ -1,0 +1,262 @@
+/**
+ * The verdict lines at the top of the report: for each rate that differs
+ * between a condition and the baseline, the difference with its 95% interval
+ * (Newcombe), Fisher's p and the rates in plain words; and a warning where the
+ * runs are too few to detect the differences asked about.
+ */
+import { RATE_MEASURES, type RateMeasure } from '../measure/index.js';
+import {
+  messageCheckNames,
+  type Comparison,
+  type GroupStats,
+  type RateDifference,
+} from './benchmark.js';
+import { minimumDetectableDifference, type RateStats } from './stats.js';
+
+/**
+ * What each rate says a condition does, in a few plain words: "<condition>
+ * <phrase> in 80% vs 20% of runs". One table, so that every line reads alike.
+ */
+export const MEASURE_PHRASES: Record<RateMeasure, string> = {
+  pr_draft_at_hand_over: 'opens a draft PR at hand over',
+  pr_described: 'describes the PR at the planning hand over',
+  pr_refreshed: 'refreshes the PR description in execution',
+  pr_marked_ready: 'marks the PR ready (it must not)',
+  checks_passed: 'passes the checks',
+  environment_broken: 'breaks its environment',
+  record_tampered: 'tampers with the gh record',
+};
+
+/** Phrases of the built-in message checks; a user's check reads "passes message check <name>". */
+export const MESSAGE_CHECK_PHRASES: Readonly<Record<string, string>> = {
+  no_missing_gh: 'never says gh is missing or unauthenticated',
+};
+
+/** The phrase of a measure name as benchmark.json spells it (`message_checks.<name>` for a check). */
+export function phraseOf(measure: string): string {
+  if (measure.startsWith('message_checks.')) {
+    const name = measure.slice('message_checks.'.length);
+    return MESSAGE_CHECK_PHRASES[name] ?? `passes message check ${name}`;
+  }
+  return MEASURE_PHRASES[measure as RateMeasure] ?? measure;
+}
+
+/** The test and power every verdict and warning assume. */
+export const VERDICT_ALPHA = 0.05;
+export const VERDICT_POWER = 0.8;
+/** Above this many runs a side, the exact power search is skipped: differences of a few points are detectable there. */
+export const MAX_POWER_RUNS = 200;
+
+export interface Verdict {
+  readonly condition: string;
+  readonly baseline: string;
+  /** A rate measure, or `message_checks.<name>`. */
+  readonly measure: string;
+  readonly condition_rate: number;
+  readonly baseline_rate: number;
+  readonly condition_n: number;
+  readonly baseline_n: number;
+  /** condition - baseline. */
+  readonly difference: number;
+  /** Newcombe's hybrid score 95% interval on the difference. */
+  readonly ci95: [number, number] | null;
+  /** Fisher's exact test, two-sided. */
+  readonly p_value: number | null;
+  /** p < 0.05. */
+  readonly significant: boolean;
+  /**
+   * The smallest difference Fisher's test detects with 80% power at these
+   * runs, the baseline's true rate taken as its observed one; null when none
+   * is (or the runs are beyond MAX_POWER_RUNS, where it was not computed).
+   */
+  readonly detectable: number | null;
+  /** Not significant, and smaller than what these runs can detect (or none can be detected). */
+  readonly underpowered: boolean;
+  /** The line as the report shows it. */
+  readonly text: string;
+}
+
+/** How few runs a comparison has, and what they can detect. */
+export interface PowerWarning {
+  readonly condition: string;
+  readonly baseline: string;
+  readonly condition_runs: number;
+  readonly baseline_runs: number;
+  /** Smallest detectable difference when the baseline rate is 0% (or 100%): the best case. */
+  readonly detectable_at_0: number | null;
+  /** ... when the baseline rate is 50%: the worst case. */
+  readonly detectable_at_50: number | null;
+  readonly text: string;
+}
+
+const cache = new Map<string, number | null>();
+
+/** minimumDetectableDifference at the verdicts' alpha and power, remembered (a report asks the same often). */
+export function detectable(n1: number, n2: number, baseline: number): number | null {
+  if (n1 <= 0 || n2 <= 0 || n1 > MAX_POWER_RUNS || n2 > MAX_POWER_RUNS) return null;
+  const key = `${n1}/${n2}/${baseline}`;
+  if (!cache.has(key)) {
+    cache.set(
+      key,
+      minimumDetectableDifference(n1, n2, { alpha: VERDICT_ALPHA, power: VERDICT_POWER, baseline }),
+    );
+  }
+  return cache.get(key)!;
+}
+
+/** "100%", "33%": rates in whole percent. */
+function pct(rate: number): string {
+  return `${Math.round(rate * 100)}%`;
+}
+
+/** "+100 pts", "−12 pts". */
+function pts(diff: number): string {
+  const rounded = Math.round(Math.abs(diff) * 100);
+  return `${diff > 0 ? '+' : diff < 0 ? '−' : '±'}${rounded} pts`;
+}
+
+/** "p 0.008", "p < 0.001". */
+export function formatVerdictP(p: number | null): string {
+  if (p === null) return 'p n/a';
+  if (p < 0.001) return 'p < 0.001';
+  return `p ${p < 0.01 ? p.toFixed(3) : p.toFixed(2)}`;
+}
+
+/** "5 runs per condition", or "5 and 6 runs" when the sides differ. */
+function runsWords(n1: number, n2: number): string {
+  return n1 === n2 ? `${n1} runs per condition` : `${n1} and ${n2} runs`;
+}
+
+function verdictOf(
+  cmp: Comparison,
+  measure: string,
+  d: RateDifference,
+  other: RateStats,
+  base: RateStats,
+): Verdict | null {
+  if (d.difference === null || d.difference === 0 || other.rate === null || base.rate === null) {
+    return null;
+  }
+  const ci = d.ci95 ?? null;
+  const p = d.p_value;
+  const significant = p !== null && p < VERDICT_ALPHA;
+  const mdd = detectable(other.n, base.n, base.rate);
+  const beyond = other.n > MAX_POWER_RUNS || base.n > MAX_POWER_RUNS;
+  // Only a difference that could be chance needs the warning: a detected one was detected.
+  const underpowered = !significant && !beyond && (mdd === null || Math.abs(d.difference) < mdd);
+  const whole = (v: number): string => `${v < 0 ? '−' : ''}${Math.abs(Math.round(v * 100))}`;
+  const interval = ci ? ` [${whole(ci[0])}, ${whole(ci[1])}]` : '';
+  let text = `${cmp.condition} ${phraseOf(measure)} in ${pct(other.rate)} vs ${pct(base.rate)} of runs, ${pts(d.difference)}${interval}, ${formatVerdictP(p)}`;
+  if (!significant) text += ' (could be chance)';
+  if (underpowered) {
+    text +=
+      mdd === null
+        ? `; with ${runsWords(other.n, base.n)} no difference from a baseline at ${pct(base.rate)} can be detected (80% power, p < 0.05)`
+        : `; with ${runsWords(other.n, base.n)} only differences of ≥ ${Math.ceil(mdd * 100)} pts from a baseline at ${pct(base.rate)} can be detected (80% power, p < 0.05)`;
+  }
+  return {
+    condition: cmp.condition,
+    baseline: cmp.baseline,
+    measure,
+    condition_rate: other.rate,
+    baseline_rate: base.rate,
+    condition_n: other.n,
+    baseline_n: base.n,
+    difference: d.difference,
+    ci95: ci,
+    p_value: p,
+    significant,
+    detectable: mdd,
+    underpowered,
+    text,
+  };
+}
+
+const NO_RUNS: RateStats = { rate: null, successes: 0, n: 0, ci95: null };
+
+/**
+ * One verdict per rate that differs between a condition and its baseline,
+ * the clearest first (smallest p). Rates equal on both sides, or unknown on
+ * one, say nothing and get no line.
+ *
+ * @example
+ * verdicts(comparisons, stats)[0].text;
+ * // 'with_skill opens a draft PR at hand over in 100% vs 0% of runs, +100 pts [61, 100], p < 0.001'
+ */
+export function verdicts(
+  comparisons: readonly Comparison[],
+  groups: ReadonlyMap<string, Pick<GroupStats, 'measures' | 'message_checks'>>,
+): Verdict[] {
+  const out: Verdict[] = [];
+  for (const cmp of comparisons) {
+    const base = groups.get(cmp.baseline);
+    const other = groups.get(cmp.condition);
+    if (!base || !other) continue;
+    for (const m of RATE_MEASURES) {
+      const v = verdictOf(cmp, m, cmp.measures[m], other.measures[m], base.measures[m]);
+      if (v) out.push(v);
+    }
+    for (const name of messageCheckNames([base, other])) {
+      const d = cmp.message_checks?.[name];
+      if (!d) continue;
+      const v = verdictOf(
+        cmp,
+        `message_checks.${name}`,
+        d,
+        other.message_checks?.[name] ?? NO_RUNS,
+        base.message_checks?.[name] ?? NO_RUNS,
+      );
+      if (v) out.push(v);
+    }
+  }
+  // Stable: equal p keep the measures' order.
+  return out
+    .map((v, i) => ({ v, i }))
+    .sort((a, b) => (a.v.p_value ?? 1) - (b.v.p_value ?? 1) || a.i - b.i)
+    .map((x) => x.v);
+}
+
+/** Differences below this many points are worth a warning when the runs cannot detect them. */
+const WARN_ABOVE = 0.2;
+
+/**
+ * A warning per comparison whose runs are too few: when, at the worst case
+ * (a baseline rate of 50%), no difference or only one above 20 pts can be
+ * detected with 80% power at p < 0.05. The best case (a baseline that never,
+ * or always, shows the behaviour) is given beside it.
+ *
+ * @example
+ * powerWarnings([{ condition: 'with_skill', baseline: 'without_skill', ... }], runs)[0].text;
+ * // 'with 5 runs per condition only differences of ≥ 84 pts can be detected (80% power,
+ * //  p < 0.05) when the baseline rate is 0% or 100%, and none when it is 50%'
+ */
+export function powerWarnings(
+  comparisons: readonly Comparison[],
+  runs: ReadonlyMap<string, number>,
+): PowerWarning[] {
+  const out: PowerWarning[] = [];
+  for (const cmp of comparisons) {
+    const n1 = runs.get(cmp.condition) ?? 0;
+    const n2 = runs.get(cmp.baseline) ?? 0;
+    if (n1 === 0 || n2 === 0 || n1 > MAX_POWER_RUNS || n2 > MAX_POWER_RUNS) continue;
+    const at0 = detectable(n1, n2, 0);
+    const at50 = detectable(n1, n2, 0.5);
+    if (at50 !== null && at50 <= WARN_ABOVE) continue;
+    const words = (d: number | null): string =>
+      d === null ? 'none' : `only differences of ≥ ${Math.ceil(d * 100)} pts`;
+    const text =
+      at0 === null
+        ? `with ${runsWords(n1, n2)} no difference can be detected (80% power, p < 0.05), whatever the baseline rate`
+        : `with ${runsWords(n1, n2)} ${words(at0)} can be detected (80% power, p < 0.05) when the baseline rate is 0% or 100%, and ${at50 === null ? 'none' : `≥ ${Math.ceil(at50 * 100)} pts`} when it is 50%`;
+    out.push({
+      condition: cmp.condition,
+      baseline: cmp.baseline,
+      condition_runs: n1,
+      baseline_runs: n2,
+      detectable_at_0: at0,
+      detectable_at_50: at50,
+      text,
+    });
+  }
+  return out;
+}

@@ -1,0 +1,112 @@
+import { expect } from 'chai';
+import type { RunRecord } from '../../../src/artifacts/index.js';
+import { RATE_MEASURES } from '../../../src/measure/index.js';
+import { compare, GroupAccumulator, type GroupStats } from '../../../src/report/benchmark.js';
+import { fisherExact, newcombeDifference } from '../../../src/report/index.js';
+import { MEASURE_PHRASES, phraseOf, powerWarnings, verdicts } from '../../../src/report/verdict.js';
+
+const MEASURES: RunRecord['measures'] = {
+  pr_draft_at_hand_over: null,
+  pr_described: null,
+  pr_refreshed: null,
+  pr_marked_ready: null,
+  gh_not_played: 0,
+  environment_broken: false,
+  record_tampered: false,
+  checks_passed: null,
+  files_changed: 0,
+  lines_added: 0,
+  lines_removed: 0,
+  turns: 1,
+  duration_s: 1,
+};
+
+/** A group of `n` runs, `drafts` of them with a draft at hand over, all passing no_missing_gh. */
+function group(n: number, drafts: number): GroupStats {
+  const acc = new GroupAccumulator();
+  for (let i = 0; i < n; i++) {
+    acc.add({
+      status: 'completed',
+      measures: { ...MEASURES, pr_draft_at_hand_over: i < drafts },
+      message_checks: [
+        { name: 'no_missing_gh', stops: 'every', rule: {}, passed: true, looked_at: [] },
+      ],
+    });
+  }
+  return acc.stats();
+}
+
+function verdictsOf(base: GroupStats, other: GroupStats) {
+  const cmp = compare('without_skill', base, 'with_skill', other);
+  const groups = new Map([
+    ['without_skill', base],
+    ['with_skill', other],
+  ]);
+  return { cmp, lines: verdicts([cmp], groups) };
+}
+
+describe('report verdicts', () => {
+  it('has a plain-words phrase for every rate measure', () => {
+    expect(Object.keys(MEASURE_PHRASES).sort()).to.deep.equal([...RATE_MEASURES].sort());
+    expect(phraseOf('message_checks.no_missing_gh')).to.equal(
+      'never says gh is missing or unauthenticated',
+    );
+    expect(phraseOf('message_checks.says_draft')).to.equal('passes message check says_draft');
+  });
+
+  it('says a difference in words, with its Newcombe interval and Fisher p: 5 of 5 vs 0 of 5', () => {
+    const { lines } = verdictsOf(group(5, 0), group(5, 5));
+    expect(lines).to.have.length(1);
+    const [lo, hi] = newcombeDifference(5, 5, 0, 5)!;
+    expect([Math.round(lo * 100), Math.round(hi * 100)]).to.deep.equal([39, 100]);
+    expect(fisherExact(5, 0, 0, 5)).to.be.closeTo(0.0079, 1e-4);
+    expect(lines[0]).to.deep.include({
+      measure: 'pr_draft_at_hand_over',
+      condition_rate: 1,
+      baseline_rate: 0,
+      difference: 1,
+      significant: true,
+      underpowered: false,
+      text: 'with_skill opens a draft PR at hand over in 100% vs 0% of runs, +100 pts [39, 100], p 0.008',
+    });
+  });
+
+  it('gives no line to a rate equal on both sides (no_missing_gh here) or unknown on one', () => {
+    const { lines, cmp } = verdictsOf(group(5, 2), group(5, 2));
+    expect(lines).to.deep.equal([]);
+    expect(cmp.message_checks!.no_missing_gh!.difference).to.equal(0);
+  });
+
+  it('says when a difference could be chance, and what these runs could have detected', () => {
+    const { lines } = verdictsOf(group(5, 1), group(5, 3));
+    expect(lines).to.have.length(1);
+    expect(lines[0]!.significant).to.equal(false);
+    expect(lines[0]!.underpowered).to.equal(true);
+    expect(lines[0]!.text).to.match(
+      /^with_skill opens a draft PR at hand over in 60% vs 20% of runs, \+40 pts \[−\d+, \d+\], p 0\.52 \(could be chance\); with 5 runs per condition no difference from a baseline at 20% can be detected \(80% power, p < 0\.05\)$/,
+    );
+  });
+
+  it('warns where the runs are too few, with the exact figures for 5, 10 and 30 runs', () => {
+    const cmp = compare('b', group(5, 0), 'c', group(5, 5));
+    const warn = (n: number) =>
+      powerWarnings(
+        [cmp],
+        new Map([
+          ['b', n],
+          ['c', n],
+        ]),
+      );
+    expect(warn(5)[0]!.text).to.equal(
+      'with 5 runs per condition only differences of ≥ 84 pts can be detected (80% power, p < 0.05) when the baseline rate is 0% or 100%, and none when it is 50%',
+    );
+    expect(warn(10)[0]!.text).to.equal(
+      'with 10 runs per condition only differences of ≥ 59 pts can be detected (80% power, p < 0.05) when the baseline rate is 0% or 100%, and none when it is 50%',
+    );
+    expect(warn(30)[0]!.text).to.equal(
+      'with 30 runs per condition only differences of ≥ 26 pts can be detected (80% power, p < 0.05) when the baseline rate is 0% or 100%, and ≥ 36 pts when it is 50%',
+    );
+    // Enough runs for 20 pts at the worst case: no warning.
+    expect(warn(120)).to.deep.equal([]);
+  });
+});
