@@ -51,6 +51,21 @@ export function unknownOnBoth(m: MeasureComparison): boolean {
   return m.a.n === 0 && m.b.n === 0;
 }
 
+/** What the numbers of runs can tell, in a sentence; empty when not computed. */
+export function detectableText(g: GroupComparison): string {
+  const d = g.smallest_detectable;
+  if (d === null) return '';
+  const pts = (v: number) => `${(v * 100).toFixed(1)} pts`;
+  const runs = `With A ${d.n_a} and B ${d.n_b} runs measured, Fisher's test (p < 0.05)`;
+  if (d.from_edge === null)
+    return `${runs} cannot detect any difference of rates 80% of the time, not even 100% against 0%: more runs are needed to tell.`;
+  const half =
+    d.from_half === null
+      ? 'none around 50% (not even 100% against 50%)'
+      : `from ${pts(d.from_half)} around 50%`;
+  return `${runs} detects 80% of the time a difference of rates from ${pts(d.from_edge)} when A's rate is 0% or 100%, ${half}; a smaller one may go unseen.`;
+}
+
 export function groupTitle(g: Pick<GroupComparison, 'eval' | 'condition'>): string {
   return g.eval === null ? g.condition : `${g.eval} / ${g.condition}`;
 }

@@ -1,6 +1,7 @@
 import { CSS, esc } from '../report/html.js';
 import { ReportStructureError } from '../report/markdown.js';
 import {
+  detectableText,
   differenceText,
   differsMark,
   groupTitle,
@@ -14,25 +15,24 @@ import {
 } from './format.js';
 import type { CompareFile, GroupComparison, MeasureComparison } from './types.js';
 
-// The report's look, plus a colour for differences whose interval leaves zero out.
+// The report's look; a difference whose interval leaves zero out stands out (in no colour of
+// good or bad: whether up is better depends on the measure).
 const COMPARE_CSS = `${CSS}
 .warn{background:#fbe2df;border:1px solid #e9a39b;padding:6px 10px;border-radius:4px;font-weight:600}
-td.up{color:var(--good)}td.down{color:var(--bad)}
+td.clear{font-weight:600;color:var(--accent)}
 tr.differs td{background:#fff6e0}
+#provenance{width:100%;table-layout:fixed}#provenance th.what{width:13em}#provenance th.mark{width:2.5em}
+#provenance td{overflow-wrap:anywhere;font:12px/1.4 ui-monospace,Menlo,Consolas,monospace}
 `;
 
-/** Whether the 95% interval leaves zero out, and on which side. */
-function direction(m: MeasureComparison): '' | 'up' | 'down' {
-  if (m.ci95 === null) return '';
-  if (m.ci95[0] > 0) return 'up';
-  if (m.ci95[1] < 0) return 'down';
-  return '';
+/** Whether the 95% interval leaves zero out. */
+function clear(m: MeasureComparison): boolean {
+  return m.ci95 !== null && (m.ci95[0] > 0 || m.ci95[1] < 0);
 }
 
 function measureRow(g: GroupComparison, m: MeasureComparison): string {
-  const dir = direction(m);
   const data = `data-eval="${esc(g.eval ?? '')}" data-condition="${esc(g.condition)}" data-measure="${esc(m.measure)}" data-difference="${m.difference ?? ''}"`;
-  return `<tr ${data}><th>${esc(measureLabel(m.measure))}</th><td class="v">${esc(sideValue(m, 'a'))}</td><td class="v">${esc(sideValue(m, 'b'))}</td><td class="v${dir ? ` ${dir}` : ''}">${esc(differenceText(m))}</td><td class="v">${esc(pText(m))}</td></tr>`;
+  return `<tr ${data}><th>${esc(measureLabel(m.measure))}</th><td class="v">${esc(sideValue(m, 'a'))}</td><td class="v">${esc(sideValue(m, 'b'))}</td><td class="v${clear(m) ? ' clear' : ''}">${esc(differenceText(m))}</td><td class="v">${esc(pText(m))}</td></tr>`;
 }
 
 function groupSection(g: GroupComparison): string {
@@ -45,6 +45,8 @@ function groupSection(g: GroupComparison): string {
   ];
   if (shown.length)
     parts.push(`<table>${head}${shown.map((m) => measureRow(g, m)).join('')}</table>`);
+  const power = detectableText(g);
+  if (power) parts.push(`<p class="small detectable">${esc(power)}</p>`);
   if (none.length)
     parts.push(
       `<p class="small">No run measured on either side (n 0): ${esc(none.map((m) => measureLabel(m.measure)).join(', '))}.</p>`,
@@ -95,7 +97,7 @@ export function renderCompareHtml(c: CompareFile): string {
 <ul class="small">${side(c.a, 'A')}${side(c.b, 'B')}</ul>
 <p class="lead">${esc(METHOD)}</p>
 ${c.notes.map((n) => `<p class="note">${esc(n)}</p>`).join('')}
-<section id="provenance-section"><h2>Provenance</h2>${verdict}${differences}<table id="provenance"><tr><th>what</th><th>A</th><th>B</th><th></th></tr>${rows}</table></section>
+<section id="provenance-section"><h2>Provenance</h2>${verdict}${differences}<table id="provenance"><tr><th class="what">what</th><th>A</th><th>B</th><th class="mark"></th></tr>${rows}</table></section>
 <section id="per-condition"><h2>Per condition</h2>${overall.length ? overall.map(groupSection).join('') : '<p>No condition on both sides.</p>'}</section>
 <section id="per-eval"><h2>Per eval</h2>${perEval.length ? perEval.map(groupSection).join('') : '<p>No (eval, condition) on both sides.</p>'}</section>
 ${oneSided}

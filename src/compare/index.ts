@@ -12,7 +12,13 @@ export {
   type CompareRendering,
 } from './build.js';
 export { readCampaignSide, CompareInputError, type CampaignSide } from './read.js';
-export { groupMeasures, pairGroups, compareRates, compareNumbers } from './pair.js';
+export {
+  groupMeasures,
+  pairGroups,
+  compareRates,
+  compareNumbers,
+  smallestDetectable,
+} from './pair.js';
 export { provenanceDifferences, attribute, sideProvenance } from './provenance.js';
 export { welchDifference, tQuantile, studentTCdf, type WelchDifference } from './welch.js';
 export type * from './types.js';

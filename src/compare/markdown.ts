@@ -1,5 +1,6 @@
 import { cell } from '../report/markdown.js';
 import {
+  detectableText,
   differenceText,
   differsMark,
   groupTitle,
@@ -44,6 +45,8 @@ function groupSection(g: GroupComparison): string[] {
       ),
       '',
     );
+  const power = detectableText(g);
+  if (power) parts.push(power, '');
   if (none.length)
     parts.push(
       `No run measured on either side (n 0): ${none.map((m) => measureLabel(m.measure)).join(', ')}.`,

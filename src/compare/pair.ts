@@ -1,4 +1,4 @@
-import { fisherExact, newcombeDifference } from '../report/stats.js';
+import { fisherExact, minimumDetectableDifference, newcombeDifference } from '../report/stats.js';
 import type { BenchmarkFile } from '../report/index.js';
 import { welchDifference } from './welch.js';
 import type {
@@ -7,6 +7,7 @@ import type {
   OneSidedGroup,
   OneSidedMeasure,
   SideNumber,
+  SmallestDetectable,
   SideRate,
 } from './types.js';
 
@@ -94,6 +95,28 @@ export function compareNumbers(measure: string, a: SideNumber, b: SideNumber): M
   return { measure, kind: 'number', a, b, difference: w.difference, ci95: w.ci95, df: w.df };
 }
 
+// Past this many runs a side the exact computation takes seconds, and the answer is small anyway.
+const DETECTABLE_MAX_RUNS = 400;
+const detectableMemo = new Map<string, number | null>();
+
+function detectable(nA: number, nB: number, baseline: number): number | null {
+  const key = `${nA}/${nB}/${baseline}`;
+  if (!detectableMemo.has(key))
+    detectableMemo.set(key, minimumDetectableDifference(nB, nA, { baseline }));
+  return detectableMemo.get(key)!;
+}
+
+/**
+ * The smallest difference of rates these numbers of runs detect (Fisher's
+ * p < 0.05, 80% power), when A's true rate is 0 (or 1: a behaviour A never
+ * or always shows, the easiest case) and when it is 0.5 (the hardest); null
+ * past DETECTABLE_MAX_RUNS or with no run on a side.
+ */
+export function smallestDetectable(nA: number, nB: number): SmallestDetectable | null {
+  if (nA <= 0 || nB <= 0 || nA > DETECTABLE_MAX_RUNS || nB > DETECTABLE_MAX_RUNS) return null;
+  return { n_a: nA, n_b: nB, from_edge: detectable(nA, nB, 0), from_half: detectable(nA, nB, 0.5) };
+}
+
 /** Every measure of two groups of the same condition: paired when both have it, listed when one does. */
 export function compareGroups(
   evalId: string | null,
@@ -126,6 +149,7 @@ export function compareGroups(
     measured: { a: a.measured, b: b.measured },
     measures,
     one_sided: oneSided,
+    smallest_detectable: smallestDetectable(a.measured, b.measured),
   };
 }
 

@@ -119,6 +119,20 @@ export interface OneSidedMeasure {
   readonly only: Side;
 }
 
+/**
+ * The smallest difference of rates that A's and B's numbers of measured runs
+ * detect 80% of the time with Fisher's test at p < 0.05. null: none, not
+ * even the largest possible.
+ */
+export interface SmallestDetectable {
+  readonly n_a: number;
+  readonly n_b: number;
+  /** When A's true rate is 0% (or 100%): a behaviour A never (or always) shows, the easiest case. */
+  readonly from_edge: number | null;
+  /** When A's true rate is 50%, the hardest case. */
+  readonly from_half: number | null;
+}
+
 /** One condition, overall (eval null) or in one eval, on both sides. */
 export interface GroupComparison {
   readonly eval: string | null;
@@ -127,6 +141,8 @@ export interface GroupComparison {
   readonly measured: { readonly a: number; readonly b: number };
   readonly measures: readonly MeasureComparison[];
   readonly one_sided: readonly OneSidedMeasure[];
+  /** null with no measured run on a side, or past 400 runs a side (not computed: it is small). */
+  readonly smallest_detectable: SmallestDetectable | null;
 }
 
 /** A condition (overall, eval null) or an (eval, condition) that only one side has. */

@@ -108,6 +108,9 @@ describe('compare: two real campaigns before and after a change to the skill', f
     expect(md).to.include(
       `| PR draft at hand over | 100.0% (2/2) | 0.0% (0/2) | −100.0 pts [${lo}, ${hi}] | 0.3333 |`,
     );
+    expect(md).to.include(
+      "With A 2 and B 2 runs measured, Fisher's test (p < 0.05) cannot detect any difference of rates 80% of the time",
+    );
     // The condition without the skill did not move.
     expect(rate(c, 'without_skill', 'pr_draft_at_hand_over')).to.deep.include({ difference: 0 });
     expect(c.groups.map((g) => `${g.eval ?? '*'}/${g.condition}`)).to.deep.equal([

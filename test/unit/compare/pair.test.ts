@@ -4,6 +4,7 @@ import {
   compareRates,
   groupMeasures,
   pairGroups,
+  smallestDetectable,
   type NumberComparison,
   type RateComparison,
 } from '../../../src/compare/index.js';
@@ -169,5 +170,27 @@ describe('compare: pairing two campaigns measure by measure', () => {
     expect(both.measures.find((m) => m.measure === 'grading.expectations')).to.deep.include({
       difference: 0,
     });
+  });
+
+  it('says how small a difference of rates the runs could detect, at the easiest and hardest rates', () => {
+    const a = benchmark({ c: drafts(5, 5) });
+    const b = benchmark({ c: drafts(10, 0) });
+    // minimumDetectableDifference's values: 10 and 10 runs detect 58.1 pts from 0%, nothing from 50%.
+    expect(pairGroups(a, b).groups[0]!.smallest_detectable).to.deep.equal({
+      n_a: 10,
+      n_b: 10,
+      from_edge: smallestDetectable(10, 10)!.from_edge,
+      from_half: null,
+    });
+    expect(smallestDetectable(10, 10)!.from_edge).to.be.closeTo(0.5809, 1e-4);
+    expect(smallestDetectable(30, 30)!.from_half).to.be.closeTo(0.357, 1e-4);
+    expect(smallestDetectable(2, 2)).to.deep.equal({
+      n_a: 2,
+      n_b: 2,
+      from_edge: null,
+      from_half: null,
+    });
+    expect(smallestDetectable(0, 10)).to.equal(null);
+    expect(smallestDetectable(401, 10), 'not computed past 400 runs a side').to.equal(null);
   });
 });
