@@ -13,7 +13,16 @@ import type {
 export function measureLabel(measure: string): string {
   const labels: Record<string, string> = { ...MEASURE_LABELS };
   for (const [k, v] of Object.entries(AGENT_LABELS)) labels[`agent.${k}`] = v;
-  return labels[measure] ?? measure;
+  labels['grading.all_passed'] = 'every expectation met (judge)';
+  labels['grading.expectations'] = 'expectations met (judge)';
+  labels['grading.expectations_passed'] = 'share of expectations met a run (judge)';
+  labels['grading.blind_wins'] = 'blind comparison wins (judge)';
+  if (labels[measure]) return labels[measure];
+  if (measure.startsWith('grading.expectation: '))
+    return `expectation: ${measure.slice('grading.expectation: '.length)}`;
+  if (measure.startsWith('message_checks.'))
+    return `message check ${measure.slice('message_checks.'.length)}`;
+  return measure;
 }
 
 export function sideValue(m: MeasureComparison, side: 'a' | 'b'): string {
@@ -139,6 +148,13 @@ export function provenanceRows(a: SideProvenance, b: SideProvenance): Provenance
       return `stages ${stage}; env ${c.env.join(', ') || 'none'}; agent args ${c.agent_args.join(' ') || 'none'}`;
     };
     push(`condition ${name}`, cond(a), cond(b));
+  }
+  if (a.judges.length || b.judges.length) {
+    const judge = (p: SideProvenance) =>
+      p.judges
+        .map((j) => `${j.model} (${j.source}), rubric ${j.rubric} ${short(j.rubric_sha256)}`)
+        .join('; ') || 'not graded';
+    push('judge', judge(a), judge(b));
   }
   push('campaign created', a.created_at, b.created_at, true);
   return rows;

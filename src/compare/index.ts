@@ -13,6 +13,7 @@ export {
 } from './build.js';
 export { readCampaignSide, CompareInputError, type CampaignSide } from './read.js';
 export {
+  gradingMeasures,
   groupMeasures,
   pairGroups,
   compareRates,

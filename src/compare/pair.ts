@@ -73,6 +73,61 @@ export function groupMeasures(group: BenchmarkGroup): Map<string, MeasureValue> 
   return out;
 }
 
+const groupKey = (evalId: string | null, condition: string): string =>
+  JSON.stringify([evalId, condition]);
+
+function rateOf(v: unknown): MeasureValue | null {
+  const rate = isObject(v) ? asRate(v) : null;
+  return rate ? { kind: 'rate', stats: rate } : null;
+}
+
+function numberOf(v: unknown): MeasureValue | null {
+  const number = isObject(v) ? asNumber(v) : null;
+  return number ? { kind: 'number', stats: number } : null;
+}
+
+function list(v: unknown): Record<string, unknown>[] {
+  return Array.isArray(v) ? v.filter(isObject) : [];
+}
+
+/**
+ * The judge's measures, by group: benchmark.json's `grading` (written when
+ * the runs were graded) keeps them beside the groups, not in them. Per
+ * condition: `grading.all_passed`, `grading.expectations` (rates),
+ * `grading.expectations_passed` (a number) and `grading.blind_wins`; per
+ * (eval, condition): `grading.expectation: <its text>`. Read by shape: an
+ * absent or unknown section gives nothing.
+ */
+export function gradingMeasures(b: BenchmarkFile): Map<string, Map<string, MeasureValue>> {
+  const out = new Map<string, Map<string, MeasureValue>>();
+  const grading = (b as unknown as { grading?: unknown }).grading;
+  if (!isObject(grading)) return out;
+  const add = (key: string, name: string, value: MeasureValue | null): void => {
+    if (!value) return;
+    let m = out.get(key);
+    if (!m) out.set(key, (m = new Map()));
+    m.set(name, value);
+  };
+  for (const c of list(grading.conditions)) {
+    if (typeof c.condition !== 'string') continue;
+    const key = groupKey(null, c.condition);
+    add(key, 'grading.all_passed', rateOf(c.all_passed));
+    add(key, 'grading.expectations', rateOf(c.expectations));
+    add(key, 'grading.expectations_passed', numberOf(c.expectations_passed));
+  }
+  for (const e of list(grading.expectations)) {
+    if (typeof e.eval !== 'string' || typeof e.condition !== 'string') continue;
+    if (typeof e.expectation !== 'string') continue;
+    add(groupKey(e.eval, e.condition), `grading.expectation: ${e.expectation}`, rateOf(e.stats));
+  }
+  const blind = isObject(grading.blind) ? grading.blind : {};
+  for (const w of list(blind.wins)) {
+    if (typeof w.condition !== 'string') continue;
+    add(groupKey(null, w.condition), 'grading.blind_wins', rateOf(w.stats));
+  }
+  return out;
+}
+
 /** A rate of B against A: the difference, Newcombe's interval, Fisher's p. */
 export function compareRates(measure: string, a: SideRate, b: SideRate): MeasureComparison {
   const known = a.n > 0 && b.n > 0 && a.rate !== null && b.rate !== null;
@@ -122,9 +177,10 @@ export function compareGroups(
   evalId: string | null,
   a: BenchmarkGroup,
   b: BenchmarkGroup,
+  extra: { a?: Map<string, MeasureValue>; b?: Map<string, MeasureValue> } = {},
 ): GroupComparison {
-  const ma = groupMeasures(a);
-  const mb = groupMeasures(b);
+  const ma = new Map([...groupMeasures(a), ...(extra.a ?? [])]);
+  const mb = new Map([...groupMeasures(b), ...(extra.b ?? [])]);
   const measures: MeasureComparison[] = [];
   const oneSided: OneSidedMeasure[] = [];
   for (const [name, va] of ma) {
@@ -164,18 +220,26 @@ export function pairGroups(
 ): { groups: GroupComparison[]; oneSided: OneSidedGroup[] } {
   const groups: GroupComparison[] = [];
   const oneSided: OneSidedGroup[] = [];
+  const gradingA = gradingMeasures(a);
+  const gradingB = gradingMeasures(b);
   const pair = <G extends BenchmarkGroup>(
     as: readonly G[],
     bs: readonly G[],
     evalOf: (g: G) => string | null,
   ): void => {
-    const key = (g: G) => JSON.stringify([evalOf(g), g.condition]);
+    const key = (g: G) => groupKey(evalOf(g), g.condition);
     const byKey = new Map(bs.map((g) => [key(g), g]));
     const seen = new Set<string>();
     for (const ga of as) {
       const gb = byKey.get(key(ga));
       seen.add(key(ga));
-      if (gb) groups.push(compareGroups(evalOf(ga), ga, gb));
+      if (gb)
+        groups.push(
+          compareGroups(evalOf(ga), ga, gb, {
+            a: gradingA.get(key(ga)),
+            b: gradingB.get(key(ga)),
+          }),
+        );
       else oneSided.push({ eval: evalOf(ga), condition: ga.condition, only: 'a', runs: ga.runs });
     }
     for (const gb of bs)

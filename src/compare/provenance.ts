@@ -23,8 +23,28 @@ export function sideProvenance(side: CampaignSide): SideProvenance {
     evalrig_version: p.evalrig_version,
     stop_at_hand_over: side.conditions.options.stop_at_hand_over,
     conditions: side.conditions.conditions,
+    judges: judgesOf(side),
     created_at: p.campaign_created_at,
   };
+}
+
+/** The judges of benchmark.json's `grading` (written when runs were graded), read by shape. */
+function judgesOf(side: CampaignSide): SideProvenance['judges'] {
+  const grading = (side.benchmark as unknown as { grading?: { judges?: unknown } }).grading;
+  const judges = Array.isArray(grading?.judges) ? (grading.judges as unknown[]) : [];
+  return judges.flatMap((j) => {
+    const x = j as Record<string, unknown>;
+    const fields = [x.model, x.source, x.rubric, x.rubric_sha256];
+    if (!fields.every((f) => typeof f === 'string')) return [];
+    const [model, source, rubric, rubric_sha256] = fields as string[];
+    return [{ model: model!, source: source!, rubric: rubric!, rubric_sha256: rubric_sha256! }];
+  });
+}
+
+function judgeLine(p: SideProvenance): string {
+  return p.judges
+    .map((j) => `${j.model} (${j.source}), rubric ${j.rubric} ${short(j.rubric_sha256)}`)
+    .join('; ');
 }
 
 const short = (hash: string): string => hash.replace(/^sha256:/, '').slice(0, 12);
@@ -183,6 +203,15 @@ export function provenanceDifferences(
       what: 'the --stop-at-hand-over option',
       a: String(a.stop_at_hand_over),
       b: String(b.stop_at_hand_over),
+    });
+  // A judge only one side has shows as grading measures only one side has; two judges that differ
+  // move every grading measure.
+  if (a.judges.length && b.judges.length && judgeLine(a) !== judgeLine(b))
+    out.push({
+      aspect: 'judge',
+      what: 'the judge (model or rubric)',
+      a: judgeLine(a),
+      b: judgeLine(b),
     });
   return out;
 }

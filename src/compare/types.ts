@@ -43,6 +43,13 @@ export interface SideProvenance {
   readonly evalrig_version: string;
   readonly stop_at_hand_over: boolean;
   readonly conditions: ConditionsFile['conditions'];
+  /** The judge models and rubrics that graded the runs (none when nothing was graded). */
+  readonly judges: ReadonlyArray<{
+    readonly model: string;
+    readonly source: string;
+    readonly rubric: string;
+    readonly rubric_sha256: string;
+  }>;
   readonly created_at: string;
 }
 
@@ -59,7 +66,8 @@ export interface ProvenanceDifference {
     | 'image'
     | 'stand_in'
     | 'evalrig_version'
-    | 'stop_at_hand_over';
+    | 'stop_at_hand_over'
+    | 'judge';
   readonly what: string;
   readonly a: string;
   readonly b: string;

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { RunMeasures } from '../../../src/artifacts/index.js';
 import {
   compareRates,
+  gradingMeasures,
   groupMeasures,
   pairGroups,
   smallestDetectable,
@@ -192,5 +193,82 @@ describe('compare: pairing two campaigns measure by measure', () => {
     });
     expect(smallestDetectable(0, 10)).to.equal(null);
     expect(smallestDetectable(401, 10), 'not computed past 400 runs a side').to.equal(null);
+  });
+
+  it("pairs the judge's measures, kept beside the groups in benchmark.json's grading", () => {
+    const rate = (successes: number, n: number) => ({
+      rate: successes / n,
+      successes,
+      n,
+      ci95: [0, 1],
+    });
+    const grading = (passed: number) => ({
+      judges: [
+        { model: 'judge', source: 'script', rubric: 'v1', rubric_sha256: '3'.repeat(64), runs: 2 },
+      ],
+      conditions: [
+        {
+          condition: 'with_skill',
+          graded: 2,
+          errors: 0,
+          without_grading: 0,
+          all_passed: rate(passed, 2),
+          expectations: rate(passed + 2, 4),
+          expectations_passed: { mean: 0.75, stddev: 0.35, min: 0.5, max: 1, n: 2 },
+        },
+      ],
+      expectations: [
+        {
+          eval: 'e1',
+          condition: 'with_skill',
+          expectation: 'opens a draft',
+          stats: rate(passed, 2),
+        },
+      ],
+      comparisons: [],
+      blind: {
+        conditions: ['with_skill', 'without_skill'],
+        judged: 2,
+        ties: 0,
+        errors: 0,
+        wins: [{ condition: 'with_skill', stats: rate(passed, 2) }],
+      },
+    });
+    const a = benchmark({ with_skill: drafts(1, 1) }, { e1: { with_skill: drafts(1, 1) } });
+    const b = benchmark({ with_skill: drafts(2, 0) }, { e1: { with_skill: drafts(2, 0) } });
+    (a as unknown as Record<string, unknown>).grading = grading(0);
+    (b as unknown as Record<string, unknown>).grading = grading(2);
+    expect([...gradingMeasures(a).keys()]).to.deep.equal([
+      '[null,"with_skill"]',
+      '["e1","with_skill"]',
+    ]);
+    const { groups } = pairGroups(a, b);
+    const overall = groups.find((g) => g.eval === null)!;
+    const byName = new Map(overall.measures.map((m) => [m.measure, m]));
+    expect(byName.get('grading.all_passed')).to.deep.include({ difference: 1, kind: 'rate' });
+    expect(byName.get('grading.expectations')).to.deep.include({ difference: 0.5 });
+    expect(byName.get('grading.expectations_passed')).to.deep.include({
+      difference: 0,
+      kind: 'number',
+    });
+    expect(byName.get('grading.blind_wins')).to.deep.include({ difference: 1 });
+    const e1 = groups.find((g) => g.eval === 'e1')!;
+    expect(
+      e1.measures.find((m) => m.measure === 'grading.expectation: opens a draft'),
+    ).to.deep.include({
+      difference: 1,
+    });
+    // Graded on one side only: every judge measure listed as B's, none dropped.
+    delete (a as unknown as Record<string, unknown>).grading;
+    const oneSided = pairGroups(a, b).groups.flatMap((g) =>
+      g.one_sided.map((m) => `${m.measure}/${m.only}`),
+    );
+    expect(oneSided).to.deep.equal([
+      'grading.all_passed/b',
+      'grading.expectations/b',
+      'grading.expectations_passed/b',
+      'grading.blind_wins/b',
+      'grading.expectation: opens a draft/b',
+    ]);
   });
 });

@@ -31,6 +31,7 @@ const BASE: SideProvenance = {
       agent_args: [],
     },
   ],
+  judges: [],
   created_at: '2025-03-01T00:00:00.000Z',
 };
 
@@ -147,5 +148,31 @@ describe('compare: what differs in the provenance, and whether it can be attribu
       ],
     };
     expect(provenanceDifferences(BASE, after)).to.deep.equal([]);
+  });
+
+  it('names a different judge model or rubric when both sides were graded, and not when one was not', () => {
+    const judge = {
+      model: 'judge-a',
+      source: 'script',
+      rubric: 'v1',
+      rubric_sha256: '3'.repeat(64),
+    };
+    const graded = { ...BASE, judges: [judge] };
+    expect(
+      provenanceDifferences(BASE, graded),
+      'one side graded: its measures are one-sided',
+    ).to.deep.equal([]);
+    const d = provenanceDifferences(graded, {
+      ...BASE,
+      judges: [{ ...judge, rubric: 'v2', rubric_sha256: '4'.repeat(64) }],
+    });
+    expect(d).to.deep.equal([
+      {
+        aspect: 'judge',
+        what: 'the judge (model or rubric)',
+        a: 'judge-a (script), rubric v1 333333333333',
+        b: 'judge-a (script), rubric v2 444444444444',
+      },
+    ]);
   });
 });
