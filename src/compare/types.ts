@@ -149,7 +149,7 @@ export interface GroupComparison {
   readonly measured: { readonly a: number; readonly b: number };
   readonly measures: readonly MeasureComparison[];
   readonly one_sided: readonly OneSidedMeasure[];
-  /** null with no measured run on a side, or past 400 runs a side (not computed: it is small). */
+  /** null with no measured run on a side, or past 100 runs a side (not computed: it is small). */
   readonly smallest_detectable: SmallestDetectable | null;
 }
 

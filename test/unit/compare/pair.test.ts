@@ -192,7 +192,7 @@ describe('compare: pairing two campaigns measure by measure', () => {
       from_half: null,
     });
     expect(smallestDetectable(0, 10)).to.equal(null);
-    expect(smallestDetectable(401, 10), 'not computed past 400 runs a side').to.equal(null);
+    expect(smallestDetectable(101, 10), 'not computed past 100 runs a side').to.equal(null);
   });
 
   it("pairs the judge's measures, kept beside the groups in benchmark.json's grading", () => {
