@@ -9,8 +9,12 @@ import type {
   SideRate,
 } from './types.js';
 
-/** A measure's name for a reader: the report's label when evalrig knows it, else its key. */
+/** A measure's name for a reader, on one line: the report's label when evalrig knows it, else its key. */
 export function measureLabel(measure: string): string {
+  return label(measure).replace(/\s+/g, ' ');
+}
+
+function label(measure: string): string {
   const labels: Record<string, string> = { ...MEASURE_LABELS };
   for (const [k, v] of Object.entries(AGENT_LABELS)) labels[`agent.${k}`] = v;
   labels['grading.all_passed'] = 'every expectation met (judge)';
