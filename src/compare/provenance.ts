@@ -1,0 +1,245 @@
+import type { ConditionsFile } from '../artifacts/index.js';
+import type { CampaignSide } from './read.js';
+import type { Attribution, ProvenanceDifference, SideProvenance } from './types.js';
+
+/** What a campaign's numbers were measured against, from its two files. */
+export function sideProvenance(side: CampaignSide): SideProvenance {
+  const p = side.benchmark.provenance;
+  return {
+    eval_set: p.eval_set,
+    codebases: p.codebases,
+    agent: p.agent ?? null,
+    image: {
+      tag: p.image.tag,
+      id: p.image.id,
+      environments: (p.image.environments ?? []).map((e) => ({
+        evals: e.evals,
+        tag: e.image.tag,
+        id: e.image.id,
+        environment_sha256: e.environment.hash,
+      })),
+    },
+    stand_in_sha256: p.stand_in_sha256,
+    evalrig_version: p.evalrig_version,
+    stop_at_hand_over: side.conditions.options.stop_at_hand_over,
+    conditions: side.conditions.conditions,
+    judges: judgesOf(side),
+    created_at: p.campaign_created_at,
+  };
+}
+
+/** The judges of benchmark.json's `grading` (written when runs were graded), read by shape. */
+function judgesOf(side: CampaignSide): SideProvenance['judges'] {
+  const grading = (side.benchmark as unknown as { grading?: { judges?: unknown } }).grading;
+  const judges = Array.isArray(grading?.judges) ? (grading.judges as unknown[]) : [];
+  return judges.flatMap((j) => {
+    const x = j as Record<string, unknown>;
+    const fields = [x.model, x.source, x.rubric, x.rubric_sha256];
+    if (!fields.every((f) => typeof f === 'string')) return [];
+    const [model, source, rubric, rubric_sha256] = fields as string[];
+    return [{ model: model!, source: source!, rubric: rubric!, rubric_sha256: rubric_sha256! }];
+  });
+}
+
+function judgeLine(p: SideProvenance): string {
+  return p.judges
+    .map((j) => `${j.model} (${j.source}), rubric ${j.rubric} ${short(j.rubric_sha256)}`)
+    .join('; ');
+}
+
+const short = (hash: string): string => hash.replace(/^sha256:/, '').slice(0, 12);
+
+/** Each eval's codebase commits, as one comparable string per eval. */
+function commitsByEval(p: SideProvenance): Map<string, string> {
+  const by = new Map<string, string[]>();
+  for (const c of p.codebases) {
+    const commit = `${c.commit}${c.dirty ? ' (dirty)' : ''}`;
+    for (const e of c.evals) by.set(e, [...(by.get(e) ?? []), commit]);
+  }
+  return new Map([...by].map(([e, commits]) => [e, [...new Set(commits)].sort().join(', ')]));
+}
+
+function codebaseDifference(a: SideProvenance, b: SideProvenance): ProvenanceDifference | null {
+  const ca = commitsByEval(a);
+  const cb = commitsByEval(b);
+  // Only evals both sides ran: an eval on one side only is listed with the measures.
+  const evals = [...ca.keys()].filter((e) => cb.has(e) && ca.get(e) !== cb.get(e));
+  if (evals.length === 0) return null;
+  const describe = (m: Map<string, string>): string =>
+    evals
+      .map((e) => `${e} @ ${m.get(e)!.replace(/[0-9a-f]{40}/g, (h) => h.slice(0, 12))}`)
+      .join('; ');
+  return {
+    aspect: 'codebase',
+    what: `the codebase commit (${evals.join(', ')})`,
+    a: describe(ca),
+    b: describe(cb),
+  };
+}
+
+function imageKey(p: SideProvenance): string {
+  return JSON.stringify([
+    p.image.id,
+    [...p.image.environments].map((e) => [e.evals, e.id, e.environment_sha256]),
+  ]);
+}
+
+function imageLine(p: SideProvenance): string {
+  const envs = p.image.environments.map((e) => `; ${e.evals.join(', ')}: ${e.tag} ${short(e.id)}`);
+  return `${p.image.tag} ${short(p.image.id)}${envs.join('')}`;
+}
+
+function agentLine(p: SideProvenance): string {
+  return p.agent
+    ? `${p.agent.package}@${p.agent.version} (binary ${short(p.agent.binary_sha256)})`
+    : 'a command agent (its command is in the eval set)';
+}
+
+type Condition = ConditionsFile['conditions'][number];
+
+/** What the eval set itself says of a condition: staged paths, env names, agent arguments. */
+function declared(c: Condition): string {
+  return JSON.stringify([c.stage.map((s) => [s.from, s.to]), c.env, c.agent_args]);
+}
+
+function declaredLine(c: Condition): string {
+  const stage = c.stage.map((s) => `${s.from} → ${s.to}`).join(', ') || 'nothing';
+  return `stages ${stage}; env ${c.env.join(', ') || 'none'}; agent args ${c.agent_args.join(' ') || 'none'}`;
+}
+
+function stagedLine(c: Condition): string {
+  return c.stage.map((s) => `${s.to} ${short(s.sha256)}`).join(', ') || 'nothing staged';
+}
+
+/**
+ * The conditions both sides have, compared. What a condition declares
+ * (staged paths, env names, agent arguments) lives in evals.json: when the
+ * eval set's hash differs, such a change is part of that one difference, not
+ * another. What it stages (the files' content, outside evals.json) is its own.
+ */
+function conditionDifferences(
+  a: SideProvenance,
+  b: SideProvenance,
+  evalSetDiffers: boolean,
+): { own: ProvenanceDifference[]; inEvalSet: string[] } {
+  const own: ProvenanceDifference[] = [];
+  const inEvalSet: string[] = [];
+  for (const ca of a.conditions) {
+    const cb = b.conditions.find((c) => c.name === ca.name);
+    if (!cb) continue;
+    if (declared(ca) !== declared(cb)) {
+      if (evalSetDiffers) inEvalSet.push(`condition ${ca.name}: ${declaredLine(cb)}`);
+      else
+        own.push({
+          aspect: 'condition',
+          what: `what condition ${ca.name} declares`,
+          a: declaredLine(ca),
+          b: declaredLine(cb),
+        });
+    }
+    // Content compared by target path: a path that moved is a declared change, above.
+    const content = (c: Condition) => JSON.stringify(c.stage.map((s) => [s.to, s.sha256]).sort());
+    if (declared(ca) === declared(cb) && content(ca) !== content(cb))
+      own.push({
+        aspect: 'condition',
+        what: `the files condition ${ca.name} stages`,
+        a: stagedLine(ca),
+        b: stagedLine(cb),
+      });
+  }
+  return { own, inEvalSet };
+}
+
+/**
+ * Everything recorded that differs between the two campaigns, one entry per
+ * thing that could explain a difference in the measures.
+ */
+export function provenanceDifferences(
+  a: SideProvenance,
+  b: SideProvenance,
+): ProvenanceDifference[] {
+  const out: ProvenanceDifference[] = [];
+  const evalSetDiffers = a.eval_set.sha256 !== b.eval_set.sha256;
+  const conditions = conditionDifferences(a, b, evalSetDiffers);
+  if (evalSetDiffers)
+    out.push({
+      aspect: 'eval_set',
+      what: 'the eval set (evals.json)',
+      a: `${a.eval_set.name} sha256 ${short(a.eval_set.sha256)}`,
+      b: `${b.eval_set.name} sha256 ${short(b.eval_set.sha256)}`,
+      ...(conditions.inEvalSet.length ? { includes: conditions.inEvalSet } : {}),
+    });
+  out.push(...conditions.own);
+  const codebase = codebaseDifference(a, b);
+  if (codebase) out.push(codebase);
+  if (JSON.stringify(a.agent) !== JSON.stringify(b.agent)) {
+    const what =
+      a.agent && b.agent && a.agent.package === b.agent.package
+        ? a.agent.version === b.agent.version
+          ? 'the agent binary'
+          : 'the agent version'
+        : 'the agent';
+    out.push({ aspect: 'agent', what, a: agentLine(a), b: agentLine(b) });
+  }
+  if (imageKey(a) !== imageKey(b))
+    out.push({ aspect: 'image', what: 'the image', a: imageLine(a), b: imageLine(b) });
+  if (a.stand_in_sha256 !== b.stand_in_sha256)
+    out.push({
+      aspect: 'stand_in',
+      what: 'the gh stand-in',
+      a: `sha256 ${short(a.stand_in_sha256)}`,
+      b: `sha256 ${short(b.stand_in_sha256)}`,
+    });
+  if (a.evalrig_version !== b.evalrig_version)
+    out.push({
+      aspect: 'evalrig_version',
+      what: 'the evalrig version',
+      a: a.evalrig_version,
+      b: b.evalrig_version,
+    });
+  if (a.stop_at_hand_over !== b.stop_at_hand_over)
+    out.push({
+      aspect: 'stop_at_hand_over',
+      what: 'the --stop-at-hand-over option',
+      a: String(a.stop_at_hand_over),
+      b: String(b.stop_at_hand_over),
+    });
+  // A judge only one side has shows as grading measures only one side has; two judges that differ
+  // move every grading measure.
+  if (a.judges.length && b.judges.length && judgeLine(a) !== judgeLine(b))
+    out.push({
+      aspect: 'judge',
+      what: 'the judge (model or rubric)',
+      a: judgeLine(a),
+      b: judgeLine(b),
+    });
+  return out;
+}
+
+function list(words: readonly string[]): string {
+  if (words.length <= 1) return words.join('');
+  return `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
+}
+
+/** Whether the differences in the measures can be put down to one thing, in a sentence. */
+export function attribute(differences: readonly ProvenanceDifference[]): {
+  attribution: Attribution;
+  verdict: string;
+} {
+  const whats = differences.map((d) => d.what);
+  if (differences.length === 0)
+    return {
+      attribution: 'same',
+      verdict:
+        'Nothing recorded differs (eval set, staged files, codebase, agent, image, gh stand-in, evalrig): a difference is chance, or comes from something evalrig does not record (a file the agent command reads outside evals.json and the staged paths).',
+    };
+  if (differences.length === 1)
+    return {
+      attribution: 'one',
+      verdict: `One thing differs: ${whats[0]}. The differences below can be put down to it (or to chance, within their intervals).`,
+    };
+  return {
+    attribution: 'several',
+    verdict: `Warning: ${list(whats)} ${differences.length === 2 ? 'both' : 'all'} differ: the difference cannot be attributed to one.`,
+  };
+}

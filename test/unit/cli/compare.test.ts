@@ -1,0 +1,169 @@
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import { execa } from 'execa';
+import { assertArtifact } from '../../../src/artifacts/index.js';
+import type { CompareFile } from '../../../src/compare/index.js';
+import { writeReport } from '../../../src/report/index.js';
+import { GOOD_RUN, MIXED, writeCampaign } from '../../integration/report/fixture.js';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const tsx = import.meta.resolve('tsx');
+
+function evalrig(args: string[]) {
+  return execa('node', ['--import', tsx, path.join(root, 'src/cli/main.ts'), ...args], {
+    reject: false,
+  });
+}
+
+async function editJson(
+  file: string,
+  edit: (data: Record<string, unknown>) => void,
+): Promise<void> {
+  const data = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+  edit(data);
+  await writeFile(file, JSON.stringify(data));
+}
+
+/** A user's mistake: exit 2 and one line on stderr, no stack. */
+function expectOneLineError(
+  r: { exitCode?: number; stderr: string; stdout: string },
+  text: string,
+): void {
+  expect(r.exitCode, r.stderr).to.equal(2);
+  expect(r.stderr.trimEnd().split('\n'), r.stderr).to.have.length(1);
+  expect(r.stderr).to.include(text);
+  expect(r.stderr).not.to.match(/\n\s+at /);
+  expect(r.stdout).to.equal('');
+}
+
+describe('evalrig compare <out-a> <out-b>', function () {
+  this.timeout(120_000);
+  let work: string;
+  let a: string;
+  let b: string;
+
+  before(async () => {
+    work = await mkdtemp(path.join(tmpdir(), 'evalrig-compare-'));
+    a = path.join(work, 'a');
+    b = path.join(work, 'b');
+    await writeCampaign(a, MIXED);
+    await writeReport(a);
+    // B: every run does it all right, and a third condition A never had.
+    await writeCampaign(b, {
+      ...MIXED,
+      conditions: [...MIXED.conditions, 'with_skill_v2'],
+      plan: () => GOOD_RUN,
+    });
+    await writeReport(b);
+  });
+  after(() => rm(work, { recursive: true, force: true }));
+
+  it('prints the comparison as Markdown: provenance, per condition, per eval, and what only B has', async () => {
+    const r = await evalrig(['compare', a, b]);
+    expect(r.exitCode, r.stderr).to.equal(0);
+    expect(r.stdout).to.match(/^# Compare: synthetic \(A\) → synthetic \(B\)$/m);
+    expect(r.stdout).to.include('Nothing recorded differs');
+    expect(r.stdout).to.include('### without_skill');
+    expect(r.stdout).to.include('### add-feature / with_skill');
+    // without_skill: A 5 of 9 runs with a draft at hand over, B 10 of 10.
+    expect(r.stdout).to.include(
+      '| PR draft at hand over | 55.6% (5/9) | 100.0% (10/10) | +44.4 pts [+6.7, +73.3] | 0.0325 |',
+    );
+    expect(r.stdout).to.include('- condition with_skill_v2: only in B (10 runs)');
+  });
+
+  it('writes compare.json (valid), compare.md and compare.html with --out', async () => {
+    const out = path.join(work, 'cmp');
+    const r = await evalrig(['compare', a, b, '--out', out]);
+    expect(r.exitCode, r.stderr).to.equal(0);
+    expect((await readdir(out)).sort()).to.deep.equal([
+      'compare.html',
+      'compare.json',
+      'compare.md',
+    ]);
+    expect(r.stdout).to.include(`compare: ${path.join(out, 'compare.json')}`);
+    const c = JSON.parse(await readFile(path.join(out, 'compare.json'), 'utf8')) as CompareFile;
+    assertArtifact('compare', c, 'compare.json');
+    expect(c.a.dir).to.equal(a);
+    expect(c.provenance.attribution).to.equal('same');
+    expect(c.one_sided.map((g) => `${g.eval}/${g.condition}/${g.only}`)).to.include(
+      'null/with_skill_v2/b',
+    );
+    const html = await readFile(path.join(out, 'compare.html'), 'utf8');
+    expect(html).to.match(/^<!doctype html>/);
+    expect(html).to.include('data-measure="pr_draft_at_hand_over"');
+    expect(await readFile(path.join(out, 'compare.md'), 'utf8')).to.include('## Per eval');
+  });
+
+  it('prints JSON or HTML with --format, and refuses another format', async () => {
+    const json = await evalrig(['compare', a, b, '--format', 'json']);
+    expect(json.exitCode, json.stderr).to.equal(0);
+    assertArtifact('compare', JSON.parse(json.stdout), 'stdout');
+    const html = await evalrig(['compare', a, b, '--format', 'html']);
+    expect(html.stdout).to.match(/^<!doctype html>/);
+    const bad = await evalrig(['compare', a, b, '--format', 'pdf']);
+    expect(bad.exitCode).to.equal(2);
+    expect(bad.stderr).to.include("argument 'pdf' is invalid");
+  });
+
+  it('fails on a folder that does not exist', async () => {
+    expectOneLineError(
+      await evalrig(['compare', a, path.join(work, 'nope')]),
+      `${path.join(work, 'nope')} does not exist`,
+    );
+  });
+
+  it('fails on a folder that is not a campaign', async () => {
+    const empty = await mkdtemp(path.join(work, 'empty-'));
+    expectOneLineError(
+      await evalrig(['compare', empty, b]),
+      `${path.join(empty, 'conditions.json')} is missing: ${empty} is not a campaign folder`,
+    );
+  });
+
+  it('fails on a campaign that has not finished (no benchmark.json), saying what to run', async () => {
+    const unfinished = path.join(work, 'unfinished');
+    await writeCampaign(unfinished, MIXED);
+    expectOneLineError(
+      await evalrig(['compare', a, unfinished]),
+      `${path.join(unfinished, 'benchmark.json')} is missing: the campaign in ${unfinished} is not finished (still running, cut, or run with --no-report); run \`evalrig report ${unfinished}\``,
+    );
+  });
+
+  it('fails on a benchmark.json that does not match its schema, at its JSON pointer', async () => {
+    const broken = path.join(work, 'broken');
+    await writeCampaign(broken, MIXED);
+    await writeReport(broken);
+    await editJson(path.join(broken, 'benchmark.json'), (data) => {
+      const conditions = data.conditions as Array<{ measures: Record<string, { n: unknown }> }>;
+      conditions[1]!.measures.pr_described!.n = 'ten';
+    });
+    expectOneLineError(
+      await evalrig(['compare', broken, b]),
+      `${path.join(broken, 'benchmark.json')} does not match the benchmark schema at /conditions/1/measures/pr_described/n: must be integer`,
+    );
+  });
+
+  it('fails on a file that is not JSON, and on a benchmark.json of another eval set', async () => {
+    const garbled = path.join(work, 'garbled');
+    await writeCampaign(garbled, MIXED);
+    await writeFile(path.join(garbled, 'conditions.json'), '{"schema": ');
+    expectOneLineError(
+      await evalrig(['compare', a, garbled]),
+      `${path.join(garbled, 'conditions.json')} is not JSON`,
+    );
+    const stale = path.join(work, 'stale');
+    await writeCampaign(stale, MIXED);
+    await writeReport(stale);
+    await editJson(path.join(stale, 'conditions.json'), (data) => {
+      (data.eval_set as { sha256: string }).sha256 = 'f'.repeat(64);
+    });
+    expectOneLineError(
+      await evalrig(['compare', stale, b]),
+      `${path.join(stale, 'benchmark.json')} /provenance/eval_set/sha256 is not ${path.join(stale, 'conditions.json')} /eval_set/sha256: benchmark.json is stale`,
+    );
+  });
+});

@@ -1,0 +1,178 @@
+import { expect } from 'chai';
+import {
+  attribute,
+  provenanceDifferences,
+  type SideProvenance,
+} from '../../../src/compare/index.js';
+
+const BASE: SideProvenance = {
+  eval_set: { name: 'pr-workflow', path: '/evals/evals.json', sha256: 'a'.repeat(64) },
+  codebases: [
+    {
+      kind: 'git',
+      url: 'https://example.invalid/toy.git',
+      ref: 'main',
+      commit: 'c'.repeat(40),
+      branch: 'main',
+      evals: ['e1', 'e2'],
+    },
+  ],
+  agent: { package: '@example/agent', version: '1.2.3', binary_sha256: 'b'.repeat(64) },
+  image: { tag: 'evalrig-test:latest', id: `sha256:${'d'.repeat(64)}`, environments: [] },
+  stand_in_sha256: 'e'.repeat(64),
+  evalrig_version: '0.1.0',
+  stop_at_hand_over: false,
+  conditions: [
+    { name: 'without_skill', stage: [], env: [], agent_args: [] },
+    {
+      name: 'with_skill',
+      stage: [{ from: 'skills/pr', to: '.claude/skills/pr', sha256: '1'.repeat(64) }],
+      env: [],
+      agent_args: [],
+    },
+  ],
+  judges: [],
+  created_at: '2025-03-01T00:00:00.000Z',
+};
+
+function withSkill(
+  p: SideProvenance,
+  change: Partial<SideProvenance['conditions'][number]>,
+): SideProvenance {
+  return {
+    ...p,
+    conditions: p.conditions.map((c) => (c.name === 'with_skill' ? { ...c, ...change } : c)),
+  };
+}
+
+describe('compare: what differs in the provenance, and whether it can be attributed', () => {
+  it('finds nothing between a campaign and its replay elsewhere (paths and dates are not provenance)', () => {
+    const replay: SideProvenance = {
+      ...BASE,
+      eval_set: { ...BASE.eval_set, path: '/elsewhere/evals.json' },
+      created_at: '2025-04-01T00:00:00.000Z',
+    };
+    const d = provenanceDifferences(BASE, replay);
+    expect(d).to.deep.equal([]);
+    expect(attribute(d).attribution).to.equal('same');
+  });
+
+  it("names one thing when only a condition's staged skill changed (the skill's before and after)", () => {
+    const after = withSkill(BASE, {
+      stage: [{ from: 'skills/pr', to: '.claude/skills/pr', sha256: '2'.repeat(64) }],
+    });
+    const d = provenanceDifferences(BASE, after);
+    expect(d).to.have.length(1);
+    expect(d[0]).to.deep.include({
+      aspect: 'condition',
+      what: 'the files condition with_skill stages',
+      a: '.claude/skills/pr 111111111111',
+      b: '.claude/skills/pr 222222222222',
+    });
+    const v = attribute(d);
+    expect(v.attribution).to.equal('one');
+    expect(v.verdict).to.equal(
+      'One thing differs: the files condition with_skill stages. The differences below can be put down to it (or to chance, within their intervals).',
+    );
+  });
+
+  it('counts a condition declared differently in a changed eval set as part of that one change', () => {
+    const after = withSkill(
+      { ...BASE, eval_set: { ...BASE.eval_set, sha256: 'f'.repeat(64) } },
+      {
+        env: ['SKILL_MODE'],
+      },
+    );
+    const d = provenanceDifferences(BASE, after);
+    expect(d.map((x) => x.aspect)).to.deep.equal(['eval_set']);
+    expect(d[0]!.includes).to.deep.equal([
+      'condition with_skill: stages skills/pr → .claude/skills/pr; env SKILL_MODE; agent args none',
+    ]);
+    expect(attribute(d).attribution).to.equal('one');
+  });
+
+  it('counts the same declaration change on its own when the eval set hash is the same', () => {
+    const d = provenanceDifferences(BASE, withSkill(BASE, { agent_args: ['--fast'] }));
+    expect(d.map((x) => x.what)).to.deep.equal(['what condition with_skill declares']);
+  });
+
+  it('warns when the codebase commit and the agent version both differ', () => {
+    const after: SideProvenance = {
+      ...BASE,
+      codebases: [{ ...BASE.codebases[0]!, commit: '9'.repeat(40) }],
+      agent: { ...BASE.agent!, version: '1.3.0', binary_sha256: '8'.repeat(64) },
+    };
+    const d = provenanceDifferences(BASE, after);
+    expect(d.map((x) => x.aspect)).to.deep.equal(['codebase', 'agent']);
+    expect(d[0]).to.deep.include({
+      what: 'the codebase commit (e1, e2)',
+      a: 'e1 @ cccccccccccc; e2 @ cccccccccccc',
+      b: 'e1 @ 999999999999; e2 @ 999999999999',
+    });
+    expect(attribute(d)).to.deep.equal({
+      attribution: 'several',
+      verdict:
+        'Warning: the codebase commit (e1, e2) and the agent version both differ: the difference cannot be attributed to one.',
+    });
+  });
+
+  it('lists every other thing that can move the measures', () => {
+    const after: SideProvenance = {
+      ...BASE,
+      agent: null,
+      image: { ...BASE.image, id: `sha256:${'7'.repeat(64)}` },
+      stand_in_sha256: '6'.repeat(64),
+      evalrig_version: '0.2.0',
+      stop_at_hand_over: true,
+    };
+    const d = provenanceDifferences(BASE, after);
+    expect(d.map((x) => x.what)).to.deep.equal([
+      'the agent',
+      'the image',
+      'the gh stand-in',
+      'the evalrig version',
+      'the --stop-at-hand-over option',
+    ]);
+    expect(d[0]!.b).to.equal('a command agent (its command is in the eval set)');
+    expect(attribute(d).verdict).to.equal(
+      'Warning: the agent, the image, the gh stand-in, the evalrig version and the --stop-at-hand-over option all differ: the difference cannot be attributed to one.',
+    );
+  });
+
+  it('leaves out codebases of evals only one side ran (they are listed with the measures)', () => {
+    const after: SideProvenance = {
+      ...BASE,
+      codebases: [
+        { ...BASE.codebases[0]!, evals: ['e1', 'e2'] },
+        { ...BASE.codebases[0]!, commit: '5'.repeat(40), evals: ['e3'] },
+      ],
+    };
+    expect(provenanceDifferences(BASE, after)).to.deep.equal([]);
+  });
+
+  it('names a different judge model or rubric when both sides were graded, and not when one was not', () => {
+    const judge = {
+      model: 'judge-a',
+      source: 'script',
+      rubric: 'v1',
+      rubric_sha256: '3'.repeat(64),
+    };
+    const graded = { ...BASE, judges: [judge] };
+    expect(
+      provenanceDifferences(BASE, graded),
+      'one side graded: its measures are one-sided',
+    ).to.deep.equal([]);
+    const d = provenanceDifferences(graded, {
+      ...BASE,
+      judges: [{ ...judge, rubric: 'v2', rubric_sha256: '4'.repeat(64) }],
+    });
+    expect(d).to.deep.equal([
+      {
+        aspect: 'judge',
+        what: 'the judge (model or rubric)',
+        a: 'judge-a (script), rubric v1 333333333333',
+        b: 'judge-a (script), rubric v2 444444444444',
+      },
+    ]);
+  });
+});
