@@ -399,6 +399,7 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
       planned,
       images: [image.tag, ...[...environments.images.values()].map((i) => i.tag)],
       campaign,
+      log,
     });
 
     // Setup commands run once per (commit, image), before any run; every run reuses their output.

@@ -12,7 +12,6 @@ import {
   type RunRecord,
   type RunStatus,
   type StopRecord,
-  type TurnAgentRecord,
 } from '../artifacts/index.js';
 import {
   BrokenEnvironmentError,
@@ -49,22 +48,14 @@ import {
   ProcessesNotStoppedError,
   startContainer,
   type DockerClient,
-  type ExecResult,
   type RunContainer,
 } from '../runtime/index.js';
 import { provenanceOf, type ResolvedCodebase } from '../source/index.js';
-import { ClaudeCodeSession, claudeCodeBinds, playClaudeCodeTurn } from '../agents/index.js';
 import { openRunGateway, type RunGateway } from '../gateway/index.js';
-import { agentTurns, runAgentRecord, turnAgentRecord, type CampaignAgent } from './agent.js';
-import {
-  CONTAINER,
-  runLayout,
-  stopFileName,
-  transcriptName,
-  turnOutputName,
-  type RunLayout,
-} from './layout.js';
+import { agentTurns, runAgentRecord, type CampaignAgent } from './agent.js';
+import { CONTAINER, runLayout, stopFileName, type RunLayout } from './layout.js';
 import type { PlannedRun } from './plan.js';
+import { truncationMark, turnPlayer, whyAgentFailed } from './turns.js';
 
 /** The image user's uid: environments are handed to it when evalrig runs as root. */
 const IMAGE_UID = 1000;
@@ -127,14 +118,6 @@ export function repositoryName(evalSet: EvalSet, resolved?: ResolvedCodebase): s
   return name && name !== '.' && name !== '..' ? name : 'repo';
 }
 
-function fill(arg: string, values: Record<string, string>): string {
-  return arg.replace(/\{(\w+)\}/gu, (whole, name: string) => values[name] ?? whole);
-}
-
-function truncationMark(bytes: number): string {
-  return `\n[evalrig: output truncated at ${bytes} bytes]\n`;
-}
-
 /** Gives the environment to the container's user (see handOverTrees). */
 async function handOverOwnership(env: Environment): Promise<void> {
   const originRoot = path.dirname(path.dirname(env.originPath));
@@ -185,54 +168,6 @@ async function startRecorder(layout: RunLayout): Promise<GhRecorder> {
     maxMessageBytes: MAX_REPORT_BYTES,
     maxCalls: MAX_GH_CALLS,
   });
-}
-
-async function writeTurnOutput(
-  layout: RunLayout,
-  turn: number,
-  r: ExecResult,
-  cap: number,
-): Promise<void> {
-  await mkdir(layout.turnsDir, { recursive: true });
-  for (const stream of ['stdout', 'stderr'] as const) {
-    const text = r[stream];
-    const cut = r.truncated && Buffer.byteLength(text) >= cap;
-    await writeFile(
-      path.join(layout.turnsDir, turnOutputName(turn, stream)),
-      cut ? text + truncationMark(cap) : text,
-    );
-  }
-}
-
-/**
- * Keeps an adapter agent's turn: its stream (already cut with a visible mark at its cap) as
- * turns/turn-NN.jsonl, and its stderr as turns/turn-NN.stderr.txt.
- */
-async function writeTranscript(
-  layout: RunLayout,
-  turn: number,
-  transcript: string,
-  r: ExecResult,
-  cap: number,
-): Promise<void> {
-  await mkdir(layout.turnsDir, { recursive: true });
-  await writeFile(path.join(layout.turnsDir, transcriptName(turn)), transcript);
-  const cut = r.truncated && Buffer.byteLength(r.stderr) >= cap;
-  await writeFile(
-    path.join(layout.turnsDir, turnOutputName(turn, 'stderr')),
-    cut ? r.stderr + truncationMark(cap) : r.stderr,
-  );
-}
-
-/** Why an adapter agent's turn is no real turn (a non-zero exit, its own error), or undefined. */
-function whyAgentFailed(r: ExecResult, turn: TurnAgentRecord): string | undefined {
-  if (r.exitCode !== 0) {
-    const said = (turn.error ?? r.stderr.trim().slice(-300)) || 'nothing';
-    return `the agent exited ${r.exitCode} (${said})`;
-  }
-  if (turn.error !== null) return `the agent reported an error: ${turn.error}`;
-  if (!turn.complete) return 'the agent ended without its final result line';
-  return undefined;
 }
 
 /**
@@ -379,10 +314,11 @@ export async function prepareRun(ctx: CampaignContext, planned: PlannedRun): Pro
       gateway = await openRunGateway({
         source: ctx.agent.sourceFor(planned),
         logPath: layout.modelCallsJsonl,
+        paths: ctx.agent.adapter.gatewayPaths,
       });
     }
     const container = await startContainer(ctx.client, {
-      image: (ctx.images?.get(e.id) ?? ctx.image).tag,
+      image: runImageOf(ctx, e.id),
       user: `${keeper}:${keeper}`,
       execUser: agentUser,
       workingDir: containerWorkTree,
@@ -405,7 +341,7 @@ export async function prepareRun(ctx: CampaignContext, planned: PlannedRun): Pro
         { host: env.originPath, container: containerOrigin },
         { host: evalSet.dir, container: CONTAINER.evalSetDir, readOnly: true },
         { host: layout.socketDir, container: CONTAINER.socketDir, readOnly: true },
-        ...(ctx.agent && gateway ? claudeCodeBinds(ctx.agent.install.binary, gateway.hostDir) : []),
+        ...(ctx.agent && gateway ? ctx.agent.binds(gateway.hostDir) : []),
       ],
       limits: {
         memoryBytes: evalSet.resources.memory_bytes,
@@ -422,6 +358,12 @@ export async function prepareRun(ctx: CampaignContext, planned: PlannedRun): Pro
     const partial = { planned, layout, env, quota, recorder, gateway, seededPulls };
     return { ...partial, agentUser, containerWorkTree, home, error };
   }
+}
+
+/** The image a run of eval `id` starts from: its run image, or that with the agent built in. */
+function runImageOf(ctx: CampaignContext, id: string): string {
+  const tag = (ctx.images?.get(id) ?? ctx.image).tag;
+  return ctx.agent?.imageFor(tag) ?? tag;
 }
 
 /** Releases what a prepared run holds when it will not be played (an interrupted campaign). */
@@ -521,16 +463,8 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
     if (!env || !seal || !container || !recorder) {
       throw new Error(error ?? 'the run was not prepared');
     }
-    const passThrough: Record<string, string> = {};
-    for (const name of evalSet.agent.env) {
-      const value = process.env[name];
-      if (value !== undefined) passThrough[name] = value;
-    }
     const messages = [{ message: e.prompt, phase: e.phase }, ...e.turns];
-    // An adapter agent: one session per run, each turn after the first resumes it.
-    const session = ctx.agent
-      ? new ClaudeCodeSession(undefined, planned.condition.agent_args)
-      : undefined;
+    const play = turnPlayer({ ...ctx, planned, layout, container, containerWorkTree, home });
     // The patch is only wanted at the end: a stop measures counts alone, but
     // the last planned turn's stop takes the patch too, reused as the final
     // diff when nothing ran since (no check, no cut turn).
@@ -567,53 +501,8 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
       }
       lastDiff = undefined;
       const timeoutMs = Math.min(e.turn_timeout * 1000, remaining);
-      let r: ExecResult;
-      let agentTurn: TurnAgentRecord | undefined;
-      if (session) {
-        const played = await playClaudeCodeTurn(container, session, {
-          prompt: message.message,
-          home,
-          workingDir: containerWorkTree,
-          timeoutMs,
-          maxTranscriptBytes: ctx.maxTranscriptBytes ?? 16 * 1024 * 1024,
-          env: {
-            EVALRIG_TURN: String(n),
-            EVALRIG_PHASE: message.phase,
-            ...planned.condition.env,
-            ...passThrough,
-          },
-        });
-        r = played.exec;
-        agentTurn = turnAgentRecord(played.summary, `turns/${transcriptName(n)}`);
-        const cap = ctx.maxTranscriptBytes ?? 16 * 1024 * 1024;
-        await writeTranscript(layout, n, played.transcript, r, cap);
-      } else {
-        const template = n === 1 ? evalSet.agent.command : evalSet.agent.resume_command;
-        const values = {
-          prompt: message.message,
-          turn: String(n),
-          phase: message.phase,
-          eval: e.id,
-          condition: planned.condition.name,
-          run: String(planned.run),
-          eval_set_dir: CONTAINER.evalSetDir,
-        };
-        const argv = [...template, ...planned.condition.agent_args].map((a) => fill(a, values));
-        r = await container.exec(argv, {
-          workingDir: containerWorkTree,
-          env: {
-            HOME: home,
-            EVALRIG_TURN: String(n),
-            EVALRIG_PHASE: message.phase,
-            EVALRIG_PROMPT: message.message,
-            ...planned.condition.env,
-            ...passThrough,
-          },
-          timeoutMs,
-          maxOutputBytes: ctx.maxOutputBytes,
-        });
-        await writeTurnOutput(layout, n, r, ctx.maxOutputBytes);
-      }
+      const played = await play({ n, ...message, timeoutMs });
+      const r = played.exec;
       if (r.timedOut) {
         // The cut turn reached no stop: kill the session, record no stop for it.
         await container.kill();
@@ -632,14 +521,14 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
       });
       await checkRecord(path.join(env.workTree, '.git'));
       const file = stopFileName(n);
-      const kept: StopRecord = agentTurn ? { ...stop, agent: agentTurn } : stop;
+      const kept: StopRecord = played.agent ? { ...stop, agent: played.agent } : stop;
       await writeArtifact('stop', path.join(layout.stopsDir, file), kept);
       stops.push(kept);
       stopFiles.push(`stops/${file}`);
       afterSeq = stop.calls.reduce((m, c) => Math.max(m, c.seq), afterSeq);
-      // An adapter agent that exits non-zero, reports an error or never finishes its stream
-      // played no real turn: the run failed in the agent (its stop is kept, nothing further).
-      const agentFailure = agentTurn && whyAgentFailed(r, agentTurn);
+      // An agent that cannot start, exits non-zero, reports an error or never finishes its
+      // stream played no real turn: the run failed in the agent (its stop is kept, no more turns).
+      const agentFailure = whyAgentFailed(played);
       if (agentFailure) {
         status = 'failed';
         error = `turn ${n}: ${agentFailure}`;
@@ -741,7 +630,14 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
       allCalls,
       tampered: tampered.size > 0,
     }),
-    ...(ctx.agent ? { agent: runAgentRecord(ctx.agent.identity, agentTurns(stops)) } : {}),
+    ...(ctx.agent
+      ? {
+          agent: runAgentRecord(
+            ctx.agent.runIdentity((ctx.images?.get(e.id) ?? ctx.image).tag),
+            agentTurns(stops),
+          ),
+        }
+      : {}),
   };
   // What a signal cut is unfinished, whatever it measured: resume replays it.
   if (ctx.cut?.()) return { status: 'failed', record };
