@@ -59,13 +59,21 @@ export interface AgentAdapter {
   readonly gatewayPaths: readonly string[];
   /** How the gateway sends the real key upstream. */
   readonly auth: 'x-api-key' | 'bearer';
+  /**
+   * Whether its stream counts the model requests (Claude Code's assistant messages); when not
+   * (Codex), a campaign counts the calls the run's gateway answered during the turn.
+   */
+  readonly streamCountsRequests: boolean;
   /** The agent's own environment for a turn (gateway, placeholder key, its home). */
   env(home: string): Record<string, string>;
   /** argv that makes it answer its version, as a run would start it. */
   readonly versionArgv: readonly string[];
   parseVersion(stdout: string): string | null;
   /** One run's session: the first turn starts it, later ones resume it. */
-  newSession(options: { readonly model?: string; readonly extraArgs: readonly string[] }): TurnSession;
+  newSession(options: {
+    readonly model?: string;
+    readonly extraArgs: readonly string[];
+  }): TurnSession;
 }
 
 export const AGENT_ADAPTERS: Readonly<Record<AdapterType, AgentAdapter>> = {
@@ -77,6 +85,7 @@ export const AGENT_ADAPTERS: Readonly<Record<AdapterType, AgentAdapter>> = {
     modelDir: CLAUDE_CODE_CONTAINER.modelDir,
     gatewayPaths: ['/v1/messages'],
     auth: 'x-api-key',
+    streamCountsRequests: true,
     env: claudeCodeEnv,
     versionArgv: [CLAUDE_CODE_CONTAINER.binary, '--version'],
     parseVersion: parseVersionOutput,
@@ -96,6 +105,7 @@ export const AGENT_ADAPTERS: Readonly<Record<AdapterType, AgentAdapter>> = {
     modelDir: CODEX_CONTAINER.modelDir,
     gatewayPaths: ['/v1/responses'],
     auth: 'bearer',
+    streamCountsRequests: false,
     env: codexEnv,
     // Through the relay, as every turn starts: a preflight also shows that it runs there (node).
     versionArgv: [

@@ -464,7 +464,9 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
       throw new Error(error ?? 'the run was not prepared');
     }
     const messages = [{ message: e.prompt, phase: e.phase }, ...e.turns];
-    const play = turnPlayer({ ...ctx, planned, layout, container, containerWorkTree, home });
+    const gateway = prepared.gateway?.gateway;
+    const turnCtx = { ...ctx, planned, layout, container, containerWorkTree, home, gateway };
+    const play = turnPlayer(turnCtx);
     // The patch is only wanted at the end: a stop measures counts alone, but
     // the last planned turn's stop takes the patch too, reused as the final
     // diff when nothing ran since (no check, no cut turn).

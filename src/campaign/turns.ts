@@ -41,6 +41,8 @@ export interface TurnPlayerContext {
   /** A command agent's stdout and stderr are each kept up to this per turn. */
   readonly maxOutputBytes: number;
   readonly maxTranscriptBytes?: number;
+  /** An adapter agent's model gateway: counts the turn's model requests when its stream cannot. */
+  readonly gateway?: { calls(): readonly { readonly status: number }[] };
 }
 
 /**
@@ -66,7 +68,10 @@ export function turnPlayer(t: TurnPlayerContext): TurnPlayer {
   if (agent) {
     const session = agent.session(planned);
     const cap = t.maxTranscriptBytes ?? TRANSCRIPT_CAP;
+    // Answered calls only: a refused or failed one is no model request that answered.
+    const answered = () => t.gateway?.calls().filter((c) => c.status === 200).length ?? 0;
     return async (turn) => {
+      const before = answered();
       const played = await playAgentTurn(t.container, session, agent.adapter.env(t.home), {
         prompt: turn.message,
         home: t.home,
@@ -76,7 +81,10 @@ export function turnPlayer(t: TurnPlayerContext): TurnPlayer {
         env: runEnv(turn),
       });
       await writeTranscript(t.layout, turn.n, played.transcript, played.exec, cap);
-      const record = turnAgentRecord(played.summary, `turns/${transcriptName(turn.n)}`);
+      const summary = agent.adapter.streamCountsRequests
+        ? played.summary
+        : { ...played.summary, modelRequests: answered() - before };
+      const record = turnAgentRecord(summary, `turns/${transcriptName(turn.n)}`);
       return { exec: played.exec, agent: record };
     };
   }
