@@ -218,6 +218,16 @@ const ZERO_DIFF: DiffCounters = {
   untracked: 0,
 };
 
+/**
+ * The agent's user in run containers (`uid:gid`): the image's uid 1000 when evalrig runs as
+ * root (environments are handed to it), else the orchestrator's own (its files are the run's).
+ */
+export function agentUserOfRuns(): string {
+  return process.getuid?.() === 0
+    ? `${IMAGE_UID}:${IMAGE_UID}`
+    : `${process.getuid?.()}:${process.getgid?.()}`;
+}
+
 /** A run whose environment and container are ready: what {@link prepareRun} hands to {@link playRun}. */
 export interface PreparedRun {
   readonly planned: PlannedRun;
@@ -260,9 +270,7 @@ export async function prepareRun(ctx: CampaignContext, planned: PlannedRun): Pro
   const containerOrigin = path.posix.join(CONTAINER.remoteRoot, owner, `${repo}.git`);
   const asRoot = process.getuid?.() === 0;
   const home = asRoot ? CONTAINER.home : '/tmp/evalrig-home';
-  const agentUser = asRoot
-    ? `${IMAGE_UID}:${IMAGE_UID}`
-    : `${process.getuid?.()}:${process.getgid?.()}`;
+  const agentUser = agentUserOfRuns();
   const keeper = process.getuid?.() === KEEPER_UID ? KEEPER_UID - 1 : KEEPER_UID;
   let env: Environment | undefined;
   let quota: QuotaView | undefined;

@@ -90,16 +90,10 @@ export function turnPlayer(t: TurnPlayerContext): TurnPlayer {
   }
   return async (turn) => {
     const template = turn.n === 1 ? evalSet.agent.command : evalSet.agent.resume_command;
-    const values = {
-      prompt: turn.message,
-      turn: String(turn.n),
-      phase: turn.phase,
-      eval: planned.eval.id,
-      condition: planned.condition.name,
-      run: String(planned.run),
-      eval_set_dir: CONTAINER.evalSetDir,
-    };
-    const argv = [...template, ...planned.condition.agent_args].map((a) => fill(a, values));
+    const values = placeholderValues(planned, turn);
+    const argv = [...template, ...planned.condition.agent_args].map((a) =>
+      fillPlaceholders(a, values),
+    );
     const exec = await t.container.exec(argv, {
       workingDir: t.containerWorkTree,
       env: { HOME: t.home, EVALRIG_PROMPT: turn.message, ...runEnv(turn) },
@@ -118,8 +112,12 @@ export function turnPlayer(t: TurnPlayerContext): TurnPlayer {
  */
 export function whyAgentFailed(turn: PlayedRunTurn): string | undefined {
   const r = turn.exec;
-  const said = (turn.agent?.error ?? r.stderr.trim().slice(-300)) || 'nothing';
-  if (r.exitCode === 126 || r.exitCode === 127) {
+  const cannotStart = r.exitCode === 126 || r.exitCode === 127;
+  // The engine says why a program could not start on stdout, a command agent may too; an
+  // adapter's stdout is its stream, not a reason.
+  const out = cannotStart || !turn.agent ? r.stdout.trim() : '';
+  const said = (turn.agent?.error ?? (r.stderr.trim() || out).slice(-300)) || 'nothing';
+  if (cannotStart) {
     return `the agent could not start (exit ${r.exitCode}: ${said})`;
   }
   if (r.exitCode !== 0) return `the agent exited ${r.exitCode} (${said})`;
@@ -129,7 +127,22 @@ export function whyAgentFailed(turn: PlayedRunTurn): string | undefined {
   return undefined;
 }
 
-function fill(arg: string, values: Record<string, string>): string {
+/**
+ * The values of a command agent's placeholders for a run (and a turn: without one, {prompt},
+ * {turn} and {phase} stay as written).
+ */
+export function placeholderValues(planned: PlannedRun, turn?: TurnRequest): Record<string, string> {
+  return {
+    ...(turn ? { prompt: turn.message, turn: String(turn.n), phase: turn.phase } : {}),
+    eval: planned.eval.id,
+    condition: planned.condition.name,
+    run: String(planned.run),
+    eval_set_dir: CONTAINER.evalSetDir,
+  };
+}
+
+/** `arg` with its known placeholders filled; an unknown one stays as written. */
+export function fillPlaceholders(arg: string, values: Record<string, string>): string {
   return arg.replace(/\{(\w+)\}/gu, (whole, name: string) => values[name] ?? whole);
 }
 
