@@ -14,10 +14,18 @@ import type { ConditionsFile, GhCall, RunRecord, StopRecord } from '../../src/ar
 import type { ModelCall } from '../../src/gateway/index.js';
 import type { ModelScript } from '../../src/model-stand-in/index.js';
 import { requireDocker } from '../support/docker.js';
-import { PLAN, PLAN_DONE, makeToyWorkspace, type ToyWorkspace } from '../support/toy.js';
+import {
+  PLAN,
+  PLAN_DONE,
+  TOY_PROBES,
+  makeToyWorkspace,
+  type ToyWorkspace,
+} from '../support/toy.js';
 
 const VERSION = process.env.EVALRIG_CODEX_VERSION ?? CODEX_VERIFIED_VERSION;
 const MODEL = 'gpt-5.1-codex';
+/** A probe: how many mounts the run's container has under /opt/evalrig (binary, relay). */
+const MOUNTS_PROBE = "grep -c ' /opt/evalrig' /proc/mounts || true";
 const KIND = 'mkdir -p "$(git rev-parse --git-dir)/evalrig-agent" && echo';
 const KIND_FILE = '> "$(git rev-parse --git-dir)/evalrig-agent/stop-kind"';
 /** printf's argument for a file's text (the shell sees \n, printf writes newlines). */
@@ -116,6 +124,7 @@ describe('e2e: a codex campaign plays the real binary against the model stand-in
       },
       set: {
         agent: { type: 'codex', version: VERSION },
+        probes: { ...TOY_PROBES, mounts: MOUNTS_PROBE },
         checks: [{ name: 'tests', run: 'node test.js' }],
         evals: [
           {
@@ -196,6 +205,7 @@ describe('e2e: a codex campaign plays the real binary against the model stand-in
 
   it('measures the pull request from what the agent did through the gh stand-in', async () => {
     const [planning, execution] = await stopsOf('nominal');
+    expect(planning!.probes.mounts!.stdout).to.equal('2\n'); // the binary and the relay
     expect(planning!.kind).to.equal('awaiting-approval');
     expect(planning!.pull).to.include({ draft: true, described: true, number: 1 });
     expect(execution!.kind).to.equal('conformant');
@@ -256,5 +266,70 @@ describe('e2e: a codex campaign plays the real binary against the model stand-in
     // The failed run says nothing of the agent: the nominal run alone is counted.
     expect(cost.n).to.equal(1);
     expect(cost.mean).to.be.greaterThan(0);
+  });
+});
+
+describe('e2e: codex built into an image derived from the run image (agent.install "image")', function () {
+  before(requireDocker);
+  this.timeout(600_000);
+  let ws: ToyWorkspace;
+  let run: { exitCode?: number; stdout: string; stderr: string };
+  const runDir = () => path.join(ws.outDir, 'runs', 'planning', 'default/run-01');
+
+  before(async () => {
+    ws = await makeToyWorkspace({
+      scripts: {},
+      files: { 'model/nominal.json': `${JSON.stringify(NOMINAL, null, 2)}\n` },
+      set: {
+        agent: {
+          type: 'codex',
+          version: VERSION,
+          install: 'image',
+          model: { script: 'model/nominal.json' },
+        },
+        // What the run's container has mounted under /opt/evalrig (the binary, the relay).
+        probes: { ...TOY_PROBES, mounts: MOUNTS_PROBE },
+        evals: [{ id: 'planning', prompt: 'Plan multiply.' }],
+      },
+    });
+    run = await execa(
+      'node',
+      ['--import', 'tsx', 'src/cli/main.ts', 'run', ws.evalSetFile, '--out', ws.outDir],
+      { reject: false },
+    );
+  });
+  after(async () => {
+    // The derived image this campaign built (hundreds of MB); one it found is left.
+    const built = /built agent image (evalrig-agent:[0-9a-f]{12})/u.exec(run?.stderr ?? '');
+    if (built) await execa('docker', ['rmi', built[1]!], { reject: false });
+    await ws?.cleanup();
+  });
+
+  it('plays a real turn from the derived image: the pull request measured from what it did', async () => {
+    const record = await json<RunRecord>(path.join(runDir(), 'run.json'));
+    expect(record, run.stderr).to.include({ status: 'completed', turns_completed: 1 });
+    const stop = await json<StopRecord>(path.join(runDir(), 'stops/stop-01.json'));
+    expect(stop.kind).to.equal('awaiting-approval');
+    expect(stop.pull).to.include({ draft: true, described: true, number: 1 });
+    expect(stop.probes.mounts!.stdout).to.equal('0\n'); // nothing of the agent is mounted
+    const calls = await lines<ModelCall>(path.join(runDir(), 'model-calls.jsonl'));
+    expect(calls.map((c) => [c.path, c.status])).to.deep.equal([
+      ['/v1/responses', 200],
+      ['/v1/responses', 200],
+    ]);
+  });
+
+  it('records the derived image and the run image it comes from in conditions.json, run.json and BASELINE.md', async () => {
+    const conditions = await json<ConditionsFile>(path.join(ws.outDir, 'conditions.json'));
+    expect(conditions.agent).to.deep.include({ install: 'image' });
+    const [derived] = conditions.agent!.images!;
+    expect(derived!.tag).to.match(/^evalrig-agent:[0-9a-f]{12}$/u);
+    expect(derived!.base).to.equal(conditions.image.tag);
+    const record = await json<RunRecord>(path.join(runDir(), 'run.json'));
+    expect(record.agent!.images).to.deep.equal([derived]);
+    const baseline = await readFile(path.join(ws.outDir, 'BASELINE.md'), 'utf8');
+    expect(baseline).to.include(
+      `| agent image (from ${derived!.base}) | ${derived!.tag} ${derived!.id} |`,
+    );
   });
 });
