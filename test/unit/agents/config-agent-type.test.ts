@@ -175,6 +175,9 @@ describe('eval set: the model of a claude-code agent', () => {
     expect(await problem({})).to.contain(
       '#/evals/0: a "claude-code" agent needs a model for this eval: give agent.model',
     );
+    expect(await problem({ agent: { type: 'codex', version: '0.171.0' } })).to.contain(
+      '#/evals/0: a "codex" agent needs a model for this eval: give agent.model',
+    );
     await load({ conditions: { a: { model_script: 'model/ok.json' } } });
   });
 
