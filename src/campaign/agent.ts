@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   AGENT_ADAPTERS,
@@ -75,6 +75,9 @@ export async function prepareCampaignAgent(options: {
   const inImage = evalSet.agent.install === 'image';
   const labels = { [LABELS.campaign]: options.campaign };
   const derived = new Map<string, AgentImageRecord>();
+  const digested = inImage
+    ? await Promise.all(files.map(async (f) => ({ ...f, sha256: await digestOf(f, install) })))
+    : [];
   for (const image of new Set(options.images)) {
     let runImage = image;
     if (inImage) {
@@ -82,9 +85,7 @@ export async function prepareCampaignAgent(options: {
         baseImage: image,
         package: install.package,
         version: install.version,
-        files: await Promise.all(
-          files.map(async (f) => ({ ...f, sha256: await digestOf(f, install) })),
-        ),
+        files: digested,
         onProgress: (line) => options.log?.write(`agent image: ${line}\n`),
       });
       if (built.built)
@@ -153,7 +154,7 @@ export function campaignAgent(parts: {
 async function relayOf(adapter: AgentAdapter): Promise<string | undefined> {
   if (adapter.containerRelay === undefined) return undefined;
   const file = relayBundle();
-  await readFile(file).catch((error: unknown) => {
+  await access(file).catch((error: unknown) => {
     throw new ContextFileMissingError(
       file,
       'the model relay is not bundled: run `npm run build` (it bundles stand-in/<name>/main.ts)',
@@ -163,7 +164,7 @@ async function relayOf(adapter: AgentAdapter): Promise<string | undefined> {
   return file;
 }
 
-/** A file's sha256: the install's for its binary, else read now (the relay, a few KB). */
+/** A file's sha256: the install's for its binary, else read now (the relay, a small bundle). */
 async function digestOf(file: AgentFile, install: AgentInstall): Promise<string> {
   return file.host === install.binary ? install.sha256 : sha256(await readFile(file.host));
 }

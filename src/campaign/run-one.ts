@@ -422,6 +422,31 @@ function counters(d: DiffCounts): DiffCounters {
   };
 }
 
+/** Runs one check in the run's container (its output capped); a check cut by its time fails. */
+async function playCheck(
+  container: RunContainer,
+  check: { readonly name: string; readonly run: string },
+  where: { readonly containerWorkTree: string; readonly home: string; readonly timeoutMs: number },
+): Promise<CheckResult> {
+  const r = await container.exec(['sh', '-c', check.run], {
+    workingDir: where.containerWorkTree,
+    env: { HOME: where.home },
+    timeoutMs: where.timeoutMs,
+    maxOutputBytes: CHECK_OUTPUT_BYTES,
+  });
+  if (r.timedOut) await container.kill();
+  const output = `${r.stdout}${r.stderr}`;
+  return {
+    name: check.name,
+    command: check.run,
+    passed: !r.timedOut && r.exitCode === 0,
+    exit_code: r.exitCode,
+    duration_ms: r.durationMs,
+    output: r.truncated ? output + truncationMark(CHECK_OUTPUT_BYTES) : output,
+    truncated: r.truncated,
+  };
+}
+
 /**
  * Plays a prepared run: the turns (one exec each in its container) with a
  * stop recorded after each, the checks, the final diff; then writes run.json
@@ -554,25 +579,10 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
     if (status === 'completed') {
       phase = 'checks';
       for (const check of e.checks) {
-        lastDiff = undefined;
+        lastDiff = undefined; // a check may change the tree: the diff is read again after
         const remaining = Math.max(1000, deadline - Date.now());
-        const r = await container.exec(['sh', '-c', check.run], {
-          workingDir: containerWorkTree,
-          env: { HOME: home },
-          timeoutMs: Math.min(e.turn_timeout * 1000, remaining),
-          maxOutputBytes: CHECK_OUTPUT_BYTES,
-        });
-        const output = `${r.stdout}${r.stderr}`;
-        checks.push({
-          name: check.name,
-          command: check.run,
-          passed: !r.timedOut && r.exitCode === 0,
-          exit_code: r.exitCode,
-          duration_ms: r.durationMs,
-          output: r.truncated ? output + truncationMark(CHECK_OUTPUT_BYTES) : output,
-          truncated: r.truncated,
-        });
-        if (r.timedOut) await container.kill();
+        const timeoutMs = Math.min(e.turn_timeout * 1000, remaining);
+        checks.push(await playCheck(container, check, { containerWorkTree, home, timeoutMs }));
       }
     }
 
