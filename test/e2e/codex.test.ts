@@ -233,7 +233,8 @@ describe('e2e: a codex campaign plays the real binary against the model stand-in
   it('fails a run whose model answers 400, in the phase agent', async () => {
     const record = await json<RunRecord>(path.join(runDir('refused'), 'run.json'));
     expect(record).to.include({ status: 'failed', phase: 'agent', turns_completed: 1 });
-    expect(record.error).to.match(/^turn 1: the agent (exited [1-9]|reported an error)/u);
+    // Checked with 0.171.0: a `turn.failed` line with the API's error, then exit 1.
+    expect(record.error).to.match(/^turn 1: the agent exited 1 \(.*prompt is too long/u);
     const [stop] = await stopsOf('refused');
     expect(stop!.agent!.error)
       .to.be.a('string')
