@@ -15,9 +15,10 @@
  *   { previousSessionCostUsd: turn1.sessionCostUsd ?? 0 });
  * ```
  *
- * Campaigns play them for `agent.type: "claude-code"` (src/campaign/agent.ts and run-one.ts):
- * install and preflight once per campaign, one gateway and one session per run, each turn's
- * stream kept as turns/turn-NN.jsonl and its summary in the stop.
+ * Campaigns play them for `agent.type: "claude-code"` and `"codex"` through one table,
+ * {@link AGENT_ADAPTERS} (src/campaign/agent.ts and run-one.ts): install and preflight once per
+ * campaign, one gateway and one session per run, each turn's stream kept as
+ * turns/turn-NN.jsonl and its summary in the stop.
  */
 export {
   AgentInstallError,
@@ -47,11 +48,26 @@ export {
 export { ClaudeCodeSession, parseVersionOutput } from './session.js';
 export {
   AgentPreflightError,
+  preflightAdapter,
   preflightClaudeCode,
   preflightCodex,
   type PreflightOptions,
 } from './preflight.js';
-export { playClaudeCodeTurn, type PlayedTurn } from './turn.js';
+export {
+  playAgentTurn,
+  playClaudeCodeTurn,
+  type PlayedTurn,
+  type TurnPlay,
+  type TurnSession,
+} from './turn.js';
+export {
+  AGENT_ADAPTERS,
+  adapterBinds,
+  agentFiles,
+  type AdapterType,
+  type AgentAdapter,
+  type AgentFile,
+} from './adapters.js';
 export {
   CODEX_BIN,
   CODEX_CONTAINER,

@@ -1,5 +1,6 @@
 import { EvalrigError } from '../errors/index.js';
 import { runOnce, type DockerClient } from '../runtime/index.js';
+import type { AgentAdapter, AgentFile } from './adapters.js';
 import { CLAUDE_CODE_CONTAINER } from './claude-code.js';
 import { CODEX_CONTAINER, parseCodexVersion } from './codex.js';
 import type { AgentInstall } from './install.js';
@@ -17,12 +18,29 @@ export function preflightClaudeCode(
   client: DockerClient,
   options: PreflightOptions,
 ): Promise<string> {
-  return preflightAgent(client, options, CLAUDE_CODE_CONTAINER.binary, parseVersionOutput);
+  const binds = [{ host: options.install.binary, container: CLAUDE_CODE_CONTAINER.binary }];
+  const argv = [CLAUDE_CODE_CONTAINER.binary, '--version'];
+  return preflightAgent(client, options, binds, argv, parseVersionOutput);
 }
 
 /** As {@link preflightClaudeCode}, for Codex's static binary ("codex-cli 0.171.0"). */
 export function preflightCodex(client: DockerClient, options: PreflightOptions): Promise<string> {
-  return preflightAgent(client, options, CODEX_CONTAINER.binary, parseCodexVersion);
+  const binds = [{ host: options.install.binary, container: CODEX_CONTAINER.binary }];
+  const argv = [CODEX_CONTAINER.binary, '--version'];
+  return preflightAgent(client, options, binds, argv, parseCodexVersion);
+}
+
+/**
+ * As a run starts it: `adapter.versionArgv` in the image, with `files` mounted (none when
+ * they are built into the image), so a relay that cannot run there refuses the campaign too.
+ */
+export function preflightAdapter(
+  client: DockerClient,
+  adapter: AgentAdapter,
+  files: readonly AgentFile[],
+  options: PreflightOptions,
+): Promise<string> {
+  return preflightAgent(client, options, files, adapter.versionArgv, adapter.parseVersion);
 }
 
 export interface PreflightOptions {
@@ -36,7 +54,8 @@ export interface PreflightOptions {
 async function preflightAgent(
   client: DockerClient,
   options: PreflightOptions,
-  containerBinary: string,
+  files: readonly AgentFile[],
+  argv: readonly string[],
   parseVersion: (stdout: string) => string | null,
 ): Promise<string> {
   const { install } = options;
@@ -47,9 +66,9 @@ async function preflightAgent(
       user: options.user ?? '1000:1000',
       env: { HOME: '/tmp' },
       labels: options.labels ?? {},
-      binds: [{ host: install.binary, container: containerBinary, readOnly: true }],
+      binds: files.map((f) => ({ host: f.host, container: f.container, readOnly: true })),
     },
-    [containerBinary, '--version'],
+    argv,
     { timeoutMs: options.timeoutMs ?? 60_000, maxOutputBytes: 16 * 1024 },
   );
   const said = `${r.stdout}${r.stderr}`.trim().slice(0, 300) || '(nothing)';

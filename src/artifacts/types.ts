@@ -82,8 +82,23 @@ export interface DiffCounters {
 export interface AgentIdentity {
   readonly package: string;
   readonly version: string;
-  /** sha256 of the binary mounted into the containers. */
+  /** sha256 of the binary mounted into the containers (or built into their images). */
   readonly binary_sha256: string;
+  /** The model the agent asked for, when evalrig chose it (codex: agent.model_name). */
+  readonly model?: string;
+  /** How the binary reached the containers. */
+  readonly install?: 'mount' | 'image';
+  /** With install `image`: the derived images (conditions.json: all; run.json: the run's). */
+  readonly images?: readonly AgentImageRecord[];
+}
+
+/** An image derived from a run image with the agent built in. */
+export interface AgentImageRecord {
+  /** The run image as named, and its id. */
+  readonly base: string;
+  readonly base_id: string;
+  readonly tag: string;
+  readonly id: string;
 }
 
 export interface AgentTokens {

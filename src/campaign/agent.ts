@@ -1,13 +1,20 @@
+import { access, readFile } from 'node:fs/promises';
+import path from 'node:path';
 import {
-  CLAUDE_CODE_BIN,
-  CLAUDE_CODE_PACKAGE,
+  AGENT_ADAPTERS,
+  adapterBinds,
+  agentFiles,
   ensureAgentInstalled,
-  preflightClaudeCode,
+  preflightAdapter,
+  type AgentAdapter,
+  type AgentFile,
   type AgentInstall,
+  type TurnSession,
   type TurnSummary,
 } from '../agents/index.js';
 import type {
   AgentIdentity,
+  AgentImageRecord,
   RunAgentRecord,
   StopRecord,
   TurnAgentRecord,
@@ -15,23 +22,40 @@ import type {
 import type { EvalSet } from '../config/index.js';
 import { InputError } from '../errors/index.js';
 import type { ModelSource } from '../gateway/index.js';
+import { ContextFileMissingError, ensureAgentImage, projectRoot, sha256 } from '../image/index.js';
 import { loadModelScript, type ModelScript } from '../model-stand-in/index.js';
-import { LABELS, type DockerClient } from '../runtime/index.js';
+import { LABELS, type Bind, type DockerClient } from '../runtime/index.js';
 import type { PlannedRun } from './plan.js';
 
 /** A campaign's adapter agent: installed, answering in every image, and each run's model. */
 export interface CampaignAgent {
+  readonly adapter: AgentAdapter;
   readonly install: AgentInstall;
+  /** conditions.json's agent: the package, version, binary, model and derived images. */
   readonly identity: AgentIdentity;
   /** Where a run's model calls go: its condition's script, else its eval's, else agent.model. */
   sourceFor(planned: PlannedRun): ModelSource;
+  /** The image a run of `runImage` starts from: the derived one with install `image`. */
+  imageFor(runImage: string): string;
+  /** A run's mounts: the gateway's folder, and the agent's files unless built into its image. */
+  binds(gatewayDir: string): Bind[];
+  /** One run's session (the condition's agent_args appended to every turn). */
+  session(planned: PlannedRun): TurnSession;
+  /** run.json's identity for a run of `runImage` (its derived image alone). */
+  runIdentity(runImage: string): AgentIdentity;
+}
+
+/** The model relay bundle (Codex reaches the gateway's socket through it). */
+export function relayBundle(root: string = projectRoot()): string {
+  return path.join(root, 'dist', 'stand-in', 'model-relay', 'model-relay');
 }
 
 /**
- * For a `claude-code` eval set: installs the agent's exact version into the cache (once),
- * loads the model scripts the planned runs play, reads the real API's key from the host, and
- * asks the binary `--version` in every image the runs use. Any failure refuses the campaign
- * before anything is played. A command agent needs none of it: undefined.
+ * For an adapter eval set (`claude-code`, `codex`): installs the agent's exact version into the
+ * cache (once), loads the model scripts the planned runs play, reads the real API's key from
+ * the host, builds the derived images with install `image`, and asks the agent its version in
+ * every image the runs use, as a run starts it. Any failure refuses the campaign before
+ * anything is played. A command agent needs none of it: undefined.
  */
 export async function prepareCampaignAgent(options: {
   readonly client: DockerClient;
@@ -39,27 +63,110 @@ export async function prepareCampaignAgent(options: {
   readonly planned: readonly PlannedRun[];
   readonly images: readonly string[];
   readonly campaign: string;
+  readonly log?: NodeJS.WritableStream;
 }): Promise<CampaignAgent | undefined> {
-  const { evalSet } = options;
-  if (evalSet.agent.type !== 'claude-code') return undefined;
+  const { evalSet, client } = options;
+  const type = evalSet.agent.type;
+  if (type === undefined || type === 'command') return undefined;
+  const adapter = AGENT_ADAPTERS[type];
   const sourceFor = await modelSources(evalSet, options.planned);
-  const install = await ensureAgentInstalled({
-    package: CLAUDE_CODE_PACKAGE,
-    version: evalSet.agent.version!,
-    bin: CLAUDE_CODE_BIN,
-  });
+  const install = await ensureAgentInstalled(adapter.install(evalSet.agent.version!));
+  const files = agentFiles(adapter, install, await relayOf(adapter));
+  const inImage = evalSet.agent.install === 'image';
+  const labels = { [LABELS.campaign]: options.campaign };
+  const derived = new Map<string, AgentImageRecord>();
+  const digested = inImage
+    ? await Promise.all(files.map(async (f) => ({ ...f, sha256: await digestOf(f, install) })))
+    : [];
   for (const image of new Set(options.images)) {
-    await preflightClaudeCode(options.client, {
-      image,
+    let runImage = image;
+    if (inImage) {
+      const built = await ensureAgentImage(client, {
+        baseImage: image,
+        package: install.package,
+        version: install.version,
+        files: digested,
+        onProgress: (line) => options.log?.write(`agent image: ${line}\n`),
+      });
+      if (built.built)
+        options.log?.write(`evalrig: built agent image ${built.tag} from ${image}\n`);
+      derived.set(image, { base: image, base_id: built.base.id, tag: built.tag, id: built.id });
+      runImage = built.tag;
+    }
+    await preflightAdapter(client, adapter, inImage ? [] : files, {
+      image: runImage,
       install,
-      labels: { [LABELS.campaign]: options.campaign },
+      labels,
     });
   }
-  return {
+  return campaignAgent({
+    adapter,
     install,
-    identity: { package: install.package, version: install.version, binary_sha256: install.sha256 },
+    files,
     sourceFor,
+    ...(evalSet.agent.model_name === undefined ? {} : { model: evalSet.agent.model_name }),
+    ...(inImage ? { derived } : {}),
+  });
+}
+
+/**
+ * The campaign's agent from its parts: `derived` (run image → its derived image) with install
+ * `image`, absent when the files are mounted.
+ */
+export function campaignAgent(parts: {
+  readonly adapter: AgentAdapter;
+  readonly install: AgentInstall;
+  readonly files: readonly AgentFile[];
+  readonly sourceFor: (planned: PlannedRun) => ModelSource;
+  readonly model?: string;
+  readonly derived?: ReadonlyMap<string, AgentImageRecord>;
+}): CampaignAgent {
+  const { adapter, install, model, derived } = parts;
+  const identity: AgentIdentity = {
+    package: install.package,
+    version: install.version,
+    binary_sha256: install.sha256,
+    ...(model === undefined ? {} : { model }),
+    install: derived ? 'image' : 'mount',
+    ...(derived ? { images: [...derived.values()] } : {}),
   };
+  return {
+    adapter,
+    install,
+    identity,
+    sourceFor: parts.sourceFor,
+    imageFor: (runImage) => derived?.get(runImage)?.tag ?? runImage,
+    binds: (gatewayDir) => adapterBinds(adapter, derived ? [] : parts.files, gatewayDir),
+    session: (planned) =>
+      adapter.newSession({
+        ...(model === undefined ? {} : { model }),
+        extraArgs: planned.condition.agent_args,
+      }),
+    runIdentity: (runImage) => {
+      if (!derived) return identity;
+      const own = derived.get(runImage);
+      return { ...identity, images: own ? [own] : [] };
+    },
+  };
+}
+
+/** The relay bundle when the adapter needs one (Codex), read from the project's build. */
+async function relayOf(adapter: AgentAdapter): Promise<string | undefined> {
+  if (adapter.containerRelay === undefined) return undefined;
+  const file = relayBundle();
+  await access(file).catch((error: unknown) => {
+    throw new ContextFileMissingError(
+      file,
+      'the model relay is not bundled: run `npm run build` (it bundles stand-in/<name>/main.ts)',
+      error,
+    );
+  });
+  return file;
+}
+
+/** A file's sha256: the install's for its binary, else read now (the relay, a small bundle). */
+async function digestOf(file: AgentFile, install: AgentInstall): Promise<string> {
+  return file.host === install.binary ? install.sha256 : sha256(await readFile(file.host));
 }
 
 /**
@@ -107,7 +214,8 @@ export function upstreamOf(
   planned: readonly PlannedRun[],
 ): ModelSource | undefined {
   const model = evalSet.agent.model;
-  if (evalSet.agent.type !== 'claude-code' || !model || !('url' in model)) return undefined;
+  const type = evalSet.agent.type;
+  if (type === undefined || type === 'command' || !model || !('url' in model)) return undefined;
   if (planned.every((p) => scriptOf(evalSet, p) !== undefined)) return undefined;
   const apiKey = process.env[model.key_env];
   if (!apiKey) {
@@ -115,7 +223,7 @@ export function upstreamOf(
       `${evalSet.file}: /agent/model/key_env: the host variable ${model.key_env} is not set (the API key evalrig's gateway adds on the host; it never enters the container)`,
     );
   }
-  return { url: model.url, apiKey, auth: 'x-api-key' };
+  return { url: model.url, apiKey, auth: AGENT_ADAPTERS[type].auth };
 }
 
 /** A turn's parsed transcript, as the stop keeps it. */

@@ -35,6 +35,7 @@ import {
   type ResolvedCodebase,
 } from '../source/index.js';
 import { prepareCampaignAgent, upstreamOf } from './agent.js';
+import { preflightCommand } from './command-preflight.js';
 import { ensureEvalEnvironments, ensureSetups } from './environments.js';
 import { CONTAINER, conditionsFile, runLayout } from './layout.js';
 import { lockCampaignFolder } from './lock.js';
@@ -42,6 +43,7 @@ import { planRuns, type PlannedRun } from './plan.js';
 import { runPipeline } from './pool.js';
 import { Progress } from './progress.js';
 import {
+  agentUserOfRuns,
   discardPreparedRun,
   playRun,
   prepareRun,
@@ -399,7 +401,19 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
       planned,
       images: [image.tag, ...[...environments.images.values()].map((i) => i.tag)],
       campaign,
+      log,
     });
+    // A command agent's program must exist in every image its runs start it in.
+    if (!agent) {
+      await preflightCommand({
+        client,
+        evalSet,
+        planned,
+        imageOf: (p) => environments.images.get(p.eval.id)?.tag ?? image.tag,
+        user: agentUserOfRuns(),
+        campaign,
+      });
+    }
 
     // Setup commands run once per (commit, image), before any run; every run reuses their output.
     const setups = await ensureSetups({
@@ -414,6 +428,17 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
       campaign,
       log,
     });
+    // A command agent's program must exist in every image its runs start it in.
+    if (!agent) {
+      await preflightCommand({
+        client,
+        evalSet,
+        planned,
+        imageOf: (p) => environments.images.get(p.eval.id)?.tag ?? image.tag,
+        user: agentUserOfRuns(),
+        campaign,
+      });
+    }
 
     const conditions: ConditionsFile = {
       schema: 'evalrig/conditions@1',

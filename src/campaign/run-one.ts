@@ -12,7 +12,6 @@ import {
   type RunRecord,
   type RunStatus,
   type StopRecord,
-  type TurnAgentRecord,
 } from '../artifacts/index.js';
 import {
   BrokenEnvironmentError,
@@ -49,22 +48,14 @@ import {
   ProcessesNotStoppedError,
   startContainer,
   type DockerClient,
-  type ExecResult,
   type RunContainer,
 } from '../runtime/index.js';
 import { provenanceOf, type ResolvedCodebase } from '../source/index.js';
-import { ClaudeCodeSession, claudeCodeBinds, playClaudeCodeTurn } from '../agents/index.js';
 import { openRunGateway, type RunGateway } from '../gateway/index.js';
-import { agentTurns, runAgentRecord, turnAgentRecord, type CampaignAgent } from './agent.js';
-import {
-  CONTAINER,
-  runLayout,
-  stopFileName,
-  transcriptName,
-  turnOutputName,
-  type RunLayout,
-} from './layout.js';
+import { agentTurns, runAgentRecord, type CampaignAgent } from './agent.js';
+import { CONTAINER, runLayout, stopFileName, type RunLayout } from './layout.js';
 import type { PlannedRun } from './plan.js';
+import { truncationMark, turnPlayer, whyAgentFailed } from './turns.js';
 
 /** The image user's uid: environments are handed to it when evalrig runs as root. */
 const IMAGE_UID = 1000;
@@ -127,14 +118,6 @@ export function repositoryName(evalSet: EvalSet, resolved?: ResolvedCodebase): s
   return name && name !== '.' && name !== '..' ? name : 'repo';
 }
 
-function fill(arg: string, values: Record<string, string>): string {
-  return arg.replace(/\{(\w+)\}/gu, (whole, name: string) => values[name] ?? whole);
-}
-
-function truncationMark(bytes: number): string {
-  return `\n[evalrig: output truncated at ${bytes} bytes]\n`;
-}
-
 /** Gives the environment to the container's user (see handOverTrees). */
 async function handOverOwnership(env: Environment): Promise<void> {
   const originRoot = path.dirname(path.dirname(env.originPath));
@@ -187,54 +170,6 @@ async function startRecorder(layout: RunLayout): Promise<GhRecorder> {
   });
 }
 
-async function writeTurnOutput(
-  layout: RunLayout,
-  turn: number,
-  r: ExecResult,
-  cap: number,
-): Promise<void> {
-  await mkdir(layout.turnsDir, { recursive: true });
-  for (const stream of ['stdout', 'stderr'] as const) {
-    const text = r[stream];
-    const cut = r.truncated && Buffer.byteLength(text) >= cap;
-    await writeFile(
-      path.join(layout.turnsDir, turnOutputName(turn, stream)),
-      cut ? text + truncationMark(cap) : text,
-    );
-  }
-}
-
-/**
- * Keeps an adapter agent's turn: its stream (already cut with a visible mark at its cap) as
- * turns/turn-NN.jsonl, and its stderr as turns/turn-NN.stderr.txt.
- */
-async function writeTranscript(
-  layout: RunLayout,
-  turn: number,
-  transcript: string,
-  r: ExecResult,
-  cap: number,
-): Promise<void> {
-  await mkdir(layout.turnsDir, { recursive: true });
-  await writeFile(path.join(layout.turnsDir, transcriptName(turn)), transcript);
-  const cut = r.truncated && Buffer.byteLength(r.stderr) >= cap;
-  await writeFile(
-    path.join(layout.turnsDir, turnOutputName(turn, 'stderr')),
-    cut ? r.stderr + truncationMark(cap) : r.stderr,
-  );
-}
-
-/** Why an adapter agent's turn is no real turn (a non-zero exit, its own error), or undefined. */
-function whyAgentFailed(r: ExecResult, turn: TurnAgentRecord): string | undefined {
-  if (r.exitCode !== 0) {
-    const said = (turn.error ?? r.stderr.trim().slice(-300)) || 'nothing';
-    return `the agent exited ${r.exitCode} (${said})`;
-  }
-  if (turn.error !== null) return `the agent reported an error: ${turn.error}`;
-  if (!turn.complete) return 'the agent ended without its final result line';
-  return undefined;
-}
-
 /**
  * Makes `dir` a folder only the orchestrator's user can enter: the
  * environments under it are handed to the container's uid, which may also be
@@ -283,6 +218,16 @@ const ZERO_DIFF: DiffCounters = {
   untracked: 0,
 };
 
+/**
+ * The agent's user in run containers (`uid:gid`): the image's uid 1000 when evalrig runs as
+ * root (environments are handed to it), else the orchestrator's own (its files are the run's).
+ */
+export function agentUserOfRuns(): string {
+  return process.getuid?.() === 0
+    ? `${IMAGE_UID}:${IMAGE_UID}`
+    : `${process.getuid?.()}:${process.getgid?.()}`;
+}
+
 /** A run whose environment and container are ready: what {@link prepareRun} hands to {@link playRun}. */
 export interface PreparedRun {
   readonly planned: PlannedRun;
@@ -325,9 +270,7 @@ export async function prepareRun(ctx: CampaignContext, planned: PlannedRun): Pro
   const containerOrigin = path.posix.join(CONTAINER.remoteRoot, owner, `${repo}.git`);
   const asRoot = process.getuid?.() === 0;
   const home = asRoot ? CONTAINER.home : '/tmp/evalrig-home';
-  const agentUser = asRoot
-    ? `${IMAGE_UID}:${IMAGE_UID}`
-    : `${process.getuid?.()}:${process.getgid?.()}`;
+  const agentUser = agentUserOfRuns();
   const keeper = process.getuid?.() === KEEPER_UID ? KEEPER_UID - 1 : KEEPER_UID;
   let env: Environment | undefined;
   let quota: QuotaView | undefined;
@@ -379,10 +322,11 @@ export async function prepareRun(ctx: CampaignContext, planned: PlannedRun): Pro
       gateway = await openRunGateway({
         source: ctx.agent.sourceFor(planned),
         logPath: layout.modelCallsJsonl,
+        paths: ctx.agent.adapter.gatewayPaths,
       });
     }
     const container = await startContainer(ctx.client, {
-      image: (ctx.images?.get(e.id) ?? ctx.image).tag,
+      image: runImageOf(ctx, e.id),
       user: `${keeper}:${keeper}`,
       execUser: agentUser,
       workingDir: containerWorkTree,
@@ -405,7 +349,7 @@ export async function prepareRun(ctx: CampaignContext, planned: PlannedRun): Pro
         { host: env.originPath, container: containerOrigin },
         { host: evalSet.dir, container: CONTAINER.evalSetDir, readOnly: true },
         { host: layout.socketDir, container: CONTAINER.socketDir, readOnly: true },
-        ...(ctx.agent && gateway ? claudeCodeBinds(ctx.agent.install.binary, gateway.hostDir) : []),
+        ...(ctx.agent && gateway ? ctx.agent.binds(gateway.hostDir) : []),
       ],
       limits: {
         memoryBytes: evalSet.resources.memory_bytes,
@@ -422,6 +366,12 @@ export async function prepareRun(ctx: CampaignContext, planned: PlannedRun): Pro
     const partial = { planned, layout, env, quota, recorder, gateway, seededPulls };
     return { ...partial, agentUser, containerWorkTree, home, error };
   }
+}
+
+/** The image a run of eval `id` starts from: its run image, or that with the agent built in. */
+function runImageOf(ctx: CampaignContext, id: string): string {
+  const tag = (ctx.images?.get(id) ?? ctx.image).tag;
+  return ctx.agent?.imageFor(tag) ?? tag;
 }
 
 /** Releases what a prepared run holds when it will not be played (an interrupted campaign). */
@@ -469,6 +419,31 @@ function counters(d: DiffCounts): DiffCounters {
     lines_added: d.lines_added,
     lines_removed: d.lines_removed,
     untracked: d.untracked,
+  };
+}
+
+/** Runs one check in the run's container (its output capped); a check cut by its time fails. */
+async function playCheck(
+  container: RunContainer,
+  check: { readonly name: string; readonly run: string },
+  where: { readonly containerWorkTree: string; readonly home: string; readonly timeoutMs: number },
+): Promise<CheckResult> {
+  const r = await container.exec(['sh', '-c', check.run], {
+    workingDir: where.containerWorkTree,
+    env: { HOME: where.home },
+    timeoutMs: where.timeoutMs,
+    maxOutputBytes: CHECK_OUTPUT_BYTES,
+  });
+  if (r.timedOut) await container.kill();
+  const output = `${r.stdout}${r.stderr}`;
+  return {
+    name: check.name,
+    command: check.run,
+    passed: !r.timedOut && r.exitCode === 0,
+    exit_code: r.exitCode,
+    duration_ms: r.durationMs,
+    output: r.truncated ? output + truncationMark(CHECK_OUTPUT_BYTES) : output,
+    truncated: r.truncated,
   };
 }
 
@@ -521,16 +496,10 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
     if (!env || !seal || !container || !recorder) {
       throw new Error(error ?? 'the run was not prepared');
     }
-    const passThrough: Record<string, string> = {};
-    for (const name of evalSet.agent.env) {
-      const value = process.env[name];
-      if (value !== undefined) passThrough[name] = value;
-    }
     const messages = [{ message: e.prompt, phase: e.phase }, ...e.turns];
-    // An adapter agent: one session per run, each turn after the first resumes it.
-    const session = ctx.agent
-      ? new ClaudeCodeSession(undefined, planned.condition.agent_args)
-      : undefined;
+    const gateway = prepared.gateway?.gateway;
+    const turnCtx = { ...ctx, planned, layout, container, containerWorkTree, home, gateway };
+    const play = turnPlayer(turnCtx);
     // The patch is only wanted at the end: a stop measures counts alone, but
     // the last planned turn's stop takes the patch too, reused as the final
     // diff when nothing ran since (no check, no cut turn).
@@ -567,53 +536,8 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
       }
       lastDiff = undefined;
       const timeoutMs = Math.min(e.turn_timeout * 1000, remaining);
-      let r: ExecResult;
-      let agentTurn: TurnAgentRecord | undefined;
-      if (session) {
-        const played = await playClaudeCodeTurn(container, session, {
-          prompt: message.message,
-          home,
-          workingDir: containerWorkTree,
-          timeoutMs,
-          maxTranscriptBytes: ctx.maxTranscriptBytes ?? 16 * 1024 * 1024,
-          env: {
-            EVALRIG_TURN: String(n),
-            EVALRIG_PHASE: message.phase,
-            ...planned.condition.env,
-            ...passThrough,
-          },
-        });
-        r = played.exec;
-        agentTurn = turnAgentRecord(played.summary, `turns/${transcriptName(n)}`);
-        const cap = ctx.maxTranscriptBytes ?? 16 * 1024 * 1024;
-        await writeTranscript(layout, n, played.transcript, r, cap);
-      } else {
-        const template = n === 1 ? evalSet.agent.command : evalSet.agent.resume_command;
-        const values = {
-          prompt: message.message,
-          turn: String(n),
-          phase: message.phase,
-          eval: e.id,
-          condition: planned.condition.name,
-          run: String(planned.run),
-          eval_set_dir: CONTAINER.evalSetDir,
-        };
-        const argv = [...template, ...planned.condition.agent_args].map((a) => fill(a, values));
-        r = await container.exec(argv, {
-          workingDir: containerWorkTree,
-          env: {
-            HOME: home,
-            EVALRIG_TURN: String(n),
-            EVALRIG_PHASE: message.phase,
-            EVALRIG_PROMPT: message.message,
-            ...planned.condition.env,
-            ...passThrough,
-          },
-          timeoutMs,
-          maxOutputBytes: ctx.maxOutputBytes,
-        });
-        await writeTurnOutput(layout, n, r, ctx.maxOutputBytes);
-      }
+      const played = await play({ n, ...message, timeoutMs });
+      const r = played.exec;
       if (r.timedOut) {
         // The cut turn reached no stop: kill the session, record no stop for it.
         await container.kill();
@@ -633,6 +557,7 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
       await checkRecord(path.join(env.workTree, '.git'));
       const file = stopFileName(n);
       // What the agent said last: message checks, the report and the judge read it here.
+      const agentTurn = played.agent;
       const finalMessage = agentTurn
         ? agentTurn.final_message === null
           ? null
@@ -650,9 +575,9 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
       stops.push(kept);
       stopFiles.push(`stops/${file}`);
       afterSeq = stop.calls.reduce((m, c) => Math.max(m, c.seq), afterSeq);
-      // An adapter agent that exits non-zero, reports an error or never finishes its stream
-      // played no real turn: the run failed in the agent (its stop is kept, nothing further).
-      const agentFailure = agentTurn && whyAgentFailed(r, agentTurn);
+      // An agent that cannot start, exits non-zero, reports an error or never finishes its
+      // stream played no real turn: the run failed in the agent (its stop is kept, no more turns).
+      const agentFailure = whyAgentFailed(played);
       if (agentFailure) {
         status = 'failed';
         error = `turn ${n}: ${agentFailure}`;
@@ -668,25 +593,10 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
     if (status === 'completed') {
       phase = 'checks';
       for (const check of e.checks) {
-        lastDiff = undefined;
+        lastDiff = undefined; // a check may change the tree: the diff is read again after
         const remaining = Math.max(1000, deadline - Date.now());
-        const r = await container.exec(['sh', '-c', check.run], {
-          workingDir: containerWorkTree,
-          env: { HOME: home },
-          timeoutMs: Math.min(e.turn_timeout * 1000, remaining),
-          maxOutputBytes: CHECK_OUTPUT_BYTES,
-        });
-        const output = `${r.stdout}${r.stderr}`;
-        checks.push({
-          name: check.name,
-          command: check.run,
-          passed: !r.timedOut && r.exitCode === 0,
-          exit_code: r.exitCode,
-          duration_ms: r.durationMs,
-          output: r.truncated ? output + truncationMark(CHECK_OUTPUT_BYTES) : output,
-          truncated: r.truncated,
-        });
-        if (r.timedOut) await container.kill();
+        const timeoutMs = Math.min(e.turn_timeout * 1000, remaining);
+        checks.push(await playCheck(container, check, { containerWorkTree, home, timeoutMs }));
       }
     }
 
@@ -755,7 +665,14 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
       allCalls,
       tampered: tampered.size > 0,
     }),
-    ...(ctx.agent ? { agent: runAgentRecord(ctx.agent.identity, agentTurns(stops)) } : {}),
+    ...(ctx.agent
+      ? {
+          agent: runAgentRecord(
+            ctx.agent.runIdentity((ctx.images?.get(e.id) ?? ctx.image).tag),
+            agentTurns(stops),
+          ),
+        }
+      : {}),
   };
   // What a signal cut is unfinished, whatever it measured: resume replays it.
   if (ctx.cut?.()) return { status: 'failed', record };

@@ -73,7 +73,7 @@ function modelChecks(folder: EvalSetFolder, doc: Json): Promise<Problem | undefi
         return { pointer: at, message: error.message };
       }
     });
-  if (agent.type === 'claude-code' && !isObject(agent.model)) {
+  if ((agent.type === 'claude-code' || agent.type === 'codex') && !isObject(agent.model)) {
     const conditions = entries(doc.conditions);
     const everyCondition =
       conditions.length > 0 &&
@@ -83,8 +83,7 @@ function modelChecks(folder: EvalSetFolder, doc: Json): Promise<Problem | undefi
       pending.push(
         Promise.resolve({
           pointer: pointer('evals', i),
-          message:
-            'a "claude-code" agent needs a model for this eval: give agent.model ({ "script" } or { "url", "key_env" }), or a "model_script" here or in every condition',
+          message: `a "${agent.type}" agent needs a model for this eval: give agent.model ({ "script" } or { "url", "key_env" }), or a "model_script" here or in every condition`,
         }),
       );
     });

@@ -21,6 +21,9 @@ export const DEFAULTS = {
   pids: 512,
   repo_owner: 'evalrig',
   condition: 'default',
+  /** The model a codex agent asks for when the eval set names none (in the price table). */
+  codex_model: 'gpt-5.1-codex',
+  agent_install: 'mount',
 } as const;
 
 export interface FileFacts {
@@ -32,6 +35,7 @@ export interface FileFacts {
 export function normalize(raw: RawEvalSet, facts: FileFacts): EvalSet {
   const dir = path.dirname(facts.file);
   const conditions = normalizeConditions(raw.conditions, dir);
+  const adapter = raw.agent.type === 'command' ? undefined : raw.agent.type;
   return {
     file: facts.file,
     dir,
@@ -39,8 +43,10 @@ export function normalize(raw: RawEvalSet, facts: FileFacts): EvalSet {
     name: raw.name,
     agent: {
       // Absent means `command`, so that eval sets of before read the same.
-      ...(raw.agent.type === 'claude-code' ? { type: raw.agent.type } : {}),
+      ...(adapter ? { type: adapter } : {}),
       ...(raw.agent.version === undefined ? {} : { version: raw.agent.version }),
+      ...(adapter === 'codex' ? { model_name: raw.agent.model_name ?? DEFAULTS.codex_model } : {}),
+      ...(adapter ? { install: raw.agent.install ?? DEFAULTS.agent_install } : {}),
       command: raw.agent.command ?? [],
       resume_command: raw.agent.resume_command ?? raw.agent.command ?? [],
       env: raw.agent.env ?? [],

@@ -65,8 +65,10 @@ export interface RawEvalSet {
   timeout?: number;
   turn_timeout?: number;
   agent: {
-    type?: 'command' | 'claude-code';
+    type?: 'command' | 'claude-code' | 'codex';
     version?: string;
+    model_name?: string;
+    install?: 'mount' | 'image';
     command?: string[];
     resume_command?: string[];
     env?: string[];

@@ -77,12 +77,17 @@ function inlineRefs(root: SchemaNode, external: Record<string, SchemaNode>): Sch
 
 /** Why a branch of the schema forbids a field (its `false` schema), by pointer. */
 const FORBIDDEN: Record<string, string> = {
-  '/agent/command': 'is not given for a "claude-code" agent: evalrig builds its argv each turn',
+  '/agent/command':
+    'is not given for a "claude-code" or "codex" agent: evalrig builds its argv each turn',
   '/agent/resume_command':
-    'is not given for a "claude-code" agent: evalrig resumes its session each turn',
-  '/agent/version': 'is taken only with an agent "type" that installs a package ("claude-code")',
+    'is not given for a "claude-code" or "codex" agent: evalrig resumes its session each turn',
+  '/agent/version':
+    'is taken only with an agent "type" that installs a package ("claude-code", "codex")',
   '/agent/model':
-    'is taken only with an agent "type" whose model calls evalrig carries ("claude-code")',
+    'is taken only with an agent "type" whose model calls evalrig carries ("claude-code", "codex")',
+  '/agent/model_name': 'is taken only with a "codex" agent (the model it asks for)',
+  '/agent/install':
+    'is taken only with an agent "type" that installs a package ("claude-code", "codex")',
 };
 
 /** Turns ajv's errors into one problem per mistake (alternatives collapsed into one). */

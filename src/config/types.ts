@@ -40,11 +40,11 @@ export type ModelSpec =
  */
 export interface AgentSpec {
   /**
-   * Absent: `command`, the argv below as given. `claude-code`: the adapter of src/agents plays
-   * the turns (command and resume_command are then empty).
+   * Absent: `command`, the argv below as given. `claude-code`, `codex`: the adapter of
+   * src/agents plays the turns (command and resume_command are then empty).
    */
   readonly type?: AgentType;
-  /** The exact package version of an adapter's agent (`claude-code`); absent for `command`. */
+  /** The exact package version of an adapter's agent; absent for `command`. */
   readonly version?: string;
   /** argv of the first turn. */
   readonly command: readonly string[];
@@ -52,12 +52,22 @@ export interface AgentSpec {
   readonly resume_command: readonly string[];
   /** Names of host environment variables passed through; nothing else is. */
   readonly env: readonly string[];
-  /** Where a claude-code agent's model calls go, unless an eval or condition names a script. */
+  /** Where an adapter agent's model calls go, unless an eval or condition names a script. */
   readonly model?: ModelSpec;
+  /** The model a `codex` agent asks for (and is priced by); absent for other types. */
+  readonly model_name?: string;
+  /**
+   * How an adapter agent reaches the containers: its binary mounted (`mount`), or built into
+   * an image derived from each run image (`image`). Absent for a command agent.
+   */
+  readonly install?: AgentInstallMode;
 }
 
 /** The kinds of agent evalrig knows how to play. */
-export type AgentType = 'command' | 'claude-code';
+export type AgentType = 'command' | 'claude-code' | 'codex';
+
+/** How an adapter agent's binary reaches the containers. */
+export type AgentInstallMode = 'mount' | 'image';
 
 /** A later user message. */
 export interface Turn {

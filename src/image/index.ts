@@ -49,3 +49,11 @@ export {
   type EnsureSetupOptions,
   type SetupOutput,
 } from './setup.js';
+export {
+  agentImageHash,
+  ensureAgentImage,
+  AGENT_IMAGE_REPOSITORY,
+  type AgentImage,
+  type AgentImageFile,
+  type EnsureAgentImageOptions,
+} from './agent-image.js';

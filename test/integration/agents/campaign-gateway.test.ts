@@ -6,10 +6,10 @@
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { AgentInstall } from '../../../src/agents/index.js';
+import { AGENT_ADAPTERS, agentFiles, type AgentInstall } from '../../../src/agents/index.js';
 import type { RunRecord } from '../../../src/artifacts/index.js';
 import { planRuns } from '../../../src/campaign/index.js';
-import type { CampaignAgent } from '../../../src/campaign/agent.js';
+import { campaignAgent } from '../../../src/campaign/agent.js';
 import {
   discardPreparedRun,
   playRun,
@@ -55,15 +55,13 @@ describe('campaign: a claude-code run closes its model gateway whatever happens'
       binary,
       sha256: '0'.repeat(64),
     };
-    const agent: CampaignAgent = {
+    const adapter = AGENT_ADAPTERS['claude-code'];
+    const agent = campaignAgent({
+      adapter,
       install,
-      identity: {
-        package: install.package,
-        version: install.version,
-        binary_sha256: install.sha256,
-      },
+      files: agentFiles(adapter, install, undefined),
       sourceFor: () => ({ script: SCRIPT }),
-    };
+    });
     return {
       campaign,
       outDir: ws.outDir,

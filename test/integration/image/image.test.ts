@@ -376,6 +376,9 @@ describe('test image (src/image, docker/Dockerfile)', function () {
         '1000\n1000\n/home/evalrig\n',
       );
       expect((await sh('command -v gh')).stdout).to.equal('/opt/gh-stand-in/gh\n');
+      // A login shell (Codex runs its commands in `bash -lc`) resets PATH from /etc/profile.
+      const login = await run.exec(['bash', '-lc', 'command -v gh evalrig-agent']);
+      expect(login.stdout).to.equal('/opt/gh-stand-in/gh\n/opt/evalrig/bin/evalrig-agent\n');
       expect((await sh('command -v evalrig-agent')).stdout).to.equal(
         '/opt/evalrig/bin/evalrig-agent\n',
       );

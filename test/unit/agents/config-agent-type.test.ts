@@ -43,7 +43,47 @@ describe('eval set: agent.type', () => {
       resume_command: [],
       env: [],
       model: UPSTREAM,
+      install: 'mount',
     });
+  });
+
+  it('codex takes an exact version, a model, a model name (default gpt-5.1-codex) and an install mode', async () => {
+    const openai = { url: 'https://api.openai.com', key_env: 'OPENAI_API_KEY' };
+    const set = await load({ type: 'codex', version: '0.171.0', model: openai });
+    expect(set.agent).to.deep.equal({
+      type: 'codex',
+      version: '0.171.0',
+      model_name: 'gpt-5.1-codex',
+      install: 'mount',
+      command: [],
+      resume_command: [],
+      env: [],
+      model: openai,
+    });
+    const named = await load({
+      type: 'codex',
+      version: '0.171.0',
+      model: openai,
+      model_name: 'gpt-5-mini',
+      install: 'image',
+    });
+    expect(named.agent).to.include({ model_name: 'gpt-5-mini', install: 'image' });
+  });
+
+  it('refuses a model name for claude-code or a command agent, a bad one, and an unknown install', async () => {
+    expect(
+      await problem({ type: 'claude-code', version: '2.1.332', model: UPSTREAM, model_name: 'x' }),
+    ).to.contain('#/agent/model_name: is taken only with a "codex" agent');
+    expect(await problem({ command: ['x'], model_name: 'x' })).to.contain('#/agent/model_name');
+    expect(
+      await problem({ type: 'codex', version: '0.171.0', model: UPSTREAM, model_name: 'a b' }),
+    ).to.contain('#/agent/model_name: must be a model name like gpt-5.1-codex');
+    expect(
+      await problem({ type: 'codex', version: '0.171.0', model: UPSTREAM, install: 'copy' }),
+    ).to.match(/#\/agent\/install/u);
+    expect(await problem({ command: ['x'], install: 'image' })).to.contain(
+      '#/agent/install: is taken only with an agent "type" that installs a package',
+    );
   });
 
   it('a command agent reads as before: no type, no version', async () => {
@@ -70,15 +110,18 @@ describe('eval set: agent.type', () => {
         model: UPSTREAM,
       }),
     ).to.contain(
-      '#/agent/command: is not given for a "claude-code" agent: evalrig builds its argv each turn',
+      '#/agent/command: is not given for a "claude-code" or "codex" agent: evalrig builds its argv each turn',
     );
   });
 
   it('refuses a command agent without its command, and an unknown type', async () => {
     expect(await problem({})).to.contain('#/agent: missing required field "command"');
-    expect(await problem({ type: 'codex', command: ['x'] })).to.match(/\/agent\/type/);
+    expect(await problem({ type: 'copilot', command: ['x'] })).to.match(/\/agent\/type/);
+    expect(await problem({ type: 'codex', version: '0.171.0', command: ['x'] })).to.contain(
+      '#/agent/command: is not given for a "claude-code" or "codex" agent',
+    );
     expect(await problem({ command: ['x'], version: '1.0.0' })).to.contain(
-      '#/agent/version: is taken only with an agent "type" that installs a package ("claude-code")',
+      '#/agent/version: is taken only with an agent "type" that installs a package ("claude-code", "codex")',
     );
     // One problem each: the if/then/else's own summary is not repeated.
     expect(await problem({})).to.not.contain('schema');
@@ -131,6 +174,9 @@ describe('eval set: the model of a claude-code agent', () => {
   it("needs a model for every eval: agent.model, its model_script, or every condition's", async () => {
     expect(await problem({})).to.contain(
       '#/evals/0: a "claude-code" agent needs a model for this eval: give agent.model',
+    );
+    expect(await problem({ agent: { type: 'codex', version: '0.171.0' } })).to.contain(
+      '#/evals/0: a "codex" agent needs a model for this eval: give agent.model',
     );
     await load({ conditions: { a: { model_script: 'model/ok.json' } } });
   });

@@ -65,4 +65,16 @@ describe('campaign: the model each claude-code run plays', () => {
       'b/default': { script: script('eval') },
     });
   });
+
+  it('a codex agent calling the real API sends the key as a bearer token', async () => {
+    process.env[KEY] = 'sk-openai-test';
+    const model = { url: 'https://api.openai.com', key_env: KEY };
+    const sources = await load({
+      agent: { type: 'codex', version: '0.171.0', model },
+      evals: [{ id: 'a', prompt: 'p' }],
+    });
+    expect(sources).to.deep.equal({
+      'a/default': { url: 'https://api.openai.com', apiKey: 'sk-openai-test', auth: 'bearer' },
+    });
+  });
 });

@@ -1,0 +1,189 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { playAgentTurn } from '../agents/index.js';
+import type { TurnAgentRecord } from '../artifacts/index.js';
+import type { EvalSet } from '../config/index.js';
+import type { ExecResult, RunContainer } from '../runtime/index.js';
+import { turnAgentRecord, type CampaignAgent } from './agent.js';
+import { CONTAINER, transcriptName, turnOutputName, type RunLayout } from './layout.js';
+import type { PlannedRun } from './plan.js';
+
+/** An adapter agent's stream of one turn is kept up to this by default (then cut, marked). */
+const TRANSCRIPT_CAP = 16 * 1024 * 1024;
+
+/** One turn of a run, whatever plays it: the exec, and an adapter's parsed transcript. */
+export interface PlayedRunTurn {
+  readonly exec: ExecResult;
+  /** An adapter agent's transcript as the stop keeps it; absent for a command agent. */
+  readonly agent?: TurnAgentRecord;
+}
+
+/** The turn to play: its number (1-based), the user's message, its phase and time bound. */
+export interface TurnRequest {
+  readonly n: number;
+  readonly message: string;
+  readonly phase: string;
+  readonly timeoutMs: number;
+}
+
+/** Plays one turn of a run in its container and keeps its output under turns/. */
+export type TurnPlayer = (turn: TurnRequest) => Promise<PlayedRunTurn>;
+
+/** What a run's turns are played with. */
+export interface TurnPlayerContext {
+  readonly evalSet: EvalSet;
+  readonly agent?: CampaignAgent;
+  readonly planned: PlannedRun;
+  readonly layout: RunLayout;
+  readonly container: RunContainer;
+  readonly containerWorkTree: string;
+  readonly home: string;
+  /** A command agent's stdout and stderr are each kept up to this per turn. */
+  readonly maxOutputBytes: number;
+  readonly maxTranscriptBytes?: number;
+  /** An adapter agent's model gateway: counts the turn's model requests when its stream cannot. */
+  readonly gateway?: { calls(): readonly { readonly status: number }[] };
+}
+
+/**
+ * The run's turn player: an adapter agent's session (one per run; every turn after the first
+ * resumes it; its stream kept as turns/turn-NN.jsonl), or the eval set's command (its output
+ * kept as turns/turn-NN.{stdout,stderr}.txt). Either sees the condition's env and the host
+ * variables agent.env passes through.
+ */
+export function turnPlayer(t: TurnPlayerContext): TurnPlayer {
+  const { evalSet, planned } = t;
+  const passThrough: Record<string, string> = {};
+  for (const name of evalSet.agent.env) {
+    const value = process.env[name];
+    if (value !== undefined) passThrough[name] = value;
+  }
+  const runEnv = (turn: TurnRequest) => ({
+    EVALRIG_TURN: String(turn.n),
+    EVALRIG_PHASE: turn.phase,
+    ...planned.condition.env,
+    ...passThrough,
+  });
+  const agent = t.agent;
+  if (agent) {
+    const session = agent.session(planned);
+    const cap = t.maxTranscriptBytes ?? TRANSCRIPT_CAP;
+    // Answered calls only: a refused or failed one is no model request that answered.
+    const answered = () => t.gateway?.calls().filter((c) => c.status === 200).length ?? 0;
+    return async (turn) => {
+      const before = answered();
+      const played = await playAgentTurn(t.container, session, agent.adapter.env(t.home), {
+        prompt: turn.message,
+        home: t.home,
+        workingDir: t.containerWorkTree,
+        timeoutMs: turn.timeoutMs,
+        maxTranscriptBytes: cap,
+        env: runEnv(turn),
+      });
+      await writeTranscript(t.layout, turn.n, played.transcript, played.exec, cap);
+      const summary = agent.adapter.streamCountsRequests
+        ? played.summary
+        : { ...played.summary, modelRequests: answered() - before };
+      const record = turnAgentRecord(summary, `turns/${transcriptName(turn.n)}`);
+      return { exec: played.exec, agent: record };
+    };
+  }
+  return async (turn) => {
+    const template = turn.n === 1 ? evalSet.agent.command : evalSet.agent.resume_command;
+    const values = placeholderValues(planned, turn);
+    const argv = [...template, ...planned.condition.agent_args].map((a) =>
+      fillPlaceholders(a, values),
+    );
+    const exec = await t.container.exec(argv, {
+      workingDir: t.containerWorkTree,
+      env: { HOME: t.home, EVALRIG_PROMPT: turn.message, ...runEnv(turn) },
+      timeoutMs: turn.timeoutMs,
+      maxOutputBytes: t.maxOutputBytes,
+    });
+    await writeTurnOutput(t.layout, turn.n, exec, t.maxOutputBytes);
+    return { exec };
+  };
+}
+
+/**
+ * Why a finished turn is no real turn, or undefined: an agent that could not start (126, 127),
+ * exited non-zero, reported its own error or never finished its stream. The run then failed in
+ * the agent: its stop is kept, nothing further is played.
+ */
+export function whyAgentFailed(turn: PlayedRunTurn): string | undefined {
+  const r = turn.exec;
+  const cannotStart = r.exitCode === 126 || r.exitCode === 127;
+  // The engine says why a program could not start on stdout, a command agent may too; an
+  // adapter's stdout is its stream, not a reason.
+  const out = cannotStart || !turn.agent ? r.stdout.trim() : '';
+  const said = (turn.agent?.error ?? (r.stderr.trim() || out).slice(-300)) || 'nothing';
+  if (cannotStart) {
+    return `the agent could not start (exit ${r.exitCode}: ${said})`;
+  }
+  if (r.exitCode !== 0) return `the agent exited ${r.exitCode} (${said})`;
+  if (!turn.agent) return undefined;
+  if (turn.agent.error !== null) return `the agent reported an error: ${turn.agent.error}`;
+  if (!turn.agent.complete) return 'the agent ended without its final result line';
+  return undefined;
+}
+
+/**
+ * The values of a command agent's placeholders for a run (and a turn: without one, {prompt},
+ * {turn} and {phase} stay as written).
+ */
+export function placeholderValues(planned: PlannedRun, turn?: TurnRequest): Record<string, string> {
+  return {
+    ...(turn ? { prompt: turn.message, turn: String(turn.n), phase: turn.phase } : {}),
+    eval: planned.eval.id,
+    condition: planned.condition.name,
+    run: String(planned.run),
+    eval_set_dir: CONTAINER.evalSetDir,
+  };
+}
+
+/** `arg` with its known placeholders filled; an unknown one stays as written. */
+export function fillPlaceholders(arg: string, values: Record<string, string>): string {
+  return arg.replace(/\{(\w+)\}/gu, (whole, name: string) => values[name] ?? whole);
+}
+
+/** The visible mark at the end of output cut at its cap. */
+export function truncationMark(bytes: number): string {
+  return `\n[evalrig: output truncated at ${bytes} bytes]\n`;
+}
+
+async function writeTurnOutput(
+  layout: RunLayout,
+  turn: number,
+  r: ExecResult,
+  cap: number,
+): Promise<void> {
+  await mkdir(layout.turnsDir, { recursive: true });
+  for (const stream of ['stdout', 'stderr'] as const) {
+    const text = r[stream];
+    const cut = r.truncated && Buffer.byteLength(text) >= cap;
+    await writeFile(
+      path.join(layout.turnsDir, turnOutputName(turn, stream)),
+      cut ? text + truncationMark(cap) : text,
+    );
+  }
+}
+
+/**
+ * Keeps an adapter agent's turn: its stream (already cut with a visible mark at its cap) as
+ * turns/turn-NN.jsonl, and its stderr as turns/turn-NN.stderr.txt.
+ */
+async function writeTranscript(
+  layout: RunLayout,
+  turn: number,
+  transcript: string,
+  r: ExecResult,
+  cap: number,
+): Promise<void> {
+  await mkdir(layout.turnsDir, { recursive: true });
+  await writeFile(path.join(layout.turnsDir, transcriptName(turn)), transcript);
+  const cut = r.truncated && Buffer.byteLength(r.stderr) >= cap;
+  await writeFile(
+    path.join(layout.turnsDir, turnOutputName(turn, 'stderr')),
+    cut ? r.stderr + truncationMark(cap) : r.stderr,
+  );
+}

@@ -1,0 +1,103 @@
+import { expect } from 'chai';
+import {
+  AGENT_ADAPTERS,
+  adapterBinds,
+  agentFiles,
+  CodexSession,
+  ClaudeCodeSession,
+  type AgentInstall,
+} from '../../../src/agents/index.js';
+import type { TurnAgentRecord } from '../../../src/artifacts/index.js';
+import { whyAgentFailed } from '../../../src/campaign/turns.js';
+import type { ExecResult } from '../../../src/runtime/index.js';
+
+const install = (binary: string): AgentInstall => ({
+  package: 'p',
+  version: '1.0.0',
+  dir: '/cache/p@1.0.0',
+  binary,
+  sha256: '0'.repeat(64),
+});
+
+describe('agent adapters: what differs between claude-code and codex, in one table', () => {
+  it('claude-code: its binary and the gateway folder mounted, /v1/messages, the key as x-api-key', () => {
+    const a = AGENT_ADAPTERS['claude-code'];
+    const files = agentFiles(a, install('/c/claude'), undefined);
+    expect(adapterBinds(a, files, '/gw')).to.deep.equal([
+      { host: '/c/claude', container: '/opt/evalrig/agent/claude', readOnly: true },
+      { host: '/gw', container: '/run/evalrig-model', readOnly: true },
+    ]);
+    expect(a).to.include({ auth: 'x-api-key', streamCountsRequests: true });
+    expect(a.gatewayPaths).to.deep.equal(['/v1/messages']);
+    expect(a.newSession({ extraArgs: [] })).to.be.instanceOf(ClaudeCodeSession);
+  });
+
+  it('codex: its binary, the relay and the gateway folder, /v1/responses, the key as bearer', () => {
+    const a = AGENT_ADAPTERS.codex;
+    const files = agentFiles(a, install('/c/codex'), '/dist/model-relay');
+    expect(adapterBinds(a, files, '/gw')).to.deep.equal([
+      { host: '/c/codex', container: '/opt/evalrig/agent/codex', readOnly: true },
+      { host: '/dist/model-relay', container: '/opt/evalrig/relay/model-relay', readOnly: true },
+      { host: '/gw', container: '/run/evalrig-model', readOnly: true },
+    ]);
+    expect(() => agentFiles(a, install('/c/codex'), undefined)).to.throw(/model relay/u);
+    expect(a).to.include({ auth: 'bearer', streamCountsRequests: false });
+    expect(a.gatewayPaths).to.deep.equal(['/v1/responses']);
+    // --version is asked as a turn starts: through the relay.
+    expect(a.versionArgv.slice(0, 1)).to.deep.equal(['/opt/evalrig/relay/model-relay']);
+    expect(a.versionArgv.slice(-2)).to.deep.equal(['/opt/evalrig/agent/codex', '--version']);
+    const session = a.newSession({ model: 'gpt-5-mini', extraArgs: ['--x'] });
+    expect(session).to.be.instanceOf(CodexSession);
+    expect(session.argv('hi')).to.include('model="gpt-5-mini"').and.to.include('--x');
+  });
+
+  it('built into an image, the agent files are not mounted: only the gateway folder is', () => {
+    expect(adapterBinds(AGENT_ADAPTERS.codex, [], '/gw')).to.deep.equal([
+      { host: '/gw', container: '/run/evalrig-model', readOnly: true },
+    ]);
+  });
+});
+
+describe('campaign: when a turn is no real turn of the agent', () => {
+  const exec = (o: Partial<ExecResult>): ExecResult =>
+    ({
+      exitCode: 0,
+      stdout: '',
+      stderr: '',
+      timedOut: false,
+      truncated: false,
+      durationMs: 1,
+      ...o,
+    }) as ExecResult;
+  const agent = (o: Partial<TurnAgentRecord>): TurnAgentRecord =>
+    ({ error: null, complete: true, ...o }) as TurnAgentRecord;
+
+  it('a command agent: exit 0 is a turn; 126 and 127 could not start; any other non-zero exited', () => {
+    expect(whyAgentFailed({ exec: exec({}) })).to.equal(undefined);
+    expect(
+      whyAgentFailed({ exec: exec({ exitCode: 127, stdout: 'OCI runtime exec failed\r\n' }) }),
+    ).to.equal('the agent could not start (exit 127: OCI runtime exec failed)');
+    expect(whyAgentFailed({ exec: exec({ exitCode: 126 }) })).to.equal(
+      'the agent could not start (exit 126: nothing)',
+    );
+    expect(
+      whyAgentFailed({ exec: exec({ exitCode: 1, stderr: 'boom\n', stdout: 'out' }) }),
+    ).to.equal('the agent exited 1 (boom)');
+    expect(whyAgentFailed({ exec: exec({ exitCode: 2, stdout: 'why' }) })).to.equal(
+      'the agent exited 2 (why)',
+    );
+  });
+
+  it('an adapter agent: its own error, an unfinished stream, or a non-zero exit (its stream is no reason)', () => {
+    expect(whyAgentFailed({ exec: exec({}), agent: agent({}) })).to.equal(undefined);
+    expect(whyAgentFailed({ exec: exec({}), agent: agent({ error: 'overloaded' }) })).to.equal(
+      'the agent reported an error: overloaded',
+    );
+    expect(whyAgentFailed({ exec: exec({}), agent: agent({ complete: false }) })).to.equal(
+      'the agent ended without its final result line',
+    );
+    expect(
+      whyAgentFailed({ exec: exec({ exitCode: 1, stdout: '{"type":"x"}' }), agent: agent({}) }),
+    ).to.equal('the agent exited 1 (nothing)');
+  });
+});
