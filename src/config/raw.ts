@@ -40,6 +40,7 @@ export interface RawEval {
   id: string;
   prompt: string;
   expected_output?: string;
+  expectations?: string[];
   files?: string[];
   files_root?: string;
   codebase?: CodebaseSource;
@@ -78,5 +79,15 @@ export interface RawEvalSet {
   repo_owner?: string;
   checks?: RawCheck[];
   environment?: RawEnvironment;
+  judge?: RawJudge;
   evals: RawEval[];
+}
+
+export interface RawJudge {
+  model: { script: string } | { url: string; key_env: string };
+  model_name?: string;
+  max_diff_bytes?: number;
+  max_transcript_bytes?: number;
+  max_tokens?: number;
+  compare?: [string, string];
 }

@@ -12,6 +12,7 @@ import {
   type NumberMeasure,
   type RateMeasure,
 } from '../measure/index.js';
+import type { GradingSection } from './grading.js';
 import {
   fisherExact,
   NumberAccumulator,
@@ -140,6 +141,8 @@ export interface BenchmarkFile {
   readonly conditions: ReadonlyArray<{ readonly condition: string } & GroupStats>;
   readonly evals: ReadonlyArray<{ readonly eval: string; readonly condition: string } & GroupStats>;
   readonly comparisons: readonly Comparison[];
+  /** What the judge said (grading.json, comparison.json); absent when nothing was graded. */
+  readonly grading?: GradingSection;
 }
 
 /** Running sums of one group: constant memory whatever the number of runs. */

@@ -1,6 +1,7 @@
 import { EvalrigError } from '../errors/index.js';
 import { NUMBER_MEASURES, RATE_MEASURES } from '../measure/index.js';
 import { AGENT_MEASURES, type BenchmarkFile, type CodebaseEntry } from './benchmark.js';
+import { gradingMarkdown } from './grading-render.js';
 import {
   AGENT_LABELS,
   formatDifference,
@@ -25,7 +26,7 @@ export function cell(text: string): string {
     .replace(/[\r\n]+/g, ' ');
 }
 
-function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
+export function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
   const line = (cells: readonly string[]): string => `| ${cells.map(cell).join(' | ')} |`;
   return [line(header), `|${header.map(() => ' --- ').join('|')}|`, ...rows.map(line)].join('\n');
 }
@@ -166,6 +167,7 @@ export function renderReportMd(b: BenchmarkFile): string {
     table(['eval', 'condition', 'runs', ...RATE_MEASURES.map((m) => MEASURE_LABELS[m])], evalRows),
     '',
   );
+  parts.push(...gradingMarkdown(b.grading));
   return parts.join('\n');
 }
 

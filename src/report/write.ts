@@ -16,6 +16,7 @@ import {
   type CodebaseEntry,
   type GroupStats,
 } from './benchmark.js';
+import { GradingAccumulator } from './grading.js';
 import { checkHtml, renderHtml } from './html.js';
 import { checkMarkdown, renderBaseline, renderReportMd } from './markdown.js';
 import { readStops, runFiles, storedRuns, StoredRunError } from './runs.js';
@@ -110,6 +111,8 @@ export async function writeReport(
   };
   for (const e of conditionsFile.evals) addCodebase(e.id, e.codebase);
 
+  // The judge's gradings, read from each run's grading.json (never asked again here).
+  const grading = new GradingAccumulator(conditionsFile.conditions.map((c) => c.name));
   const timelines: RunTimeline[] = [];
   let total = 0;
   let withoutRecord = 0;
@@ -147,6 +150,7 @@ export async function writeReport(
         (group = { eval: record.eval, condition: record.condition, acc: new GroupAccumulator() }),
       );
     group.acc.add(record);
+    await grading.add(location.dir, record);
     if (record.codebase) addCodebase(record.eval, record.codebase);
     if (stops) {
       const files = (await runFiles(location, record.stops)).map((f) => ({
@@ -172,6 +176,7 @@ export async function writeReport(
   const pairs = comparisonPairs(names, conditionsFile.baseline_condition);
   const baseline = pairs[0]?.[0] ?? conditionsFile.baseline_condition;
   const codebaseList = [...codebases.values()];
+  const gradingSection = await grading.section(dir, pairs);
 
   const benchmark: BenchmarkFile = {
     schema: 'evalrig/benchmark@1',
@@ -198,6 +203,7 @@ export async function writeReport(
       ...g.acc.stats(),
     })),
     comparisons: pairs.map(([b, o]) => compare(b, stats.get(b)!, o, stats.get(o)!)),
+    ...(gradingSection ? { grading: gradingSection } : {}),
   };
 
   const files = {

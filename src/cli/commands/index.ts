@@ -4,6 +4,7 @@ import { registerImage } from './image.js';
 import { registerRun } from './run.js';
 import { registerValidate } from './validate.js';
 import { registerReport } from './report.js';
+import { registerGrade } from './grade.js';
 
 /** Every verb of the CLI; each lives in its own file. */
 export function registerCommands(program: Command): void {
@@ -12,4 +13,5 @@ export function registerCommands(program: Command): void {
   registerRun(program);
   registerValidate(program);
   registerReport(program);
+  registerGrade(program);
 }

@@ -1,0 +1,117 @@
+/**
+ * The judge's section of report.md and report.html, from benchmark.json's `grading`: rates per
+ * condition (all expectations met, expectations met), the difference to the baseline, each
+ * expectation's rate, and the blind comparison's win rates.
+ */
+import { formatDifference, formatNumber, formatP, formatRate } from './format.js';
+import type { GradingSection } from './grading.js';
+import { esc } from './html.js';
+import { table } from './markdown.js';
+
+const NOTE =
+  'Graded by the judge model after each run (grading.json per run). A grading error (an answer that did not parse or validate, or a failed call) counts as unknown, never as a fail.';
+
+function conditionRows(g: GradingSection): string[][] {
+  return g.conditions.map((c) => [
+    c.condition,
+    formatRate(c.all_passed),
+    formatRate(c.expectations),
+    formatNumber(c.expectations_passed),
+    String(c.graded),
+    String(c.errors),
+    String(c.without_grading),
+  ]);
+}
+
+const CONDITION_HEADER = [
+  'condition',
+  'all expectations met (runs)',
+  'expectations met',
+  'share met per run',
+  'graded',
+  'grading errors',
+  'not graded',
+];
+
+function comparisonRows(g: GradingSection): string[][] {
+  return g.comparisons.flatMap((c) => [
+    [
+      `${c.condition} vs ${c.baseline}`,
+      'all expectations met',
+      formatDifference(c.all_passed.difference, 'rate'),
+      formatP(c.all_passed.p_value),
+    ],
+    [
+      `${c.condition} vs ${c.baseline}`,
+      'expectations met',
+      formatDifference(c.expectations.difference, 'rate'),
+      formatP(c.expectations.p_value),
+    ],
+  ]);
+}
+
+function expectationRows(g: GradingSection): string[][] {
+  return g.expectations.map((e) => [e.eval, e.condition, e.expectation, formatRate(e.stats)]);
+}
+
+function blindRows(g: GradingSection): string[][] {
+  const b = g.blind;
+  if (!b) return [];
+  return b.wins.map((w) => [w.condition, formatRate(w.stats)]);
+}
+
+function blindLine(g: GradingSection): string {
+  const b = g.blind!;
+  return `Blind comparison of ${b.conditions[0]} and ${b.conditions[1]}: ${b.judged} judged (${b.ties} ties, a win for neither), ${b.errors} error(s). Each pair was shown unlabeled in a seeded order recorded in comparisons/<eval>/run-NN/comparison.json.`;
+}
+
+/** report.md's section, or nothing when the campaign was not graded. */
+export function gradingMarkdown(g: GradingSection | undefined): string[] {
+  if (!g) return [];
+  const parts = [
+    '## Expectations (judge)',
+    '',
+    NOTE,
+    '',
+    table(CONDITION_HEADER, conditionRows(g)),
+    '',
+  ];
+  if (g.comparisons.length > 0) {
+    parts.push(table(['comparison', 'measure', 'difference', "Fisher's p"], comparisonRows(g)), '');
+  }
+  if (g.expectations.length > 0) {
+    parts.push(table(['eval', 'condition', 'expectation', 'met'], expectationRows(g)), '');
+  }
+  if (g.blind) {
+    parts.push(blindLine(g), '', table(['condition', 'win rate'], blindRows(g)), '');
+  }
+  return parts;
+}
+
+function htmlTable(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
+  const head = `<tr>${header.map((h) => `<th>${esc(h)}</th>`).join('')}</tr>`;
+  const body = rows.map((r) => `<tr>${r.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`);
+  return `<table>${head}${body.join('')}</table>`;
+}
+
+/** report.html's section, or nothing when the campaign was not graded. */
+export function gradingHtml(g: GradingSection | undefined): string {
+  if (!g) return '';
+  const parts = [
+    `<p class="small">${esc(NOTE)}</p>`,
+    htmlTable(CONDITION_HEADER, conditionRows(g)),
+  ];
+  if (g.comparisons.length > 0) {
+    parts.push(htmlTable(['comparison', 'measure', 'difference', "Fisher's p"], comparisonRows(g)));
+  }
+  if (g.expectations.length > 0) {
+    parts.push(htmlTable(['eval', 'condition', 'expectation', 'met'], expectationRows(g)));
+  }
+  if (g.blind) {
+    parts.push(
+      `<p id="blind">${esc(blindLine(g))}</p>`,
+      htmlTable(['condition', 'win rate'], blindRows(g)),
+    );
+  }
+  return `<section id="grading"><h2>Expectations (judge)</h2>${parts.join('')}</section>`;
+}
