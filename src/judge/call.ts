@@ -15,8 +15,7 @@ export interface JudgeModel {
 }
 
 /**
- * Gets the eval set's judge ready: its script read and checked (and hashed: a changed script
- * is another judge), or the API's key read from the host now, so that an unset variable
+ * Gets the eval set's judge ready: its script read, checked and hashed (recorded), or the API's key read from the host now, so that an unset variable
  * refuses before anything is graded. `where` names the eval set in messages.
  */
 export async function prepareJudgeModel(spec: JudgeSpec, where: string): Promise<JudgeModel> {

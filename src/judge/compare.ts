@@ -86,7 +86,7 @@ export async function compareRuns(
   const key = sha256(
     JSON.stringify({
       rubric: COMPARE_RUBRIC_RECORD.sha256,
-      judge: ctx.judge.identity,
+      model: ctx.judge.identity.model,
       order,
       inputsSha256,
     }),

@@ -75,8 +75,9 @@ export function gradingPrompt(
 }
 
 /**
- * The cache key of a grading: what would change its answer (the rubric, the judge, the
- * expectations and what the judge is shown), and nothing else.
+ * The cache key of a grading: the rubric's hash, the judge's model name, the expectations and
+ * what the judge is shown. A judge script's bytes are recorded but not part of it: editing a
+ * script (to fix an answer that errored) does not re-grade what it graded well.
  */
 export function gradingKey(
   judge: JudgeIdentity,
@@ -84,7 +85,12 @@ export function gradingKey(
   inputsSha256: string,
 ): string {
   return sha256(
-    JSON.stringify({ rubric: GRADING_RUBRIC_RECORD.sha256, judge, expectations, inputsSha256 }),
+    JSON.stringify({
+      rubric: GRADING_RUBRIC_RECORD.sha256,
+      model: judge.model,
+      expectations,
+      inputsSha256,
+    }),
   );
 }
 
