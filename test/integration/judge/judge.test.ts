@@ -3,7 +3,7 @@
  * model stand-in through the real model gateway on the host.
  */
 import { expect } from 'chai';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -289,5 +289,21 @@ describe('judge: expectations graded in a real campaign', function () {
     // Nothing changed: nothing is asked.
     const again = await gradeCampaignFolder(ws.outDir, { log: quiet });
     expect(again).to.include({ graded: 0, cached: 8, errors: 0, compared: 0, comparedCached: 4 });
+  });
+
+  it('asks an overloaded judge again, recording both calls, and grades with the answer', async () => {
+    await writeScript({
+      responses: [
+        { when: { contains: ['eval: plan-only'] }, error: { status: 529, retry_after: 0 } },
+        ...judgeScript({ planOnly: 'valid', good: CHANGED }).responses,
+      ],
+    });
+    const dir = runDir(ws.outDir, 'plan-only', 'without_skill', 1);
+    await rm(path.join(dir, 'grading.json'));
+    const summary = await gradeCampaignFolder(ws.outDir, { log: quiet });
+    expect(summary).to.include({ graded: 1, cached: 7, errors: 0 });
+    const g = await readJson<GradingFile>(path.join(dir, 'grading.json'));
+    expect(g.status).to.equal('graded');
+    expect(g.calls.map((c) => c.status)).to.deep.equal([529, 200]);
   });
 });
