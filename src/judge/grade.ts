@@ -43,7 +43,10 @@ export function taskText(e: Eval): string {
 
 /** Tags of the prompt written in the record are defused, so the record cannot close its own. */
 export function defuse(text: string): string {
-  return text.replace(/<(\/?)(run-record|state-a|state-b)>/giu, '<$1$2 (quoted)>');
+  return text.replace(
+    /<\s*(\/?)\s*(run-record|state-a|state-b)\b[^>]*>/giu,
+    (_, slash: string, tag: string) => `<${slash}${tag.toLowerCase()} (quoted)>`,
+  );
 }
 
 export function finalMessagesText(evidence: RunEvidence): string {

@@ -306,4 +306,20 @@ describe('judge: expectations graded in a real campaign', function () {
     expect(g.status).to.equal('graded');
     expect(g.calls.map((c) => c.status)).to.deep.equal([529, 200]);
   });
+
+  it('evalrig grade on the command line says what it did and rewrites the report', async () => {
+    const before = (await readJson<BenchmarkFile>(path.join(ws.outDir, 'benchmark.json')))
+      .generated_at;
+    const r = await execa('node', ['--import', 'tsx', 'src/cli/main.ts', 'grade', ws.outDir], {
+      reject: false,
+    });
+    expect(r.exitCode, r.stderr).to.equal(0);
+    expect(r.stderr).to.include(
+      'evalrig: grading: 0 run(s) graded by the judge, 8 unchanged (no call), 0 grading error(s); blind comparison: 0 judged, 4 unchanged, 0 error(s)',
+    );
+    expect(r.stdout).to.include(`report: ${path.join(ws.outDir, 'report.html')}`);
+    const benchmark = await readJson<BenchmarkFile>(path.join(ws.outDir, 'benchmark.json'));
+    expect(benchmark.generated_at).to.not.equal(before);
+    expect(benchmark.grading!.conditions.map((c) => c.errors)).to.deep.equal([0, 0]);
+  });
 });
