@@ -11,6 +11,20 @@ import { table } from './markdown.js';
 const NOTE =
   'Graded by the judge model after each run (grading.json per run). A grading error (an answer that did not parse or validate, or a failed call) counts as unknown, never as a fail.';
 
+/** Who graded, in a sentence: the judge model(s) and rubric version(s). */
+function judgesLine(g: GradingSection): string {
+  if (g.judges.length === 0) return '';
+  const each = g.judges.map(
+    (j) =>
+      `${j.model} (${j.source}) with ${j.rubric} (sha256 ${j.rubric_sha256.slice(0, 12)}), ${j.runs} run(s)`,
+  );
+  const warn =
+    g.judges.length > 1
+      ? ' More than one judge or rubric graded these runs: run evalrig grade to grade them all alike.'
+      : '';
+  return `Judge: ${each.join('; ')}.${warn}`;
+}
+
 function conditionRows(g: GradingSection): string[][] {
   return g.conditions.map((c) => [
     c.condition,
@@ -73,6 +87,7 @@ export function gradingMarkdown(g: GradingSection | undefined): string[] {
     '',
     NOTE,
     '',
+    ...(g.judges.length ? [judgesLine(g), ''] : []),
     table(CONDITION_HEADER, conditionRows(g)),
     '',
   ];
@@ -99,6 +114,7 @@ export function gradingHtml(g: GradingSection | undefined): string {
   if (!g) return '';
   const parts = [
     `<p class="small">${esc(NOTE)}</p>`,
+    ...(g.judges.length ? [`<p class="small" id="judges">${esc(judgesLine(g))}</p>`] : []),
     htmlTable(CONDITION_HEADER, conditionRows(g)),
   ];
   if (g.comparisons.length > 0) {

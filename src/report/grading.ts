@@ -55,8 +55,20 @@ export interface BlindGrading {
   readonly wins: ReadonlyArray<{ readonly condition: string; readonly stats: RateStats }>;
 }
 
+/** A judge and rubric that graded runs of the campaign (more than one: graded at different times). */
+export interface JudgeUsed {
+  readonly model: string;
+  readonly source: 'script' | 'api';
+  readonly rubric: string;
+  readonly rubric_sha256: string;
+  /** Runs it graded (errors included). */
+  readonly runs: number;
+}
+
 /** benchmark.json's `grading`: present when any run was graded or compared. */
 export interface GradingSection {
+  /** Who graded: the provenance of every rate below. */
+  readonly judges: readonly JudgeUsed[];
   readonly conditions: readonly ConditionGrading[];
   readonly expectations: readonly ExpectationGrading[];
   readonly comparisons: ReadonlyArray<{
@@ -101,6 +113,7 @@ export class GradingAccumulator {
   private readonly byCondition = new Map<string, ConditionAccumulator>();
   private readonly byExpectation = new Map<string, ExpectationGrading & { acc: RateAccumulator }>();
   private seen = false;
+  private readonly judges = new Map<string, JudgeUsed>();
   /** Run folders whose grading.json is unreadable or not the run's (named by the caller). */
   readonly broken: string[] = [];
 
@@ -129,6 +142,20 @@ export class GradingAccumulator {
       acc.errors++;
       return;
     }
+    const judge = JSON.stringify([
+      g.judge.model,
+      g.judge.source,
+      g.rubric.version,
+      g.rubric.sha256,
+    ]);
+    const used = this.judges.get(judge);
+    this.judges.set(judge, {
+      model: g.judge.model,
+      source: g.judge.source,
+      rubric: g.rubric.version,
+      rubric_sha256: g.rubric.sha256,
+      runs: (used?.runs ?? 0) + 1,
+    });
     if (g.status !== 'graded') {
       acc.errors++;
       return;
@@ -183,6 +210,7 @@ export class GradingAccumulator {
         expectations: rateDifference(by.get(b)!.expectations, by.get(o)!.expectations),
       }));
     return {
+      judges: [...this.judges.values()],
       conditions,
       expectations: [...this.byExpectation.values()].map(({ acc, ...rest }) => ({
         ...rest,

@@ -14,7 +14,7 @@ import {
   type GradingFile,
 } from '../../../src/artifacts/index.js';
 import { gradeCampaignFolder, runCampaign } from '../../../src/campaign/index.js';
-import { blindOrder } from '../../../src/judge/index.js';
+import { blindOrder, GRADING_RUBRIC_RECORD } from '../../../src/judge/index.js';
 import { writeReport, type BenchmarkFile } from '../../../src/report/index.js';
 import { testDocker, requireDocker } from '../../support/docker.js';
 import {
@@ -321,5 +321,15 @@ describe('judge: expectations graded in a real campaign', function () {
     const benchmark = await readJson<BenchmarkFile>(path.join(ws.outDir, 'benchmark.json'));
     expect(benchmark.generated_at).to.not.equal(before);
     expect(benchmark.grading!.conditions.map((c) => c.errors)).to.deep.equal([0, 0]);
+    // Who graded: one judge and rubric for all eight runs now (an API judge graded some before).
+    expect(benchmark.grading!.judges).to.deep.equal([
+      {
+        model: 'stand-in-judge',
+        source: 'script',
+        rubric: 'grading-rubric@1',
+        rubric_sha256: GRADING_RUBRIC_RECORD.sha256,
+        runs: 8,
+      },
+    ]);
   });
 });
