@@ -344,7 +344,7 @@ export interface GradingFile {
   readonly graded_at: string;
 }
 
-/** comparisons/<eval>/run-NN/comparison.json: two conditions' runs judged blind. */
+/** comparisons/<a>.vs.<b>/<eval>/run-NN/comparison.json: two conditions' runs judged blind. */
 export interface ComparisonFile {
   readonly schema: 'evalrig/comparison@1';
   readonly campaign: string;

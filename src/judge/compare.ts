@@ -20,9 +20,18 @@ import {
 import { readRunEvidence, type RunEvidence } from './inputs.js';
 import { COMPARE_RUBRIC, COMPARE_RUBRIC_RECORD } from './rubric.js';
 
-/** Where a blind comparison is kept: comparisons/<eval>/run-NN/. */
-export function comparisonDir(outDir: string, evalId: string, run: number): string {
-  return path.join(outDir, 'comparisons', evalId, `run-${String(run).padStart(2, '0')}`);
+/**
+ * Where a blind comparison is kept: comparisons/<a>.vs.<b>/<eval>/run-NN/ (a condition name
+ * holds no dot, so each pair has its own folder).
+ */
+export function comparisonDir(
+  outDir: string,
+  conditions: readonly [string, string],
+  evalId: string,
+  run: number,
+): string {
+  const pair = `${conditions[0]}.vs.${conditions[1]}`;
+  return path.join(outDir, 'comparisons', pair, evalId, `run-${String(run).padStart(2, '0')}`);
 }
 
 /**
@@ -91,7 +100,7 @@ export async function compareRuns(
       inputsSha256,
     }),
   );
-  const dir = comparisonDir(ctx.outDir, e.id, target.run);
+  const dir = comparisonDir(ctx.outDir, target.conditions, e.id, target.run);
   const file = path.join(dir, 'comparison.json');
   const cached = await readCached(file, key);
   if (cached) return { outcome: 'cached', comparison: cached };

@@ -4,7 +4,7 @@
  * expectation's rate, and the blind comparison's win rates.
  */
 import { formatDifference, formatNumber, formatP, formatRate } from './format.js';
-import type { GradingSection } from './grading.js';
+import type { BlindGrading, GradingSection } from './grading.js';
 import { esc } from './html.js';
 import { table } from './markdown.js';
 
@@ -68,15 +68,12 @@ function expectationRows(g: GradingSection): string[][] {
   return g.expectations.map((e) => [e.eval, e.condition, e.expectation, formatRate(e.stats)]);
 }
 
-function blindRows(g: GradingSection): string[][] {
-  const b = g.blind;
-  if (!b) return [];
+function blindRows(b: BlindGrading): string[][] {
   return b.wins.map((w) => [w.condition, formatRate(w.stats)]);
 }
 
-function blindLine(g: GradingSection): string {
-  const b = g.blind!;
-  return `Blind comparison of ${b.conditions[0]} and ${b.conditions[1]}: ${b.judged} judged (${b.ties} ties, a win for neither), ${b.errors} error(s). Each pair was shown unlabeled in a seeded order recorded in comparisons/<eval>/run-NN/comparison.json.`;
+function blindLine(b: BlindGrading): string {
+  return `Blind comparison of ${b.conditions[0]} and ${b.conditions[1]}: ${b.judged} judged (${b.ties} ties, a win for neither), ${b.errors} error(s). Each pair of runs was shown unlabeled in a seeded order recorded in comparisons/${b.conditions[0]}.vs.${b.conditions[1]}/<eval>/run-NN/comparison.json.`;
 }
 
 /** report.md's section, or nothing when the campaign was not graded. */
@@ -97,8 +94,8 @@ export function gradingMarkdown(g: GradingSection | undefined): string[] {
   if (g.expectations.length > 0) {
     parts.push(table(['eval', 'condition', 'expectation', 'met'], expectationRows(g)), '');
   }
-  if (g.blind) {
-    parts.push(blindLine(g), '', table(['condition', 'win rate'], blindRows(g)), '');
+  for (const b of g.blind ?? []) {
+    parts.push(blindLine(b), '', table(['condition', 'win rate'], blindRows(b)), '');
   }
   return parts;
 }
@@ -123,10 +120,10 @@ export function gradingHtml(g: GradingSection | undefined): string {
   if (g.expectations.length > 0) {
     parts.push(htmlTable(['eval', 'condition', 'expectation', 'met'], expectationRows(g)));
   }
-  if (g.blind) {
+  for (const b of g.blind ?? []) {
     parts.push(
-      `<p id="blind">${esc(blindLine(g))}</p>`,
-      htmlTable(['condition', 'win rate'], blindRows(g)),
+      `<p class="blind">${esc(blindLine(b))}</p>`,
+      htmlTable(['condition', 'win rate'], blindRows(b)),
     );
   }
   return `<section id="grading"><h2>Expectations (judge)</h2>${parts.join('')}</section>`;

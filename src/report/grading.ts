@@ -77,7 +77,8 @@ export interface GradingSection {
     readonly all_passed: RateDifference;
     readonly expectations: RateDifference;
   }>;
-  readonly blind?: BlindGrading;
+  /** One entry per pair of conditions compared blind (judge.compare), by folder name. */
+  readonly blind?: readonly BlindGrading[];
 }
 
 class ConditionAccumulator {
@@ -190,7 +191,7 @@ export class GradingAccumulator {
     pairs: ReadonlyArray<readonly [string, string]>,
   ): Promise<GradingSection | undefined> {
     const blind = await readBlind(outDir);
-    if (!this.seen && !blind) return undefined;
+    if (!this.seen && blind.length === 0) return undefined;
     const conditions = [...this.byCondition.entries()].map(([condition, a]): ConditionGrading => ({
       condition,
       graded: a.graded,
@@ -217,7 +218,7 @@ export class GradingAccumulator {
         stats: acc.stats(),
       })),
       comparisons,
-      ...(blind ? { blind } : {}),
+      ...(blind.length > 0 ? { blind } : {}),
     };
   }
 }
@@ -235,52 +236,57 @@ function rateDifference(b: RateStats, o: RateStats): RateDifference {
   };
 }
 
-/** The blind comparisons of comparisons/<eval>/run-NN/comparison.json, as win rates. */
-async function readBlind(outDir: string): Promise<BlindGrading | undefined> {
+/** The blind comparisons of comparisons/<a>.vs.<b>/<eval>/run-NN/comparison.json, as win rates. */
+async function readBlind(outDir: string): Promise<BlindGrading[]> {
   const root = path.join(outDir, 'comparisons');
-  const files: string[] = [];
-  for (const evalId of await folders(root)) {
-    for (const run of await folders(path.join(root, evalId))) {
-      if (/^run-\d+$/u.test(run)) files.push(path.join(root, evalId, run, 'comparison.json'));
+  const found: BlindGrading[] = [];
+  for (const pairDir of await folders(root)) {
+    const names = pairDir.split('.vs.');
+    if (names.length !== 2) continue;
+    const pair = names as [string, string];
+    const files: string[] = [];
+    for (const evalId of await folders(path.join(root, pairDir))) {
+      for (const run of await folders(path.join(root, pairDir, evalId))) {
+        if (/^run-\d+$/u.test(run))
+          files.push(path.join(root, pairDir, evalId, run, 'comparison.json'));
+      }
     }
+    let judged = 0;
+    let ties = 0;
+    let errors = 0;
+    const wins = new Map<string, number>();
+    for (const file of files) {
+      let c: ComparisonFile;
+      try {
+        c = JSON.parse(await readFile(file, 'utf8')) as ComparisonFile;
+        assertArtifact('comparison', c, file);
+      } catch {
+        continue; // a comparison not whole is no verdict
+      }
+      if (c.conditions[0] !== pair[0] || c.conditions[1] !== pair[1]) continue;
+      if (c.status !== 'judged' || c.winner === null) {
+        errors++;
+        continue;
+      }
+      judged++;
+      if (c.winner === 'tie') ties++;
+      else wins.set(c.winner, (wins.get(c.winner) ?? 0) + 1);
+    }
+    if (judged + errors === 0) continue;
+    found.push({
+      conditions: pair,
+      judged,
+      ties,
+      errors,
+      wins: pair.map((condition) => {
+        const acc = new RateAccumulator();
+        acc.successes = wins.get(condition) ?? 0;
+        acc.n = judged;
+        return { condition, stats: acc.stats() };
+      }),
+    });
   }
-  let pair: readonly [string, string] | undefined;
-  let judged = 0;
-  let ties = 0;
-  let errors = 0;
-  const wins = new Map<string, number>();
-  for (const file of files) {
-    let c: ComparisonFile;
-    try {
-      c = JSON.parse(await readFile(file, 'utf8')) as ComparisonFile;
-      assertArtifact('comparison', c, file);
-    } catch {
-      continue; // a comparison not whole is no verdict
-    }
-    // One pair per campaign: a file of another pair (the eval set changed) is left out.
-    pair ??= c.conditions;
-    if (c.conditions[0] !== pair[0] || c.conditions[1] !== pair[1]) continue;
-    if (c.status !== 'judged' || c.winner === null) {
-      errors++;
-      continue;
-    }
-    judged++;
-    if (c.winner === 'tie') ties++;
-    else wins.set(c.winner, (wins.get(c.winner) ?? 0) + 1);
-  }
-  if (!pair) return undefined;
-  return {
-    conditions: pair,
-    judged,
-    ties,
-    errors,
-    wins: pair.map((condition) => {
-      const acc = new RateAccumulator();
-      acc.successes = wins.get(condition) ?? 0;
-      acc.n = judged;
-      return { condition, stats: acc.stats() };
-    }),
-  };
+  return found;
 }
 
 async function folders(dir: string): Promise<string[]> {

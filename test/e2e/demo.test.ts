@@ -82,16 +82,16 @@ describe('e2e: the demo (examples/pr-workflow)', function () {
     const benchmark = JSON.parse(await readFile(path.join(out, 'benchmark.json'), 'utf8')) as {
       grading: {
         conditions: { condition: string; all_passed: { rate: number } }[];
-        blind: { judged: number; wins: { condition: string; stats: { rate: number } }[] };
+        blind: { judged: number; wins: { condition: string; stats: { rate: number } }[] }[];
       };
     };
     const rates = Object.fromEntries(
       benchmark.grading.conditions.map((c) => [c.condition, c.all_passed.rate]),
     );
     expect(rates).to.deep.equal({ without_skill: 0, with_skill: 1 });
-    expect(benchmark.grading.blind.judged).to.equal(2);
+    expect(benchmark.grading.blind.map((b) => b.judged)).to.deep.equal([2]);
     const wins = Object.fromEntries(
-      benchmark.grading.blind.wins.map((w) => [w.condition, w.stats.rate]),
+      benchmark.grading.blind[0]!.wins.map((w) => [w.condition, w.stats.rate]),
     );
     expect(wins).to.deep.equal({ without_skill: 0, with_skill: 1 });
   });

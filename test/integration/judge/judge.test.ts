@@ -201,7 +201,14 @@ describe('judge: expectations graded in a real campaign', function () {
     const wins: Record<string, number> = { without_skill: 0, with_skill: 0 };
     for (const e of EVALS) {
       for (const n of RUNS) {
-        const file = path.join(ws.outDir, 'comparisons', e, `run-0${n}`, 'comparison.json');
+        const file = path.join(
+          ws.outDir,
+          'comparisons',
+          'without_skill.vs.with_skill',
+          e,
+          `run-0${n}`,
+          'comparison.json',
+        );
         const c = await readJson<ComparisonFile>(file);
         assertArtifact('comparison', c, file);
         const expected = blindOrder(campaign, e, n, ['without_skill', 'with_skill']);
@@ -213,7 +220,8 @@ describe('judge: expectations graded in a real campaign', function () {
       }
     }
     const benchmark = await readJson<BenchmarkFile>(path.join(ws.outDir, 'benchmark.json'));
-    const blind = benchmark.grading!.blind!;
+    expect(benchmark.grading!.blind).to.have.length(1);
+    const blind = benchmark.grading!.blind![0]!;
     expect(blind).to.deep.include({ judged: 4, ties: 0, errors: 0 });
     for (const w of blind.wins) {
       expect(w.stats).to.deep.include({ successes: wins[w.condition], n: 4 });
