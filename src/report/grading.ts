@@ -112,7 +112,10 @@ async function readGrading(dir: string): Promise<GradingFile | null | undefined>
 /** Running sums of the campaign's gradings, read run by run as the report streams them. */
 export class GradingAccumulator {
   private readonly byCondition = new Map<string, ConditionAccumulator>();
-  private readonly byExpectation = new Map<string, ExpectationGrading & { acc: RateAccumulator }>();
+  private readonly byExpectation = new Map<
+    string,
+    ExpectationGrading & { acc: RateAccumulator; index: number }
+  >();
   private seen = false;
   private readonly judges = new Map<string, JudgeUsed>();
   /** Run folders whose grading.json is unreadable or not the run's (named by the caller). */
@@ -175,6 +178,8 @@ export class GradingAccumulator {
           expectation: e.expectation,
           stats: null as unknown as RateStats,
           acc: new RateAccumulator(),
+          // The expectation's place in the eval (its grading keeps the eval's order).
+          index: g.expectations.indexOf(e),
         };
         this.byExpectation.set(key, one);
       }
@@ -213,15 +218,19 @@ export class GradingAccumulator {
     return {
       judges: [...this.judges.values()],
       conditions,
-      expectations: [...this.byExpectation.values()].map(({ acc, ...rest }) => ({
-        ...rest,
-        stats: acc.stats(),
-      })),
+      // Runs are read a few at once: the order is made here, not by arrival.
+      expectations: [...this.byExpectation.values()]
+        .sort(
+          (a, b) => byText(a.eval, b.eval) || byText(a.condition, b.condition) || a.index - b.index,
+        )
+        .map(({ acc, index: _index, ...rest }) => ({ ...rest, stats: acc.stats() })),
       comparisons,
       ...(blind.length > 0 ? { blind } : {}),
     };
   }
 }
+
+const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 function rateDifference(b: RateStats, o: RateStats): RateDifference {
   return {

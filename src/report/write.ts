@@ -113,6 +113,8 @@ export async function writeReport(
 
   // The judge's gradings, read from each run's grading.json (never asked again here).
   const grading = new GradingAccumulator(conditionsFile.conditions.map((c) => c.name));
+  // Read beside the loop, a few at a time: most runs have none, and a miss still costs an open.
+  const gradingReads: Promise<void>[] = [];
   const timelines: RunTimeline[] = [];
   let total = 0;
   let withoutRecord = 0;
@@ -150,7 +152,10 @@ export async function writeReport(
         (group = { eval: record.eval, condition: record.condition, acc: new GroupAccumulator() }),
       );
     group.acc.add(record);
-    await grading.add(location.dir, record);
+    const read = grading.add(location.dir, record);
+    read.catch(() => undefined); // awaited below; not "unhandled" meanwhile
+    gradingReads.push(read);
+    if (gradingReads.length >= 32) await Promise.all(gradingReads.splice(0));
     if (record.codebase) addCodebase(record.eval, record.codebase);
     if (stops) {
       const files = (await runFiles(location, record.stops)).map((f) => ({
@@ -176,6 +181,7 @@ export async function writeReport(
   const pairs = comparisonPairs(names, conditionsFile.baseline_condition);
   const baseline = pairs[0]?.[0] ?? conditionsFile.baseline_condition;
   const codebaseList = [...codebases.values()];
+  await Promise.all(gradingReads);
   const gradingSection = await grading.section(dir, pairs);
 
   const benchmark: BenchmarkFile = {
