@@ -171,6 +171,7 @@ function normalizeJudge(raw: RawJudge, dir: string): JudgeSpec {
       'script' in raw.model
         ? { script: path.resolve(dir, raw.model.script) }
         : { url: raw.model.url, key_env: raw.model.key_env },
+    api: raw.api ?? 'messages',
     model_name: raw.model_name ?? DEFAULTS.judge_model_name,
     max_diff_bytes: raw.max_diff_bytes ?? DEFAULTS.judge_max_diff_bytes,
     max_transcript_bytes: raw.max_transcript_bytes ?? DEFAULTS.judge_max_transcript_bytes,

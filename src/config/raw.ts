@@ -85,6 +85,7 @@ export interface RawEvalSet {
 
 export interface RawJudge {
   model: { script: string } | { url: string; key_env: string };
+  api?: 'messages' | 'responses';
   model_name?: string;
   max_diff_bytes?: number;
   max_transcript_bytes?: number;

@@ -170,6 +170,8 @@ export interface EvalSet {
 export interface JudgeSpec {
   /** A model script the stand-in plays (absolute path), or a Messages API and its key variable. */
   readonly model: ModelSpec;
+  /** `messages` (Anthropic, x-api-key) or `responses` (OpenAI, bearer). */
+  readonly api: 'messages' | 'responses';
   /** The model its requests name; part of the grading cache key. */
   readonly model_name: string;
   readonly max_diff_bytes: number;

@@ -12,7 +12,15 @@ export interface JudgeModel {
   readonly identity: JudgeIdentity;
   readonly source: ModelSource;
   readonly maxTokens: number;
+  /** The API its questions are asked in (the stand-in plays both). */
+  readonly api: 'messages' | 'responses';
 }
+
+/** Where each API is asked, and how its key is sent. */
+const API = {
+  messages: { path: '/v1/messages', auth: 'x-api-key' },
+  responses: { path: '/v1/responses', auth: 'bearer' },
+} as const;
 
 /**
  * Gets the eval set's judge ready: its script read, checked and hashed (recorded), or the API's key read from the host now, so that an unset variable
@@ -42,6 +50,7 @@ export async function prepareJudgeModel(spec: JudgeSpec, where: string): Promise
       },
       source: { script: checkModelScript(value, model.script) },
       maxTokens: spec.max_tokens,
+      api: spec.api,
     };
   }
   const apiKey = process.env[model.key_env];
@@ -52,8 +61,9 @@ export async function prepareJudgeModel(spec: JudgeSpec, where: string): Promise
   }
   return {
     identity: { model: spec.model_name, source: 'api', url: model.url },
-    source: { url: model.url, apiKey, auth: 'x-api-key' },
+    source: { url: model.url, apiKey, auth: API[spec.api].auth },
     maxTokens: spec.max_tokens,
+    api: spec.api,
   };
 }
 
@@ -83,29 +93,41 @@ export async function askJudge(
   model: JudgeModel,
   question: { readonly system: string; readonly user: string; readonly logPath: string },
 ): Promise<JudgeReply> {
+  const api = API[model.api];
   const gateway = await openRunGateway({
     source: model.source,
     logPath: question.logPath,
+    paths: [api.path],
     idleTimeoutMs: 120_000,
   });
-  const body = JSON.stringify({
-    model: model.identity.model,
-    max_tokens: model.maxTokens,
-    system: question.system,
-    messages: [{ role: 'user', content: question.user }],
-  });
+  const body = JSON.stringify(
+    model.api === 'messages'
+      ? {
+          model: model.identity.model,
+          max_tokens: model.maxTokens,
+          system: question.system,
+          messages: [{ role: 'user', content: question.user }],
+        }
+      : {
+          model: model.identity.model,
+          max_output_tokens: model.maxTokens,
+          instructions: question.system,
+          input: question.user,
+          store: false,
+        },
+  );
   let text: string | null = null;
   let error: string | undefined;
   try {
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-      const answer = await post(gateway.socketPath, body).catch((e: Error) => ({
+      const answer = await post(gateway.socketPath, api.path, body).catch((e: Error) => ({
         status: 0,
         retryAfter: null,
         body: '',
         problem: e.message,
       }));
       if (answer.status === 200) {
-        const read = messageText(answer.body);
+        const read = answerText(answer.body, model.api);
         text = read.text;
         error = read.error;
         break;
@@ -143,12 +165,12 @@ interface PostAnswer {
   readonly problem?: string;
 }
 
-function post(socketPath: string, body: string): Promise<PostAnswer> {
+function post(socketPath: string, urlPath: string, body: string): Promise<PostAnswer> {
   return new Promise((resolve, reject) => {
     const req = request(
       {
         socketPath,
-        path: '/v1/messages',
+        path: urlPath,
         method: 'POST',
         headers: {
           'content-type': 'application/json',
@@ -180,13 +202,30 @@ function post(socketPath: string, body: string): Promise<PostAnswer> {
   });
 }
 
-/** The text blocks of a Messages API answer, joined; or why there are none. */
-function messageText(body: string): { text: string | null; error?: string } {
+type Block = { type?: unknown; text?: unknown };
+
+/**
+ * The text of an answer, joined: a Messages API message's text blocks, or a Responses API
+ * response's output_text parts; or why there is none.
+ */
+function answerText(
+  body: string,
+  api: 'messages' | 'responses',
+): { text: string | null; error?: string } {
   let value: unknown;
   try {
     value = JSON.parse(body);
   } catch {
     return { text: null, error: 'the API answered with a body that is not JSON' };
+  }
+  if (api === 'responses') {
+    const output = (value as { output?: unknown } | null)?.output;
+    if (!Array.isArray(output)) return { text: null, error: 'the API answer holds no output' };
+    const parts = (output as { type?: unknown; content?: unknown }[])
+      .filter((item) => item?.type === 'message' && Array.isArray(item.content))
+      .flatMap((item) => item.content as Block[])
+      .filter((p) => p?.type === 'output_text' && typeof p.text === 'string');
+    return { text: parts.map((p) => p.text as string).join('') };
   }
   const content = (value as { content?: unknown } | null)?.content;
   if (!Array.isArray(content)) return { text: null, error: 'the API answer holds no content' };

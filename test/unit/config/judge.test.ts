@@ -45,6 +45,7 @@ describe('eval set: expectations and the judge', () => {
     );
     expect(set.judge).to.deep.equal({
       model: { script: path.join(dir, 'judge.json') },
+      api: 'messages',
       model_name: 'stand-in-judge',
       max_diff_bytes: 65536,
       max_transcript_bytes: 32768,
