@@ -175,7 +175,7 @@ function post(socketPath: string, urlPath: string, body: string): Promise<PostAn
         headers: {
           'content-type': 'application/json',
           'content-length': Buffer.byteLength(body),
-          'anthropic-version': '2023-06-01',
+          ...(urlPath === API.messages.path ? { 'anthropic-version': '2023-06-01' } : {}),
         },
       },
       (res) => {

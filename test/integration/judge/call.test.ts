@@ -87,6 +87,7 @@ describe('judge: asking through the host’s model gateway', () => {
       expect(got.path).to.equal('/v1/messages');
       expect(got.headers['x-api-key']).to.equal('secret-key-1');
       expect(got.headers.authorization).to.equal(undefined);
+      expect(got.headers['anthropic-version']).to.equal('2023-06-01');
       expect(got.body).to.deep.equal({
         model: 'judge-1',
         max_tokens: 1000,
@@ -112,6 +113,7 @@ describe('judge: asking through the host’s model gateway', () => {
       expect(got.path).to.equal('/v1/responses');
       expect(got.headers.authorization).to.equal('Bearer secret-key-1');
       expect(got.headers['x-api-key']).to.equal(undefined);
+      expect(got.headers['anthropic-version']).to.equal(undefined);
       expect(got.body).to.deep.equal({
         model: 'judge-1',
         max_output_tokens: 1000,
