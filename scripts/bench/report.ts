@@ -1,7 +1,9 @@
 /**
  * Benchmark of `evalrig report`: aggregate 10,000 synthetic stored runs
  * (2 evals x 2 conditions x 2,500, two stops each; an adapter agent's
- * record in nine runs of ten, a command agent's output in the rest) and compare with 1,000
+ * record in nine runs of ten, a command agent's output in the rest; a judge's grading.json of
+ * three expectations in nine runs of ten, and a blind comparison per eval and run number) and
+ * compare with 1,000
  * runs in the same session. Goal: under 3 s for 10,000 runs; memory flat
  * (peak RSS at 10,000 close to peak RSS at 1,000).
  *
@@ -11,10 +13,11 @@
  * Baseline in the same run: reading and parsing every run.json with nothing
  * else (the floor any report pays).
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
+import type { ComparisonFile, GradingFile, RunRecord } from '../../src/artifacts/index.js';
 import { GOOD_RUN, writeCampaign, type RunPlan } from '../../test/integration/report/fixture.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -62,7 +65,82 @@ async function generate(runsPer: number): Promise<{ dir: string; seconds: number
     runs: runsPer,
     plan,
   });
+  await writeGradings(dir);
   return { dir, seconds: (performance.now() - t0) / 1000 };
+}
+
+const HASH = 'a'.repeat(64);
+const EXPECTATIONS = ['It adds the feature.', 'It says so.', 'It leaves a draft.'];
+
+/** A judge's grading.json beside nine run.json of ten, and a blind comparison per run number. */
+async function writeGradings(dir: string): Promise<void> {
+  const runs = path.join(dir, 'runs');
+  const judge = { model: 'stand-in-judge', source: 'script' as const };
+  const rubric = { version: 'grading-rubric@1', sha256: HASH };
+  const call = {
+    time: '2026-01-01T00:00:00Z',
+    status: 200,
+    latency_ms: 1,
+    input_tokens: 900,
+    output_tokens: 60,
+  };
+  let i = 0;
+  for (const e of (await readdir(runs)).sort()) {
+    for (const c of (await readdir(path.join(runs, e))).sort()) {
+      for (const r of (await readdir(path.join(runs, e, c))).sort()) {
+        const runDir = path.join(runs, e, c, r);
+        const record = JSON.parse(
+          await readFile(path.join(runDir, 'run.json'), 'utf8'),
+        ) as RunRecord;
+        if (i++ % 10 === 9 || record.status === 'failed') continue;
+        const passed = EXPECTATIONS.map((_, k) => (i + k) % 3 !== 0);
+        const grading: GradingFile = {
+          schema: 'evalrig/grading@1',
+          campaign: record.campaign,
+          eval: record.eval,
+          condition: record.condition,
+          run: record.run,
+          status: 'graded',
+          judge,
+          rubric,
+          inputs_sha256: HASH,
+          cache_key: HASH,
+          expectations: EXPECTATIONS.map((x, k) => ({
+            expectation: x,
+            passed: passed[k]!,
+            evidence: 'quoted',
+          })),
+          expectations_passed: passed.filter(Boolean).length / 3,
+          all_passed: passed.every(Boolean),
+          calls: [call],
+          graded_at: '2026-01-01T00:00:00Z',
+        };
+        await writeFile(path.join(runDir, 'grading.json'), JSON.stringify(grading));
+        if (c !== 'with_skill') continue;
+        const cmp = path.join(dir, 'comparisons', 'without_skill.vs.with_skill', e, r);
+        await mkdir(cmp, { recursive: true });
+        const comparison: ComparisonFile = {
+          schema: 'evalrig/comparison@1',
+          campaign: record.campaign,
+          eval: record.eval,
+          run: record.run,
+          conditions: ['without_skill', 'with_skill'],
+          seed: HASH,
+          order: ['with_skill', 'without_skill'],
+          status: 'judged',
+          winner: i % 4 === 0 ? 'tie' : i % 3 === 0 ? 'without_skill' : 'with_skill',
+          reason: 'a reason',
+          judge,
+          rubric,
+          inputs_sha256: HASH,
+          cache_key: HASH,
+          calls: [call],
+          judged_at: '2026-01-01T00:00:00Z',
+        };
+        await writeFile(path.join(cmp, 'comparison.json'), JSON.stringify(comparison));
+      }
+    }
+  }
 }
 
 // Prints the child's wall time and peak RSS (KiB) on exit, whatever it ran.

@@ -329,3 +329,83 @@ export interface ConditionsFile {
     readonly conditions?: readonly string[];
   };
 }
+
+/** Who judged: the model its requests named, and where it answered from. */
+export interface JudgeIdentity {
+  readonly model: string;
+  /** `script`: the model stand-in played a script; `api`: a real Messages API. */
+  readonly source: 'script' | 'api';
+  /** sha256 of the script's bytes (a changed script is another judge). */
+  readonly script_sha256?: string;
+  /** The API's origin (never its key). */
+  readonly url?: string;
+}
+
+/** A versioned rubric prompt and the sha256 of its text. */
+export interface RubricRecord {
+  readonly version: string;
+  readonly sha256: string;
+}
+
+/** One judge call as the host's model gateway logged it. */
+export interface JudgeCallRecord {
+  readonly time: string;
+  readonly status: number;
+  readonly latency_ms: number;
+  readonly input_tokens: number | null;
+  readonly output_tokens: number | null;
+  readonly problem?: string;
+}
+
+/** One expectation as the judge graded it; passed and evidence null on a grading error. */
+export interface GradedExpectation {
+  readonly expectation: string;
+  readonly passed: boolean | null;
+  readonly evidence: string | null;
+}
+
+/** runs/<eval>/<condition>/run-NN/grading.json */
+export interface GradingFile {
+  readonly schema: 'evalrig/grading@1';
+  readonly campaign: string;
+  readonly eval: string;
+  readonly condition: string;
+  readonly run: number;
+  /** `error`: no grade (never a fail); `error` says why. */
+  readonly status: 'graded' | 'error';
+  readonly error?: string;
+  readonly judge: JudgeIdentity;
+  readonly rubric: RubricRecord;
+  readonly inputs_sha256: string;
+  readonly cache_key: string;
+  readonly expectations: readonly GradedExpectation[];
+  /** Share of the expectations passed; null on an error. */
+  readonly expectations_passed: number | null;
+  readonly all_passed: boolean | null;
+  readonly calls: readonly JudgeCallRecord[];
+  readonly graded_at: string;
+}
+
+/** comparisons/<a>.vs.<b>/<eval>/run-NN/comparison.json: two conditions' runs judged blind. */
+export interface ComparisonFile {
+  readonly schema: 'evalrig/comparison@1';
+  readonly campaign: string;
+  readonly eval: string;
+  readonly run: number;
+  readonly conditions: readonly [string, string];
+  /** sha256 of (campaign, eval, run); its first byte's parity chose the order. */
+  readonly seed: string;
+  /** The conditions as the judge saw them: state A, then state B. */
+  readonly order: readonly [string, string];
+  readonly status: 'judged' | 'error';
+  readonly error?: string;
+  /** A condition, `tie`, or null on an error. */
+  readonly winner: string | null;
+  readonly reason: string | null;
+  readonly judge: JudgeIdentity;
+  readonly rubric: RubricRecord;
+  readonly inputs_sha256: string;
+  readonly cache_key: string;
+  readonly calls: readonly JudgeCallRecord[];
+  readonly judged_at: string;
+}

@@ -6,7 +6,8 @@ import { EvalrigError } from '../errors/index.js';
  * The artifact kinds with a schema in ./schemas/<kind>.schema.json. A new
  * artifact adds its schema file and its name here.
  */
-export type ArtifactKind = 'stop' | 'run' | 'conditions' | 'benchmark' | 'compare';
+export type ArtifactKind =
+  'stop' | 'run' | 'conditions' | 'benchmark' | 'compare' | 'grading' | 'comparison';
 
 /** An artifact does not match its schema: a bug in evalrig, caught before it reaches disk. */
 export class ArtifactSchemaError extends EvalrigError {

@@ -12,6 +12,7 @@ import { loadEvalSet, refuseBeyondEngine, type EvalSet } from '../config/index.j
 import { sweepQuotas } from '../environment/index.js';
 import { EvalrigError, InputError } from '../errors/index.js';
 import { ensureTestImage } from '../image/index.js';
+import { CampaignGrader, describeGradeSummary, type GradeSummary } from '../judge/index.js';
 import {
   bounded,
   CreationGate,
@@ -95,6 +96,8 @@ export interface CampaignResult {
   readonly timedOut: number;
   /** True when a signal cut the campaign short. */
   readonly interrupted: boolean;
+  /** What the judge did, when the eval set has one and expectations to grade. */
+  readonly grading?: GradeSummary;
 }
 
 function newCampaignId(name: string): string {
@@ -342,6 +345,8 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
     await until(release(), deadline);
   });
   try {
+    // The judge is made ready (its key read, its script checked) before anything runs.
+    const grader = await CampaignGrader.prepare(evalSet, { campaign, outDir, log });
     // A campaign that died left its runs' quotas mounted: unmount them first.
     await sweepQuotas(path.join(outDir, 'work'));
     // A campaign that died left containers behind: find them by label.
@@ -529,6 +534,11 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
             return;
           }
           played++;
+          // Graded off the run's critical path; the sweep below awaits it (and reports a failure).
+          if (grader && outcome.status !== 'failed') {
+            const p = prepared.planned;
+            grader.gradeRun(p.eval.id, p.condition.name, p.run).catch(() => undefined);
+          }
           if (outcome.status === 'failed') failed++;
           if (outcome.status === 'timed_out') timedOut++;
           const r = outcome.record;
@@ -554,6 +564,13 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
         { exitCode: 1, cause: health.lost },
       );
     }
+    // Every finished run is graded (the ones played now, earlier ones without a good grading),
+    // then the blind comparisons: unchanged answers come from their files, no call.
+    let grading: GradeSummary | undefined;
+    if (grader && !interrupted) {
+      grading = await grader.sweep();
+      log.write(`evalrig: ${describeGradeSummary(grading)}\n`);
+    }
     return {
       campaign,
       outDir,
@@ -563,6 +580,7 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
       failed,
       timedOut,
       interrupted,
+      ...(grading ? { grading } : {}),
     };
   } finally {
     stopWatch();

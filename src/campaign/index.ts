@@ -3,6 +3,7 @@
  * (`evalrig run`). Turns, stops, timeouts, resume and clean-up live here.
  */
 export { runCampaign, type CampaignOptions, type CampaignResult } from './campaign.js';
+export { gradeCampaignFolder } from './grade.js';
 export { planRuns, runKey, type PlannedRun, type PlanFilters } from './plan.js';
 export { conditionsFile, runLayout, CONTAINER, type RunLayout } from './layout.js';
 export { runPool } from './pool.js';

@@ -91,6 +91,44 @@ function modelChecks(folder: EvalSetFolder, doc: Json): Promise<Problem | undefi
   return pending;
 }
 
+/** The judge's model name (required with a real API) and the conditions it compares. */
+function judgeProblems(judge: Json, conditionNames: readonly string[]): Problem[] {
+  const problems: Problem[] = [];
+  if (isObject(judge.model) && typeof judge.model.url === 'string' && !('model_name' in judge)) {
+    problems.push({
+      pointer: '/judge',
+      message:
+        'a judge with a "url" needs "model_name" (the model its requests name, e.g. the one your API serves)',
+    });
+  }
+  const known = conditionNames.length > 0 ? conditionNames : ['default'];
+  list(judge.compare).forEach((name, i) => {
+    if (typeof name === 'string' && name !== '' && !known.includes(name)) {
+      problems.push({
+        pointer: pointer('judge', 'compare', i),
+        message: `no condition named ${quote(name)} (conditions: ${known.join(', ')})`,
+      });
+    }
+  });
+  return problems;
+}
+
+/** The judge's model script: inside the eval set's folder and a valid script. */
+async function judgeScriptCheck(folder: EvalSetFolder, judge: Json): Promise<Problem | undefined> {
+  const model = judge.model;
+  if (!isObject(model) || typeof model.script !== 'string' || model.script === '') return undefined;
+  const at = pointer('judge', 'model', 'script');
+  const where = await checkHostPath(folder, at, model.script, { kind: 'file' });
+  if (where) return where;
+  try {
+    await loadModelScript(path.resolve(folder.dir, model.script));
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof ModelScriptError)) throw error;
+    return { pointer: at, message: error.message };
+  }
+}
+
 /** The semantic problems of an eval set whose folder is `dir`. */
 export async function semanticProblems(doc: unknown, dir: string): Promise<Problem[]> {
   if (!isObject(doc)) return [];
@@ -128,6 +166,10 @@ export async function semanticProblems(doc: unknown, dir: string): Promise<Probl
 
   pending.push(...modelChecks(folder, doc));
   problems.push(...messageCheckProblems(doc));
+  if (isObject(doc.judge)) {
+    problems.push(...judgeProblems(doc.judge, conditionNames));
+    pending.push(judgeScriptCheck(folder, doc.judge));
+  }
 
   if (isObject(doc.resources)) {
     problems.push(

@@ -6,8 +6,15 @@ import path from 'node:path';
 import { parseMemory } from './memory.js';
 import { messageChecksOf } from './message-checks.js';
 import { normalizeWorkTreePath } from './paths.js';
-import type { RawCondition, RawEnvironment, RawEval, RawEvalSet, RawTurn } from './raw.js';
-import type { Condition, EnvironmentImageSpec, Eval, EvalSet, Turn } from './types.js';
+import type {
+  RawCondition,
+  RawEnvironment,
+  RawEval,
+  RawEvalSet,
+  RawJudge,
+  RawTurn,
+} from './raw.js';
+import type { Condition, EnvironmentImageSpec, Eval, EvalSet, JudgeSpec, Turn } from './types.js';
 
 /** Defaults of what the user may leave out; the schema's `default`s say the same. */
 export const DEFAULTS = {
@@ -24,6 +31,10 @@ export const DEFAULTS = {
   /** The model a codex agent asks for when the eval set names none (in the price table). */
   codex_model: 'gpt-5.1-codex',
   agent_install: 'mount',
+  judge_model_name: 'stand-in-judge',
+  judge_max_diff_bytes: 65536,
+  judge_max_transcript_bytes: 32768,
+  judge_max_tokens: 4096,
 } as const;
 
 export interface FileFacts {
@@ -70,6 +81,7 @@ export function normalize(raw: RawEvalSet, facts: FileFacts): EvalSet {
       disk_bytes: parseMemory(raw.resources?.disk ?? DEFAULTS.disk),
     },
     repo_owner: raw.repo_owner ?? DEFAULTS.repo_owner,
+    ...(raw.judge === undefined ? {} : { judge: normalizeJudge(raw.judge, dir) }),
     evals: raw.evals.map((item) => normalizeEval(item, raw, dir)),
   };
 }
@@ -105,6 +117,7 @@ function normalizeEval(item: RawEval, set: RawEvalSet, dir: string): Eval {
     id: item.id,
     prompt: item.prompt,
     ...(item.expected_output === undefined ? {} : { expected_output: item.expected_output }),
+    expectations: item.expectations ?? [],
     files: (item.files ?? []).map((file) => ({
       from: path.resolve(filesRoot, file),
       to: normalizeWorkTreePath(file),
@@ -161,4 +174,20 @@ function normalizeTurns(turns: readonly RawTurn[], firstPhase: string): Turn[] {
     previous = written.phase ?? previous;
     return { message: written.message, phase: previous };
   });
+}
+
+/** The judge with its defaults; a script's path made absolute. */
+function normalizeJudge(raw: RawJudge, dir: string): JudgeSpec {
+  return {
+    model:
+      'script' in raw.model
+        ? { script: path.resolve(dir, raw.model.script) }
+        : { url: raw.model.url, key_env: raw.model.key_env },
+    api: raw.api ?? 'messages',
+    model_name: raw.model_name ?? DEFAULTS.judge_model_name,
+    max_diff_bytes: raw.max_diff_bytes ?? DEFAULTS.judge_max_diff_bytes,
+    max_transcript_bytes: raw.max_transcript_bytes ?? DEFAULTS.judge_max_transcript_bytes,
+    max_tokens: raw.max_tokens ?? DEFAULTS.judge_max_tokens,
+    ...(raw.compare === undefined ? {} : { compare: [raw.compare[0], raw.compare[1]] as const }),
+  };
 }

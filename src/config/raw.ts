@@ -41,6 +41,7 @@ export interface RawEval {
   id: string;
   prompt: string;
   expected_output?: string;
+  expectations?: string[];
   files?: string[];
   files_root?: string;
   codebase?: CodebaseSource;
@@ -84,5 +85,16 @@ export interface RawEvalSet {
   message_checks?: RawMessageCheck[];
   builtin_message_checks?: string[];
   environment?: RawEnvironment;
+  judge?: RawJudge;
   evals: RawEval[];
+}
+
+export interface RawJudge {
+  model: { script: string } | { url: string; key_env: string };
+  api?: 'messages' | 'responses';
+  model_name?: string;
+  max_diff_bytes?: number;
+  max_transcript_bytes?: number;
+  max_tokens?: number;
+  compare?: [string, string];
 }

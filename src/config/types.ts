@@ -118,6 +118,8 @@ export interface Eval {
   readonly id: string;
   readonly prompt: string;
   readonly expected_output?: string;
+  /** Sentences the judge grades each run against (empty: nothing to grade). */
+  readonly expectations: readonly string[];
   /** Overlay: absolute host path -> path relative to the work tree. */
   readonly files: readonly StagedPath[];
   /** Absent when the eval has no codebase (a fresh repository with only its files). */
@@ -172,5 +174,22 @@ export interface EvalSet {
   readonly resources: Resources;
   /** Owner of the repository as the gh stand-in shows it. */
   readonly repo_owner: string;
+  /** The model that grades expectations (and compares two conditions blind); absent: none. */
+  readonly judge?: JudgeSpec;
   readonly evals: readonly Eval[];
+}
+
+/** The judge of an eval set: its model, what it is shown, and an optional blind comparison. */
+export interface JudgeSpec {
+  /** A model script the stand-in plays (absolute path), or a Messages API and its key variable. */
+  readonly model: ModelSpec;
+  /** `messages` (Anthropic, x-api-key) or `responses` (OpenAI, bearer). */
+  readonly api: 'messages' | 'responses';
+  /** The model its requests name; part of the grading cache key. */
+  readonly model_name: string;
+  readonly max_diff_bytes: number;
+  readonly max_transcript_bytes: number;
+  readonly max_tokens: number;
+  /** Two conditions compared blind, run by run. */
+  readonly compare?: readonly [string, string];
 }

@@ -2,8 +2,9 @@
  * The model stand-in: a scripted fake of the Anthropic Messages API (`POST /v1/messages`) and
  * of the OpenAI Responses API (`POST /v1/responses`, same script) that real agent binaries
  * talk to with no key and no network. A script lists one answer per model request, in order
- * (text and tool_use blocks with usage numbers, or an error answer: 400, 429, 500, 529); see
- * model-script.schema.json.
+ * (text and tool_use blocks with usage numbers, or an error answer: 400, 429, 500, 529); a
+ * response with `"when": { "contains": [...] }` answers only a request whose text holds those
+ * strings (the first not played that fits answers); see model-script.schema.json.
  *
  * ```ts
  * const standIn = await startModelStandIn({
@@ -25,6 +26,7 @@ export type {
   ScriptMessage,
   ScriptResponse,
   ScriptUsage,
+  ScriptWhen,
   StopReason,
 } from './script.js';
 export { apiMessage, sseFrames } from './anthropic.js';

@@ -21,8 +21,18 @@ export interface ScriptUsage {
 
 export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence';
 
+/**
+ * When a response may answer: the request's text (every string of its JSON body: system
+ * prompt, messages, tool results) holds every string of `contains`. Absent: any request. Lets one script answer different requests (a judge grading
+ * two evals) whatever their order.
+ */
+export interface ScriptWhen {
+  readonly contains: readonly string[];
+}
+
 /** A scripted message answer. */
 export interface ScriptMessage {
+  readonly when?: ScriptWhen;
   readonly content: readonly ScriptBlock[];
   readonly stop_reason?: StopReason;
   readonly usage?: ScriptUsage;
@@ -30,6 +40,7 @@ export interface ScriptMessage {
 
 /** A scripted error answer: the HTTP status and the API's error body. */
 export interface ScriptErrorAnswer {
+  readonly when?: ScriptWhen;
   readonly error: {
     readonly status: 400 | 429 | 500 | 529;
     readonly message?: string;
@@ -39,7 +50,10 @@ export interface ScriptErrorAnswer {
 
 export type ScriptResponse = ScriptMessage | ScriptErrorAnswer;
 
-/** What the model stand-in plays: one response per model request, in order. */
+/**
+ * What the model stand-in plays: one response per model request, in order (the first not yet
+ * played whose `when` the request meets).
+ */
 export interface ModelScript {
   readonly model?: string;
   readonly responses: readonly ScriptResponse[];
@@ -140,8 +154,9 @@ function checkResponse(value: unknown, at: string, fail: Fail): void {
   if ('error' in value && 'content' in value) {
     fail(at, 'a response is a message ("content") or an error ("error"), not both');
   }
+  if ('when' in value) checkWhen(value.when, `${at}/when`, fail);
   if ('error' in value) {
-    onlyKeys(value, [COMMENT, 'error'], at, fail);
+    onlyKeys(value, [COMMENT, 'when', 'error'], at, fail);
     const e = value.error;
     if (!isObject(e)) return fail(`${at}/error`, `must be an object, not ${kind(e)}`);
     onlyKeys(e, ['status', 'message', 'retry_after'], `${at}/error`, fail);
@@ -166,7 +181,7 @@ function checkResponse(value: unknown, at: string, fail: Fail): void {
     return;
   }
   if (!('content' in value)) fail(at, 'a response needs "content" (a message) or "error"');
-  onlyKeys(value, [COMMENT, 'content', 'stop_reason', 'usage'], at, fail);
+  onlyKeys(value, [COMMENT, 'when', 'content', 'stop_reason', 'usage'], at, fail);
   const content = value.content;
   if (!Array.isArray(content)) {
     return fail(`${at}/content`, `must be an array of blocks, not ${kind(content)}`);
@@ -189,6 +204,20 @@ function checkResponse(value: unknown, at: string, fail: Fail): void {
       }
     }
   }
+}
+
+function checkWhen(value: unknown, at: string, fail: Fail): void {
+  if (!isObject(value)) return fail(at, `must be an object, not ${kind(value)}`);
+  onlyKeys(value, ['contains'], at, fail);
+  const c = value.contains;
+  if (!Array.isArray(c) || c.length === 0) {
+    return fail(`${at}/contains`, 'must be a non-empty array of strings');
+  }
+  c.forEach((s, i) => {
+    if (typeof s !== 'string' || s === '') {
+      fail(`${at}/contains${token(i)}`, `must be a non-empty string, not ${kind(s)}`);
+    }
+  });
 }
 
 function checkBlock(value: unknown, at: string, fail: Fail): void {

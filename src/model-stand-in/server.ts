@@ -55,7 +55,14 @@ export async function startModelStandIn(options: ModelStandInOptions): Promise<M
   const maxRequestBytes = options.maxRequestBytes ?? 32 * 1024 * 1024;
   const script = options.script;
   const requests: StandInRequest[] = [];
-  let next = 0;
+  const played = new Array<boolean>(script.responses.length).fill(false);
+  let left = script.responses.length;
+  /** The first response not played yet whose `when` the body meets (in order without `when`). */
+  const pick = (body: string): number => {
+    return script.responses.findIndex(
+      (r, i) => !played[i] && (r.when?.contains.every((s) => body.includes(s)) ?? true),
+    );
+  };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://stand-in');
@@ -100,20 +107,19 @@ export async function startModelStandIn(options: ModelStandInOptions): Promise<M
       messages: request.messages,
       toolResults: request.toolResults,
     };
-    const index = next;
-    const scripted = script.responses[index];
+    const index = pick(requestText(body));
+    const scripted = index < 0 ? undefined : script.responses[index];
     if (!scripted) {
-      send(
-        res,
-        standInError(
-          400,
-          `the model script has no response left for request ${n} (it holds ${script.responses.length})`,
-        ),
-      );
+      const why =
+        left === 0
+          ? `has no response left for request ${n} (it holds ${script.responses.length})`
+          : `has no response left whose "when" fits request ${n} (${left} of ${script.responses.length} not played)`;
+      send(res, standInError(400, `the model script ${why}`));
       note({ ...seen, response: null, status: 400 });
       return;
     }
-    next++;
+    played[index] = true;
+    left--;
     if ('error' in scripted) {
       const answer = api === 'messages' ? apiError(scripted.error) : responsesError(scripted.error);
       send(res, answer);
@@ -163,7 +169,7 @@ export async function startModelStandIn(options: ModelStandInOptions): Promise<M
     url,
     socketPath,
     requests: () => [...requests],
-    remaining: () => script.responses.length - next,
+    remaining: () => left,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -273,6 +279,31 @@ function resultText(content: unknown): string {
   return content
     .map((c: { type?: unknown; text?: unknown }) => (c?.type === 'text' ? String(c.text) : ''))
     .join('');
+}
+
+/**
+ * The text a `when` is matched against: every string of the request's JSON (system prompt,
+ * messages, tool results) joined by newlines, as written before JSON escaping. Walked without
+ * recursion: the body is the client's, however deep.
+ */
+function requestText(body: Buffer): string {
+  let value: unknown;
+  try {
+    value = JSON.parse(body.toString('utf8'));
+  } catch {
+    return body.toString('utf8');
+  }
+  const out: string[] = [];
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'string') out.push(v);
+    else if (typeof v === 'object' && v !== null) {
+      const items = Array.isArray(v) ? (v as unknown[]) : Object.values(v);
+      for (let i = items.length - 1; i >= 0; i--) stack.push(items[i]);
+    }
+  }
+  return out.join('\n');
 }
 
 function listen(server: Server, where: StandInListen): Promise<void> {

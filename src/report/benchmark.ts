@@ -13,6 +13,7 @@ import {
   type RateMeasure,
 } from '../measure/index.js';
 import type { PowerWarning, Verdict } from './verdict.js';
+import type { GradingSection } from './grading.js';
 import {
   fisherExact,
   newcombeDifference,
@@ -154,6 +155,8 @@ export interface BenchmarkFile {
   readonly power_warnings?: readonly PowerWarning[];
   /** What each eval asked: its prompt, later messages and expectations (from conditions.json). */
   readonly prompts?: ReadonlyArray<EvalPrompt>;
+  /** What the judge said (grading.json, comparison.json); absent when nothing was graded. */
+  readonly grading?: GradingSection;
 }
 
 /** What an eval asked of the agent, as the report shows it. */

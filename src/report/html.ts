@@ -17,6 +17,7 @@ import {
   num,
   percent,
 } from './format.js';
+import { gradingHtml } from './grading-render.js';
 import { codebaseLine, HOST_LOCAL_NOTE, ReportStructureError } from './markdown.js';
 import type { NumberStats, RateStats } from './stats.js';
 import type { RunTimeline, StopLine } from './timeline.js';
@@ -501,6 +502,7 @@ ${verdictSection(b)}
 <section id="charts"><h2>Measures</h2>${charts(b)}</section>
 <section id="comparisons"><h2>Comparisons</h2>${comparisons(b)}</section>
 ${promptSection(b)}
+${gradingHtml(b.grading)}
 <section id="provenance-section"><h2>Provenance</h2>${provenance(b)}</section>
 <section id="runs"><h2>Runs</h2><p class="small">Each box is a stop, in turn order; ⇥ and a blue edge: the stop hands over. PR: the branch's pull request at that stop; described: its description is the one the description probe printed then.</p>${timelines(runs, notShown)}</section>
 </body>

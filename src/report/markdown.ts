@@ -6,6 +6,7 @@ import {
   type BenchmarkFile,
   type CodebaseEntry,
 } from './benchmark.js';
+import { gradingMarkdown } from './grading-render.js';
 import {
   AGENT_LABELS,
   formatDifference,
@@ -32,7 +33,7 @@ export function cell(text: string): string {
     .replace(/[\r\n]+/g, ' ');
 }
 
-function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
+export function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
   const line = (cells: readonly string[]): string => `| ${cells.map(cell).join(' | ')} |`;
   return [line(header), `|${header.map(() => ' --- ').join('|')}|`, ...rows.map(line)].join('\n');
 }
@@ -205,6 +206,7 @@ export function renderReportMd(b: BenchmarkFile): string {
     );
   }
   parts.push(...promptLines(b));
+  parts.push(...gradingMarkdown(b.grading));
   return parts.join('\n');
 }
 

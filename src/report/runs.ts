@@ -147,8 +147,9 @@ const STOP_FILE = /^stops\/stop-\d+\.json$/;
  * The files of a run worth opening from the report, that exist: run.json, its
  * stop files, each turn's transcript (turns/turn-NN.jsonl for an adapter
  * agent, turn-NN.stdout.txt and .stderr.txt for a command agent), diff.patch,
- * calls.jsonl and model-calls.jsonl. Names are evalrig's own patterns, never a
- * path a record names as-is.
+ * calls.jsonl, model-calls.jsonl, and the judge's grading.json and
+ * judge-calls.jsonl. Names are evalrig's own patterns, never a path a record
+ * names as-is.
  */
 export async function runFiles(
   location: RunLocation,
@@ -170,6 +171,8 @@ export async function runFiles(
   await add('diff.patch', 'diff.patch');
   await add('calls.jsonl', 'calls.jsonl');
   await add('model-calls.jsonl', 'model-calls.jsonl');
+  await add('grading.json', 'grading.json');
+  await add('judge-calls.jsonl', 'judge-calls.jsonl');
   return files;
 }
 

@@ -17,6 +17,7 @@ import {
   type CodebaseEntry,
   type GroupStats,
 } from './benchmark.js';
+import { GradingAccumulator } from './grading.js';
 import { checkHtml, renderHtml } from './html.js';
 import { checkMarkdown, renderBaseline, renderReportMd } from './markdown.js';
 import { readStops, runFiles, storedRuns, StoredRunError } from './runs.js';
@@ -112,6 +113,10 @@ export async function writeReport(
   };
   for (const e of conditionsFile.evals) addCodebase(e.id, e.codebase);
 
+  // The judge's gradings, read from each run's grading.json (never asked again here).
+  const grading = new GradingAccumulator(conditionsFile.conditions.map((c) => c.name));
+  // Read beside the loop, a few at a time: most runs have none, and a miss still costs an open.
+  const gradingReads: Promise<void>[] = [];
   const timelines: RunTimeline[] = [];
   let total = 0;
   let withoutRecord = 0;
@@ -149,6 +154,10 @@ export async function writeReport(
         (group = { eval: record.eval, condition: record.condition, acc: new GroupAccumulator() }),
       );
     group.acc.add(record);
+    const read = grading.add(location.dir, record);
+    read.catch(() => undefined); // awaited below; not "unhandled" meanwhile
+    gradingReads.push(read);
+    if (gradingReads.length >= 32) await Promise.all(gradingReads.splice(0));
     if (record.codebase) addCodebase(record.eval, record.codebase);
     if (stops) {
       const files = (await runFiles(location, record.stops)).map((f) => ({
@@ -174,6 +183,8 @@ export async function writeReport(
   const pairs = comparisonPairs(names, conditionsFile.baseline_condition);
   const baseline = pairs[0]?.[0] ?? conditionsFile.baseline_condition;
   const codebaseList = [...codebases.values()];
+  await Promise.all(gradingReads);
+  const gradingSection = await grading.section(dir, pairs);
   const comparisons = pairs.map(([b, o]) => compare(b, stats.get(b)!, o, stats.get(o)!));
   const measuredRuns = new Map(conditions.map((c) => [c.condition, c.measured]));
   const prompts = conditionsFile.evals.flatMap((e) =>
@@ -217,6 +228,7 @@ export async function writeReport(
     verdicts: verdicts(comparisons, stats),
     power_warnings: powerWarnings(comparisons, measuredRuns),
     prompts,
+    ...(gradingSection ? { grading: gradingSection } : {}),
   };
 
   const files = {

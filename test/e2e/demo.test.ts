@@ -7,6 +7,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
+import { assertArtifact, type GradingFile } from '../../src/artifacts/index.js';
 import { requireDocker } from '../support/docker.js';
 
 const EVAL_SET = 'examples/pr-workflow/evals.json';
@@ -81,5 +82,32 @@ describe('e2e: the demo (examples/pr-workflow)', function () {
     expect(staged[0]!.sha256, 'a staged folder is hashed by its contents').to.match(
       /^[0-9a-f]{64}$/,
     );
+  });
+
+  it('grades every run with the judge the model stand-in plays, and compares the conditions blind', async () => {
+    for (const condition of ['with_skill', 'without_skill']) {
+      for (const run of ['run-01', 'run-02']) {
+        const file = path.join(out, 'runs', 'add-multiply', condition, run, 'grading.json');
+        const grading = JSON.parse(await readFile(file, 'utf8')) as GradingFile;
+        assertArtifact('grading', grading, file);
+        expect(grading.status, file).to.equal('graded');
+        expect(grading.all_passed, file).to.equal(condition === 'with_skill');
+      }
+    }
+    const benchmark = JSON.parse(await readFile(path.join(out, 'benchmark.json'), 'utf8')) as {
+      grading: {
+        conditions: { condition: string; all_passed: { rate: number } }[];
+        blind: { judged: number; wins: { condition: string; stats: { rate: number } }[] }[];
+      };
+    };
+    const rates = Object.fromEntries(
+      benchmark.grading.conditions.map((c) => [c.condition, c.all_passed.rate]),
+    );
+    expect(rates).to.deep.equal({ without_skill: 0, with_skill: 1 });
+    expect(benchmark.grading.blind.map((b) => b.judged)).to.deep.equal([2]);
+    const wins = Object.fromEntries(
+      benchmark.grading.blind[0]!.wins.map((w) => [w.condition, w.stats.rate]),
+    );
+    expect(wins).to.deep.equal({ without_skill: 0, with_skill: 1 });
   });
 });

@@ -5,6 +5,7 @@ import { registerRun } from './run.js';
 import { registerValidate } from './validate.js';
 import { registerReport } from './report.js';
 import { registerCompare } from './compare.js';
+import { registerGrade } from './grade.js';
 
 /** Every verb of the CLI; each lives in its own file. */
 export function registerCommands(program: Command): void {
@@ -14,4 +15,5 @@ export function registerCommands(program: Command): void {
   registerValidate(program);
   registerReport(program);
   registerCompare(program);
+  registerGrade(program);
 }

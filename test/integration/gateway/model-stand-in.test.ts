@@ -99,7 +99,7 @@ describe('model stand-in', () => {
 
     it('names the file and the JSON pointer of the first problem', () => {
       expect(problem({ responses: [{ content: [{ text: 'a' }], usag: {} }] })).to.equal(
-        'model script m.json: /responses/0/usag: "usag" is not a field here (it takes description, content, stop_reason, usage)',
+        'model script m.json: /responses/0/usag: "usag" is not a field here (it takes description, when, content, stop_reason, usage)',
       );
       expect(problem({ responses: [{ error: { status: 503 } }] })).to.equal(
         'model script m.json: /responses/0/error/status: must be one of 400, 429, 500, 529, not 503',
@@ -113,6 +113,11 @@ describe('model stand-in', () => {
         problem({ responses: [{ content: [{ text: 'a' }], usage: { input_tokens: -1 } }] }),
       ).to.equal(
         'model script m.json: /responses/0/usage/input_tokens: must be a whole number >= 0, not -1',
+      );
+      expect(
+        problem({ responses: [{ when: { contains: [] }, content: [{ text: 'a' }] }] }),
+      ).to.equal(
+        'model script m.json: /responses/0/when/contains: must be a non-empty array of strings',
       );
       expect(problem({ responses: [] })).to.equal(
         'model script m.json: /responses: must hold at least one response',
@@ -219,6 +224,47 @@ describe('model stand-in', () => {
       stop_reason: 'end_turn',
     });
     expect(message.content).to.deep.equal([{ type: 'text', text: 'done' }]);
+  });
+
+  it('answers with the first response not played whose "when" the request text meets, whatever the order of requests', async () => {
+    const sock = await start({
+      responses: [
+        { when: { contains: ['eval: b', 'grade'] }, content: [{ text: 'for b' }] },
+        { when: { contains: ['eval: a'] }, content: [{ text: 'for a' }] },
+        { content: [{ text: 'for anything' }] },
+      ],
+    });
+    const ask = (text: string) =>
+      post(sock, '/v1/messages', {
+        ...ASK,
+        stream: false,
+        system: 'grade this',
+        messages: [{ role: 'user', content: [{ type: 'text', text }] }],
+      });
+    const text = (a: Answer) =>
+      (JSON.parse(a.body) as { content: { text: string }[] }).content[0]!.text;
+    // Matched on the strings of the request as written (the system prompt and the message), not its JSON escaping.
+    expect(text(await ask('eval: a\nline two'))).to.equal('for a');
+    expect(text(await ask('eval: b'))).to.equal('for b');
+    expect(text(await ask('eval: a'))).to.equal('for anything');
+    const none = await ask('eval: a');
+    expect(none.status).to.equal(400);
+    expect(JSON.parse(none.body).error.message).to.equal(
+      'the model script has no response left for request 4 (it holds 3)',
+    );
+    expect(standIn!.requests().map((r) => r.response)).to.deep.equal([1, 0, 2, null]);
+  });
+
+  it('says so when responses are left but none fits the request', async () => {
+    const sock = await start({
+      responses: [{ when: { contains: ['eval: a'] }, content: [{ text: 'for a' }] }],
+    });
+    const answer = await post(sock, '/v1/messages', { ...ASK, stream: false });
+    expect(answer.status).to.equal(400);
+    expect(JSON.parse(answer.body).error.message).to.equal(
+      'the model script has no response left whose "when" fits request 1 (1 of 1 not played)',
+    );
+    expect(standIn!.remaining()).to.equal(1);
   });
 
   it('plays scripted errors (529 overloaded with retry-after, 400 not to retry) in order, then says the script ran out', async () => {

@@ -46,6 +46,7 @@ describe('loadEvalSet: a valid eval set is normalized', () => {
       {
         id: 'say-hello',
         prompt: 'Print hello.',
+        expectations: [],
         files: [],
         runs: 1,
         phase: 'planning',

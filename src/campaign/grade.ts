@@ -1,0 +1,53 @@
+import path from 'node:path';
+import { readArtifact, type ConditionsFile } from '../artifacts/index.js';
+import { loadEvalSet } from '../config/index.js';
+import { InputError } from '../errors/index.js';
+import { CampaignGrader, type GradeSummary } from '../judge/index.js';
+import { conditionsFile } from './layout.js';
+import { lockCampaignFolder } from './lock.js';
+
+/**
+ * `evalrig grade <out>`: grades a finished campaign's runs again with its eval set's judge
+ * (the file conditions.json names, or `evalSetFile`). Only runs whose judge inputs, expectations,
+ * rubric or judge changed, or whose grading is missing or an error, call the judge; the blind
+ * comparisons likewise. Holds the folder's lock: no campaign writes it meanwhile.
+ */
+export async function gradeCampaignFolder(
+  outDir: string,
+  options: { readonly evalSetFile?: string; readonly log?: NodeJS.WritableStream } = {},
+): Promise<GradeSummary> {
+  const dir = path.resolve(outDir);
+  const log = options.log ?? process.stderr;
+  let conditions: ConditionsFile;
+  try {
+    conditions = await readArtifact<ConditionsFile>('conditions', conditionsFile(dir));
+  } catch (error) {
+    throw new InputError(
+      `${conditionsFile(dir)} cannot be read (${(error as Error).message.split('\n')[0]}): ${outDir} is not a campaign folder`,
+    );
+  }
+  const file = options.evalSetFile ?? conditions.eval_set.path;
+  const evalSet = await loadEvalSet(file);
+  if (evalSet.sha256 !== conditions.eval_set.sha256) {
+    log.write(
+      `evalrig: note: ${file} changed since the campaign ran (sha256 ${conditions.eval_set.sha256.slice(0, 12)} then, ${evalSet.sha256.slice(0, 12)} now): grading with its expectations and judge as they are now\n`,
+    );
+  }
+  if (!evalSet.judge) {
+    throw new InputError(
+      `${file} has no "judge": give one ({ "model": { "script" } } or { "model": { "url", "key_env" }, "model_name" }) to grade expectations`,
+    );
+  }
+  const release = await lockCampaignFolder(dir);
+  try {
+    const grader = await CampaignGrader.prepare(evalSet, {
+      campaign: conditions.campaign,
+      outDir: dir,
+      log,
+    });
+    if (!grader) throw new InputError(`${file}: no eval has "expectations": nothing to grade`);
+    return await grader.sweep();
+  } finally {
+    await release();
+  }
+}

@@ -1,0 +1,204 @@
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { verifyRunFiles, type RunRecord } from '../artifacts/index.js';
+import type { Eval, EvalSet } from '../config/index.js';
+import { prepareJudgeModel } from './call.js';
+import { compareRuns } from './compare.js';
+import { gradeRun, type GradeContext, type GradeOutcome } from './grade.js';
+
+/** What a grading pass did, in numbers. */
+export interface GradeSummary {
+  /** Runs the judge graded now. */
+  graded: number;
+  /** Runs whose grading.json was still good: no call. */
+  cached: number;
+  /** Runs whose grading is an error (recorded, not a fail). */
+  errors: number;
+  /** Blind comparisons judged now, answered from their file, or in error. */
+  compared: number;
+  comparedCached: number;
+  compareErrors: number;
+}
+
+/** Judge calls at once: the judge is one upstream, and runs finish a few at a time. */
+const CONCURRENCY = 2;
+
+const runName = (n: number): string => `run-${String(n).padStart(2, '0')}`;
+
+/**
+ * Grades a campaign's runs with its eval set's judge: run by run as the campaign finishes
+ * them ({@link CampaignGrader.gradeRun}, off the runs' critical path), then a sweep over every
+ * finished run ({@link CampaignGrader.sweep}: runs of an earlier campaign, runs whose grading
+ * is stale or an error) and the blind comparisons. Every answer is cached by its key, so a
+ * sweep over graded runs calls nothing.
+ */
+export class CampaignGrader {
+  readonly summary: GradeSummary = {
+    graded: 0,
+    cached: 0,
+    errors: 0,
+    compared: 0,
+    comparedCached: 0,
+    compareErrors: 0,
+  };
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private running = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  private constructor(
+    private readonly evalSet: EvalSet,
+    private readonly ctx: GradeContext & { readonly outDir: string },
+  ) {}
+
+  /**
+   * The grader of a campaign, or undefined when nothing is to be graded: no eval has
+   * expectations, or the eval set has no judge (then `log` says the expectations are not
+   * graded). A judge whose key is not set refuses here, before anything runs.
+   */
+  static async prepare(
+    evalSet: EvalSet,
+    options: {
+      readonly campaign: string;
+      readonly outDir: string;
+      readonly log: NodeJS.WritableStream;
+    },
+  ): Promise<CampaignGrader | undefined> {
+    const withExpectations = evalSet.evals.filter((e) => e.expectations.length > 0);
+    if (withExpectations.length === 0) return undefined;
+    if (!evalSet.judge) {
+      options.log.write(
+        `evalrig: warning: ${withExpectations.length} eval(s) have expectations but the eval set has no "judge": expectations are not graded\n`,
+      );
+      return undefined;
+    }
+    const judge = await prepareJudgeModel(evalSet.judge, evalSet.file);
+    return new CampaignGrader(evalSet, {
+      campaign: options.campaign,
+      outDir: options.outDir,
+      spec: evalSet.judge,
+      judge,
+    });
+  }
+
+  private evalOf(id: string): Eval | undefined {
+    const e = this.evalSet.evals.find((x) => x.id === id);
+    return e && e.expectations.length > 0 ? e : undefined;
+  }
+
+  /** Grades one run folder (once per pass); a run not to be graded is left alone. */
+  gradeRun(evalId: string, condition: string, run: number): Promise<void> {
+    const runDir = path.join(this.ctx.outDir, 'runs', evalId, condition, runName(run));
+    const known = this.inFlight.get(runDir);
+    if (known) return known;
+    const work = this.limited(async () => {
+      const e = this.evalOf(evalId);
+      if (!e) return;
+      const record = await finishedRecord(runDir);
+      if (!record) return;
+      const { outcome } = await gradeRun(this.ctx, { runDir, record, eval: e });
+      this.count(outcome, 'graded', 'cached', 'errors');
+    });
+    // Kept when settled: a run graded in this pass is not counted again by the sweep.
+    this.inFlight.set(runDir, work);
+    return work;
+  }
+
+  /**
+   * Grades every finished run of the eval set's evals found in the campaign folder that has
+   * no good grading yet, then judges the blind comparisons. Returns the pass's numbers.
+   */
+  async sweep(): Promise<GradeSummary> {
+    const jobs: Promise<void>[] = [];
+    const found = new Map<string, Map<number, Map<string, string>>>();
+    for (const e of this.evalSet.evals.filter((x) => x.expectations.length > 0)) {
+      const byRun = new Map<number, Map<string, string>>();
+      found.set(e.id, byRun);
+      for (const c of this.evalSet.conditions) {
+        for (const n of await runNumbers(path.join(this.ctx.outDir, 'runs', e.id, c.name))) {
+          jobs.push(this.gradeRun(e.id, c.name, n));
+          if (!byRun.has(n)) byRun.set(n, new Map());
+          byRun.get(n)!.set(c.name, path.join(this.ctx.outDir, 'runs', e.id, c.name, runName(n)));
+        }
+      }
+    }
+    await Promise.all(jobs);
+    const pair = this.evalSet.judge?.compare;
+    if (pair) {
+      const compares: Promise<void>[] = [];
+      for (const [evalId, byRun] of found) {
+        const e = this.evalOf(evalId)!;
+        for (const [n, dirs] of byRun) {
+          const [a, b] = [dirs.get(pair[0]), dirs.get(pair[1])];
+          if (!a || !b) continue;
+          compares.push(
+            this.limited(async () => {
+              const [ra, rb] = [await finishedRecord(a), await finishedRecord(b)];
+              if (!ra || !rb) return;
+              const { outcome } = await compareRuns(this.ctx, {
+                eval: e,
+                run: n,
+                conditions: [pair[0], pair[1]],
+                sides: {
+                  [pair[0]]: { runDir: a, record: ra },
+                  [pair[1]]: { runDir: b, record: rb },
+                },
+              });
+              this.count(outcome, 'compared', 'comparedCached', 'compareErrors');
+            }),
+          );
+        }
+      }
+      await Promise.all(compares);
+    }
+    return { ...this.summary };
+  }
+
+  private count(
+    outcome: GradeOutcome,
+    graded: keyof GradeSummary,
+    cached: keyof GradeSummary,
+    errors: keyof GradeSummary,
+  ): void {
+    this.summary[outcome === 'graded' ? graded : outcome === 'cached' ? cached : errors]++;
+  }
+
+  private async limited<T>(work: () => Promise<T>): Promise<T> {
+    while (this.running >= CONCURRENCY) await new Promise<void>((r) => this.waiting.push(r));
+    this.running++;
+    try {
+      return await work();
+    } finally {
+      this.running--;
+      this.waiting.shift()?.();
+    }
+  }
+}
+
+/** The run's record when its files are whole and it is the agent's outcome (not failed). */
+async function finishedRecord(runDir: string): Promise<RunRecord | undefined> {
+  const checked = await verifyRunFiles(runDir);
+  if (checked.problem !== undefined) return undefined;
+  return checked.record.status === 'failed' ? undefined : checked.record;
+}
+
+async function runNumbers(dir: string): Promise<number[]> {
+  try {
+    return (await readdir(dir, { withFileTypes: true }))
+      .filter((d) => d.isDirectory() && /^run-\d+$/u.test(d.name))
+      .map((d) => Number(d.name.slice(4)))
+      .sort((a, b) => a - b);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+}
+
+/** One line saying what a grading pass did. */
+export function describeGradeSummary(s: GradeSummary): string {
+  const runs = `grading: ${s.graded} run(s) graded by the judge, ${s.cached} unchanged (no call), ${s.errors} grading error(s)`;
+  const blind =
+    s.compared + s.comparedCached + s.compareErrors > 0
+      ? `; blind comparison: ${s.compared} judged, ${s.comparedCached} unchanged, ${s.compareErrors} error(s)`
+      : '';
+  return `${runs}${blind}`;
+}

@@ -1,0 +1,154 @@
+import { mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  assertArtifact,
+  writeArtifact,
+  type ComparisonFile,
+  type RunRecord,
+} from '../artifacts/index.js';
+import type { Eval } from '../config/index.js';
+import { parseCompareAnswer } from './answer.js';
+import { askJudge } from './call.js';
+import {
+  defuse,
+  finalMessagesText,
+  sha256,
+  taskText,
+  type GradeContext,
+  type GradeOutcome,
+} from './grade.js';
+import { readRunEvidence, type RunEvidence } from './inputs.js';
+import { COMPARE_RUBRIC, COMPARE_RUBRIC_RECORD } from './rubric.js';
+
+/**
+ * Where a blind comparison is kept: comparisons/<a>.vs.<b>/<eval>/run-NN/ (a condition name
+ * holds no dot, so each pair has its own folder).
+ */
+export function comparisonDir(
+  outDir: string,
+  conditions: readonly [string, string],
+  evalId: string,
+  run: number,
+): string {
+  const pair = `${conditions[0]}.vs.${conditions[1]}`;
+  return path.join(outDir, 'comparisons', pair, evalId, `run-${String(run).padStart(2, '0')}`);
+}
+
+/**
+ * The order two conditions are shown in, for one (campaign, eval, run): random to the judge,
+ * but reproducible from the seed it records (sha256 of the three; its first byte's parity).
+ */
+export function blindOrder(
+  campaign: string,
+  evalId: string,
+  run: number,
+  conditions: readonly [string, string],
+): { seed: string; order: [string, string] } {
+  const seed = sha256(`${campaign}\u0000${evalId}\u0000${run}`);
+  const swap = (parseInt(seed.slice(0, 2), 16) & 1) === 1;
+  const [a, b] = conditions;
+  return { seed, order: swap ? [b, a] : [a, b] };
+}
+
+function stateText(evidence: RunEvidence): string {
+  return [
+    `<final-messages>\n${defuse(finalMessagesText(evidence))}\n</final-messages>`,
+    `<diff>\n${defuse(evidence.diff) || '(no change)'}\n</diff>`,
+  ].join('\n');
+}
+
+interface Side {
+  readonly runDir: string;
+  readonly record: RunRecord;
+}
+
+/**
+ * Judges two runs of one eval and run number blind: their final states (final messages and
+ * diff), unlabeled, in the recorded seeded order. Answered from comparison.json when its key is
+ * unchanged; an answer that does not parse or validate is recorded as an error.
+ */
+export async function compareRuns(
+  ctx: GradeContext & { readonly outDir: string },
+  target: {
+    readonly eval: Eval;
+    readonly run: number;
+    readonly conditions: readonly [string, string];
+    readonly sides: Readonly<Record<string, Side>>;
+  },
+): Promise<{ outcome: GradeOutcome; comparison: ComparisonFile }> {
+  const e = target.eval;
+  const { seed, order } = blindOrder(ctx.campaign, e.id, target.run, target.conditions);
+  const caps = { maxDiffBytes: ctx.spec.max_diff_bytes, maxTranscriptBytes: 1024 };
+  const states: RunEvidence[] = [];
+  for (const condition of order) {
+    const side = target.sides[condition]!;
+    states.push(await readRunEvidence(side.runDir, side.record, caps));
+  }
+  const [a, b] = states as [RunEvidence, RunEvidence];
+  const user = [
+    `<task>\n${taskText(e)}\n</task>`,
+    `<expectations>\n${JSON.stringify(e.expectations, null, 2)}\n</expectations>`,
+    `<state-a>\n${stateText(a)}\n</state-a>`,
+    `<state-b>\n${stateText(b)}\n</state-b>`,
+  ].join('\n\n');
+  const inputsSha256 = sha256(user);
+  const key = sha256(
+    JSON.stringify({
+      rubric: COMPARE_RUBRIC_RECORD.sha256,
+      model: ctx.judge.identity.model,
+      order,
+      inputsSha256,
+    }),
+  );
+  const dir = comparisonDir(ctx.outDir, target.conditions, e.id, target.run);
+  const file = path.join(dir, 'comparison.json');
+  const cached = await readCached(file, key);
+  if (cached) return { outcome: 'cached', comparison: cached };
+
+  await mkdir(dir, { recursive: true });
+  const reply = await askJudge(ctx.judge, {
+    system: COMPARE_RUBRIC,
+    user,
+    logPath: path.join(dir, 'judge-calls.jsonl'),
+  });
+  const parsed =
+    reply.text === null
+      ? { ok: false as const, error: reply.error ?? 'the judge gave no answer' }
+      : parseCompareAnswer(reply.text);
+  const winner = !parsed.ok
+    ? null
+    : parsed.value.winner === 'tie'
+      ? 'tie'
+      : order[parsed.value.winner === 'A' ? 0 : 1];
+  const comparison: ComparisonFile = {
+    schema: 'evalrig/comparison@1',
+    campaign: ctx.campaign,
+    eval: e.id,
+    run: target.run,
+    conditions: [target.conditions[0], target.conditions[1]],
+    seed,
+    order,
+    status: parsed.ok ? 'judged' : 'error',
+    ...(parsed.ok ? {} : { error: parsed.error }),
+    winner,
+    reason: parsed.ok ? parsed.value.reason : null,
+    judge: ctx.judge.identity,
+    rubric: COMPARE_RUBRIC_RECORD,
+    inputs_sha256: inputsSha256,
+    cache_key: key,
+    calls: reply.calls,
+    judged_at: new Date().toISOString(),
+  };
+  await writeArtifact('comparison', file, comparison);
+  return { outcome: parsed.ok ? 'graded' : 'error', comparison };
+}
+
+async function readCached(file: string, key: string): Promise<ComparisonFile | undefined> {
+  try {
+    const data = JSON.parse(await readFile(file, 'utf8')) as ComparisonFile;
+    assertArtifact('comparison', data, file);
+    return data.status === 'judged' && data.cache_key === key ? data : undefined;
+  } catch {
+    return undefined;
+  }
+}

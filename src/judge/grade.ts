@@ -1,0 +1,171 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  assertArtifact,
+  writeArtifact,
+  type GradingFile,
+  type JudgeIdentity,
+  type RunRecord,
+} from '../artifacts/index.js';
+import type { Eval, JudgeSpec } from '../config/index.js';
+import { parseGradingAnswer } from './answer.js';
+import { askJudge, type JudgeModel } from './call.js';
+import { readRunEvidence, type RunEvidence } from './inputs.js';
+import { GRADING_RUBRIC, GRADING_RUBRIC_RECORD } from './rubric.js';
+
+/** A run's grading and judge log, beside its run.json. */
+export const GRADING_FILE = 'grading.json';
+export const JUDGE_CALLS_FILE = 'judge-calls.jsonl';
+
+/** What grading one run did: answered from the cache, asked the judge, or recorded an error. */
+export type GradeOutcome = 'cached' | 'graded' | 'error';
+
+export interface GradeContext {
+  readonly campaign: string;
+  readonly spec: JudgeSpec;
+  readonly judge: JudgeModel;
+}
+
+export function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** The eval's task as the judge reads it: its id, first message and later messages. */
+export function taskText(e: Eval): string {
+  const later = e.turns.map((t, i) => `- turn ${i + 2} (${t.phase}): ${t.message}`);
+  return [
+    `eval: ${e.id}`,
+    `first message (${e.phase}): ${e.prompt}`,
+    ...(later.length ? ['later messages:', ...later] : []),
+  ].join('\n');
+}
+
+/** Tags of the prompt written in the record are defused, so the record cannot close its own. */
+export function defuse(text: string): string {
+  return text.replace(
+    /<\s*(\/?)\s*(run-record|state-a|state-b)\b[^>]*>/giu,
+    (_, slash: string, tag: string) => `<${slash}${tag.toLowerCase()} (quoted)>`,
+  );
+}
+
+export function finalMessagesText(evidence: RunEvidence): string {
+  if (evidence.stops.length === 0) return '(the run reached no stop)';
+  return evidence.stops
+    .map((s) => {
+      const kind = s.kind === null ? 'no kind' : `kind ${s.kind}`;
+      const hand = s.hand_over ? ', hands over' : '';
+      return `turn ${s.turn} (${kind}${hand}): ${s.message ?? '(no message)'}`;
+    })
+    .join('\n');
+}
+
+/** The user message of a grading call. */
+export function gradingPrompt(
+  e: Eval,
+  expectations: readonly string[],
+  evidence: RunEvidence,
+): string {
+  return [
+    `<task>\n${taskText(e)}\n</task>`,
+    `<expectations>\n${JSON.stringify(expectations, null, 2)}\n</expectations>`,
+    '<run-record>',
+    `<final-messages>\n${defuse(finalMessagesText(evidence))}\n</final-messages>`,
+    `<diff>\n${defuse(evidence.diff) || '(no change)'}\n</diff>`,
+    `<transcript>\n${defuse(evidence.transcript)}\n</transcript>`,
+    '</run-record>',
+  ].join('\n\n');
+}
+
+/**
+ * The cache key of a grading: the rubric's hash, the judge's model name, the expectations and
+ * what the judge is shown. A judge script's bytes are recorded but not part of it: editing a
+ * script (to fix an answer that errored) does not re-grade what it graded well.
+ */
+export function gradingKey(
+  judge: JudgeIdentity,
+  expectations: readonly string[],
+  inputsSha256: string,
+): string {
+  return sha256(
+    JSON.stringify({
+      rubric: GRADING_RUBRIC_RECORD.sha256,
+      model: judge.model,
+      expectations,
+      inputsSha256,
+    }),
+  );
+}
+
+/** The run's grading.json when it is whole and graded under `key`, else undefined. */
+async function cachedGrading(file: string, key: string): Promise<GradingFile | undefined> {
+  try {
+    const data = JSON.parse(await readFile(file, 'utf8')) as GradingFile;
+    assertArtifact('grading', data, file);
+    return data.status === 'graded' && data.cache_key === key ? data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Grades one finished run against its eval's expectations: reads what the judge is shown,
+ * answers from grading.json when its key is unchanged, else asks the judge once and writes
+ * grading.json (validated). An answer that does not parse or validate, or names other
+ * expectations, and a call that failed, are recorded as a grading error, never as a fail.
+ */
+export async function gradeRun(
+  ctx: GradeContext,
+  target: { readonly runDir: string; readonly record: RunRecord; readonly eval: Eval },
+): Promise<{ outcome: GradeOutcome; grading: GradingFile }> {
+  const { record, runDir } = target;
+  const expectations = target.eval.expectations;
+  const evidence = await readRunEvidence(runDir, record, {
+    maxDiffBytes: ctx.spec.max_diff_bytes,
+    maxTranscriptBytes: ctx.spec.max_transcript_bytes,
+  });
+  const user = gradingPrompt(target.eval, expectations, evidence);
+  const inputsSha256 = sha256(
+    JSON.stringify({
+      task: taskText(target.eval),
+      evidence: [evidence.stops, evidence.diff, evidence.transcript],
+    }),
+  );
+  const key = gradingKey(ctx.judge.identity, expectations, inputsSha256);
+  const file = path.join(runDir, GRADING_FILE);
+  const cached = await cachedGrading(file, key);
+  if (cached) return { outcome: 'cached', grading: cached };
+
+  const reply = await askJudge(ctx.judge, {
+    system: GRADING_RUBRIC,
+    user,
+    logPath: path.join(runDir, JUDGE_CALLS_FILE),
+  });
+  const parsed =
+    reply.text === null
+      ? { ok: false as const, error: reply.error ?? 'the judge gave no answer' }
+      : parseGradingAnswer(reply.text, expectations);
+  const graded = parsed.ok ? parsed.value : undefined;
+  const passed = graded?.filter((g) => g.passed).length ?? 0;
+  const grading: GradingFile = {
+    schema: 'evalrig/grading@1',
+    campaign: ctx.campaign,
+    eval: record.eval,
+    condition: record.condition,
+    run: record.run,
+    status: parsed.ok ? 'graded' : 'error',
+    ...(parsed.ok ? {} : { error: parsed.error }),
+    judge: ctx.judge.identity,
+    rubric: GRADING_RUBRIC_RECORD,
+    inputs_sha256: inputsSha256,
+    cache_key: key,
+    expectations:
+      graded ?? expectations.map((e) => ({ expectation: e, passed: null, evidence: null })),
+    expectations_passed: graded ? passed / Math.max(1, graded.length) : null,
+    all_passed: graded ? passed === graded.length : null,
+    calls: reply.calls,
+    graded_at: new Date().toISOString(),
+  };
+  await writeArtifact('grading', file, grading);
+  return { outcome: parsed.ok ? 'graded' : 'error', grading };
+}

@@ -1,0 +1,139 @@
+import { constants } from 'node:fs';
+import { open, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { assertArtifact, type RunRecord, type StopRecord } from '../artifacts/index.js';
+
+/** A stop's final message, as the judge is shown it. */
+export interface StopMessage {
+  readonly turn: number;
+  readonly kind: string | null;
+  readonly hand_over: boolean;
+  /** The adapter's final message, else the last non-empty paragraph of the turn's stdout. */
+  readonly message: string | null;
+}
+
+/** What the judge sees of one run, every part capped. */
+export interface RunEvidence {
+  readonly stops: readonly StopMessage[];
+  /** The head of diff.patch, marked when cut. */
+  readonly diff: string;
+  /** The end of each turn's transcript (or stdout), sharing one budget, marked when cut. */
+  readonly transcript: string;
+}
+
+export interface EvidenceCaps {
+  readonly maxDiffBytes: number;
+  readonly maxTranscriptBytes: number;
+}
+
+/** A final message is kept to this many characters. */
+const MAX_MESSAGE_CHARS = 4000;
+/** The end of a command agent's stdout read for its last paragraph. */
+const STDOUT_TAIL_BYTES = 64 * 1024;
+
+const pad = (n: number): string => String(n).padStart(2, '0');
+
+/**
+ * Reads what the judge is shown of a finished run: every stop's final message, the head of
+ * its diff and the end of each turn's transcript (an adapter's turns/turn-NN.jsonl, else a
+ * command agent's turns/turn-NN.stdout.txt). The files are the host's own copies; each read is
+ * bounded and follows no link.
+ */
+export async function readRunEvidence(
+  runDir: string,
+  record: RunRecord,
+  caps: EvidenceCaps,
+): Promise<RunEvidence> {
+  const stops: StopMessage[] = [];
+  for (const rel of record.stops) {
+    if (!/^stops\/stop-\d+\.json$/u.test(rel)) continue;
+    const file = path.join(runDir, rel);
+    const stop = JSON.parse(await readFile(file, 'utf8')) as StopRecord;
+    assertArtifact('stop', stop, file);
+    const message =
+      stop.agent !== undefined
+        ? stop.agent.final_message
+        : lastParagraph(await readTail(stdoutOf(runDir, stop.turn), STDOUT_TAIL_BYTES));
+    stops.push({
+      turn: stop.turn,
+      kind: stop.kind,
+      hand_over: stop.hand_over,
+      message: message === null ? null : clipChars(message, MAX_MESSAGE_CHARS),
+    });
+  }
+  const diff = await readHead(path.join(runDir, 'diff.patch'), caps.maxDiffBytes);
+  const turns = record.turns_completed;
+  const share = Math.floor(caps.maxTranscriptBytes / Math.max(1, turns));
+  const parts: string[] = [];
+  for (let turn = 1; turn <= turns; turn++) {
+    const jsonl = path.join(runDir, 'turns', `turn-${pad(turn)}.jsonl`);
+    const text =
+      (await readTail(jsonl, share)) ?? (await readTail(stdoutOf(runDir, turn), share)) ?? '';
+    parts.push(`--- turn ${turn} ---\n${text}`);
+  }
+  return {
+    stops,
+    diff: diff ?? '',
+    transcript: parts.join('\n'),
+  };
+}
+
+function stdoutOf(runDir: string, turn: number): string {
+  return path.join(runDir, 'turns', `turn-${pad(turn)}.stdout.txt`);
+}
+
+/**
+ * The final message of a command agent: the last non-empty paragraph of its stdout (paragraphs
+ * are separated by blank lines), evalrig's own truncation mark left out. null when it printed
+ * nothing.
+ */
+export function lastParagraph(stdout: string | null): string | null {
+  if (stdout === null) return null;
+  const text = stdout.replace(/\n\[evalrig: output truncated at \d+ bytes\]\n$/u, '');
+  const paragraphs = text
+    .split(/\r?\n[ \t]*\r?\n/u)
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+  return paragraphs.at(-1) ?? null;
+}
+
+function clipChars(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}\n[evalrig: cut at ${max} characters]` : text;
+}
+
+/** The first `max` bytes of a regular file (marked when cut), or null when there is none. */
+async function readHead(file: string, max: number): Promise<string | null> {
+  return readPart(file, max, 'head');
+}
+
+/** The last `max` bytes of a regular file (marked when cut), or null when there is none. */
+async function readTail(file: string, max: number): Promise<string | null> {
+  return readPart(file, max, 'tail');
+}
+
+async function readPart(file: string, max: number, end: 'head' | 'tail'): Promise<string | null> {
+  let handle;
+  try {
+    handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ELOOP') return null;
+    throw error;
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) return null;
+    const size = info.size;
+    const length = Math.min(size, max);
+    const buffer = Buffer.alloc(length);
+    const position = end === 'head' ? 0 : size - length;
+    const { bytesRead } = await handle.read(buffer, 0, length, position);
+    const text = buffer.subarray(0, bytesRead).toString('utf8');
+    if (size <= max) return text;
+    return end === 'head'
+      ? `${text}\n[evalrig: cut here, ${size - length} more bytes not shown]\n`
+      : `[evalrig: ${size - length} earlier bytes not shown]\n${text}`;
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,311 @@
+/**
+ * What the judge said, aggregated from the stored grading.json and comparison.json files
+ * (never from a model: the report calls none). A grading error is a null, never a fail.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  assertArtifact,
+  type ComparisonFile,
+  type GradingFile,
+  type RunRecord,
+} from '../artifacts/index.js';
+import type { RateDifference } from './benchmark.js';
+import {
+  fisherExact,
+  NumberAccumulator,
+  RateAccumulator,
+  type NumberStats,
+  type RateStats,
+} from './stats.js';
+
+/** One condition's grading. */
+export interface ConditionGrading {
+  readonly condition: string;
+  /** Runs with a grading.json that graded them. */
+  readonly graded: number;
+  /** Runs whose grading is an error (not counted in the rates). */
+  readonly errors: number;
+  /** Measured runs with no grading.json (not graded yet, or an eval without expectations). */
+  readonly without_grading: number;
+  /** Runs that met every expectation, over the graded runs. */
+  readonly all_passed: RateStats;
+  /** Expectations passed, over every graded expectation of the condition's runs. */
+  readonly expectations: RateStats;
+  /** The per-run share of expectations passed. */
+  readonly expectations_passed: NumberStats;
+}
+
+/** One expectation of one eval under one condition. */
+export interface ExpectationGrading {
+  readonly eval: string;
+  readonly condition: string;
+  readonly expectation: string;
+  readonly stats: RateStats;
+}
+
+/** Win rates of a blind comparison of two conditions. */
+export interface BlindGrading {
+  readonly conditions: readonly [string, string];
+  /** Comparisons with a verdict (ties included). */
+  readonly judged: number;
+  readonly ties: number;
+  readonly errors: number;
+  /** Each condition's wins over the judged comparisons (a tie is a win for neither). */
+  readonly wins: ReadonlyArray<{ readonly condition: string; readonly stats: RateStats }>;
+}
+
+/** A judge and rubric that graded runs of the campaign (more than one: graded at different times). */
+export interface JudgeUsed {
+  readonly model: string;
+  readonly source: 'script' | 'api';
+  readonly rubric: string;
+  readonly rubric_sha256: string;
+  /** Runs it graded (errors included). */
+  readonly runs: number;
+}
+
+/** benchmark.json's `grading`: present when any run was graded or compared. */
+export interface GradingSection {
+  /** Who graded: the provenance of every rate below. */
+  readonly judges: readonly JudgeUsed[];
+  readonly conditions: readonly ConditionGrading[];
+  readonly expectations: readonly ExpectationGrading[];
+  readonly comparisons: ReadonlyArray<{
+    readonly baseline: string;
+    readonly condition: string;
+    readonly all_passed: RateDifference;
+    readonly expectations: RateDifference;
+  }>;
+  /** One entry per pair of conditions compared blind (judge.compare), by folder name. */
+  readonly blind?: readonly BlindGrading[];
+}
+
+class ConditionAccumulator {
+  graded = 0;
+  errors = 0;
+  without = 0;
+  readonly all = new RateAccumulator();
+  readonly expectations = new RateAccumulator();
+  readonly share = new NumberAccumulator();
+}
+
+/** Reads a run's grading.json: the file, null when there is none, or undefined when broken. */
+async function readGrading(dir: string): Promise<GradingFile | null | undefined> {
+  const file = path.join(dir, 'grading.json');
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  try {
+    const data = JSON.parse(text) as GradingFile;
+    assertArtifact('grading', data, file);
+    return data;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Running sums of the campaign's gradings, read run by run as the report streams them. */
+export class GradingAccumulator {
+  private readonly byCondition = new Map<string, ConditionAccumulator>();
+  private readonly byExpectation = new Map<
+    string,
+    ExpectationGrading & { acc: RateAccumulator; index: number }
+  >();
+  private seen = false;
+  private readonly judges = new Map<string, JudgeUsed>();
+  /** Run folders whose grading.json is unreadable or not the run's (named by the caller). */
+  readonly broken: string[] = [];
+
+  constructor(conditionOrder: readonly string[]) {
+    for (const c of conditionOrder) this.byCondition.set(c, new ConditionAccumulator());
+  }
+
+  /** Adds a measured run's grading (a failed run says nothing of the agent: left out). */
+  async add(runDir: string, record: RunRecord): Promise<void> {
+    if (record.status === 'failed') return;
+    let acc = this.byCondition.get(record.condition);
+    if (!acc) this.byCondition.set(record.condition, (acc = new ConditionAccumulator()));
+    const g = await readGrading(runDir);
+    if (g === null) {
+      acc.without++;
+      return;
+    }
+    this.seen = true;
+    if (
+      g === undefined ||
+      g.eval !== record.eval ||
+      g.condition !== record.condition ||
+      g.run !== record.run
+    ) {
+      this.broken.push(runDir);
+      acc.errors++;
+      return;
+    }
+    const judge = JSON.stringify([
+      g.judge.model,
+      g.judge.source,
+      g.rubric.version,
+      g.rubric.sha256,
+    ]);
+    const used = this.judges.get(judge);
+    this.judges.set(judge, {
+      model: g.judge.model,
+      source: g.judge.source,
+      rubric: g.rubric.version,
+      rubric_sha256: g.rubric.sha256,
+      runs: (used?.runs ?? 0) + 1,
+    });
+    if (g.status !== 'graded') {
+      acc.errors++;
+      return;
+    }
+    acc.graded++;
+    acc.all.add(g.all_passed);
+    acc.share.add(g.expectations_passed);
+    for (const e of g.expectations) {
+      acc.expectations.add(e.passed);
+      const key = JSON.stringify([g.eval, g.condition, e.expectation]);
+      let one = this.byExpectation.get(key);
+      if (!one) {
+        one = {
+          eval: g.eval,
+          condition: g.condition,
+          expectation: e.expectation,
+          stats: null as unknown as RateStats,
+          acc: new RateAccumulator(),
+          // The expectation's place in the eval (its grading keeps the eval's order).
+          index: g.expectations.indexOf(e),
+        };
+        this.byExpectation.set(key, one);
+      }
+      one.acc.add(e.passed);
+    }
+  }
+
+  /**
+   * The section, with the baseline compared to each other condition, and the blind
+   * comparisons found under comparisons/; undefined when nothing was graded or compared.
+   */
+  async section(
+    outDir: string,
+    pairs: ReadonlyArray<readonly [string, string]>,
+  ): Promise<GradingSection | undefined> {
+    const blind = await readBlind(outDir);
+    if (!this.seen && blind.length === 0) return undefined;
+    const conditions = [...this.byCondition.entries()].map(([condition, a]): ConditionGrading => ({
+      condition,
+      graded: a.graded,
+      errors: a.errors,
+      without_grading: a.without,
+      all_passed: a.all.stats(),
+      expectations: a.expectations.stats(),
+      expectations_passed: a.share.stats(),
+    }));
+    const by = new Map(conditions.map((c) => [c.condition, c]));
+    const comparisons = pairs
+      .filter(([b, o]) => by.has(b) && by.has(o))
+      .map(([b, o]) => ({
+        baseline: b,
+        condition: o,
+        all_passed: rateDifference(by.get(b)!.all_passed, by.get(o)!.all_passed),
+        expectations: rateDifference(by.get(b)!.expectations, by.get(o)!.expectations),
+      }));
+    return {
+      judges: [...this.judges.values()],
+      conditions,
+      // Runs are read a few at once: the order is made here, not by arrival.
+      expectations: [...this.byExpectation.values()]
+        .sort(
+          (a, b) => byText(a.eval, b.eval) || byText(a.condition, b.condition) || a.index - b.index,
+        )
+        .map(({ acc, index: _index, ...rest }) => ({ ...rest, stats: acc.stats() })),
+      comparisons,
+      ...(blind.length > 0 ? { blind } : {}),
+    };
+  }
+}
+
+const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+function rateDifference(b: RateStats, o: RateStats): RateDifference {
+  return {
+    kind: 'rate',
+    baseline: b.rate,
+    other: o.rate,
+    difference: b.rate === null || o.rate === null ? null : o.rate - b.rate,
+    p_value:
+      b.n === 0 || o.n === 0
+        ? null
+        : fisherExact(o.successes, o.n - o.successes, b.successes, b.n - b.successes),
+  };
+}
+
+/** The blind comparisons of comparisons/<a>.vs.<b>/<eval>/run-NN/comparison.json, as win rates. */
+async function readBlind(outDir: string): Promise<BlindGrading[]> {
+  const root = path.join(outDir, 'comparisons');
+  const found: BlindGrading[] = [];
+  for (const pairDir of await folders(root)) {
+    const names = pairDir.split('.vs.');
+    if (names.length !== 2) continue;
+    const pair = names as [string, string];
+    const files: string[] = [];
+    for (const evalId of await folders(path.join(root, pairDir))) {
+      for (const run of await folders(path.join(root, pairDir, evalId))) {
+        if (/^run-\d+$/u.test(run))
+          files.push(path.join(root, pairDir, evalId, run, 'comparison.json'));
+      }
+    }
+    let judged = 0;
+    let ties = 0;
+    let errors = 0;
+    const wins = new Map<string, number>();
+    for (const file of files) {
+      let c: ComparisonFile;
+      try {
+        c = JSON.parse(await readFile(file, 'utf8')) as ComparisonFile;
+        assertArtifact('comparison', c, file);
+      } catch {
+        continue; // a comparison not whole is no verdict
+      }
+      if (c.conditions[0] !== pair[0] || c.conditions[1] !== pair[1]) continue;
+      if (c.status !== 'judged' || c.winner === null) {
+        errors++;
+        continue;
+      }
+      judged++;
+      if (c.winner === 'tie') ties++;
+      else wins.set(c.winner, (wins.get(c.winner) ?? 0) + 1);
+    }
+    if (judged + errors === 0) continue;
+    found.push({
+      conditions: pair,
+      judged,
+      ties,
+      errors,
+      wins: pair.map((condition) => {
+        const acc = new RateAccumulator();
+        acc.successes = wins.get(condition) ?? 0;
+        acc.n = judged;
+        return { condition, stats: acc.stats() };
+      }),
+    });
+  }
+  return found;
+}
+
+async function folders(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir, { withFileTypes: true }))
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+      .sort();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+}

@@ -1,0 +1,343 @@
+/**
+ * The judge in a real campaign: the scripted agent in real containers, the judge played by the
+ * model stand-in through the real model gateway on the host.
+ */
+import { expect } from 'chai';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { execa } from 'execa';
+import {
+  assertArtifact,
+  type ComparisonFile,
+  type GradingFile,
+} from '../../../src/artifacts/index.js';
+import { gradeCampaignFolder, runCampaign } from '../../../src/campaign/index.js';
+import { blindOrder, GRADING_RUBRIC_RECORD } from '../../../src/judge/index.js';
+import { writeReport, type BenchmarkFile } from '../../../src/report/index.js';
+import { testDocker, requireDocker } from '../../support/docker.js';
+import {
+  executionTurn,
+  makeToyWorkspace,
+  planningTurn,
+  type ToyWorkspace,
+} from '../../support/toy.js';
+
+const client = testDocker();
+const quiet = { write: () => true } as unknown as NodeJS.WriteStream;
+
+const GOOD = ['math.js exports multiply.', 'The plan is in a draft pull request.'];
+const CHANGED = [...GOOD, 'The tests pass.'];
+const PLAN_ONLY = ['PLAN.md holds the plan.'];
+const EVALS = ['plan-then-execute', 'plan-only'] as const;
+const CONDITIONS = ['without_skill', 'with_skill'] as const;
+const RUNS = [1, 2] as const;
+
+const grading = (expectations: readonly string[]) => ({
+  content: [
+    {
+      text: JSON.stringify({
+        expectations: expectations.map((e, i) => ({
+          expectation: e,
+          passed: i === 0,
+          evidence: i === 0 ? '+exports.multiply' : 'not shown',
+        })),
+      }),
+    },
+  ],
+  usage: { input_tokens: 900, output_tokens: 60 },
+});
+
+/** The judge's script: each eval's answer by its id; plan-only's first answer is no JSON. */
+function judgeScript(options: { planOnly: 'garbled' | 'valid'; good: readonly string[] }) {
+  return {
+    responses: [
+      { when: { contains: ['<run-record>', 'eval: plan-then-execute'] }, ...grading(options.good) },
+      options.planOnly === 'garbled'
+        ? {
+            when: { contains: ['<run-record>', 'eval: plan-only'] },
+            content: [{ text: 'Looks great to me, every expectation is met!' }],
+          }
+        : { when: { contains: ['<run-record>', 'eval: plan-only'] }, ...grading(PLAN_ONLY) },
+      {
+        when: { contains: ['<state-a>'] },
+        content: [{ text: '{"winner": "A", "reason": "A says more."}' }],
+      },
+    ],
+  };
+}
+
+async function readJson<T>(file: string): Promise<T> {
+  return JSON.parse(await readFile(file, 'utf8')) as T;
+}
+
+function runDir(out: string, e: string, c: string, n: number): string {
+  return path.join(out, 'runs', e, c, `run-${String(n).padStart(2, '0')}`);
+}
+
+async function judgeCalls(out: string, e: string, c: string, n: number): Promise<number> {
+  const text = await readFile(path.join(runDir(out, e, c, n), 'judge-calls.jsonl'), 'utf8');
+  return text.trim().split('\n').length;
+}
+
+async function allGradings(out: string): Promise<GradingFile[]> {
+  const found: GradingFile[] = [];
+  for (const e of EVALS)
+    for (const c of CONDITIONS)
+      for (const n of RUNS) {
+        const file = path.join(runDir(out, e, c, n), 'grading.json');
+        const g = await readJson<GradingFile>(file);
+        assertArtifact('grading', g, file);
+        found.push(g);
+      }
+  return found;
+}
+
+describe('judge: expectations graded in a real campaign', function () {
+  before(requireDocker);
+  this.timeout(300_000);
+  let ws: ToyWorkspace;
+  let set: Record<string, unknown>;
+  let campaign: string;
+  const scriptFile = () => path.join(path.dirname(ws.evalSetFile), 'judge.json');
+  const writeScript = (s: object) => writeFile(scriptFile(), JSON.stringify(s, null, 2));
+  const writeSet = (s: Record<string, unknown>) =>
+    writeFile(ws.evalSetFile, JSON.stringify(s, null, 2));
+
+  before(async () => {
+    ws = await makeToyWorkspace({
+      scripts: {
+        'plan-then-execute': { turns: [planningTurn([{ say: 'Plan opened.' }]), executionTurn()] },
+        'plan-only': { turns: [planningTurn([{ say: 'The plan waits for you.' }])] },
+      },
+      files: { 'judge.json': JSON.stringify(judgeScript({ planOnly: 'garbled', good: GOOD })) },
+      set: {
+        conditions: { without_skill: {}, with_skill: {} },
+        judge: { model: { script: 'judge.json' }, compare: ['without_skill', 'with_skill'] },
+        evals: [
+          {
+            id: 'plan-then-execute',
+            prompt: 'Plan, then add multiply.',
+            runs: 2,
+            turns: [{ message: 'Approved, go on.', phase: 'execution' }],
+            expectations: GOOD,
+          },
+          { id: 'plan-only', prompt: 'Plan multiply.', runs: 2, expectations: PLAN_ONLY },
+        ],
+      },
+    });
+    set = await readJson(ws.evalSetFile);
+    const result = await runCampaign({
+      evalSetFile: ws.evalSetFile,
+      outDir: ws.outDir,
+      jobs: 2,
+      client,
+      log: quiet,
+    });
+    expect(result.played).to.equal(8);
+    expect(result.grading).to.deep.equal({
+      graded: 4,
+      cached: 0,
+      errors: 4,
+      compared: 4,
+      comparedCached: 0,
+      compareErrors: 0,
+    });
+    campaign = result.campaign;
+    await writeReport(ws.outDir);
+  });
+  after(() => ws.cleanup());
+
+  it('writes a valid grading.json for every run, with the judge, the rubric and its one call', async () => {
+    const gradings = await allGradings(ws.outDir);
+    expect(gradings).to.have.length(8);
+    const good = gradings.find((g) => g.eval === 'plan-then-execute' && g.run === 1)!;
+    expect(good).to.deep.include({
+      status: 'graded',
+      expectations_passed: 0.5,
+      all_passed: false,
+      judge: {
+        model: 'stand-in-judge',
+        source: 'script',
+        script_sha256: good.judge.script_sha256,
+      },
+    });
+    expect(good.rubric.version).to.equal('grading-rubric@1');
+    expect(good.expectations).to.deep.equal([
+      { expectation: GOOD[0], passed: true, evidence: '+exports.multiply' },
+      { expectation: GOOD[1], passed: false, evidence: 'not shown' },
+    ]);
+    expect(good.calls).to.have.length(1);
+    expect(good.calls[0]).to.include({ status: 200, input_tokens: 900, output_tokens: 60 });
+    // The gateway's own log of the call, beside it.
+    const logged = await readJson<{ path: string; model: string; status: number }>(
+      path.join(runDir(ws.outDir, 'plan-then-execute', 'with_skill', 1), 'judge-calls.jsonl'),
+    );
+    expect(logged).to.include({ path: '/v1/messages', model: 'stand-in-judge', status: 200 });
+  });
+
+  it('records an answer that is not JSON as a grading error, never a fail', async () => {
+    const g = await readJson<GradingFile>(
+      path.join(runDir(ws.outDir, 'plan-only', 'without_skill', 1), 'grading.json'),
+    );
+    expect(g.status).to.equal('error');
+    expect(g.error).to.match(/^the judge's answer is not JSON .*it began "Looks great to me/);
+    expect(g.expectations).to.deep.equal([
+      { expectation: PLAN_ONLY[0], passed: null, evidence: null },
+    ]);
+    expect(g.expectations_passed).to.equal(null);
+    expect(g.all_passed).to.equal(null);
+    const benchmark = await readJson<BenchmarkFile>(path.join(ws.outDir, 'benchmark.json'));
+    for (const c of benchmark.grading!.conditions) {
+      // Only plan-then-execute's two runs count per condition: the errors are not failures.
+      expect(c).to.deep.include({ graded: 2, errors: 2, without_grading: 0 });
+      expect(c.all_passed).to.deep.include({ successes: 0, n: 2 });
+      expect(c.expectations).to.deep.include({ successes: 2, n: 4, rate: 0.5 });
+    }
+  });
+
+  it('judges each run number of the two conditions blind, in the recorded seeded order, with win rates', async () => {
+    const wins: Record<string, number> = { without_skill: 0, with_skill: 0 };
+    for (const e of EVALS) {
+      for (const n of RUNS) {
+        const file = path.join(
+          ws.outDir,
+          'comparisons',
+          'without_skill.vs.with_skill',
+          e,
+          `run-0${n}`,
+          'comparison.json',
+        );
+        const c = await readJson<ComparisonFile>(file);
+        assertArtifact('comparison', c, file);
+        const expected = blindOrder(campaign, e, n, ['without_skill', 'with_skill']);
+        expect(c.seed).to.equal(expected.seed);
+        expect(c.order).to.deep.equal(expected.order);
+        // The script always prefers state A: the winner is whichever condition was shown first.
+        expect(c).to.deep.include({ status: 'judged', winner: c.order[0], reason: 'A says more.' });
+        wins[c.order[0]]!++;
+      }
+    }
+    const benchmark = await readJson<BenchmarkFile>(path.join(ws.outDir, 'benchmark.json'));
+    expect(benchmark.grading!.blind).to.have.length(1);
+    const blind = benchmark.grading!.blind![0]!;
+    expect(blind).to.deep.include({ judged: 4, ties: 0, errors: 0 });
+    for (const w of blind.wins) {
+      expect(w.stats).to.deep.include({ successes: wins[w.condition], n: 4 });
+      expect(w.stats.ci95).to.have.length(2);
+    }
+  });
+
+  it('evalrig report reads the gradings and calls no model', async () => {
+    let requests = 0;
+    const server: Server = createServer((req, res) => {
+      requests++;
+      res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":{}}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    try {
+      // A judge that would be asked, if anything asked it.
+      await writeSet({
+        ...set,
+        judge: {
+          model: { url: `http://127.0.0.1:${port}`, key_env: 'EVALRIG_TEST_JUDGE_KEY' },
+          model_name: 'stand-in-judge',
+        },
+      });
+      const r = await execa('node', ['--import', 'tsx', 'src/cli/main.ts', 'report', ws.outDir], {
+        reject: false,
+        env: { EVALRIG_TEST_JUDGE_KEY: 'k' },
+      });
+      expect(r.exitCode, r.stderr).to.equal(0);
+      expect(requests).to.equal(0);
+      const md = await readFile(path.join(ws.outDir, 'report.md'), 'utf8');
+      expect(md).to.include('## Expectations (judge)');
+      expect(md).to.include('| plan-then-execute | with_skill | math.js exports multiply. |');
+      // The same judge is asked by evalrig grade: the server above would have counted a call.
+      process.env.EVALRIG_TEST_JUDGE_KEY = 'k';
+      const graded = await gradeCampaignFolder(ws.outDir, { log: quiet });
+      expect(graded.errors).to.equal(4); // plan-only's errored gradings asked it again, and it failed
+      expect(requests).to.be.greaterThan(0);
+    } finally {
+      delete process.env.EVALRIG_TEST_JUDGE_KEY;
+      server.close();
+      await writeSet(set);
+    }
+  });
+
+  it('evalrig grade asks the judge only for runs whose grading errored or whose inputs changed', async () => {
+    const before = await judgeCalls(ws.outDir, 'plan-then-execute', 'with_skill', 1);
+    // The errored gradings are graded again (the script now answers them); nothing else is.
+    await writeScript(judgeScript({ planOnly: 'valid', good: GOOD }));
+    const fixed = await gradeCampaignFolder(ws.outDir, { log: quiet });
+    expect(fixed).to.include({ graded: 4, cached: 4, errors: 0, compared: 0, comparedCached: 4 });
+    expect(await judgeCalls(ws.outDir, 'plan-then-execute', 'with_skill', 1)).to.equal(before);
+    const planOnly = await readJson<GradingFile>(
+      path.join(runDir(ws.outDir, 'plan-only', 'with_skill', 2), 'grading.json'),
+    );
+    expect(planOnly).to.deep.include({ status: 'graded', all_passed: true });
+
+    // New expectations for one eval: its four runs (and its two comparisons) are asked again.
+    await writeScript(judgeScript({ planOnly: 'valid', good: CHANGED }));
+    const evals = set.evals as Record<string, unknown>[];
+    await writeSet({ ...set, evals: [{ ...evals[0], expectations: CHANGED }, evals[1]] });
+    const changed = await gradeCampaignFolder(ws.outDir, { log: quiet });
+    expect(changed).to.include({ graded: 4, cached: 4, errors: 0, compared: 2, comparedCached: 2 });
+    for (const c of CONDITIONS)
+      for (const n of RUNS) {
+        expect(await judgeCalls(ws.outDir, 'plan-then-execute', c, n)).to.equal(before + 1);
+        const g = await readJson<GradingFile>(
+          path.join(runDir(ws.outDir, 'plan-then-execute', c, n), 'grading.json'),
+        );
+        expect(g.expectations.map((x) => x.expectation)).to.deep.equal(CHANGED);
+      }
+
+    // Nothing changed: nothing is asked.
+    const again = await gradeCampaignFolder(ws.outDir, { log: quiet });
+    expect(again).to.include({ graded: 0, cached: 8, errors: 0, compared: 0, comparedCached: 4 });
+  });
+
+  it('asks an overloaded judge again, recording both calls, and grades with the answer', async () => {
+    await writeScript({
+      responses: [
+        { when: { contains: ['eval: plan-only'] }, error: { status: 529, retry_after: 0 } },
+        ...judgeScript({ planOnly: 'valid', good: CHANGED }).responses,
+      ],
+    });
+    const dir = runDir(ws.outDir, 'plan-only', 'without_skill', 1);
+    await rm(path.join(dir, 'grading.json'));
+    const summary = await gradeCampaignFolder(ws.outDir, { log: quiet });
+    expect(summary).to.include({ graded: 1, cached: 7, errors: 0 });
+    const g = await readJson<GradingFile>(path.join(dir, 'grading.json'));
+    expect(g.status).to.equal('graded');
+    expect(g.calls.map((c) => c.status)).to.deep.equal([529, 200]);
+  });
+
+  it('evalrig grade on the command line says what it did and rewrites the report', async () => {
+    const before = (await readJson<BenchmarkFile>(path.join(ws.outDir, 'benchmark.json')))
+      .generated_at;
+    const r = await execa('node', ['--import', 'tsx', 'src/cli/main.ts', 'grade', ws.outDir], {
+      reject: false,
+    });
+    expect(r.exitCode, r.stderr).to.equal(0);
+    expect(r.stderr).to.include(
+      'evalrig: grading: 0 run(s) graded by the judge, 8 unchanged (no call), 0 grading error(s); blind comparison: 0 judged, 4 unchanged, 0 error(s)',
+    );
+    expect(r.stdout).to.include(`report: ${path.join(ws.outDir, 'report.html')}`);
+    const benchmark = await readJson<BenchmarkFile>(path.join(ws.outDir, 'benchmark.json'));
+    expect(benchmark.generated_at).to.not.equal(before);
+    expect(benchmark.grading!.conditions.map((c) => c.errors)).to.deep.equal([0, 0]);
+    // Who graded: one judge and rubric for all eight runs now (an API judge graded some before).
+    expect(benchmark.grading!.judges).to.deep.equal([
+      {
+        model: 'stand-in-judge',
+        source: 'script',
+        rubric: 'grading-rubric@1',
+        rubric_sha256: GRADING_RUBRIC_RECORD.sha256,
+        runs: 8,
+      },
+    ]);
+  });
+});
