@@ -474,7 +474,7 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
           ...(cb ? { codebase: provenanceOf(cb.resolved) } : {}),
           prompt: e.prompt,
           messages: e.turns.map((t) => ({ message: t.message, phase: t.phase })),
-          ...expectationsOf(e),
+          ...(e.expectations.length > 0 ? { expectations: e.expectations } : {}),
           message_checks: e.message_checks.map((c) => c.name),
         };
       }),
@@ -593,12 +593,4 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
     await release();
     reaper.release();
   }
-}
-
-/** An eval's expectations, where the eval set gives them (read loosely: older sets have none). */
-function expectationsOf(e: object): { expectations?: readonly string[] } {
-  const given = (e as { expectations?: unknown }).expectations;
-  return Array.isArray(given) && given.every((x) => typeof x === 'string')
-    ? { expectations: given as string[] }
-    : {};
 }

@@ -2,6 +2,7 @@ import { constants } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { assertArtifact, type RunRecord, type StopRecord } from '../artifacts/index.js';
+import { commandFinalMessage, finalMessageOf } from '../measure/index.js';
 
 /** A stop's final message, as the judge is shown it. */
 export interface StopMessage {
@@ -50,9 +51,10 @@ export async function readRunEvidence(
     const file = path.join(runDir, rel);
     const stop = JSON.parse(await readFile(file, 'utf8')) as StopRecord;
     assertArtifact('stop', stop, file);
+    // The stop's own final message; a stop of an older evalrig has none for a command agent.
     const message =
-      stop.agent !== undefined
-        ? stop.agent.final_message
+      stop.final_message !== undefined || stop.agent !== undefined
+        ? finalMessageOf(stop)
         : lastParagraph(await readTail(stdoutOf(runDir, stop.turn), STDOUT_TAIL_BYTES));
     stops.push({
       turn: stop.turn,
@@ -89,12 +91,10 @@ function stdoutOf(runDir: string, turn: number): string {
  */
 export function lastParagraph(stdout: string | null): string | null {
   if (stdout === null) return null;
-  const text = stdout.replace(/\n\[evalrig: output truncated at \d+ bytes\]\n$/u, '');
-  const paragraphs = text
-    .split(/\r?\n[ \t]*\r?\n/u)
-    .map((p) => p.trim())
-    .filter((p) => p !== '');
-  return paragraphs.at(-1) ?? null;
+  return commandFinalMessage(
+    stdout.replace(/\n\[evalrig: output truncated at \d+ bytes\]\n$/u, ''),
+    false,
+  );
 }
 
 function clipChars(text: string, max: number): string {
