@@ -4,6 +4,13 @@
  * campaign/ and collect/ speak only this.
  */
 export { SandboxError, SandboxFileError } from './errors.js';
+// What a sandbox's exec takes and returns, and what stopProcessesOf throws: one vocabulary for every backend.
+export {
+  ProcessesNotStoppedError,
+  type ContainerLimits,
+  type ExecOptions,
+  type ExecResult,
+} from '../runtime/index.js';
 export type {
   Owner,
   Sandbox,

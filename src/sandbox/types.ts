@@ -26,7 +26,11 @@ export interface SharedFolder {
   readonly host: string;
   readonly container: string;
   readonly readOnly?: boolean;
-  /** Who owns the copy inside the sandbox (set in the archive, never by a chown on the host). */
+  /**
+   * Who owns the copy inside the sandbox (set in the archive, never by a chown on
+   * the host). A provider that mounts host folders leaves ownership to the caller,
+   * who hands the host folder over before the start (as root) or shares its uid.
+   */
   readonly owner?: Owner;
 }
 
@@ -90,11 +94,19 @@ export interface Sandbox {
   readonly engine: string;
   /** True when host folders are the sandbox's own (mounted): nothing is copied or synced. */
   readonly mountsHostFolders: boolean;
-  /** Runs a command; output capped, a timeout leaves `timedOut` true and the exit unknown. */
+  /**
+   * Runs a command; output capped (`truncated`), a timeout leaves `timedOut`
+   * true and the exit unknown (null), the sandbox usable. A sandbox killed or
+   * removed meanwhile ends the exec: it returns or throws, never hangs.
+   */
   exec(cmd: readonly string[], options?: ExecOptions): Promise<ExecResult>;
-  /** A regular file's bytes, refused (SandboxFileError) when missing, not regular or over `maxBytes`. */
+  /**
+   * A regular file's bytes, refused (SandboxFileError) when missing, not regular
+   * (a folder, a FIFO, a device, a link: never followed) or over `maxBytes`
+   * (refused before its bytes cross). Never blocks on what the agent planted.
+   */
   readFile(containerPath: string, options: { readonly maxBytes: number }): Promise<Buffer>;
-  /** Writes files (parents created), with their modes and owners. */
+  /** Writes files (missing parents created, root's), with their modes and owners. */
   writeFiles(files: readonly SandboxFile[]): Promise<void>;
   /** Copies a host folder's contents into the sandbox at `containerPath`, owned by `owner`. */
   copyIn(hostFolder: string, containerPath: string, owner: Owner): Promise<void>;
@@ -104,7 +116,11 @@ export interface Sandbox {
    * changed since the previous sync of this pair crosses.
    */
   syncOut(containerPath: string, hostFolder: string): Promise<SyncStats>;
-  /** Stops every process of `user` (the agent), the sandbox lives on. */
+  /**
+   * Stops every process of `user` (the agent), the sandbox lives on. Throws
+   * ProcessesNotStoppedError (its `timedOut` says whether the stopping exec
+   * itself got no answer) when some keep running.
+   */
   stopProcessesOf(user: string, timeoutMs?: number): Promise<void>;
   /** Stops the sandbox's main process at once. Idempotent. */
   kill(): Promise<void>;
@@ -128,6 +144,12 @@ export interface SandboxProvider {
   /** Makes `image` runnable here: present already, or shipped from `from` (the engine it was built on). */
   ensureImage(image: SandboxImage, from?: SandboxProvider): Promise<void>;
   start(spec: SandboxSpec): Promise<Sandbox>;
+  /**
+   * Set once the backend stopped answering mid-campaign (every call of its
+   * sandboxes then fails with it): a run that failed meanwhile failed for the
+   * harness, not for its agent. Optional: a backend with no such watch says nothing.
+   */
+  lost?(): Error | undefined;
   /** Removes every sandbox carrying all of `labels`; how many were removed. */
   reap(labels: Readonly<Record<string, string>>): Promise<number>;
 }
