@@ -4,6 +4,7 @@
  * campaign/ and collect/ speak only this.
  */
 export { SandboxError, SandboxFileError } from './errors.js';
+export { LocalDockerProvider, LocalDockerSandbox, bindsOf } from './local-docker.js';
 // What a sandbox's exec takes and returns, and what stopProcessesOf throws: one vocabulary for every backend.
 export {
   ProcessesNotStoppedError,
