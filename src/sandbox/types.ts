@@ -113,7 +113,10 @@ export interface Sandbox {
   /**
    * Makes `hostFolder` hold what the sandbox's `containerPath` holds now (files,
    * folders, links as links, modes). A no-op when mounted. Otherwise only what
-   * changed since the previous sync of this pair crosses.
+   * changed since the previous sync of this pair crosses. Works after
+   * {@link kill} until {@link remove}: a run cut by a timeout is killed, and
+   * what it left is still brought back for the final diff (a stopped Docker
+   * container's files are served by the archive endpoint; exec is not).
    */
   syncOut(containerPath: string, hostFolder: string): Promise<SyncStats>;
   /**

@@ -381,6 +381,22 @@ export function sandboxConformance(name: string, target: () => Promise<Conforman
         expect(stats).to.include({ changed: 0, removed: 0 });
         expect(await hostListing(tree)).to.deep.equal(before);
       });
+
+      it('still brings back what a killed sandbox left (a run cut by its timeout)', async () => {
+        const r = await synced.exec([
+          'sh',
+          '-c',
+          `echo late > ${inside}/late.txt; rm ${inside}/keep.txt`,
+        ]);
+        expect(r.exitCode).to.equal(0);
+        await synced.kill();
+        await synced.syncOut(inside, tree);
+        const host = await hostListing(tree);
+        expect(host['late.txt']).to.equal(
+          `file 644 ${createHash('sha256').update('late\n').digest('hex')}`,
+        );
+        expect(host).to.not.have.property('keep.txt');
+      });
     });
 
     describe("the agent's processes", () => {
