@@ -5,8 +5,10 @@
  */
 export { SandboxError, SandboxFileError } from './errors.js';
 export { LocalDockerProvider, LocalDockerSandbox, bindsOf } from './local-docker.js';
-// What a sandbox's exec takes and returns, and what stopProcessesOf throws: one vocabulary for every backend.
+// What a sandbox's exec takes and returns, what stopProcessesOf throws, the labels
+// every sandbox carries: one vocabulary for every backend.
 export {
+  LABELS,
   ProcessesNotStoppedError,
   type ContainerLimits,
   type ExecOptions,
