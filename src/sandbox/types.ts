@@ -73,7 +73,10 @@ export interface SandboxFile {
   readonly content: string | Buffer;
   /** Default 0o644. */
   readonly mode?: number;
-  /** Default root. */
+  /**
+   * Default root; on a backend that writes only as its exec user (Kubernetes),
+   * that user, and any other owner is refused with a SandboxError.
+   */
   readonly owner?: Owner;
 }
 
@@ -97,7 +100,9 @@ export interface Sandbox {
   /**
    * Runs a command; output capped (`truncated`), a timeout leaves `timedOut`
    * true and the exit unknown (null), the sandbox usable. A sandbox killed or
-   * removed meanwhile ends the exec: it returns or throws, never hangs.
+   * removed meanwhile ends the exec: it returns or throws, never hangs. A
+   * backend that runs every exec as the spec's `execUser` (Kubernetes) refuses
+   * another `user` with a SandboxError.
    */
   exec(cmd: readonly string[], options?: ExecOptions): Promise<ExecResult>;
   /**

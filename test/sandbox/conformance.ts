@@ -15,6 +15,7 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
+  SandboxError,
   SandboxFileError,
   type Sandbox,
   type SandboxProvider,
@@ -32,6 +33,19 @@ export interface ConformanceTarget {
   readonly labels: Readonly<Record<string, string>>;
   /** Called once after the suite (a second engine stopped, a client closed). */
   readonly close?: () => Promise<void>;
+  /**
+   * The backend runs every exec as the spec's exec user and writes files as it
+   * (Kubernetes: no per-exec user, non-root pods). An exec as another user and
+   * a file owned by another are then refused with a SandboxError, not done.
+   */
+  readonly onlyExecUser?: boolean;
+}
+
+async function rejection(p: Promise<unknown>): Promise<unknown> {
+  return p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
 }
 
 /** The agent's uid and the keeper's (the main process), as campaigns run them. */
@@ -181,8 +195,13 @@ export function sandboxConformance(name: string, target: () => Promise<Conforman
           { env: { MINE: 'mine' }, workingDir: '/var' },
         );
         expect(r.stdout).to.equal('from-spec mine 1000:1000 /var\n');
-        const root = await sandbox.exec(['id', '-u'], { user: '0:0' });
-        expect(root.stdout).to.equal('0\n');
+        if (t.onlyExecUser) {
+          const refused = await rejection(sandbox.exec(['id', '-u'], { user: '0:0' }));
+          expect(refused, 'another user refused').to.be.instanceOf(SandboxError);
+        } else {
+          const root = await sandbox.exec(['id', '-u'], { user: '0:0' });
+          expect(root.stdout).to.equal('0\n');
+        }
         const home = await sandbox.exec(['pwd']);
         expect(home.stdout).to.equal('/tmp\n');
       });
@@ -224,7 +243,7 @@ export function sandboxConformance(name: string, target: () => Promise<Conforman
         expect(await sandbox.readFile('/tmp/conf/b.bin', { maxBytes: 256 })).to.deep.equal(binary);
       });
 
-      it('writes modes and owners as asked (root and 0644 by default)', async () => {
+      it("writes modes and owners as asked (0644 and root's by default, or the exec user's where that is the only one)", async () => {
         await sandbox.writeFiles([
           { path: '/tmp/conf/owned.sh', content: '#!/bin/sh\n', mode: 0o750, owner: AGENT },
           { path: '/tmp/conf/plain', content: 'x' },
@@ -236,7 +255,15 @@ export function sandboxConformance(name: string, target: () => Promise<Conforman
           '/tmp/conf/owned.sh',
           '/tmp/conf/plain',
         ]);
-        expect(r.stdout).to.equal('750 1000:1000\n644 0:0\n');
+        expect(r.stdout).to.equal(`750 1000:1000\n644 ${t.onlyExecUser ? '1000:1000' : '0:0'}\n`);
+        if (t.onlyExecUser) {
+          const refused = await rejection(
+            sandbox.writeFiles([
+              { path: '/tmp/conf/root', content: 'x', owner: { uid: 0, gid: 0 } },
+            ]),
+          );
+          expect(refused, "a root's file refused").to.be.instanceOf(SandboxError);
+        }
       });
 
       it('refuses a file over its cap before its bytes cross, and reads one exactly at it', async () => {
