@@ -1,4 +1,5 @@
-import type { Bind } from '../runtime/index.js';
+import { GATEWAY_SOCKET_NAME } from '../gateway/index.js';
+import type { SandboxSpec } from '../sandbox/index.js';
 import {
   CLAUDE_CODE_BIN,
   CLAUDE_CODE_CONTAINER,
@@ -139,16 +140,17 @@ export function agentFiles(
 }
 
 /**
- * A run's mounts: the gateway's socket folder, and the agent's files unless they are built
- * into its image (`files` empty then). All read-only.
+ * What a run's sandbox shares of the agent: its files (none when they are built into its
+ * image), and the gateway's folder with its one socket. Mounted read-only where the sandbox
+ * mounts host folders, copied in and tunnelled otherwise.
  */
-export function adapterBinds(
+export function adapterShares(
   adapter: AgentAdapter,
   files: readonly AgentFile[],
   gatewayDir: string,
-): Bind[] {
-  return [
-    ...files.map((f) => ({ host: f.host, container: f.container, readOnly: true })),
-    { host: gatewayDir, container: adapter.modelDir, readOnly: true },
-  ];
+): Required<Pick<SandboxSpec, 'files' | 'sockets'>> {
+  return {
+    files: files.map((f) => ({ host: f.host, container: f.container })),
+    sockets: [{ host: gatewayDir, container: adapter.modelDir, names: [GATEWAY_SOCKET_NAME] }],
+  };
 }

@@ -62,7 +62,7 @@ export {
 } from './turn.js';
 export {
   AGENT_ADAPTERS,
-  adapterBinds,
+  adapterShares,
   agentFiles,
   type AdapterType,
   type AgentAdapter,

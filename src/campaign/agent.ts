@@ -2,7 +2,7 @@ import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   AGENT_ADAPTERS,
-  adapterBinds,
+  adapterShares,
   agentFiles,
   ensureAgentInstalled,
   preflightAdapter,
@@ -24,7 +24,8 @@ import { InputError } from '../errors/index.js';
 import type { ModelSource } from '../gateway/index.js';
 import { ContextFileMissingError, ensureAgentImage, projectRoot, sha256 } from '../image/index.js';
 import { loadModelScript, type ModelScript } from '../model-stand-in/index.js';
-import { LABELS, type Bind, type DockerClient } from '../runtime/index.js';
+import { LABELS, type DockerClient } from '../runtime/index.js';
+import type { SandboxSpec } from '../sandbox/index.js';
 import type { PlannedRun } from './plan.js';
 
 /** A campaign's adapter agent: installed, answering in every image, and each run's model. */
@@ -37,8 +38,8 @@ export interface CampaignAgent {
   sourceFor(planned: PlannedRun): ModelSource;
   /** The image a run of `runImage` starts from: the derived one with install `image`. */
   imageFor(runImage: string): string;
-  /** A run's mounts: the gateway's folder, and the agent's files unless built into its image. */
-  binds(gatewayDir: string): Bind[];
+  /** What a run's sandbox shares: the gateway's socket, and the agent's files unless built into its image. */
+  shares(gatewayDir: string): Required<Pick<SandboxSpec, 'files' | 'sockets'>>;
   /** One run's session (the condition's agent_args appended to every turn). */
   session(planned: PlannedRun): TurnSession;
   /** run.json's identity for a run of `runImage` (its derived image alone). */
@@ -136,7 +137,7 @@ export function campaignAgent(parts: {
     identity,
     sourceFor: parts.sourceFor,
     imageFor: (runImage) => derived?.get(runImage)?.tag ?? runImage,
-    binds: (gatewayDir) => adapterBinds(adapter, derived ? [] : parts.files, gatewayDir),
+    shares: (gatewayDir) => adapterShares(adapter, derived ? [] : parts.files, gatewayDir),
     session: (planned) =>
       adapter.newSession({
         ...(model === undefined ? {} : { model }),

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { playAgentTurn } from '../agents/index.js';
 import type { TurnAgentRecord } from '../artifacts/index.js';
 import type { EvalSet } from '../config/index.js';
-import type { ExecResult, RunContainer } from '../runtime/index.js';
+import type { ExecResult, Sandbox } from '../sandbox/index.js';
 import { turnAgentRecord, type CampaignAgent } from './agent.js';
 import { CONTAINER, transcriptName, turnOutputName, type RunLayout } from './layout.js';
 import type { PlannedRun } from './plan.js';
@@ -26,7 +26,7 @@ export interface TurnRequest {
   readonly timeoutMs: number;
 }
 
-/** Plays one turn of a run in its container and keeps its output under turns/. */
+/** Plays one turn of a run in its sandbox and keeps its output under turns/. */
 export type TurnPlayer = (turn: TurnRequest) => Promise<PlayedRunTurn>;
 
 /** What a run's turns are played with. */
@@ -35,7 +35,7 @@ export interface TurnPlayerContext {
   readonly agent?: CampaignAgent;
   readonly planned: PlannedRun;
   readonly layout: RunLayout;
-  readonly container: RunContainer;
+  readonly sandbox: Pick<Sandbox, 'exec'>;
   readonly containerWorkTree: string;
   readonly home: string;
   /** A command agent's stdout and stderr are each kept up to this per turn. */
@@ -72,7 +72,7 @@ export function turnPlayer(t: TurnPlayerContext): TurnPlayer {
     const answered = () => t.gateway?.calls().filter((c) => c.status === 200).length ?? 0;
     return async (turn) => {
       const before = answered();
-      const played = await playAgentTurn(t.container, session, agent.adapter.env(t.home), {
+      const played = await playAgentTurn(t.sandbox, session, agent.adapter.env(t.home), {
         prompt: turn.message,
         home: t.home,
         workingDir: t.containerWorkTree,
@@ -94,7 +94,7 @@ export function turnPlayer(t: TurnPlayerContext): TurnPlayer {
     const argv = [...template, ...planned.condition.agent_args].map((a) =>
       fillPlaceholders(a, values),
     );
-    const exec = await t.container.exec(argv, {
+    const exec = await t.sandbox.exec(argv, {
       workingDir: t.containerWorkTree,
       env: { HOME: t.home, EVALRIG_PROMPT: turn.message, ...runEnv(turn) },
       timeoutMs: turn.timeoutMs,

@@ -20,4 +20,4 @@
 export { startModelGateway } from './server.js';
 export { UsageScanner, type CallTokens } from './usage.js';
 export type { GatewayUpstream, ModelCall, ModelGateway, ModelGatewayOptions } from './types.js';
-export { openRunGateway, type ModelSource, type RunGateway } from './run.js';
+export { GATEWAY_SOCKET_NAME, openRunGateway, type ModelSource, type RunGateway } from './run.js';

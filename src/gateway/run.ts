@@ -22,6 +22,8 @@ export interface RunGateway {
 }
 
 /** A Unix socket's path is limited to 107 bytes on Linux; ours stay well under. */
+/** The name of a run gateway's socket in its folder (what a sandbox shares of it). */
+export const GATEWAY_SOCKET_NAME = 'model.sock';
 const MAX_SOCKET_PATH = 100;
 
 /**
@@ -39,7 +41,7 @@ export async function openRunGateway(options: {
 }): Promise<RunGateway> {
   const hostDir = await mkdtemp(path.join(options.socketRoot ?? tmpdir(), 'evalrig-model-'));
   await chmod(hostDir, 0o711); // the container's user may reach the socket, not list the folder
-  const socketPath = path.join(hostDir, 'model.sock');
+  const socketPath = path.join(hostDir, GATEWAY_SOCKET_NAME);
   if (Buffer.byteLength(socketPath) > MAX_SOCKET_PATH) {
     await rm(hostDir, { recursive: true, force: true });
     throw new EvalrigError(

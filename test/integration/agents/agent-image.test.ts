@@ -131,9 +131,10 @@ describe('agent image: codex built into an image derived from the test image', f
       derived: new Map([[testImage, record]]),
     });
     expect(agent.imageFor(testImage)).to.equal(first!.tag);
-    expect(agent.binds('/tmp/gw')).to.deep.equal([
-      { host: '/tmp/gw', container: adapter.modelDir, readOnly: true },
-    ]);
+    expect(agent.shares('/tmp/gw')).to.deep.equal({
+      files: [],
+      sockets: [{ host: '/tmp/gw', container: adapter.modelDir, names: ['model.sock'] }],
+    });
     expect(agent.identity).to.deep.include({ install: 'image', images: [record] });
     expect(agent.runIdentity(testImage).images).to.deep.equal([record]);
     const [planned] = planRuns(evalSet, {});

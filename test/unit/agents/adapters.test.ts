@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import {
   AGENT_ADAPTERS,
-  adapterBinds,
+  adapterShares,
   agentFiles,
   CodexSession,
   ClaudeCodeSession,
@@ -23,10 +23,10 @@ describe('agent adapters: what differs between claude-code and codex, in one tab
   it('claude-code: its binary and the gateway folder mounted, /v1/messages, the key as x-api-key', () => {
     const a = AGENT_ADAPTERS['claude-code'];
     const files = agentFiles(a, install('/c/claude'), undefined);
-    expect(adapterBinds(a, files, '/gw')).to.deep.equal([
-      { host: '/c/claude', container: '/opt/evalrig/agent/claude', readOnly: true },
-      { host: '/gw', container: '/run/evalrig-model', readOnly: true },
-    ]);
+    expect(adapterShares(a, files, '/gw')).to.deep.equal({
+      files: [{ host: '/c/claude', container: '/opt/evalrig/agent/claude' }],
+      sockets: [{ host: '/gw', container: '/run/evalrig-model', names: ['model.sock'] }],
+    });
     expect(a).to.include({ auth: 'x-api-key', streamCountsRequests: true });
     expect(a.gatewayPaths).to.deep.equal(['/v1/messages']);
     expect(a.newSession({ extraArgs: [] })).to.be.instanceOf(ClaudeCodeSession);
@@ -35,11 +35,13 @@ describe('agent adapters: what differs between claude-code and codex, in one tab
   it('codex: its binary, the relay and the gateway folder, /v1/responses, the key as bearer', () => {
     const a = AGENT_ADAPTERS.codex;
     const files = agentFiles(a, install('/c/codex'), '/dist/model-relay');
-    expect(adapterBinds(a, files, '/gw')).to.deep.equal([
-      { host: '/c/codex', container: '/opt/evalrig/agent/codex', readOnly: true },
-      { host: '/dist/model-relay', container: '/opt/evalrig/relay/model-relay', readOnly: true },
-      { host: '/gw', container: '/run/evalrig-model', readOnly: true },
-    ]);
+    expect(adapterShares(a, files, '/gw')).to.deep.equal({
+      files: [
+        { host: '/c/codex', container: '/opt/evalrig/agent/codex' },
+        { host: '/dist/model-relay', container: '/opt/evalrig/relay/model-relay' },
+      ],
+      sockets: [{ host: '/gw', container: '/run/evalrig-model', names: ['model.sock'] }],
+    });
     expect(() => agentFiles(a, install('/c/codex'), undefined)).to.throw(/model relay/u);
     expect(a).to.include({ auth: 'bearer', streamCountsRequests: false });
     expect(a.gatewayPaths).to.deep.equal(['/v1/responses']);
@@ -51,10 +53,11 @@ describe('agent adapters: what differs between claude-code and codex, in one tab
     expect(session.argv('hi')).to.include('model="gpt-5-mini"').and.to.include('--x');
   });
 
-  it('built into an image, the agent files are not mounted: only the gateway folder is', () => {
-    expect(adapterBinds(AGENT_ADAPTERS.codex, [], '/gw')).to.deep.equal([
-      { host: '/gw', container: '/run/evalrig-model', readOnly: true },
-    ]);
+  it('built into an image, the agent files are not shared: only the gateway socket is', () => {
+    expect(adapterShares(AGENT_ADAPTERS.codex, [], '/gw')).to.deep.equal({
+      files: [],
+      sockets: [{ host: '/gw', container: '/run/evalrig-model', names: ['model.sock'] }],
+    });
   });
 });
 
