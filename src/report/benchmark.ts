@@ -282,7 +282,7 @@ export function messageCheckNames(
 }
 
 /** other - baseline, with Newcombe's interval and Fisher's p. */
-function rateDifference(b: RateStats, o: RateStats): RateDifference {
+export function rateDifference(b: RateStats, o: RateStats): RateDifference {
   const known = b.n > 0 && o.n > 0;
   return {
     kind: 'rate',

@@ -10,14 +10,8 @@ import {
   type GradingFile,
   type RunRecord,
 } from '../artifacts/index.js';
-import type { RateDifference } from './benchmark.js';
-import {
-  fisherExact,
-  NumberAccumulator,
-  RateAccumulator,
-  type NumberStats,
-  type RateStats,
-} from './stats.js';
+import { rateDifference, type RateDifference } from './benchmark.js';
+import { NumberAccumulator, RateAccumulator, type NumberStats, type RateStats } from './stats.js';
 
 /** One condition's grading. */
 export interface ConditionGrading {
@@ -231,19 +225,6 @@ export class GradingAccumulator {
 }
 
 const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
-function rateDifference(b: RateStats, o: RateStats): RateDifference {
-  return {
-    kind: 'rate',
-    baseline: b.rate,
-    other: o.rate,
-    difference: b.rate === null || o.rate === null ? null : o.rate - b.rate,
-    p_value:
-      b.n === 0 || o.n === 0
-        ? null
-        : fisherExact(o.successes, o.n - o.successes, b.successes, b.n - b.successes),
-  };
-}
 
 /** The blind comparisons of comparisons/<a>.vs.<b>/<eval>/run-NN/comparison.json, as win rates. */
 async function readBlind(outDir: string): Promise<BlindGrading[]> {

@@ -12,6 +12,7 @@ import {
   type RateDifference,
 } from './benchmark.js';
 import { minimumDetectableDifference, type RateStats } from './stats.js';
+import type { GradingSection } from './grading.js';
 
 /**
  * What each rate says a condition does, in a few plain words: "<condition>
@@ -32,8 +33,16 @@ export const MESSAGE_CHECK_PHRASES: Readonly<Record<string, string>> = {
   no_missing_gh: 'never says gh is missing or unauthenticated',
 };
 
+/** The judge's rates that get verdict lines (rates over runs; `grading.<name>` in benchmark.json). */
+export const GRADING_PHRASES: Readonly<Record<string, string>> = {
+  all_passed: 'meets every expectation (as the judge graded it)',
+};
+
 /** The phrase of a measure name as benchmark.json spells it (`message_checks.<name>` for a check). */
 export function phraseOf(measure: string): string {
+  if (measure.startsWith('grading.')) {
+    return GRADING_PHRASES[measure.slice('grading.'.length)] ?? measure;
+  }
   if (measure.startsWith('message_checks.')) {
     const name = measure.slice('message_checks.'.length);
     return MESSAGE_CHECK_PHRASES[name] ?? `passes message check ${name}`;
@@ -119,7 +128,8 @@ function pts(diff: number): string {
 export function formatVerdictP(p: number | null): string {
   if (p === null) return 'p n/a';
   if (p < 0.001) return 'p < 0.001';
-  return `p ${p < 0.01 ? p.toFixed(3) : p.toFixed(2)}`;
+  // Three places near the threshold, so that a p under 0.05 never prints as 0.05.
+  return `p ${p < 0.01 || (p >= 0.045 && p < 0.055) ? p.toFixed(3) : p.toFixed(2)}`;
 }
 
 /** "5 runs per condition", or "5 and 6 runs" when the sides differ. */
@@ -186,6 +196,7 @@ const NO_RUNS: RateStats = { rate: null, successes: 0, n: 0, ci95: null };
 export function verdicts(
   comparisons: readonly Comparison[],
   groups: ReadonlyMap<string, Pick<GroupStats, 'measures' | 'message_checks'>>,
+  grading?: GradingSection,
 ): Verdict[] {
   const out: Verdict[] = [];
   for (const cmp of comparisons) {
@@ -208,12 +219,26 @@ export function verdicts(
       );
       if (v) out.push(v);
     }
+    out.push(...gradingVerdicts(cmp, grading));
   }
   // Stable: equal p keep the measures' order.
   return out
     .map((v, i) => ({ v, i }))
     .sort((a, b) => (a.v.p_value ?? 1) - (b.v.p_value ?? 1) || a.i - b.i)
     .map((x) => x.v);
+}
+
+/** The judge's verdicts of one comparison: runs meeting every expectation. */
+function gradingVerdicts(cmp: Comparison, grading: GradingSection | undefined): Verdict[] {
+  const d = grading?.comparisons.find(
+    (c) => c.baseline === cmp.baseline && c.condition === cmp.condition,
+  );
+  const of = (name: string) => grading?.conditions.find((c) => c.condition === name);
+  const base = of(cmp.baseline);
+  const other = of(cmp.condition);
+  if (!d || !base || !other) return [];
+  const v = verdictOf(cmp, 'grading.all_passed', d.all_passed, other.all_passed, base.all_passed);
+  return v ? [v] : [];
 }
 
 /** Differences below this many points are worth a warning when the runs cannot detect them. */

@@ -225,7 +225,7 @@ export async function writeReport(
       ...g.acc.stats(),
     })),
     comparisons,
-    verdicts: verdicts(comparisons, stats),
+    verdicts: verdicts(comparisons, stats, gradingSection),
     power_warnings: powerWarnings(comparisons, measuredRuns),
     prompts,
     ...(gradingSection ? { grading: gradingSection } : {}),

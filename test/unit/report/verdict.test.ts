@@ -1,8 +1,14 @@
 import { expect } from 'chai';
 import type { RunRecord } from '../../../src/artifacts/index.js';
 import { RATE_MEASURES } from '../../../src/measure/index.js';
-import { compare, GroupAccumulator, type GroupStats } from '../../../src/report/benchmark.js';
-import { fisherExact, newcombeDifference } from '../../../src/report/index.js';
+import {
+  compare,
+  GroupAccumulator,
+  rateDifference,
+  type GroupStats,
+} from '../../../src/report/benchmark.js';
+import type { GradingSection } from '../../../src/report/grading.js';
+import { fisherExact, newcombeDifference, type RateStats } from '../../../src/report/index.js';
 import { MEASURE_PHRASES, phraseOf, powerWarnings, verdicts } from '../../../src/report/verdict.js';
 
 const MEASURES: RunRecord['measures'] = {
@@ -52,6 +58,51 @@ describe('report verdicts', () => {
       'never says gh is missing or unauthenticated',
     );
     expect(phraseOf('message_checks.says_draft')).to.equal('passes message check says_draft');
+  });
+
+  it('gives the judge’s "meets every expectation" its line too, from the grading section', () => {
+    const rate = (successes: number, n: number): RateStats => ({
+      rate: successes / n,
+      successes,
+      n,
+      ci95: null,
+    });
+    const graded = (condition: string, all: RateStats) => ({
+      condition,
+      graded: all.n,
+      errors: 0,
+      without_grading: 0,
+      all_passed: all,
+      expectations: all,
+      expectations_passed: { mean: null, sd: null, min: null, max: null, n: 0 },
+    });
+    const grading = {
+      judges: [],
+      conditions: [graded('without_skill', rate(1, 5)), graded('with_skill', rate(5, 5))],
+      expectations: [],
+      comparisons: [
+        {
+          baseline: 'without_skill',
+          condition: 'with_skill',
+          all_passed: rateDifference(rate(1, 5), rate(5, 5)),
+          expectations: rateDifference(rate(1, 5), rate(5, 5)),
+        },
+      ],
+    } as unknown as GradingSection;
+    const base = group(5, 0);
+    const cmp = compare('without_skill', base, 'with_skill', base);
+    const lines = verdicts(
+      [cmp],
+      new Map([
+        ['without_skill', base],
+        ['with_skill', base],
+      ]),
+      grading,
+    );
+    expect(lines.map((l) => l.measure)).to.deep.equal(['grading.all_passed']);
+    expect(lines[0]!.text).to.match(
+      /^with_skill meets every expectation \(as the judge graded it\) in 100% vs 20% of runs, \+80 pts \[19, 96\], p 0\.048$/u,
+    );
   });
 
   it('says a difference in words, with its Newcombe interval and Fisher p: 5 of 5 vs 0 of 5', () => {
