@@ -21,9 +21,8 @@ import {
   expectNominalTurnsParsed,
   expectPullRequestMeasured,
   pullRequestScript,
-  readJson,
-  readJsonLines,
 } from '../support/adapter-campaign.js';
+import { readJson, readJsonLines } from '../support/campaign.js';
 import { requireDocker } from '../support/docker.js';
 import {
   TOY_PROBES,

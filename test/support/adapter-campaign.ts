@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { ConditionsFile, GhCall, RunRecord, StopRecord } from '../../src/artifacts/index.js';
 import type { ModelCall } from '../../src/gateway/index.js';
 import type { ModelScript } from '../../src/model-stand-in/index.js';
+import { readJson, readJsonLines } from './campaign.js';
 import { requireDocker } from './docker.js';
 import {
   PLAN,
@@ -88,17 +89,6 @@ export function pullRequestScript(shell: ShellTool): ModelScript {
 export const REFUSED_SCRIPT: ModelScript = {
   responses: [{ error: { status: 400, message: 'prompt is too long' } }],
 };
-
-export async function readJson<T>(file: string): Promise<T> {
-  return JSON.parse(await readFile(file, 'utf8')) as T;
-}
-
-export async function readJsonLines<T>(file: string): Promise<T[]> {
-  return (await readFile(file, 'utf8'))
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as T);
-}
 
 /** A played campaign: its workspace, what the CLI said, and readers of its runs. */
 export interface AdapterCampaign {
