@@ -118,6 +118,32 @@ function ruleProblems(rule: unknown, at: (string | number)[]): Problem[] {
 }
 
 /**
+ * The problems of one list of checks at `at`: each rule's, and each name used again; a name is
+ * claimed in `names` (name -> where it was first used), which may hold names from elsewhere.
+ */
+function checkListProblems(
+  checks: unknown,
+  at: readonly (string | number)[],
+  names: Map<string, string>,
+): Problem[] {
+  const problems: Problem[] = [];
+  list(checks).forEach((c, i) => {
+    if (!isObject(c)) return;
+    problems.push(...ruleProblems(c.rule, [...at, i, 'rule']));
+    if (typeof c.name !== 'string') return;
+    const name = pointer(...at, i, 'name');
+    const earlier = names.get(c.name);
+    if (earlier !== undefined) {
+      problems.push({
+        pointer: name,
+        message: `duplicate message check ${quote(c.name)}, also ${earlier}`,
+      });
+    } else names.set(c.name, `at ${name}`);
+  });
+  return problems;
+}
+
+/**
  * What the schema cannot say of message checks: each regular expression
  * compiles with its flags, each name is used once among the built-ins kept
  * on, the set's checks and an eval's.
@@ -128,35 +154,11 @@ export function messageCheckProblems(doc: Json): Problem[] {
     ? doc.builtin_message_checks.filter((n): n is string => typeof n === 'string')
     : BUILTIN_MESSAGE_CHECK_NAMES;
   const setNames = new Map<string, string>(builtins.map((n) => [n, 'a built-in check']));
-  list(doc.message_checks).forEach((c, i) => {
-    if (!isObject(c)) return;
-    problems.push(...ruleProblems(c.rule, ['message_checks', i, 'rule']));
-    if (typeof c.name !== 'string') return;
-    const at = pointer('message_checks', i, 'name');
-    const earlier = setNames.get(c.name);
-    if (earlier !== undefined) {
-      problems.push({
-        pointer: at,
-        message: `duplicate message check ${quote(c.name)}, also ${earlier}`,
-      });
-    } else setNames.set(c.name, `at ${at}`);
-  });
+  problems.push(...checkListProblems(doc.message_checks, ['message_checks'], setNames));
   list(doc.evals).forEach((e, i) => {
     if (!isObject(e)) return;
-    const names = new Map(setNames);
-    list(e.message_checks).forEach((c, j) => {
-      if (!isObject(c)) return;
-      problems.push(...ruleProblems(c.rule, ['evals', i, 'message_checks', j, 'rule']));
-      if (typeof c.name !== 'string') return;
-      const at = pointer('evals', i, 'message_checks', j, 'name');
-      const earlier = names.get(c.name);
-      if (earlier !== undefined) {
-        problems.push({
-          pointer: at,
-          message: `duplicate message check ${quote(c.name)}, also ${earlier}`,
-        });
-      } else names.set(c.name, `at ${at}`);
-    });
+    const at = ['evals', i, 'message_checks'];
+    problems.push(...checkListProblems(e.message_checks, at, new Map(setNames)));
   });
   return problems;
 }

@@ -33,8 +33,14 @@ const COMPARE_ANSWER_SCHEMA = {
 } as const;
 
 const ajv = new Ajv2020({ allErrors: true, strict: true });
-let gradingValidator: ValidateFunction | undefined;
-let compareValidator: ValidateFunction | undefined;
+
+/** A schema's validator, compiled on first use (most campaigns never judge). */
+function lazyValidator(schema: object): () => ValidateFunction {
+  let validate: ValidateFunction | undefined;
+  return () => (validate ??= ajv.compile(schema));
+}
+const gradingValidator = lazyValidator(GRADING_ANSWER_SCHEMA);
+const compareValidator = lazyValidator(COMPARE_ANSWER_SCHEMA);
 
 /** Evidence and reasons are kept to this many characters. */
 const MAX_EVIDENCE_CHARS = 2000;
@@ -62,6 +68,18 @@ function parseJson(text: string): Parsed<unknown> {
   }
 }
 
+/** An answer: its JSON, valid against the `what` schema. */
+function parseAnswer<T>(text: string, validator: () => ValidateFunction, what: string): Parsed<T> {
+  const parsed = parseJson(text);
+  if (!parsed.ok) return parsed;
+  const validate = validator();
+  if (!validate(parsed.value)) {
+    const why = describeAjvErrors(validate.errors).slice(0, 3).join('; ');
+    return { ok: false, error: `the judge's answer does not match the ${what} schema: ${why}` };
+  }
+  return { ok: true, value: parsed.value as T };
+}
+
 function clip(text: string, max = MAX_EVIDENCE_CHARS): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
@@ -74,14 +92,13 @@ export function parseGradingAnswer(
   text: string,
   expected: readonly string[],
 ): Parsed<GradedExpectation[]> {
-  const parsed = parseJson(text);
+  const parsed = parseAnswer<{ expectations: GradedExpectation[] }>(
+    text,
+    gradingValidator,
+    'grading',
+  );
   if (!parsed.ok) return parsed;
-  gradingValidator ??= ajv.compile(GRADING_ANSWER_SCHEMA);
-  if (!gradingValidator(parsed.value)) {
-    const why = describeAjvErrors(gradingValidator.errors).slice(0, 3).join('; ');
-    return { ok: false, error: `the judge's answer does not match the grading schema: ${why}` };
-  }
-  const items = (parsed.value as { expectations: GradedExpectation[] }).expectations;
+  const items = parsed.value.expectations;
   const byText = new Map<string, GradedExpectation>();
   for (const item of items) {
     if (!expected.includes(item.expectation)) {
@@ -118,13 +135,12 @@ export function parseGradingAnswer(
 export function parseCompareAnswer(
   text: string,
 ): Parsed<{ winner: 'A' | 'B' | 'tie'; reason: string }> {
-  const parsed = parseJson(text);
+  const parsed = parseAnswer<{ winner: 'A' | 'B' | 'tie'; reason: string }>(
+    text,
+    compareValidator,
+    'comparison',
+  );
   if (!parsed.ok) return parsed;
-  compareValidator ??= ajv.compile(COMPARE_ANSWER_SCHEMA);
-  if (!compareValidator(parsed.value)) {
-    const why = describeAjvErrors(compareValidator.errors).slice(0, 3).join('; ');
-    return { ok: false, error: `the judge's answer does not match the comparison schema: ${why}` };
-  }
-  const v = parsed.value as { winner: 'A' | 'B' | 'tie'; reason: string };
+  const v = parsed.value;
   return { ok: true, value: { winner: v.winner, reason: clip(v.reason) } };
 }

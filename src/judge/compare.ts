@@ -1,15 +1,11 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  assertArtifact,
-  writeArtifact,
-  type ComparisonFile,
-  type RunRecord,
-} from '../artifacts/index.js';
+import { writeArtifact, type ComparisonFile, type RunRecord } from '../artifacts/index.js';
 import type { Eval } from '../config/index.js';
 import { parseCompareAnswer } from './answer.js';
 import { askJudge } from './call.js';
 import {
+  cachedAnswer,
   defuse,
   finalMessagesText,
   sha256,
@@ -102,7 +98,7 @@ export async function compareRuns(
   );
   const dir = comparisonDir(ctx.outDir, target.conditions, e.id, target.run);
   const file = path.join(dir, 'comparison.json');
-  const cached = await readCached(file, key);
+  const cached = await cachedAnswer<ComparisonFile>('comparison', file, key, 'judged');
   if (cached) return { outcome: 'cached', comparison: cached };
 
   await mkdir(dir, { recursive: true });
@@ -141,14 +137,4 @@ export async function compareRuns(
   };
   await writeArtifact('comparison', file, comparison);
   return { outcome: parsed.ok ? 'graded' : 'error', comparison };
-}
-
-async function readCached(file: string, key: string): Promise<ComparisonFile | undefined> {
-  try {
-    const data = JSON.parse(await readFile(file, 'utf8')) as ComparisonFile;
-    assertArtifact('comparison', data, file);
-    return data.status === 'judged' && data.cache_key === key ? data : undefined;
-  } catch {
-    return undefined;
-  }
 }

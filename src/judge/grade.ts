@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
-  assertArtifact,
+  readArtifact,
   writeArtifact,
   type GradingFile,
   type JudgeIdentity,
@@ -97,12 +96,21 @@ export function gradingKey(
   );
 }
 
-/** The run's grading.json when it is whole and graded under `key`, else undefined. */
-async function cachedGrading(file: string, key: string): Promise<GradingFile | undefined> {
+/**
+ * The judge's stored answer (grading.json, comparison.json) when it is whole, reached `done`
+ * and was made under `key`; else undefined: absent, broken, an error or stale, it is asked again.
+ */
+export async function cachedAnswer<
+  T extends { readonly status: string; readonly cache_key: string },
+>(
+  kind: 'grading' | 'comparison',
+  file: string,
+  key: string,
+  done: T['status'],
+): Promise<T | undefined> {
   try {
-    const data = JSON.parse(await readFile(file, 'utf8')) as GradingFile;
-    assertArtifact('grading', data, file);
-    return data.status === 'graded' && data.cache_key === key ? data : undefined;
+    const data = await readArtifact<T>(kind, file);
+    return data.status === done && data.cache_key === key ? data : undefined;
   } catch {
     return undefined;
   }
@@ -133,7 +141,7 @@ export async function gradeRun(
   );
   const key = gradingKey(ctx.judge.identity, expectations, inputsSha256);
   const file = path.join(runDir, GRADING_FILE);
-  const cached = await cachedGrading(file, key);
+  const cached = await cachedAnswer<GradingFile>('grading', file, key, 'graded');
   if (cached) return { outcome: 'cached', grading: cached };
 
   const reply = await askJudge(ctx.judge, {

@@ -11,6 +11,7 @@ import {
   type RunRecord,
 } from '../artifacts/index.js';
 import { rateDifference, type RateDifference } from './benchmark.js';
+import { readIfPresent } from './runs.js';
 import { NumberAccumulator, RateAccumulator, type NumberStats, type RateStats } from './stats.js';
 
 /** One condition's grading. */
@@ -87,13 +88,8 @@ class ConditionAccumulator {
 /** Reads a run's grading.json: the file, null when there is none, or undefined when broken. */
 async function readGrading(dir: string): Promise<GradingFile | null | undefined> {
   const file = path.join(dir, 'grading.json');
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
+  const text = await readIfPresent(file);
+  if (text === null) return null;
   try {
     const data = JSON.parse(text) as GradingFile;
     assertArtifact('grading', data, file);

@@ -272,27 +272,7 @@ function rateChart(
 function charts(b: BenchmarkFile): string {
   const out: string[] = [];
   for (const m of RATE_MEASURES) {
-    const rows = b.conditions.map((c) => {
-      const s = c.measures[m];
-      return {
-        label: c.condition,
-        colour: conditionColour(b, c.condition),
-        value: s.rate,
-        lo: s.ci95?.[0] ?? null,
-        hi: s.ci95?.[1] ?? null,
-        text: percent(s.rate),
-      };
-    });
-    out.push(
-      chart(
-        m,
-        MEASURE_LABELS[m],
-        rows,
-        1,
-        (v) => `${v * 100}%`,
-        'bar: rate; whisker: Wilson 95% interval',
-      ),
-    );
+    out.push(rateChart(b, m, MEASURE_LABELS[m], (c) => c.measures[m]));
   }
   for (const m of NUMBER_MEASURES) {
     out.push(numberChart(b, m, MEASURE_LABELS[m], (c) => c.measures[m]));
@@ -566,6 +546,16 @@ const BALANCED = [
   'blockquote',
 ];
 
+/** Asserts each container tag a page of evalrig's may hold is closed as often as opened. */
+export function checkBalanced(file: string, html: string): void {
+  for (const tag of BALANCED) {
+    const open = html.match(new RegExp(`<${tag}[\\s>]`, 'g'))?.length ?? 0;
+    const close = html.match(new RegExp(`</${tag}>`, 'g'))?.length ?? 0;
+    if (open !== close)
+      throw new ReportStructureError(file, `<${tag}> opened ${open} times, closed ${close}`);
+  }
+}
+
 /**
  * Asserts what makes the page self-contained and well formed: a doctype, no
  * script or stylesheet from elsewhere, no attribute pointing off the page,
@@ -593,12 +583,7 @@ export function checkHtml(file: string, html: string, messageChecks = 0): void {
     if (value.startsWith('#') || (m[1] === 'href' && isCampaignLink(value))) continue;
     throw new ReportStructureError(file, `attribute ${m[1]}="${value}" points off the page`);
   }
-  for (const tag of BALANCED) {
-    const open = html.match(new RegExp(`<${tag}[\\s>]`, 'g'))?.length ?? 0;
-    const close = html.match(new RegExp(`</${tag}>`, 'g'))?.length ?? 0;
-    if (open !== close)
-      throw new ReportStructureError(file, `<${tag}> opened ${open} times, closed ${close}`);
-  }
+  checkBalanced(file, html);
   const charts = html.match(/<figure data-chart="/g)?.length ?? 0;
   const expected =
     RATE_MEASURES.length + NUMBER_MEASURES.length + AGENT_MEASURES.length + messageChecks;

@@ -105,6 +105,16 @@ export async function* storedRuns(outDir: string, readAhead = 16): AsyncGenerato
   while (pending.length > 0) yield await pending.shift()!;
 }
 
+/** A run's file's text, or null where the run has none (any other failure is thrown). */
+export async function readIfPresent(file: string): Promise<string | null> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
 /** Reads the stop files a run references (paths relative to its folder); a missing one is null. */
 export async function readStops(
   location: RunLocation,
@@ -113,14 +123,8 @@ export async function readStops(
   return Promise.all(
     stops.map(async (rel) => {
       const file = path.resolve(location.dir, rel);
-      let text: string;
-      try {
-        text = await readFile(file, 'utf8');
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-        throw error;
-      }
-      return parseStored<StopRecord>('stop', file, text);
+      const text = await readIfPresent(file);
+      return text === null ? null : parseStored<StopRecord>('stop', file, text);
     }),
   );
 }

@@ -3,230 +3,74 @@
  * test image, through `evalrig run`: its model calls go through the run's gateway to the
  * model stand-in playing the eval's model script, so the agent makes real tool calls (branch,
  * commit, push, gh pr create --draft, then gh pr edit after --resume) and every measure comes
- * from what it did.
+ * from what it did. What every adapter's campaign must show is in
+ * test/support/adapter-campaign.ts; what is Claude Code's own is here.
  */
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { execa } from 'execa';
 import { CLAUDE_CODE_VERIFIED_VERSION } from '../../src/agents/index.js';
-import type { ConditionsFile, GhCall, RunRecord, StopRecord } from '../../src/artifacts/index.js';
-import type { ModelCall } from '../../src/gateway/index.js';
-import type { ModelScript } from '../../src/model-stand-in/index.js';
+import {
+  adapterCampaign,
+  expectAgentRecorded,
+  expectModelCallsAnswered,
+  expectNominalCompleted,
+  expectNominalTurnsParsed,
+  expectPullRequestMeasured,
+  pullRequestScript,
+} from '../support/adapter-campaign.js';
 import { requireDocker } from '../support/docker.js';
-import { PLAN, PLAN_DONE, makeToyWorkspace, type ToyWorkspace } from '../support/toy.js';
+import { evalrigRun, makeToyWorkspace, type ToyWorkspace } from '../support/toy.js';
 
 const VERSION = process.env.EVALRIG_CLAUDE_CODE_VERSION ?? CLAUDE_CODE_VERIFIED_VERSION;
-const KIND = 'mkdir -p "$(git rev-parse --git-dir)/evalrig-agent" && echo';
-const KIND_FILE = '> "$(git rev-parse --git-dir)/evalrig-agent/stop-kind"';
-/** printf's argument for a file's text (the shell sees \n, printf writes newlines). */
-const printf = (text: string) => `printf '${text.replace(/\n/gu, '\\n')}'`;
-
-/** Planning, then execution after --resume: what the toy's scripted agent does, as tool calls. */
-const NOMINAL: ModelScript = {
-  responses: [
-    {
-      content: [
-        { text: 'I will write the plan and open a draft pull request with it.' },
-        {
-          tool_use: {
-            name: 'Bash',
-            input: {
-              command: [
-                'git checkout -q -b feature/multiply',
-                `${printf(PLAN)} > PLAN.md`,
-                'git add PLAN.md',
-                'git commit -qm "plan: multiply"',
-                'git push -q -u origin HEAD',
-                'gh pr create --draft --title "Add multiply" --body-file PLAN.md',
-                `${KIND} awaiting-approval ${KIND_FILE}`,
-              ].join(' && '),
-            },
-          },
-        },
-      ],
-      usage: { input_tokens: 3000, output_tokens: 90 },
-    },
-    {
-      content: [{ text: 'The plan is in a draft pull request, awaiting your approval.' }],
-      usage: { input_tokens: 3200, output_tokens: 12, cache_read_input_tokens: 1000 },
-    },
-    {
-      content: [
-        {
-          tool_use: {
-            name: 'Bash',
-            input: {
-              command: [
-                "echo 'exports.multiply = (a, b) => a * b;' >> math.js",
-                `${printf(PLAN_DONE)} > PLAN.md`,
-                'git add -A',
-                'git commit -qm multiply',
-                'git push -q',
-                'gh pr edit --body-file PLAN.md',
-                `${KIND} conformant ${KIND_FILE}`,
-              ].join(' && '),
-            },
-          },
-        },
-      ],
-      usage: { input_tokens: 3500, output_tokens: 40 },
-    },
-    {
-      content: [{ text: 'multiply is done and the description refreshed.' }],
-      usage: { input_tokens: 3700, output_tokens: 9 },
-    },
-  ],
-};
-
-/** The model refuses the first request: the agent reports the error and exits non-zero. */
-const REFUSED: ModelScript = {
-  responses: [{ error: { status: 400, message: 'prompt is too long' } }],
-};
-
-async function json<T>(file: string): Promise<T> {
-  return JSON.parse(await readFile(file, 'utf8')) as T;
-}
-
-async function lines<T>(file: string): Promise<T[]> {
-  return (await readFile(file, 'utf8'))
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as T);
-}
+const AGENT = { package: '@anthropic-ai/claude-code', version: VERSION };
+/** Claude Code's model runs a command line through its `Bash` tool. */
+const SHELL = { name: 'Bash', field: 'command' };
 
 describe('e2e: a claude-code campaign plays the real binary against the model stand-in', function () {
-  before(requireDocker);
   this.timeout(600_000);
-  let ws: ToyWorkspace;
-  let run: { exitCode?: number; stdout: string; stderr: string };
-  const runDir = (id: string) => path.join(ws.outDir, 'runs', id, 'default/run-01');
-  const stopsOf = async (id: string) => {
-    const record = await json<RunRecord>(path.join(runDir(id), 'run.json'));
-    return Promise.all(record.stops.map((s) => json<StopRecord>(path.join(runDir(id), s))));
-  };
-
-  before(async () => {
-    ws = await makeToyWorkspace({
-      scripts: {},
-      files: {
-        'model/nominal.json': `${JSON.stringify(NOMINAL, null, 2)}\n`,
-        'model/refused.json': `${JSON.stringify(REFUSED, null, 2)}\n`,
-      },
-      set: {
-        agent: { type: 'claude-code', version: VERSION },
-        checks: [{ name: 'tests', run: 'node test.js' }],
-        evals: [
-          {
-            id: 'nominal',
-            prompt: 'Plan multiply.',
-            turns: [{ message: 'The plan is approved: carry it out.', phase: 'execution' }],
-            model_script: 'model/nominal.json',
-          },
-          { id: 'refused', prompt: 'Plan multiply.', model_script: 'model/refused.json' },
-        ],
-      },
-    });
-    run = await execa(
-      'node',
-      ['--import', 'tsx', 'src/cli/main.ts', 'run', ws.evalSetFile, '--out', ws.outDir],
-      { reject: false },
-    );
+  const campaign = adapterCampaign({
+    agent: { type: 'claude-code', version: VERSION },
+    shell: SHELL,
   });
-  after(() => ws?.cleanup());
 
   it('completes the nominal run over two turns, the second resuming the first', async () => {
-    const record = await json<RunRecord>(path.join(runDir('nominal'), 'run.json'));
-    expect(record, run.stderr).to.include({ status: 'completed', turns_completed: 2 });
-    expect(record.checks.map((c) => c.passed)).to.deep.equal([true]);
+    await expectNominalCompleted(campaign);
   });
 
   it('keeps each turn whole as turns/turn-NN.jsonl and parses it into its stop', async () => {
-    const [planning, execution] = await stopsOf('nominal');
-    expect(planning!.agent).to.deep.include({
-      transcript: 'turns/turn-01.jsonl',
-      final_message: 'The plan is in a draft pull request, awaiting your approval.',
-      model_requests: 2,
-      error: null,
-      complete: true,
-    });
-    expect(planning!.agent!.tokens).to.deep.equal({
-      input: 6200,
-      output: 102,
-      cache_read: 1000,
-      cache_write: 0,
-    });
-    expect(planning!.agent!.tool_calls).to.deep.include({ total: 1, failed: 0 });
-    expect(planning!.agent!.cost_usd).to.be.a('number').and.greaterThan(0);
-    expect(execution!.agent).to.deep.include({
-      transcript: 'turns/turn-02.jsonl',
-      final_message: 'multiply is done and the description refreshed.',
-      model_requests: 2,
-    });
-    expect(execution!.agent!.tokens).to.include({ input: 7200, output: 49 });
-    const transcript = await readFile(path.join(runDir('nominal'), 'turns/turn-02.jsonl'), 'utf8');
+    const [planning] = await expectNominalTurnsParsed(campaign);
+    expect(planning.agent!.cost_usd).to.be.a('number').and.greaterThan(0);
+    const file = path.join(campaign.runDir('nominal'), 'turns/turn-02.jsonl');
+    const transcript = await readFile(file, 'utf8');
     const last = JSON.parse(transcript.trim().split('\n').pop()!) as { type: string };
     expect(last.type).to.equal('result');
 
-    // run.json: the agent that played, and the sums of its turns.
-    const record = await json<RunRecord>(path.join(runDir('nominal'), 'run.json'));
-    expect(record.agent).to.deep.include({
-      package: '@anthropic-ai/claude-code',
-      version: VERSION,
-    });
+    // run.json: the agent that played.
+    const record = await campaign.record('nominal');
+    expect(record.agent).to.deep.include(AGENT);
     expect(record.agent!.binary_sha256).to.match(/^[0-9a-f]{64}$/u);
-    expect(record.agent!.totals).to.deep.include({ tool_calls: 2, model_requests: 4 });
-    expect(record.agent!.totals.tokens.input).to.equal(13_400);
-    expect(record.agent!.totals.cost_usd).to.be.closeTo(
-      planning!.agent!.cost_usd! + execution!.agent!.cost_usd!,
-      1e-9,
-    );
   });
 
   it('measures the pull request from what the agent did through the gh stand-in', async () => {
-    const [planning, execution] = await stopsOf('nominal');
-    expect(planning!.kind).to.equal('awaiting-approval');
-    expect(planning!.pull).to.include({ draft: true, described: true, number: 1 });
-    expect(execution!.kind).to.equal('conformant');
-    expect(execution!.pull).to.include({ draft: true, described: true, number: 1 });
-    const calls = await lines<GhCall>(path.join(runDir('nominal'), 'calls.jsonl'));
-    expect(calls.map((c) => [c.command, c.exit_code])).to.deep.equal([
-      ['pr create', 0],
-      ['pr edit', 0],
-    ]);
-    const { measures } = await json<RunRecord>(path.join(runDir('nominal'), 'run.json'));
-    expect(measures).to.deep.include({
-      pr_draft_at_hand_over: true,
-      pr_marked_ready: false,
-      gh_not_played: 0,
-    });
+    await expectPullRequestMeasured(campaign);
   });
 
   it('logs only POST /v1/messages calls through the gateway, each answered 200', async () => {
-    const calls = await lines<ModelCall>(path.join(runDir('nominal'), 'model-calls.jsonl'));
-    expect(calls).to.have.length(4);
-    for (const c of calls)
-      expect(c).to.include({ method: 'POST', path: '/v1/messages', status: 200 });
+    await expectModelCallsAnswered(campaign, '/v1/messages');
   });
 
   it('fails a run whose agent reports an error and exits non-zero, in the phase agent', async () => {
-    const record = await json<RunRecord>(path.join(runDir('refused'), 'run.json'));
+    const record = await campaign.record('refused');
     expect(record).to.include({ status: 'failed', phase: 'agent' });
     expect(record.error).to.match(/^turn 1: the agent exited [1-9]/u);
-    const [stop] = await stopsOf('refused');
+    const [stop] = await campaign.stopsOf('refused');
     expect(stop!.agent!.error).to.be.a('string');
   });
 
   it('records the agent in conditions.json and BASELINE.md', async () => {
-    const conditions = await json<ConditionsFile>(path.join(ws.outDir, 'conditions.json'));
-    expect(conditions.agent).to.deep.include({
-      package: '@anthropic-ai/claude-code',
-      version: VERSION,
-    });
-    const baseline = await readFile(path.join(ws.outDir, 'BASELINE.md'), 'utf8');
-    expect(baseline).to.include(`@anthropic-ai/claude-code@${VERSION}`);
-    expect(baseline).to.include(conditions.agent!.binary_sha256);
+    await expectAgentRecorded(campaign, AGENT);
   });
 });
 
@@ -239,7 +83,7 @@ describe('e2e: a claude-code agent that does not answer in the image', function 
   it('refuses the campaign at its preflight, saying what the binary answered; nothing is played', async () => {
     ws = await makeToyWorkspace({
       scripts: {},
-      files: { 'model/nominal.json': `${JSON.stringify(NOMINAL)}\n` },
+      files: { 'model/nominal.json': `${JSON.stringify(pullRequestScript(SHELL))}\n` },
       set: {
         agent: { type: 'claude-code', version: VERSION, model: { script: 'model/nominal.json' } },
         evals: [{ id: 'nominal', prompt: 'Plan multiply.' }],
@@ -251,11 +95,7 @@ describe('e2e: a claude-code agent that does not answer in the image', function 
     await mkdir(bin, { recursive: true });
     await writeFile(path.join(bin, 'claude'), '#!/bin/sh\necho "0.0.1 (Claude Code)"\n');
     await chmod(path.join(bin, 'claude'), 0o755);
-    const run = await execa(
-      'node',
-      ['--import', 'tsx', 'src/cli/main.ts', 'run', ws.evalSetFile, '--out', ws.outDir],
-      { reject: false, env: { EVALRIG_AGENTS_DIR: cache } },
-    );
+    const run = await evalrigRun(ws, { EVALRIG_AGENTS_DIR: cache });
     expect(run.exitCode).to.not.equal(0);
     expect(run.stderr)
       .to.include(`@anthropic-ai/claude-code@${VERSION}`)

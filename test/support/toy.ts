@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { execa } from 'execa';
 import { git } from '../../src/git/index.js';
 
 /**
@@ -130,4 +131,19 @@ export async function makeToyWorkspace(options: ToyEvalSetOptions): Promise<ToyW
     outDir: path.join(root, 'out'),
     cleanup: () => rm(root, { recursive: true, force: true }),
   };
+}
+
+export interface CliRun {
+  readonly exitCode?: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** `evalrig run` over a workspace's eval set, from the sources; a failure is returned, not thrown. */
+export async function evalrigRun(ws: ToyWorkspace, env?: Record<string, string>): Promise<CliRun> {
+  return execa(
+    'node',
+    ['--import', 'tsx', 'src/cli/main.ts', 'run', ws.evalSetFile, '--out', ws.outDir],
+    { reject: false, ...(env ? { env } : {}) },
+  );
 }

@@ -4,8 +4,8 @@ import { readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import type { RunRecord, StopRecord } from '../../../src/artifacts/index.js';
-import { runCampaign } from '../../../src/campaign/index.js';
 import { LABELS, listContainers } from '../../../src/runtime/index.js';
+import { playCampaign, readJson } from '../../support/campaign.js';
 import { testDocker, requireDocker } from '../../support/docker.js';
 import {
   executionTurn,
@@ -13,13 +13,6 @@ import {
   planningTurn,
   type ToyWorkspace,
 } from '../../support/toy.js';
-
-const client = testDocker();
-const quiet = { write: () => true } as unknown as NodeJS.WriteStream;
-
-async function readJson<T>(file: string): Promise<T> {
-  return JSON.parse(await readFile(file, 'utf8')) as T;
-}
 
 async function runRecords(outDir: string): Promise<RunRecord[]> {
   const records: RunRecord[] = [];
@@ -37,7 +30,7 @@ async function runRecords(outDir: string): Promise<RunRecord[]> {
 
 async function campaignContainers(outDir: string): Promise<number> {
   const conditions = await readJson<{ campaign: string }>(path.join(outDir, 'conditions.json'));
-  return (await listContainers(client, { [LABELS.campaign]: conditions.campaign })).length;
+  return (await listContainers(testDocker(), { [LABELS.campaign]: conditions.campaign })).length;
 }
 
 function cli(args: string[]): ResultPromise<{ reject: false }> {
@@ -74,13 +67,7 @@ describe('campaign: evalrig run with the scripted agent in real containers', fun
           ],
         },
       });
-      const result = await runCampaign({
-        evalSetFile: ws.evalSetFile,
-        outDir: ws.outDir,
-        jobs: 2,
-        client,
-        log: quiet,
-      });
+      const result = await playCampaign(ws, { jobs: 2 });
       expect(result.played).to.equal(8);
     });
     after(() => ws.cleanup());
@@ -133,13 +120,7 @@ describe('campaign: evalrig run with the scripted agent in real containers', fun
     });
 
     it('a second run into the same folder skips every finished run', async () => {
-      const result = await runCampaign({
-        evalSetFile: ws.evalSetFile,
-        outDir: ws.outDir,
-        jobs: 2,
-        client,
-        log: quiet,
-      });
+      const result = await playCampaign(ws, { jobs: 2 });
       expect(result).to.include({ played: 0, skipped: 8 });
     });
   });
@@ -151,13 +132,7 @@ describe('campaign: evalrig run with the scripted agent in real containers', fun
         scripts: { touch: { turns: [{ actions: [{ write: 'new.txt', content: 'x\n' }] }] } },
         set: { evals: [{ id: 'touch', prompt: 'p', runs: 2 }] },
       });
-      await runCampaign({
-        evalSetFile: ws.evalSetFile,
-        outDir: ws.outDir,
-        client,
-        log: quiet,
-        keepEnvironments: true,
-      });
+      await playCampaign(ws, { keepEnvironments: true });
     });
     after(() => ws.cleanup());
 
@@ -206,7 +181,7 @@ describe('campaign: evalrig run with the scripted agent in real containers', fun
     after(() => ws.cleanup());
 
     it('records a run that exceeds its turn timeout as timed out, with no stop for the cut turn', async () => {
-      await runCampaign({ evalSetFile: ws.evalSetFile, outDir: ws.outDir, client, log: quiet });
+      await playCampaign(ws);
       const record = await readJson<RunRecord>(
         path.join(ws.outDir, 'runs/slow/default/run-01/run.json'),
       );

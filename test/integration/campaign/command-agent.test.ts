@@ -8,20 +8,11 @@ import { expect } from 'chai';
 import { existsSync } from 'node:fs';
 import { chmod, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { execa } from 'execa';
 import type { RunRecord } from '../../../src/artifacts/index.js';
 import { requireDocker } from '../../support/docker.js';
-import { makeToyWorkspace, type ToyWorkspace } from '../../support/toy.js';
+import { evalrigRun, makeToyWorkspace, type ToyWorkspace } from '../../support/toy.js';
 
 const TWO_TURNS = { turns: [{ message: 'Go on.', phase: 'execution' }] };
-
-function evalrigRun(ws: ToyWorkspace) {
-  return execa(
-    'node',
-    ['--import', 'tsx', 'src/cli/main.ts', 'run', ws.evalSetFile, '--out', ws.outDir],
-    { reject: false },
-  );
-}
 
 async function record(ws: ToyWorkspace, id: string): Promise<RunRecord> {
   const file = path.join(ws.outDir, 'runs', id, 'default/run-01/run.json');

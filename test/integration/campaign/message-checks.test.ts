@@ -2,17 +2,10 @@ import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { RunRecord, StopRecord } from '../../../src/artifacts/index.js';
-import { runCampaign } from '../../../src/campaign/index.js';
 import { formatSummaryTable, writeReport, type BenchmarkFile } from '../../../src/report/index.js';
-import { requireDocker, testDocker } from '../../support/docker.js';
+import { playCampaign, readJson } from '../../support/campaign.js';
+import { requireDocker } from '../../support/docker.js';
 import { makeToyWorkspace, type AgentAction, type ToyWorkspace } from '../../support/toy.js';
-
-const client = testDocker();
-const quiet = { write: () => true } as unknown as NodeJS.WriteStream;
-
-async function readJson<T>(file: string): Promise<T> {
-  return JSON.parse(await readFile(file, 'utf8')) as T;
-}
 
 /** One turn: the agent prints `said` (paragraphs: its last one is the final message) and stops. */
 function saying(said: string[], kind: string): { turns: { actions: AgentAction[] }[] } {
@@ -53,13 +46,7 @@ describe('campaign: message checks over what the scripted agent says, in real co
         ],
       },
     });
-    const result = await runCampaign({
-      evalSetFile: ws.evalSetFile,
-      outDir: ws.outDir,
-      jobs: 2,
-      client,
-      log: quiet,
-    });
+    const result = await playCampaign(ws, { jobs: 2 });
     expect(result.played).to.equal(3);
   });
   after(() => ws.cleanup());

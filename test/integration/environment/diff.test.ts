@@ -12,15 +12,11 @@ import {
   type Seal,
 } from '../../../src/environment/index.js';
 import { materializeCodebase, resolveCodebases } from '../../../src/source/index.js';
+import { NO_DIFF } from '../../support/records.js';
 import { makeSourceRepo, rawGit, tempDir, writeFiles } from '../source/fixtures.js';
 
 const NOTHING = {
-  files_added: 0,
-  files_modified: 0,
-  files_deleted: 0,
-  lines_added: 0,
-  lines_removed: 0,
-  untracked: 0,
+  ...NO_DIFF,
   patch: '',
   patch_truncated: false,
   patch_bytes: 0,

@@ -34,6 +34,7 @@ import {
   writeFiles,
   type SourceRepo,
 } from '../source/fixtures.js';
+import { NO_DIFF } from '../../support/records.js';
 
 describe('environment: task repositories made from the codebase cache', () => {
   let tmp: ReturnType<typeof tempDir>;
@@ -328,15 +329,7 @@ describe('environment: task repositories made from the codebase cache', () => {
     const seal = await sealEnvironment(env, `${env.workTree}-host`, [
       join(cb.cachePath, 'objects'),
     ]);
-    expect(await measureDiff(seal)).to.include({
-      files_added: 0,
-      files_modified: 0,
-      files_deleted: 0,
-      lines_added: 0,
-      lines_removed: 0,
-      untracked: 0,
-      patch: '',
-    });
+    expect(await measureDiff(seal)).to.include({ ...NO_DIFF, patch: '' });
     // Re-reading every file changes nothing.
     rawGit(env.workTree, 'add', '--renormalize', '.');
     expect(rawGit(env.workTree, 'diff', '--cached', '--name-only', BASELINE_REF)).to.equal('');

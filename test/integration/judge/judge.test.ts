@@ -13,19 +13,17 @@ import {
   type ComparisonFile,
   type GradingFile,
 } from '../../../src/artifacts/index.js';
-import { gradeCampaignFolder, runCampaign } from '../../../src/campaign/index.js';
+import { gradeCampaignFolder } from '../../../src/campaign/index.js';
 import { blindOrder, GRADING_RUBRIC_RECORD } from '../../../src/judge/index.js';
 import { writeReport, type BenchmarkFile } from '../../../src/report/index.js';
-import { testDocker, requireDocker } from '../../support/docker.js';
+import { playCampaign, QUIET, readJson } from '../../support/campaign.js';
+import { requireDocker } from '../../support/docker.js';
 import {
   executionTurn,
   makeToyWorkspace,
   planningTurn,
   type ToyWorkspace,
 } from '../../support/toy.js';
-
-const client = testDocker();
-const quiet = { write: () => true } as unknown as NodeJS.WriteStream;
 
 const GOOD = ['math.js exports multiply.', 'The plan is in a draft pull request.'];
 const CHANGED = [...GOOD, 'The tests pass.'];
@@ -66,10 +64,6 @@ function judgeScript(options: { planOnly: 'garbled' | 'valid'; good: readonly st
       },
     ],
   };
-}
-
-async function readJson<T>(file: string): Promise<T> {
-  return JSON.parse(await readFile(file, 'utf8')) as T;
 }
 
 function runDir(out: string, e: string, c: string, n: number): string {
@@ -128,13 +122,7 @@ describe('judge: expectations graded in a real campaign', function () {
       },
     });
     set = await readJson(ws.evalSetFile);
-    const result = await runCampaign({
-      evalSetFile: ws.evalSetFile,
-      outDir: ws.outDir,
-      jobs: 2,
-      client,
-      log: quiet,
-    });
+    const result = await playCampaign(ws, { jobs: 2 });
     expect(result.played).to.equal(8);
     expect(result.grading).to.deep.equal({
       graded: 4,
@@ -257,7 +245,7 @@ describe('judge: expectations graded in a real campaign', function () {
       expect(md).to.include('| plan-then-execute | with_skill | math.js exports multiply. |');
       // The same judge is asked by evalrig grade: the server above would have counted a call.
       process.env.EVALRIG_TEST_JUDGE_KEY = 'k';
-      const graded = await gradeCampaignFolder(ws.outDir, { log: quiet });
+      const graded = await gradeCampaignFolder(ws.outDir, { log: QUIET });
       expect(graded.errors).to.equal(4); // plan-only's errored gradings asked it again, and it failed
       expect(requests).to.be.greaterThan(0);
     } finally {
@@ -271,7 +259,7 @@ describe('judge: expectations graded in a real campaign', function () {
     const before = await judgeCalls(ws.outDir, 'plan-then-execute', 'with_skill', 1);
     // The errored gradings are graded again (the script now answers them); nothing else is.
     await writeScript(judgeScript({ planOnly: 'valid', good: GOOD }));
-    const fixed = await gradeCampaignFolder(ws.outDir, { log: quiet });
+    const fixed = await gradeCampaignFolder(ws.outDir, { log: QUIET });
     expect(fixed).to.include({ graded: 4, cached: 4, errors: 0, compared: 0, comparedCached: 4 });
     expect(await judgeCalls(ws.outDir, 'plan-then-execute', 'with_skill', 1)).to.equal(before);
     const planOnly = await readJson<GradingFile>(
@@ -283,7 +271,7 @@ describe('judge: expectations graded in a real campaign', function () {
     await writeScript(judgeScript({ planOnly: 'valid', good: CHANGED }));
     const evals = set.evals as Record<string, unknown>[];
     await writeSet({ ...set, evals: [{ ...evals[0], expectations: CHANGED }, evals[1]] });
-    const changed = await gradeCampaignFolder(ws.outDir, { log: quiet });
+    const changed = await gradeCampaignFolder(ws.outDir, { log: QUIET });
     expect(changed).to.include({ graded: 4, cached: 4, errors: 0, compared: 2, comparedCached: 2 });
     for (const c of CONDITIONS)
       for (const n of RUNS) {
@@ -295,7 +283,7 @@ describe('judge: expectations graded in a real campaign', function () {
       }
 
     // Nothing changed: nothing is asked.
-    const again = await gradeCampaignFolder(ws.outDir, { log: quiet });
+    const again = await gradeCampaignFolder(ws.outDir, { log: QUIET });
     expect(again).to.include({ graded: 0, cached: 8, errors: 0, compared: 0, comparedCached: 4 });
   });
 
@@ -308,7 +296,7 @@ describe('judge: expectations graded in a real campaign', function () {
     });
     const dir = runDir(ws.outDir, 'plan-only', 'without_skill', 1);
     await rm(path.join(dir, 'grading.json'));
-    const summary = await gradeCampaignFolder(ws.outDir, { log: quiet });
+    const summary = await gradeCampaignFolder(ws.outDir, { log: QUIET });
     expect(summary).to.include({ graded: 1, cached: 7, errors: 0 });
     const g = await readJson<GradingFile>(path.join(dir, 'grading.json'));
     expect(g.status).to.equal('graded');

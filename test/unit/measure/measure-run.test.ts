@@ -1,27 +1,7 @@
 import { expect } from 'chai';
-import type { GhCall, PullAtStop, StopRecord } from '../../../src/artifacts/index.js';
+import type { GhCall } from '../../../src/artifacts/index.js';
 import { measureRun, type MeasureInput } from '../../../src/measure/index.js';
-
-const noDiff = {
-  files_added: 0,
-  files_modified: 0,
-  files_deleted: 0,
-  lines_added: 0,
-  lines_removed: 0,
-  untracked: 0,
-};
-
-function pull(draft: boolean, described: boolean | null): PullAtStop {
-  return {
-    number: 1,
-    url: 'http://stand-in/acme/toy/pull/1',
-    title: 't',
-    body: 'b',
-    state: 'OPEN',
-    draft,
-    described,
-  };
-}
+import { NO_DIFF, pullAtStop, stopRecord } from '../../support/records.js';
 
 function call(over: Partial<GhCall> = {}): GhCall {
   return {
@@ -42,31 +22,11 @@ function call(over: Partial<GhCall> = {}): GhCall {
   };
 }
 
-function stop(over: Partial<StopRecord> = {}): StopRecord {
-  return {
-    turn: 1,
-    phase: 'planning',
-    exit_code: 0,
-    duration_ms: 1000,
-    kind: 'awaiting-approval',
-    hand_over: true,
-    branch: 'feature',
-    head: 'a'.repeat(40),
-    origin_has_head: true,
-    pull: pull(true, true),
-    calls: [],
-    diff: noDiff,
-    probes: { description: { command: 'x', exit_code: 0, stdout: 'b', stderr: '' } },
-    at: '2025-01-01T00:00:00Z',
-    ...over,
-  };
-}
-
 function input(over: Partial<MeasureInput> = {}): MeasureInput {
   return {
     stops: [],
     checks: [],
-    diff: noDiff,
+    diff: NO_DIFF,
     turnsCompleted: 0,
     durationMs: 0,
     stoppedAtHandOver: false,
@@ -78,7 +38,7 @@ function input(over: Partial<MeasureInput> = {}): MeasureInput {
 
 describe('measureRun', () => {
   describe('the nominal chain: planning drafts and hands over, the loop refreshes', () => {
-    const stops = [stop(), stop({ turn: 2, phase: 'execution', kind: 'conformant' })];
+    const stops = [stopRecord(), stopRecord({ turn: 2, phase: 'execution', kind: 'conformant' })];
     const m = measureRun(
       input({ stops, allCalls: [call()], turnsCompleted: 2, durationMs: 61_500 }),
     );
@@ -101,51 +61,59 @@ describe('measureRun', () => {
 
   describe('pr_draft_at_hand_over', () => {
     it('is null when no stop hands over', () => {
-      const m = measureRun(input({ stops: [stop({ hand_over: false, kind: 'question' })] }));
+      const m = measureRun(input({ stops: [stopRecord({ hand_over: false, kind: 'question' })] }));
       expect(m.pr_draft_at_hand_over).to.equal(null);
     });
 
     it('is false when one hand over, even a later one, shows no pull request', () => {
-      const stops = [stop(), stop({ turn: 2, phase: 'execution', pull: null })];
+      const stops = [stopRecord(), stopRecord({ turn: 2, phase: 'execution', pull: null })];
       expect(measureRun(input({ stops })).pr_draft_at_hand_over).to.equal(false);
     });
 
     it('is false when the pull request is no draft at a hand over', () => {
-      const stops = [stop({ pull: pull(false, true) })];
+      const stops = [stopRecord({ pull: pullAtStop(false, true) })];
       expect(measureRun(input({ stops })).pr_draft_at_hand_over).to.equal(false);
     });
 
     it('ignores stops that do not hand over (a question before the pull request exists)', () => {
-      const stops = [stop({ hand_over: false, kind: 'question', pull: null }), stop({ turn: 2 })];
+      const stops = [
+        stopRecord({ hand_over: false, kind: 'question', pull: null }),
+        stopRecord({ turn: 2 }),
+      ];
       expect(measureRun(input({ stops })).pr_draft_at_hand_over).to.equal(true);
     });
   });
 
   describe('pr_described', () => {
     it('is false when a planning hand over holds a stale description', () => {
-      const stops = [stop(), stop({ turn: 2, pull: pull(true, false) })];
+      const stops = [stopRecord(), stopRecord({ turn: 2, pull: pullAtStop(true, false) })];
       expect(measureRun(input({ stops })).pr_described).to.equal(false);
     });
 
     it('is false when a description was expected and there is no pull request', () => {
-      expect(measureRun(input({ stops: [stop({ pull: null })] })).pr_described).to.equal(false);
+      expect(measureRun(input({ stops: [stopRecord({ pull: null })] })).pr_described).to.equal(
+        false,
+      );
     });
 
     it('is null with no description probe', () => {
       const stops = [
-        stop({ pull: pull(true, null), probes: {} }),
-        stop({ pull: null, probes: {} }),
+        stopRecord({ pull: pullAtStop(true, null), probes: {} }),
+        stopRecord({ pull: null, probes: {} }),
       ];
       expect(measureRun(input({ stops })).pr_described).to.equal(null);
     });
 
     it('is null when planning never hands over', () => {
-      const stops = [stop({ hand_over: false }), stop({ turn: 2, phase: 'execution' })];
+      const stops = [stopRecord({ hand_over: false }), stopRecord({ turn: 2, phase: 'execution' })];
       expect(measureRun(input({ stops })).pr_described).to.equal(null);
     });
 
     it('looks only at planning: a stale execution stop does not move it', () => {
-      const stops = [stop(), stop({ turn: 2, phase: 'execution', pull: pull(true, false) })];
+      const stops = [
+        stopRecord(),
+        stopRecord({ turn: 2, phase: 'execution', pull: pullAtStop(true, false) }),
+      ];
       const m = measureRun(input({ stops }));
       expect(m.pr_described).to.equal(true);
       expect(m.pr_refreshed).to.equal(false);
@@ -155,30 +123,35 @@ describe('measureRun', () => {
   describe('pr_refreshed', () => {
     it('uses the last execution stop when none hands over', () => {
       const stops = [
-        stop(),
-        stop({ turn: 2, phase: 'execution', hand_over: false, pull: pull(true, false) }),
-        stop({ turn: 3, phase: 'execution', hand_over: false, pull: pull(true, true) }),
+        stopRecord(),
+        stopRecord({
+          turn: 2,
+          phase: 'execution',
+          hand_over: false,
+          pull: pullAtStop(true, false),
+        }),
+        stopRecord({ turn: 3, phase: 'execution', hand_over: false, pull: pullAtStop(true, true) }),
       ];
       expect(measureRun(input({ stops })).pr_refreshed).to.equal(true);
     });
 
     it('uses every execution hand over when some hand over', () => {
       const stops = [
-        stop(),
-        stop({ turn: 2, phase: 'execution', hand_over: true, pull: pull(true, false) }),
-        stop({ turn: 3, phase: 'execution', hand_over: false, pull: pull(true, true) }),
+        stopRecord(),
+        stopRecord({ turn: 2, phase: 'execution', hand_over: true, pull: pullAtStop(true, false) }),
+        stopRecord({ turn: 3, phase: 'execution', hand_over: false, pull: pullAtStop(true, true) }),
       ];
       expect(measureRun(input({ stops })).pr_refreshed).to.equal(false);
     });
 
     it('is null when no execution stop was reached', () => {
-      expect(measureRun(input({ stops: [stop()] })).pr_refreshed).to.equal(null);
+      expect(measureRun(input({ stops: [stopRecord()] })).pr_refreshed).to.equal(null);
     });
 
     it('follows the declared execution phases', () => {
       const stops = [
-        stop({ phase: 'draft' }),
-        stop({ turn: 2, phase: 'loop', pull: pull(true, false) }),
+        stopRecord({ phase: 'draft' }),
+        stopRecord({ turn: 2, phase: 'loop', pull: pullAtStop(true, false) }),
       ];
       const m = measureRun(input({ stops, executionPhases: ['loop'] }));
       expect(m.pr_described).to.equal(true);
@@ -187,7 +160,7 @@ describe('measureRun', () => {
   });
 
   describe('a run stopped at the hand over', () => {
-    const stops = [stop()];
+    const stops = [stopRecord()];
     const notPlayed = call({ argv: ['pr', 'merge'], played: false, exit_code: 1 });
     const m = measureRun(
       input({ stops, stoppedAtHandOver: true, allCalls: [call(), notPlayed], turnsCompleted: 1 }),
@@ -211,7 +184,7 @@ describe('measureRun', () => {
     });
 
     it('leaves execution stops out even if some were given', () => {
-      const more = [...stops, stop({ turn: 2, phase: 'execution' })];
+      const more = [...stops, stopRecord({ turn: 2, phase: 'execution' })];
       expect(measureRun(input({ stops: more, stoppedAtHandOver: true })).pr_refreshed).to.equal(
         null,
       );
@@ -221,14 +194,19 @@ describe('measureRun', () => {
   describe('pr_marked_ready', () => {
     it('is true when any call asked to mark ready, even one that failed', () => {
       const allCalls = [call(), call({ argv: ['pr', 'ready'], marks_ready: true, exit_code: 1 })];
-      expect(measureRun(input({ stops: [stop()], allCalls })).pr_marked_ready).to.equal(true);
+      expect(measureRun(input({ stops: [stopRecord()], allCalls })).pr_marked_ready).to.equal(true);
     });
   });
 
   describe('a timed-out run', () => {
     it('is measured from the stops it has: the cut turn adds nothing', () => {
       const m = measureRun(
-        input({ stops: [stop()], status: 'timed_out', turnsCompleted: 1, durationMs: 900_000 }),
+        input({
+          stops: [stopRecord()],
+          status: 'timed_out',
+          turnsCompleted: 1,
+          durationMs: 900_000,
+        }),
       );
       expect(m).to.include({
         pr_draft_at_hand_over: true,
@@ -258,7 +236,13 @@ describe('measureRun', () => {
     });
 
     it('sums the changed files of the diff, untracked already among the added', () => {
-      const diff = { ...noDiff, files_added: 2, files_modified: 3, files_deleted: 1, untracked: 2 };
+      const diff = {
+        ...NO_DIFF,
+        files_added: 2,
+        files_modified: 3,
+        files_deleted: 1,
+        untracked: 2,
+      };
       const m = measureRun(input({ diff: { ...diff, lines_added: 10, lines_removed: 4 } }));
       expect(m).to.include({ files_changed: 6, lines_added: 10, lines_removed: 4 });
     });

@@ -12,32 +12,12 @@ import {
   MAX_FINAL_MESSAGE_CHARS,
   runMessageChecks,
 } from '../../../src/measure/index.js';
+import { stopRecord } from '../../support/records.js';
 
+/** A stop at `turn` that handed over (or kept working) saying `message`. */
 function stop(turn: number, handOver: boolean, message: string | null): StopRecord {
-  return {
-    turn,
-    phase: 'planning',
-    exit_code: 0,
-    duration_ms: 1,
-    kind: handOver ? 'awaiting-approval' : 'working',
-    hand_over: handOver,
-    branch: 'b',
-    head: null,
-    origin_has_head: false,
-    pull: null,
-    calls: [],
-    diff: {
-      files_added: 0,
-      files_modified: 0,
-      files_deleted: 0,
-      lines_added: 0,
-      lines_removed: 0,
-      untracked: 0,
-    },
-    probes: {},
-    at: '2025-01-01T00:00:00Z',
-    final_message: message,
-  };
+  const kind = handOver ? 'awaiting-approval' : 'working';
+  return stopRecord({ turn, kind, hand_over: handOver, final_message: message });
 }
 
 describe('message checks', () => {
