@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Bind } from '../runtime/index.js';
+import type { SandboxSpec } from '../sandbox/index.js';
 
 /** The npm package of the agent, installed on the host into the agents' cache. */
 export const CLAUDE_CODE_PACKAGE = '@anthropic-ai/claude-code';
@@ -29,6 +30,23 @@ export function claudeCodeBinds(binary: string, gatewayDir: string): Bind[] {
     { host: binary, container: CLAUDE_CODE_CONTAINER.binary, readOnly: true },
     { host: gatewayDir, container: CLAUDE_CODE_CONTAINER.modelDir, readOnly: true },
   ];
+}
+
+/** The same as a sandbox shares them: the binary a file, the gateway's folder its socket. */
+export function claudeCodeShares(
+  binary: string,
+  gatewayDir: string,
+): Required<Pick<SandboxSpec, 'files' | 'sockets'>> {
+  return {
+    files: [{ host: binary, container: CLAUDE_CODE_CONTAINER.binary }],
+    sockets: [
+      {
+        host: gatewayDir,
+        container: CLAUDE_CODE_CONTAINER.modelDir,
+        names: [CLAUDE_CODE_CONTAINER.modelSocket.slice(CLAUDE_CODE_CONTAINER.modelDir.length + 1)],
+      },
+    ],
+  };
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { RunContainer } from '../runtime/index.js';
+import type { Sandbox } from '../sandbox/index.js';
 import { codexArgv, codexEnv } from './codex.js';
 import { parseCodexStream, ZERO_CODEX_USAGE, type CodexUsage } from './codex-transcript.js';
 import type { TurnSummary } from './transcript.js';
@@ -52,9 +52,9 @@ export class CodexSession {
 
 /** A turn of Codex, through the relay (see playAgentTurn). */
 export function playCodexTurn(
-  container: RunContainer,
+  sandbox: Pick<Sandbox, 'exec'>,
   session: CodexSession,
   turn: TurnPlay,
 ): Promise<PlayedTurn> {
-  return playAgentTurn(container, session, codexEnv(turn.home), turn);
+  return playAgentTurn(sandbox, session, codexEnv(turn.home), turn);
 }

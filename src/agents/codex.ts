@@ -1,4 +1,5 @@
 import type { Bind } from '../runtime/index.js';
+import type { SandboxSpec } from '../sandbox/index.js';
 import { PLACEHOLDER_API_KEY } from './claude-code.js';
 
 /** The npm package of the agent, installed on the host into the agents' cache. */
@@ -41,6 +42,27 @@ export function codexBinds(binary: string, relay: string, gatewayDir: string): B
     { host: relay, container: CODEX_CONTAINER.relay, readOnly: true },
     { host: gatewayDir, container: CODEX_CONTAINER.modelDir, readOnly: true },
   ];
+}
+
+/** The same as a sandbox shares them: the binary and the relay files, the gateway's folder its socket. */
+export function codexShares(
+  binary: string,
+  relay: string,
+  gatewayDir: string,
+): Required<Pick<SandboxSpec, 'files' | 'sockets'>> {
+  return {
+    files: [
+      { host: binary, container: CODEX_CONTAINER.binary },
+      { host: relay, container: CODEX_CONTAINER.relay },
+    ],
+    sockets: [
+      {
+        host: gatewayDir,
+        container: CODEX_CONTAINER.modelDir,
+        names: [CODEX_CONTAINER.modelSocket.slice(CODEX_CONTAINER.modelDir.length + 1)],
+      },
+    ],
+  };
 }
 
 /**

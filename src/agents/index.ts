@@ -35,6 +35,7 @@ export {
   PLACEHOLDER_API_KEY,
   claudeCodeArgv,
   claudeCodeBinds,
+  claudeCodeShares,
   claudeCodeEnv,
   newSessionId,
 } from './claude-code.js';
@@ -60,6 +61,7 @@ export {
   codexArgv,
   codexBinaryPath,
   codexBinds,
+  codexShares,
   codexEnv,
   codexProviderArgs,
   parseCodexVersion,

@@ -1,4 +1,4 @@
-import type { ExecResult, RunContainer } from '../runtime/index.js';
+import type { ExecResult, Sandbox } from '../sandbox/index.js';
 import { claudeCodeEnv } from './claude-code.js';
 import type { ClaudeCodeSession } from './session.js';
 import { markTruncated, type TurnSummary } from './transcript.js';
@@ -28,18 +28,18 @@ export interface TurnPlay {
 }
 
 /**
- * Plays the session's next turn in the run's container (one exec; the first names the
+ * Plays the session's next turn in the run's sandbox (one exec; the first names the
  * session, later ones resume it) and parses its stream. `env` adds the run's own variables
  * (git identity, the condition's env); the adapter's (`adapterEnv`: gateway, placeholder
  * key) win.
  */
 export async function playAgentTurn(
-  container: RunContainer,
+  sandbox: Pick<Sandbox, 'exec'>,
   session: TurnSession,
   adapterEnv: Readonly<Record<string, string>>,
   turn: TurnPlay,
 ): Promise<PlayedTurn> {
-  const exec = await container.exec(session.argv(turn.prompt), {
+  const exec = await sandbox.exec(session.argv(turn.prompt), {
     workingDir: turn.workingDir,
     env: { ...turn.env, ...adapterEnv },
     timeoutMs: turn.timeoutMs,
@@ -53,9 +53,9 @@ export async function playAgentTurn(
 
 /** A turn of Claude Code (see {@link playAgentTurn}). */
 export function playClaudeCodeTurn(
-  container: RunContainer,
+  sandbox: Pick<Sandbox, 'exec'>,
   session: ClaudeCodeSession,
   turn: TurnPlay,
 ): Promise<PlayedTurn> {
-  return playAgentTurn(container, session, claudeCodeEnv(turn.home), turn);
+  return playAgentTurn(sandbox, session, claudeCodeEnv(turn.home), turn);
 }

@@ -197,7 +197,7 @@ export interface RunRecord {
   readonly status: RunStatus;
   /** For failed and broken runs: what failed, in a sentence. */
   readonly error?: string;
-  /** For failed and broken runs: the phase it happened in (prepare, start, turn N, stop N, checks, record). */
+  /** For failed and broken runs: the phase it happened in (prepare, start, turn N, collect, agent, checks, record). */
   readonly phase?: string;
   /** Why the gh record in the repository differs from the host's own copy, when it does. */
   readonly tampered?: readonly string[];

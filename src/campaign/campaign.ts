@@ -20,14 +20,13 @@ import {
   connectDocker,
   onInterrupt,
   pingDocker,
-  removeContainers,
   startReaper,
   sweepStaleScratch,
   watchEngine,
   type DockerClient,
   type EngineWatchOptions,
-  type RunContainer,
 } from '../runtime/index.js';
+import { LocalDockerProvider, type Sandbox, type SandboxProvider } from '../sandbox/index.js';
 import {
   materializeCodebase,
   provenanceOf,
@@ -71,6 +70,12 @@ export interface CampaignOptions {
   readonly baseImage?: string;
   readonly cacheDir?: string;
   readonly client?: DockerClient;
+  /**
+   * Where the runs' sandboxes start, given the campaign's own client (its
+   * health, creation gate and session labels). Default: that engine with its
+   * folders mounted (LocalDockerProvider).
+   */
+  readonly sandboxes?: (client: DockerClient) => SandboxProvider;
   /**
    * This orchestrator's scratch folder (runtime's useScratchFolder): its
    * reaper removes it when the orchestrator dies, and stale ones of dead
@@ -216,12 +221,12 @@ async function isFinished(
 }
 
 /**
- * Removes the campaign's containers until a listing finds none: a container
+ * Removes the campaign's sandboxes until a listing finds none: a container
  * whose removal another call already started (409) is still listed until
  * that removal ends, and must not be counted gone before.
  */
-async function removeAll(client: DockerClient, campaign: string): Promise<void> {
-  while ((await removeContainers(client, { [LABELS.campaign]: campaign })) > 0)
+async function removeAll(sandboxes: SandboxProvider, campaign: string): Promise<void> {
+  while ((await sandboxes.reap({ [LABELS.campaign]: campaign })) > 0)
     await new Promise((resolve) => setTimeout(resolve, 100));
 }
 
@@ -301,6 +306,8 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
     gate,
     labels: { ...base.labels, [LABELS.session]: session },
   };
+  // Today's one engine, its folders mounted: where every run's sandbox starts.
+  const sandboxes = options.sandboxes?.(client) ?? new LocalDockerProvider(client);
   // Resources this engine cannot give fail every run at it: refuse before anything is created.
   await refuseBeyondEngine(options.evalSetFile, evalSet, () => client.docker.info());
 
@@ -311,7 +318,7 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
   }
   await mkdir(outDir, { recursive: true });
   const release = await lockCampaignFolder(outDir);
-  const live = new Set<RunContainer>();
+  const live = new Set<Sandbox>();
   let interrupted = false;
   let campaign = previous?.campaign ?? newCampaignId(evalSet.name);
   // Started before the first container: whatever ends this process, they go.
@@ -329,7 +336,7 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
     log.write(`\nevalrig: ${signal}: removing this campaign's containers\n`);
     // Creations in flight land first, so the removal by label sees them.
     await until(gate.settled(), deadline - 1500);
-    const removed = await until(removeAll(client, campaign), deadline - 300);
+    const removed = await until(removeAll(sandboxes, campaign), deadline - 300);
     if (!removed) {
       log.write(
         `evalrig: the Docker engine at ${client.where} did not answer: containers labelled ${LABELS.campaign}=${campaign} may remain; evalrig's reaper keeps removing them for a minute, else: docker rm -f $(docker ps -aq --filter label=${LABELS.campaign}=${campaign})\n`,
@@ -343,7 +350,7 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
     // A campaign that died left its runs' quotas mounted: unmount them first.
     await sweepQuotas(path.join(outDir, 'work'));
     // A campaign that died left containers behind: find them by label.
-    const leftovers = await removeContainers(client, { [LABELS.campaign]: campaign });
+    const leftovers = await sandboxes.reap({ [LABELS.campaign]: campaign });
     if (leftovers > 0)
       log.write(
         `evalrig: removed ${leftovers} container(s) left by an earlier run of this campaign\n`,
@@ -374,6 +381,10 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
       baseImage: options.baseImage,
       log,
     });
+
+    // Every image a run starts from must be runnable where it runs (locally: there, the same id).
+    const runImages = new Map([image, ...environments.images.values()].map((i) => [i.tag, i.id]));
+    for (const [tag, id] of runImages) await sandboxes.ensureImage({ tag, id });
 
     const codebases = new Map<string, { resolved: ResolvedCodebase; cachePath: string }>();
     const byCommit = new Map<string, Promise<string>>();
@@ -468,7 +479,7 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
       campaign,
       outDir,
       evalSet,
-      client,
+      sandboxes,
       image: { tag: image.tag, id: image.id },
       images: environments.images,
       setups,

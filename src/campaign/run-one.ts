@@ -45,15 +45,14 @@ import { UntrustedFileError } from '../untrusted/index.js';
 import { measureRun } from '../measure/index.js';
 import {
   LABELS,
-  pingDocker,
   ProcessesNotStoppedError,
-  startContainer,
-  type DockerClient,
   type ExecResult,
-  type RunContainer,
-} from '../runtime/index.js';
+  type Owner,
+  type Sandbox,
+  type SandboxProvider,
+} from '../sandbox/index.js';
 import { provenanceOf, type ResolvedCodebase } from '../source/index.js';
-import { ClaudeCodeSession, claudeCodeBinds, playClaudeCodeTurn } from '../agents/index.js';
+import { ClaudeCodeSession, claudeCodeShares, playClaudeCodeTurn } from '../agents/index.js';
 import { openRunGateway, type RunGateway } from '../gateway/index.js';
 import { agentTurns, runAgentRecord, turnAgentRecord, type CampaignAgent } from './agent.js';
 import {
@@ -66,12 +65,12 @@ import {
 } from './layout.js';
 import type { PlannedRun } from './plan.js';
 
-/** The image user's uid: environments are handed to it when evalrig runs as root. */
+/** The image user's uid: environments are handed to it (or copied in as its) when evalrig runs as root. */
 const IMAGE_UID = 1000;
 /**
- * The user of a run container's main process: not the agent's, so that at the
+ * The user of a run sandbox's main process: not the agent's, so that at the
  * end of each turn every process of the agent can be stopped while the
- * container lives on (see RunContainer.stopProcessesOf).
+ * sandbox lives on (see Sandbox.stopProcessesOf).
  */
 const KEEPER_UID = 65534;
 const CHECK_OUTPUT_BYTES = 64 * 1024;
@@ -87,7 +86,8 @@ export interface CampaignContext {
   readonly campaign: string;
   readonly outDir: string;
   readonly evalSet: EvalSet;
-  readonly client: DockerClient;
+  /** Where runs execute (today the one Docker engine, its folders mounted). */
+  readonly sandboxes: SandboxProvider;
   readonly image: { readonly tag: string; readonly id: string };
   /** Per eval id naming an environment: its image, over the environment image. */
   readonly images?: ReadonlyMap<string, ImageRecord>;
@@ -104,8 +104,8 @@ export interface CampaignContext {
   /** An adapter agent's stream of one turn is kept up to this (then cut with a visible mark). */
   readonly maxTranscriptBytes?: number;
   readonly maxPatchBytes: number;
-  /** Containers of runs in flight, so a signal can remove them. */
-  readonly live: Set<RunContainer>;
+  /** Sandboxes of runs in flight, so a signal can remove them. */
+  readonly live: Set<Sandbox>;
   /** Clean-ups started off the critical path; the campaign awaits them before it ends. */
   readonly removals: Promise<unknown>[];
   /** True once a signal cut the campaign: a cut run is never written as finished. */
@@ -265,10 +265,10 @@ function isBrokenByAgent(error: unknown): boolean {
  * or a stop that timed out meets an engine that does not answer a ping either
  * (a frozen engine is noticed by the campaign's watch only a few seconds later).
  */
-async function engineAtFault(client: DockerClient, caught: unknown): Promise<boolean> {
-  if (client.health?.lost) return true;
+async function engineAtFault(sandboxes: SandboxProvider, caught: unknown): Promise<boolean> {
+  if (sandboxes.lost?.()) return true;
   if (!(caught instanceof ProcessesNotStoppedError) || !caught.timedOut) return false;
-  return pingDocker(client).then(
+  return sandboxes.check().then(
     () => false,
     () => true,
   );
@@ -283,145 +283,229 @@ const ZERO_DIFF: DiffCounters = {
   untracked: 0,
 };
 
-/** A run whose environment and container are ready: what {@link prepareRun} hands to {@link playRun}. */
+/** A run whose environment and sandbox are ready: what {@link prepareRun} hands to {@link playRun}. */
 export interface PreparedRun {
   readonly planned: PlannedRun;
   readonly layout: RunLayout;
   readonly env?: Environment;
   /** The host's own record of the environment: what every measure reads. */
   readonly seal?: Seal;
-  /** The run's disk quota (evalrig as root): the container sees its overlay. */
+  /** The run's disk quota (evalrig as root, host folders mounted): the sandbox sees its overlay. */
   readonly quota?: QuotaView;
   /** The host's own copy of the gh record, reported call by call over a socket. */
   readonly recorder?: GhRecorder;
-  /** An adapter agent's model gateway (its socket mounted read-only); closed on release. */
+  /** An adapter agent's model gateway (its socket shared with the sandbox); closed on release. */
   readonly gateway?: RunGateway;
   /** Pull requests the eval seeded into the stand-in's state (no call recorded). */
   readonly seededPulls: readonly GhPullRequest[];
-  readonly container?: RunContainer;
-  /** The agent's user in the container (`uid:gid`). */
+  readonly sandbox?: Sandbox;
+  /** The agent's user in the sandbox (`uid:gid`). */
   readonly agentUser: string;
   readonly containerWorkTree: string;
+  /** The local bare origin inside the sandbox. */
+  readonly containerOrigin: string;
   readonly home: string;
   /** Set when preparation failed: the run is recorded as failed with it. */
   readonly error?: string;
+  /** Where preparation failed: the environment (`prepare`) or the sandbox's start (`start`). */
+  readonly failedIn?: 'prepare' | 'start';
+}
+
+/** Where one run's things are, on the host and in its sandbox, and whose they are. */
+interface RunPlace {
+  readonly layout: RunLayout;
+  readonly repo: string;
+  readonly owner: string;
+  readonly containerWorkTree: string;
+  readonly containerOrigin: string;
+  readonly asRoot: boolean;
+  readonly home: string;
+  readonly agentUser: string;
+  readonly agent: Owner;
+  readonly keeper: number;
+}
+
+function placeRun(ctx: CampaignContext, planned: PlannedRun): RunPlace {
+  const repo = repositoryName(ctx.evalSet, ctx.codebases.get(planned.eval.id)?.resolved);
+  const owner = ctx.evalSet.repo_owner;
+  const asRoot = process.getuid?.() === 0;
+  const agent = asRoot
+    ? { uid: IMAGE_UID, gid: IMAGE_UID }
+    : { uid: process.getuid?.() ?? IMAGE_UID, gid: process.getgid?.() ?? IMAGE_UID };
+  return {
+    layout: runLayout(ctx.outDir, planned.key),
+    repo,
+    owner,
+    containerWorkTree: path.posix.join(CONTAINER.workRoot, repo),
+    containerOrigin: path.posix.join(CONTAINER.remoteRoot, owner, `${repo}.git`),
+    asRoot,
+    home: asRoot ? CONTAINER.home : '/tmp/evalrig-home',
+    agentUser: `${agent.uid}:${agent.gid}`,
+    agent,
+    keeper: process.getuid?.() === KEEPER_UID ? KEEPER_UID - 1 : KEEPER_UID,
+  };
+}
+
+/** What a preparation made so far: whatever happens next, the run releases it. */
+interface Opened {
+  env?: Environment;
+  seal?: Seal;
+  quota?: QuotaView;
+  recorder?: GhRecorder;
+  gateway?: RunGateway;
+  seededPulls: GhPullRequest[];
+  sandbox?: Sandbox;
 }
 
 /**
  * Prepares a run: a clean run folder, its environment (checkout, overlay,
  * staged paths, baseline, local origin, seeded pull requests) handed to the
- * container's user, and its container started. The campaign prepares the next
+ * sandbox's user, and its sandbox started. The campaign prepares the next
  * runs while earlier ones play, so this work is off the critical path.
- * Never throws: a failure is carried in `error`.
+ * Never throws: a failure is carried in `error`, with the phase in `failedIn`.
  */
 export async function prepareRun(ctx: CampaignContext, planned: PlannedRun): Promise<PreparedRun> {
-  const { evalSet } = ctx;
-  const e = planned.eval;
-  const layout = runLayout(ctx.outDir, planned.key);
-  const codebase = ctx.codebases.get(e.id);
-  const repo = repositoryName(evalSet, codebase?.resolved);
-  const owner = evalSet.repo_owner;
-  const containerWorkTree = path.posix.join(CONTAINER.workRoot, repo);
-  const containerOrigin = path.posix.join(CONTAINER.remoteRoot, owner, `${repo}.git`);
-  const asRoot = process.getuid?.() === 0;
-  const home = asRoot ? CONTAINER.home : '/tmp/evalrig-home';
-  const agentUser = asRoot
-    ? `${IMAGE_UID}:${IMAGE_UID}`
-    : `${process.getuid?.()}:${process.getgid?.()}`;
-  const keeper = process.getuid?.() === KEEPER_UID ? KEEPER_UID - 1 : KEEPER_UID;
-  let env: Environment | undefined;
-  let quota: QuotaView | undefined;
-  let recorder: GhRecorder | undefined;
-  let gateway: RunGateway | undefined;
-  let seededPulls: GhPullRequest[] = [];
+  const place = placeRun(ctx, planned);
+  const opened: Opened = { seededPulls: [] };
+  const where = {
+    planned,
+    layout: place.layout,
+    agentUser: place.agentUser,
+    containerWorkTree: place.containerWorkTree,
+    containerOrigin: place.containerOrigin,
+    home: place.home,
+  };
+  let phase: 'prepare' | 'start' = 'prepare';
   try {
-    await rm(layout.dir, { recursive: true, force: true });
-    await rm(layout.envRoot, { recursive: true, force: true });
-    await mkdir(layout.stopsDir, { recursive: true });
-    await claimPrivateFolder(path.join(ctx.outDir, 'work'));
-    const base = path.join(layout.envRoot, 'base');
-    env = await prepareEnvironment({
-      root: base,
-      codebase,
-      overlay: e.files,
-      staged: planned.condition.stage,
-      forcedPaths: HARNESS_PATHS,
-      remote: { owner, name: repo },
-      originUrl: containerOrigin,
-      startBranch: e.start?.branch,
-    });
-    seededPulls = await seedPullRequests(planned, env, owner, repo);
-    recorder = await startRecorder(layout);
-    const setup = ctx.setups?.get(e.id);
-    if (setup) {
-      // Ignored by the codebase, so out of the baseline and of the diff; placed paths win.
-      const placed = [...e.files, ...planned.condition.stage].map((p) => p.to);
-      // Linked when the run sees its environment through an overlay (a write copies up).
-      await placeSetupOutput(setup, env.workTree, [...placed, ...HARNESS_PATHS], {
-        link: canMountQuota(),
-      });
-    }
-    let seal = await sealEnvironment(
-      env,
-      layout.hostDir,
-      codebase ? [path.join(codebase.cachePath, 'objects')] : [],
-    );
-    await handOverOwnership(env);
-    if (canMountQuota()) {
-      quota = await mountQuota(layout.envRoot, base, evalSet.resources.disk_bytes);
-      env = viewOf(env, base, quota.view);
-      seal = { ...seal, workTree: env.workTree };
-    }
-    // The hand-over changed every file's ctime: the seal's index learns them now, off the critical path.
-    if (asRoot) await refreshSeal(seal);
-    // The agent's model calls leave the container through this socket alone (network none).
-    if (ctx.agent) {
-      gateway = await openRunGateway({
-        source: ctx.agent.sourceFor(planned),
-        logPath: layout.modelCallsJsonl,
-      });
-    }
-    const container = await startContainer(ctx.client, {
-      image: (ctx.images?.get(e.id) ?? ctx.image).tag,
-      user: `${keeper}:${keeper}`,
-      execUser: agentUser,
-      workingDir: containerWorkTree,
-      // A session commits; the container has no git identity of its own.
-      env: {
-        HOME: home,
-        GIT_AUTHOR_NAME: 'evalrig agent',
-        GIT_AUTHOR_EMAIL: 'agent@evalrig.invalid',
-        GIT_COMMITTER_NAME: 'evalrig agent',
-        GIT_COMMITTER_EMAIL: 'agent@evalrig.invalid',
-        [GH_RECORDER_ENV]: path.posix.join(CONTAINER.socketDir, 'gh.sock'),
-      },
-      labels: {
-        [LABELS.campaign]: ctx.campaign,
-        [LABELS.run]: planned.key,
-        'evalrig.pid': String(process.pid),
-      },
-      binds: [
-        { host: env.workTree, container: containerWorkTree },
-        { host: env.originPath, container: containerOrigin },
-        { host: evalSet.dir, container: CONTAINER.evalSetDir, readOnly: true },
-        { host: layout.socketDir, container: CONTAINER.socketDir, readOnly: true },
-        ...(ctx.agent && gateway ? claudeCodeBinds(ctx.agent.install.binary, gateway.hostDir) : []),
-      ],
-      limits: {
-        memoryBytes: evalSet.resources.memory_bytes,
-        cpus: evalSet.resources.cpus,
-        pids: evalSet.resources.pids,
-      },
-    });
-    ctx.live.add(container);
-    if (!asRoot) await container.exec(['mkdir', '-p', home]);
-    const ready = { planned, layout, env, seal, quota, recorder, gateway, seededPulls };
-    return { ...ready, container, agentUser, containerWorkTree, home };
+    await prepareEnvironmentOf(ctx, planned, place, opened);
+    phase = 'start';
+    await startSandbox(ctx, planned, place, opened);
+    return { ...where, ...opened };
   } catch (caught) {
     const error = caught instanceof Error ? caught.message : String(caught);
-    const partial = { planned, layout, env, quota, recorder, gateway, seededPulls };
-    return { ...partial, agentUser, containerWorkTree, home, error };
+    return { ...where, ...opened, error, failedIn: phase };
   }
+}
+
+/** The `prepare` phase: the run's folders, environment, seal, recorder and gateway, in `opened`. */
+async function prepareEnvironmentOf(
+  ctx: CampaignContext,
+  planned: PlannedRun,
+  place: RunPlace,
+  opened: Opened,
+): Promise<void> {
+  const { evalSet } = ctx;
+  const { layout } = place;
+  const e = planned.eval;
+  const codebase = ctx.codebases.get(e.id);
+  // A quota's overlay needs mounts on the host: only for a sandbox that mounts host folders.
+  const quotaWanted = ctx.sandboxes.mountsHostFolders && canMountQuota();
+  await rm(layout.dir, { recursive: true, force: true });
+  await rm(layout.envRoot, { recursive: true, force: true });
+  await mkdir(layout.stopsDir, { recursive: true });
+  await claimPrivateFolder(path.join(ctx.outDir, 'work'));
+  const base = path.join(layout.envRoot, 'base');
+  let env = await prepareEnvironment({
+    root: base,
+    codebase,
+    overlay: e.files,
+    staged: planned.condition.stage,
+    forcedPaths: HARNESS_PATHS,
+    remote: { owner: place.owner, name: place.repo },
+    originUrl: place.containerOrigin,
+    startBranch: e.start?.branch,
+  });
+  opened.env = env;
+  opened.seededPulls = await seedPullRequests(planned, env, place.owner, place.repo);
+  opened.recorder = await startRecorder(layout);
+  const setup = ctx.setups?.get(e.id);
+  if (setup) {
+    // Ignored by the codebase, so out of the baseline and of the diff; placed paths win.
+    const placed = [...e.files, ...planned.condition.stage].map((p) => p.to);
+    // Linked when the run sees its environment through an overlay (a write copies up).
+    await placeSetupOutput(setup, env.workTree, [...placed, ...HARNESS_PATHS], {
+      link: quotaWanted,
+    });
+  }
+  let seal = await sealEnvironment(
+    env,
+    layout.hostDir,
+    codebase ? [path.join(codebase.cachePath, 'objects')] : [],
+  );
+  opened.seal = seal;
+  // Mounted, the host folders are the sandbox's own: handed over here. Copied, the archive says whose.
+  if (ctx.sandboxes.mountsHostFolders) {
+    await handOverOwnership(env);
+    if (quotaWanted) {
+      opened.quota = await mountQuota(layout.envRoot, base, evalSet.resources.disk_bytes);
+      env = viewOf(env, base, opened.quota.view);
+      seal = { ...seal, workTree: env.workTree };
+      opened.env = env;
+      opened.seal = seal;
+    }
+    // The hand-over changed every file's ctime: the seal's index learns them now, off the critical path.
+    if (place.asRoot) await refreshSeal(seal);
+  }
+  // The agent's model calls leave the sandbox through this socket alone (network none).
+  if (ctx.agent) {
+    opened.gateway = await openRunGateway({
+      source: ctx.agent.sourceFor(planned),
+      logPath: layout.modelCallsJsonl,
+    });
+  }
+}
+
+/** The `start` phase: the run's sandbox, with its trees, sockets and the agent's binary shared. */
+async function startSandbox(
+  ctx: CampaignContext,
+  planned: PlannedRun,
+  place: RunPlace,
+  opened: Opened,
+): Promise<void> {
+  const { evalSet } = ctx;
+  const env = opened.env!;
+  const agentShares =
+    ctx.agent && opened.gateway
+      ? claudeCodeShares(ctx.agent.install.binary, opened.gateway.hostDir)
+      : { files: [], sockets: [] };
+  const keeper = `${place.keeper}:${place.keeper}`;
+  opened.sandbox = await ctx.sandboxes.start({
+    image: (ctx.images?.get(planned.eval.id) ?? ctx.image).tag,
+    user: keeper,
+    execUser: place.agentUser,
+    workingDir: place.containerWorkTree,
+    // A session commits; the sandbox has no git identity of its own.
+    env: {
+      HOME: place.home,
+      GIT_AUTHOR_NAME: 'evalrig agent',
+      GIT_AUTHOR_EMAIL: 'agent@evalrig.invalid',
+      GIT_COMMITTER_NAME: 'evalrig agent',
+      GIT_COMMITTER_EMAIL: 'agent@evalrig.invalid',
+      [GH_RECORDER_ENV]: path.posix.join(CONTAINER.socketDir, 'gh.sock'),
+    },
+    labels: {
+      [LABELS.campaign]: ctx.campaign,
+      [LABELS.run]: planned.key,
+      'evalrig.pid': String(process.pid),
+    },
+    folders: [
+      { host: env.workTree, container: place.containerWorkTree, owner: place.agent },
+      { host: env.originPath, container: place.containerOrigin, owner: place.agent },
+      { host: evalSet.dir, container: CONTAINER.evalSetDir, readOnly: true },
+    ],
+    sockets: [
+      { host: place.layout.socketDir, container: CONTAINER.socketDir, names: ['gh.sock'] },
+      ...agentShares.sockets,
+    ],
+    files: agentShares.files,
+    limits: {
+      memoryBytes: evalSet.resources.memory_bytes,
+      cpus: evalSet.resources.cpus,
+      pids: evalSet.resources.pids,
+    },
+  });
+  ctx.live.add(opened.sandbox);
+  if (!place.asRoot) await opened.sandbox.exec(['mkdir', '-p', place.home]);
 }
 
 /** Releases what a prepared run holds when it will not be played (an interrupted campaign). */
@@ -429,9 +513,9 @@ export async function discardPreparedRun(
   ctx: CampaignContext,
   prepared: PreparedRun,
 ): Promise<void> {
-  if (prepared.container) {
-    ctx.live.delete(prepared.container);
-    await prepared.container.remove().catch(() => undefined);
+  if (prepared.sandbox) {
+    ctx.live.delete(prepared.sandbox);
+    await prepared.sandbox.remove().catch(() => undefined);
   }
   await releaseEnvironment(prepared, false);
 }
@@ -472,241 +556,384 @@ function counters(d: DiffCounts): DiffCounters {
   };
 }
 
+/** A prepared run with every part there: what the phases after the start work on. */
+interface ReadyRun extends PreparedRun {
+  readonly env: Environment;
+  readonly seal: Seal;
+  readonly sandbox: Sandbox;
+  readonly recorder: GhRecorder;
+}
+
 /**
- * Plays a prepared run: the turns (one exec each in its container) with a
- * stop recorded after each, the checks, the final diff; then writes run.json
- * last (its presence means the run is finished) and hands the container's
- * removal to `ctx.removals`, off the critical path.
+ * What a run carries from phase to phase. `phase` is where it is, so that a
+ * failure names it: prepare, start, turn N, collect (a stop), checks, record;
+ * `failedPhase` is set by a phase whose failure later steps must not rename
+ * (`agent`: an adapter agent's own failure).
+ */
+interface RunState {
+  status: RunStatus;
+  error?: string;
+  phase: string;
+  failedPhase?: string;
+  stoppedAtHandOver: boolean;
+  finalDiff: DiffCounters;
+  /** The last planned turn's stop takes the patch too, reused as the final diff when nothing ran since. */
+  lastDiff?: DiffMeasure;
+  readonly stops: StopRecord[];
+  readonly stopFiles: string[];
+  readonly checks: CheckResult[];
+  readonly tampered: Set<string>;
+  readonly startedAt: Date;
+  readonly deadline: number;
+}
+
+/** One turn as played: its exec, and an adapter agent's record of it. */
+interface PlayedTurnEnd {
+  readonly exec: ExecResult;
+  readonly agent?: TurnAgentRecord;
+}
+
+/**
+ * Plays a prepared run, phase after phase: the turns (one exec each in its
+ * sandbox), each ending in a stop that is collected, the checks, the final
+ * diff; then writes run.json last (its presence means the run is finished)
+ * and hands the sandbox's removal to `ctx.removals`, off the critical path.
  *
- * Each turn ends with every process of the agent stopped, then the stop is
- * read. What the agent did to its environment that makes a stop unreadable
- * ends the run as `broken` (its outcome, counted); anything else that fails
- * is the harness's (`failed`, redone on resume). Either names its phase.
+ * What the agent did to its environment that makes a stop unreadable ends the
+ * run as `broken` (its outcome, counted); anything else that fails is the
+ * harness's (`failed`, redone on resume). Either names its phase.
  */
 export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Promise<RunOutcome> {
-  const { evalSet } = ctx;
-  const { planned, layout, env, seal, container, containerWorkTree, home, agentUser } = prepared;
-  const { recorder } = prepared;
-  // The host's copy of the gh record: what measures read, whatever the repository's says.
-  const ghRecord = () => ({
-    calls: recorder?.calls() ?? [],
-    pulls: recorder?.state()?.pull_requests ?? prepared.seededPulls,
-  });
-  const tampered = new Set<string>();
-  const checkRecord = async (gitDir: string) => {
-    for (const reason of await recordTampering(gitDir, ghRecord())) tampered.add(reason);
-    const refused = recorder?.problemCount() ?? 0;
-    if (refused > 0) {
-      const first = recorder!.problems()[0]?.reason ?? '';
-      tampered.add(`the host refused ${refused} report(s) of gh calls (first: ${first})`);
-    }
-  };
-  const e = planned.eval;
   const startedAt = new Date();
-  const deadline = startedAt.getTime() + (ctx.timeoutS ?? e.timeout) * 1000;
-
-  const stops: StopRecord[] = [];
-  const stopFiles: string[] = [];
-  const checks: CheckResult[] = [];
-  let status: RunStatus = prepared.error === undefined ? 'completed' : 'failed';
-  let error = prepared.error;
-  // Where the run was, so that a failure names its phase.
-  let phase = prepared.error === undefined ? 'start' : 'prepare';
-  // Set when the run failed in a named phase that later steps must not overwrite (`agent`).
-  let failedPhase: string | undefined;
-  let stoppedAtHandOver = false;
-  let finalDiff: DiffCounters = ZERO_DIFF;
-
+  const state: RunState = {
+    status: prepared.error === undefined ? 'completed' : 'failed',
+    error: prepared.error,
+    phase: prepared.failedIn ?? (prepared.error === undefined ? 'start' : 'prepare'),
+    stoppedAtHandOver: false,
+    finalDiff: ZERO_DIFF,
+    stops: [],
+    stopFiles: [],
+    checks: [],
+    tampered: new Set(),
+    startedAt,
+    deadline: startedAt.getTime() + (ctx.timeoutS ?? prepared.planned.eval.timeout) * 1000,
+  };
   try {
-    if (!env || !seal || !container || !recorder) {
-      throw new Error(error ?? 'the run was not prepared');
-    }
-    const passThrough: Record<string, string> = {};
-    for (const name of evalSet.agent.env) {
-      const value = process.env[name];
-      if (value !== undefined) passThrough[name] = value;
-    }
-    const messages = [{ message: e.prompt, phase: e.phase }, ...e.turns];
-    // An adapter agent: one session per run, each turn after the first resumes it.
-    const session = ctx.agent
-      ? new ClaudeCodeSession(undefined, planned.condition.agent_args)
-      : undefined;
-    // The patch is only wanted at the end: a stop measures counts alone, but
-    // the last planned turn's stop takes the patch too, reused as the final
-    // diff when nothing ran since (no check, no cut turn).
-    let lastDiff: DiffMeasure | undefined;
-    let turn = 0;
-    const stopCtx: StopContext = {
-      container,
-      workTree: env.workTree,
-      originPath: env.originPath,
-      containerWorkTree,
-      probeEnv: { HOME: home },
-      probes: evalSet.probes,
-      handOver: evalSet.hand_over,
-      measureDiff: async () => {
-        if (turn < messages.length) return counters(await measureDiff(seal, { patch: false }));
-        lastDiff = await measureDiff(seal, { maxPatchBytes: ctx.maxPatchBytes });
-        return counters(lastDiff);
-      },
-      isAncestor: (objects, ancestor, descendant) =>
-        isAncestorIn(seal, objects, ancestor, descendant),
-      ghRecord,
-    };
-
-    // A fresh environment: a seeded state holds pull requests, never calls.
-    let afterSeq = 0;
-    for (const [index, message] of messages.entries()) {
-      const n = index + 1;
-      turn = n;
-      phase = `turn ${n}`;
-      const remaining = deadline - Date.now();
-      if (remaining <= 0) {
-        status = 'timed_out';
-        break;
-      }
-      lastDiff = undefined;
-      const timeoutMs = Math.min(e.turn_timeout * 1000, remaining);
-      let r: ExecResult;
-      let agentTurn: TurnAgentRecord | undefined;
-      if (session) {
-        const played = await playClaudeCodeTurn(container, session, {
-          prompt: message.message,
-          home,
-          workingDir: containerWorkTree,
-          timeoutMs,
-          maxTranscriptBytes: ctx.maxTranscriptBytes ?? 16 * 1024 * 1024,
-          env: {
-            EVALRIG_TURN: String(n),
-            EVALRIG_PHASE: message.phase,
-            ...planned.condition.env,
-            ...passThrough,
-          },
-        });
-        r = played.exec;
-        agentTurn = turnAgentRecord(played.summary, `turns/${transcriptName(n)}`);
-        const cap = ctx.maxTranscriptBytes ?? 16 * 1024 * 1024;
-        await writeTranscript(layout, n, played.transcript, r, cap);
-      } else {
-        const template = n === 1 ? evalSet.agent.command : evalSet.agent.resume_command;
-        const values = {
-          prompt: message.message,
-          turn: String(n),
-          phase: message.phase,
-          eval: e.id,
-          condition: planned.condition.name,
-          run: String(planned.run),
-          eval_set_dir: CONTAINER.evalSetDir,
-        };
-        const argv = [...template, ...planned.condition.agent_args].map((a) => fill(a, values));
-        r = await container.exec(argv, {
-          workingDir: containerWorkTree,
-          env: {
-            HOME: home,
-            EVALRIG_TURN: String(n),
-            EVALRIG_PHASE: message.phase,
-            EVALRIG_PROMPT: message.message,
-            ...planned.condition.env,
-            ...passThrough,
-          },
-          timeoutMs,
-          maxOutputBytes: ctx.maxOutputBytes,
-        });
-        await writeTurnOutput(layout, n, r, ctx.maxOutputBytes);
-      }
-      if (r.timedOut) {
-        // The cut turn reached no stop: kill the session, record no stop for it.
-        await container.kill();
-        status = 'timed_out';
-        break;
-      }
-      phase = `stop ${n}`;
-      // Whatever the turn left running in the background ends here, before the stop is read.
-      await container.stopProcessesOf(agentUser);
-      const stop = await collectStop(stopCtx, {
-        turn: n,
-        phase: message.phase,
-        exitCode: r.exitCode,
-        durationMs: r.durationMs,
-        afterSeq,
-      });
-      await checkRecord(path.join(env.workTree, '.git'));
-      const file = stopFileName(n);
-      const kept: StopRecord = agentTurn ? { ...stop, agent: agentTurn } : stop;
-      await writeArtifact('stop', path.join(layout.stopsDir, file), kept);
-      stops.push(kept);
-      stopFiles.push(`stops/${file}`);
-      afterSeq = stop.calls.reduce((m, c) => Math.max(m, c.seq), afterSeq);
-      // An adapter agent that exits non-zero, reports an error or never finishes its stream
-      // played no real turn: the run failed in the agent (its stop is kept, nothing further).
-      const agentFailure = agentTurn && whyAgentFailed(r, agentTurn);
-      if (agentFailure) {
-        status = 'failed';
-        error = `turn ${n}: ${agentFailure}`;
-        failedPhase = 'agent';
-        break;
-      }
-      if (ctx.stopAtHandOver && stop.hand_over) {
-        stoppedAtHandOver = true;
-        break;
-      }
-    }
-
-    if (status === 'completed') {
-      phase = 'checks';
-      for (const check of e.checks) {
-        lastDiff = undefined;
-        const remaining = Math.max(1000, deadline - Date.now());
-        const r = await container.exec(['sh', '-c', check.run], {
-          workingDir: containerWorkTree,
-          env: { HOME: home },
-          timeoutMs: Math.min(e.turn_timeout * 1000, remaining),
-          maxOutputBytes: CHECK_OUTPUT_BYTES,
-        });
-        const output = `${r.stdout}${r.stderr}`;
-        checks.push({
-          name: check.name,
-          command: check.run,
-          passed: !r.timedOut && r.exitCode === 0,
-          exit_code: r.exitCode,
-          duration_ms: r.durationMs,
-          output: r.truncated ? output + truncationMark(CHECK_OUTPUT_BYTES) : output,
-          truncated: r.truncated,
-        });
-        if (r.timedOut) await container.kill();
-      }
-    }
-
-    phase = 'record';
-    // A check (or a cut turn) may have left processes: nothing runs while the last diff is read.
-    if (!lastDiff) await container.kill();
-    const diff = lastDiff ?? (await measureDiff(seal, { maxPatchBytes: ctx.maxPatchBytes }));
-    finalDiff = counters(diff);
-    await writeFile(layout.diffPatch, diff.patch);
+    const run = readyRun(prepared);
+    await playTurns(ctx, run, state);
+    if (state.status === 'completed') await runChecks(ctx, run, state);
+    await measureFinalDiff(ctx, run, state);
   } catch (caught) {
     // A lost engine is the harness's failure whatever it interrupted.
-    status =
-      isBrokenByAgent(caught) && !(await engineAtFault(ctx.client, caught)) ? 'broken' : 'failed';
-    error = `${phase}: ${caught instanceof Error ? caught.message : String(caught)}`;
+    const broken = isBrokenByAgent(caught) && !(await engineAtFault(ctx.sandboxes, caught));
+    state.status = broken ? 'broken' : 'failed';
+    state.error = `${state.phase}: ${caught instanceof Error ? caught.message : String(caught)}`;
   } finally {
-    if (container) {
-      ctx.live.delete(container);
-      ctx.removals.push(container.remove().catch(() => undefined));
+    if (prepared.sandbox) {
+      ctx.live.delete(prepared.sandbox);
+      ctx.removals.push(prepared.sandbox.remove().catch(() => undefined));
     }
   }
+  return recordRun(ctx, prepared, state);
+}
 
+function readyRun(prepared: PreparedRun): ReadyRun {
+  const { env, seal, sandbox, recorder } = prepared;
+  if (prepared.error !== undefined || !env || !seal || !sandbox || !recorder) {
+    throw new Error(prepared.error ?? 'the run was not prepared');
+  }
+  return { ...prepared, env, seal, sandbox, recorder };
+}
+
+/** The turns, each ended by its collected stop, until the last, a cut, an agent's failure or a hand-over. */
+async function playTurns(ctx: CampaignContext, run: ReadyRun, state: RunState): Promise<void> {
+  const e = run.planned.eval;
+  const messages = [{ message: e.prompt, phase: e.phase }, ...e.turns];
+  // An adapter agent: one session per run, each turn after the first resumes it.
+  const session = ctx.agent
+    ? new ClaudeCodeSession(undefined, run.planned.condition.agent_args)
+    : undefined;
+  // A fresh environment: a seeded state holds pull requests, never calls.
+  let afterSeq = 0;
+  for (const [index, message] of messages.entries()) {
+    const n = index + 1;
+    state.phase = `turn ${n}`;
+    const remaining = state.deadline - Date.now();
+    if (remaining <= 0) {
+      state.status = 'timed_out';
+      return;
+    }
+    state.lastDiff = undefined;
+    const timeoutMs = Math.min(e.turn_timeout * 1000, remaining);
+    const played = session
+      ? await playAdapterTurn(ctx, run, session, n, message, timeoutMs)
+      : await playCommandTurn(ctx, run, n, message, timeoutMs);
+    if (played.exec.timedOut) {
+      // The cut turn reached no stop: kill the session, record no stop for it.
+      await run.sandbox.kill();
+      state.status = 'timed_out';
+      return;
+    }
+    state.phase = 'collect';
+    const last = n === messages.length;
+    const stop = await collectTurnStop(
+      ctx,
+      run,
+      state,
+      { n, phase: message.phase, last },
+      played,
+      afterSeq,
+    );
+    afterSeq = stop.calls.reduce((m, c) => Math.max(m, c.seq), afterSeq);
+    // An adapter agent that exits non-zero, reports an error or never finishes its stream
+    // played no real turn: the run failed in the agent (its stop is kept, nothing further).
+    const agentFailure = played.agent && whyAgentFailed(played.exec, played.agent);
+    if (agentFailure) {
+      state.status = 'failed';
+      state.error = `turn ${n}: ${agentFailure}`;
+      state.failedPhase = 'agent';
+      return;
+    }
+    if (ctx.stopAtHandOver && stop.hand_over) {
+      state.stoppedAtHandOver = true;
+      return;
+    }
+  }
+}
+
+/** The host variables the eval set passes through to the agent (nothing else is). */
+function passThroughEnv(evalSet: EvalSet): Record<string, string> {
+  const passed: Record<string, string> = {};
+  for (const name of evalSet.agent.env) {
+    const value = process.env[name];
+    if (value !== undefined) passed[name] = value;
+  }
+  return passed;
+}
+
+/** A turn of an adapter agent (claude-code): its stream kept as the turn's transcript. */
+async function playAdapterTurn(
+  ctx: CampaignContext,
+  run: ReadyRun,
+  session: ClaudeCodeSession,
+  n: number,
+  message: { readonly message: string; readonly phase: string },
+  timeoutMs: number,
+): Promise<PlayedTurnEnd> {
+  const cap = ctx.maxTranscriptBytes ?? 16 * 1024 * 1024;
+  const played = await playClaudeCodeTurn(run.sandbox, session, {
+    prompt: message.message,
+    home: run.home,
+    workingDir: run.containerWorkTree,
+    timeoutMs,
+    maxTranscriptBytes: cap,
+    env: {
+      EVALRIG_TURN: String(n),
+      EVALRIG_PHASE: message.phase,
+      ...run.planned.condition.env,
+      ...passThroughEnv(ctx.evalSet),
+    },
+  });
+  await writeTranscript(run.layout, n, played.transcript, played.exec, cap);
+  return {
+    exec: played.exec,
+    agent: turnAgentRecord(played.summary, `turns/${transcriptName(n)}`),
+  };
+}
+
+/** A turn of the eval set's own agent command (`command`, then `resume_command`). */
+async function playCommandTurn(
+  ctx: CampaignContext,
+  run: ReadyRun,
+  n: number,
+  message: { readonly message: string; readonly phase: string },
+  timeoutMs: number,
+): Promise<PlayedTurnEnd> {
+  const { evalSet } = ctx;
+  const { planned } = run;
+  const template = n === 1 ? evalSet.agent.command : evalSet.agent.resume_command;
+  const values = {
+    prompt: message.message,
+    turn: String(n),
+    phase: message.phase,
+    eval: planned.eval.id,
+    condition: planned.condition.name,
+    run: String(planned.run),
+    eval_set_dir: CONTAINER.evalSetDir,
+  };
+  const argv = [...template, ...planned.condition.agent_args].map((a) => fill(a, values));
+  const exec = await run.sandbox.exec(argv, {
+    workingDir: run.containerWorkTree,
+    env: {
+      HOME: run.home,
+      EVALRIG_TURN: String(n),
+      EVALRIG_PHASE: message.phase,
+      EVALRIG_PROMPT: message.message,
+      ...planned.condition.env,
+      ...passThroughEnv(evalSet),
+    },
+    timeoutMs,
+    maxOutputBytes: ctx.maxOutputBytes,
+  });
+  await writeTurnOutput(run.layout, n, exec, ctx.maxOutputBytes);
+  return { exec };
+}
+
+/** Brings the sandbox's work tree and origin to the host folders the measures read (mounted: nothing moves). */
+async function syncTrees(run: ReadyRun): Promise<void> {
+  await Promise.all([
+    run.sandbox.syncOut(run.containerWorkTree, run.env.workTree),
+    run.sandbox.syncOut(run.containerOrigin, run.env.originPath),
+  ]);
+}
+
+/** The host's copy of the gh record: what measures read, whatever the repository's says. */
+function ghRecordOf(prepared: PreparedRun): ReturnType<StopContext['ghRecord']> {
+  return {
+    calls: prepared.recorder?.calls() ?? [],
+    pulls: prepared.recorder?.state()?.pull_requests ?? prepared.seededPulls,
+  };
+}
+
+/** Compares the repository's record with the host's, noting every difference as tampering. */
+async function checkRecord(prepared: PreparedRun, tampered: Set<string>): Promise<void> {
+  const gitDir = path.join(prepared.env!.workTree, '.git');
+  for (const reason of await recordTampering(gitDir, ghRecordOf(prepared))) tampered.add(reason);
+  const refused = prepared.recorder?.problemCount() ?? 0;
+  if (refused > 0) {
+    const first = prepared.recorder!.problems()[0]?.reason ?? '';
+    tampered.add(`the host refused ${refused} report(s) of gh calls (first: ${first})`);
+  }
+}
+
+/** What the stop of turn `n` reads, and where. */
+function stopContextOf(
+  ctx: CampaignContext,
+  run: ReadyRun,
+  state: RunState,
+  last: boolean,
+): StopContext {
+  return {
+    sandbox: run.sandbox,
+    workTree: run.env.workTree,
+    originPath: run.env.originPath,
+    containerWorkTree: run.containerWorkTree,
+    probeEnv: { HOME: run.home },
+    probes: ctx.evalSet.probes,
+    handOver: ctx.evalSet.hand_over,
+    // The patch is only wanted at the end: a stop measures counts alone, but
+    // the last planned turn's stop takes the patch too.
+    measureDiff: async () => {
+      if (!last) return counters(await measureDiff(run.seal, { patch: false }));
+      state.lastDiff = await measureDiff(run.seal, { maxPatchBytes: ctx.maxPatchBytes });
+      return counters(state.lastDiff);
+    },
+    isAncestor: (objects, ancestor, descendant) =>
+      isAncestorIn(run.seal, objects, ancestor, descendant),
+    ghRecord: () => ghRecordOf(run),
+  };
+}
+
+/**
+ * The `collect` phase of a turn: every process of the agent stopped, the trees
+ * synced out, the stop read and written as stops/stop-NN.json.
+ */
+async function collectTurnStop(
+  ctx: CampaignContext,
+  run: ReadyRun,
+  state: RunState,
+  turn: { readonly n: number; readonly phase: string; readonly last: boolean },
+  played: PlayedTurnEnd,
+  afterSeq: number,
+): Promise<StopRecord> {
+  // Whatever the turn left running in the background ends here, before the stop is read.
+  await run.sandbox.stopProcessesOf(run.agentUser);
+  await syncTrees(run);
+  const stop = await collectStop(stopContextOf(ctx, run, state, turn.last), {
+    turn: turn.n,
+    phase: turn.phase,
+    exitCode: played.exec.exitCode,
+    durationMs: played.exec.durationMs,
+    afterSeq,
+  });
+  await checkRecord(run, state.tampered);
+  const file = stopFileName(turn.n);
+  const kept: StopRecord = played.agent ? { ...stop, agent: played.agent } : stop;
+  await writeArtifact('stop', path.join(run.layout.stopsDir, file), kept);
+  state.stops.push(kept);
+  state.stopFiles.push(`stops/${file}`);
+  return kept;
+}
+
+/** The `checks` phase: each check's command in the sandbox, pass or fail. */
+async function runChecks(ctx: CampaignContext, run: ReadyRun, state: RunState): Promise<void> {
+  state.phase = 'checks';
+  for (const check of run.planned.eval.checks) {
+    state.lastDiff = undefined;
+    const remaining = Math.max(1000, state.deadline - Date.now());
+    const r = await run.sandbox.exec(['sh', '-c', check.run], {
+      workingDir: run.containerWorkTree,
+      env: { HOME: run.home },
+      timeoutMs: Math.min(run.planned.eval.turn_timeout * 1000, remaining),
+      maxOutputBytes: CHECK_OUTPUT_BYTES,
+    });
+    const output = `${r.stdout}${r.stderr}`;
+    state.checks.push({
+      name: check.name,
+      command: check.run,
+      passed: !r.timedOut && r.exitCode === 0,
+      exit_code: r.exitCode,
+      duration_ms: r.durationMs,
+      output: r.truncated ? output + truncationMark(CHECK_OUTPUT_BYTES) : output,
+      truncated: r.truncated,
+    });
+    if (r.timedOut) await run.sandbox.kill();
+  }
+}
+
+/** The `record` phase's measure: the final diff and its patch, from what the sandbox left. */
+async function measureFinalDiff(
+  ctx: CampaignContext,
+  run: ReadyRun,
+  state: RunState,
+): Promise<void> {
+  state.phase = 'record';
+  if (!state.lastDiff) {
+    // A check (or a cut turn) may have left processes: nothing runs while the last diff is read.
+    await run.sandbox.kill();
+    await syncTrees(run);
+  }
+  const diff =
+    state.lastDiff ?? (await measureDiff(run.seal, { maxPatchBytes: ctx.maxPatchBytes }));
+  state.finalDiff = counters(diff);
+  await writeFile(run.layout.diffPatch, diff.patch);
+}
+
+/**
+ * Writes what the run did: the host's gh record beside it, then run.json last
+ * (what a signal cut is never written), and hands the environment's release
+ * to `ctx.removals`.
+ */
+async function recordRun(
+  ctx: CampaignContext,
+  prepared: PreparedRun,
+  state: RunState,
+): Promise<RunOutcome> {
+  const { planned, layout } = prepared;
+  const e = planned.eval;
+  const { status, error, stops, checks, tampered, stoppedAtHandOver } = state;
   // The host's copy of the record is the one kept beside run.json and measured;
   // the repository's is only compared with it (processes are stopped by now).
-  if (env) {
-    await checkRecord(path.join(env.workTree, '.git')).catch((caught: unknown) => {
+  if (prepared.env) {
+    await checkRecord(prepared, tampered).catch((caught: unknown) => {
       tampered.add(`the record could not be compared: ${(caught as Error).message}`);
     });
   }
-  const allCalls = [...ghRecord().calls];
+  const allCalls = [...ghRecordOf(prepared).calls];
   await writeFile(layout.callsJsonl, allCalls.map((c) => `${JSON.stringify(c)}\n`).join(''));
 
   const finishedAt = new Date();
-  const durationMs = finishedAt.getTime() - startedAt.getTime();
+  const durationMs = finishedAt.getTime() - state.startedAt.getTime();
   const codebase = ctx.codebases.get(e.id);
   const record: RunRecord = {
     schema: 'evalrig/run@1',
@@ -716,24 +943,26 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
     run: planned.run,
     status,
     ...(error === undefined ? {} : { error }),
-    ...(status === 'failed' || status === 'broken' ? { phase: failedPhase ?? phase } : {}),
+    ...(status === 'failed' || status === 'broken'
+      ? { phase: state.failedPhase ?? state.phase }
+      : {}),
     ...(tampered.size > 0 ? { tampered: [...tampered] } : {}),
-    started_at: startedAt.toISOString(),
+    started_at: state.startedAt.toISOString(),
     finished_at: finishedAt.toISOString(),
     duration_ms: durationMs,
     turns_planned: 1 + e.turns.length,
     turns_completed: stops.length,
     stopped_at_hand_over: stoppedAtHandOver,
-    stops: stopFiles,
-    stops_sha256: await digestStops(layout.dir, stopFiles),
+    stops: state.stopFiles,
+    stops_sha256: await digestStops(layout.dir, state.stopFiles),
     ...(codebase ? { codebase: provenanceOf(codebase.resolved) } : {}),
     image: ctx.images?.get(e.id) ?? { tag: ctx.image.tag, id: ctx.image.id },
-    diff: finalDiff,
+    diff: state.finalDiff,
     checks,
     measures: measureRun({
       stops,
       checks,
-      diff: finalDiff,
+      diff: state.finalDiff,
       turnsCompleted: stops.length,
       durationMs,
       stoppedAtHandOver,

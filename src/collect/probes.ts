@@ -1,5 +1,5 @@
 import type { ProbeOutput } from '../artifacts/index.js';
-import type { RunContainer } from '../runtime/index.js';
+import type { Sandbox } from '../sandbox/index.js';
 
 export const PROBE_TIMEOUT_S = 30;
 export const PROBE_OUTPUT_BYTES = 256 * 1024;
@@ -31,7 +31,8 @@ rm -rf "$d"
 `;
 
 export interface ProbeRun {
-  readonly container: RunContainer;
+  /** Where the probes run: only its exec is needed. */
+  readonly sandbox: Pick<Sandbox, 'exec'>;
   readonly workingDir: string;
   readonly env: Readonly<Record<string, string>>;
   readonly probes: Readonly<Record<string, string>>;
@@ -75,12 +76,12 @@ export function parseProbeOutput(
   return out;
 }
 
-/** Runs the probes in the container, in their declared order, and returns their outputs. */
+/** Runs the probes in the sandbox, in their declared order, and returns their outputs. */
 export async function runProbes(run: ProbeRun): Promise<Record<string, ProbeOutput>> {
   const entries = Object.entries(run.probes);
   if (entries.length === 0) return {};
   const timeoutS = run.timeoutS ?? PROBE_TIMEOUT_S;
-  const r = await run.container.exec(
+  const r = await run.sandbox.exec(
     [
       'sh',
       '-c',

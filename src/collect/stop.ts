@@ -7,7 +7,7 @@ import type {
   StopRecord,
 } from '../artifacts/index.js';
 import { EvalrigError } from '../errors/index.js';
-import type { RunContainer } from '../runtime/index.js';
+import type { Sandbox } from '../sandbox/index.js';
 import { isRealFolder, readHead, readRef } from '../untrusted/index.js';
 import { capCall, pullRequestOfBranch } from './gh-record.js';
 import { runProbes } from './probes.js';
@@ -18,7 +18,8 @@ export const DESCRIPTION_PROBE = 'description';
 
 /** Where things are, on the host and in the container, for one run. */
 export interface StopContext {
-  readonly container: RunContainer;
+  /** The run's sandbox: probes run there (its trees were synced out before the stop is read). */
+  readonly sandbox: Pick<Sandbox, 'exec'>;
   /** Host path of the work tree. */
   readonly workTree: string;
   /** Host path of the local bare origin. */
@@ -112,17 +113,18 @@ async function gitDirOf(workTree: string): Promise<string> {
 
 /**
  * Reads everything a stop records: probes (in the container), then git state,
- * the stand-in's record and the diff (on the host, from the mounted work tree).
+ * the stand-in's record and the diff (on the host, from the work tree as the
+ * sandbox left it: mounted, or synced out before this is called).
  */
 export async function collectStop(ctx: StopContext, end: TurnEnd): Promise<StopRecord> {
   // Every process of the agent was stopped before: nothing changes while the
-  // host reads the mounted work tree as data, and probes run beside.
+  // host reads the work tree as data, and probes run beside.
   const gitDir = await gitDirOf(ctx.workTree);
   const { branch, head } = await readHead(gitDir);
   const { calls, pulls } = ctx.ghRecord();
   const [probes, diff, originHasHead] = await Promise.all([
     runProbes({
-      container: ctx.container,
+      sandbox: ctx.sandbox,
       workingDir: ctx.containerWorkTree,
       env: ctx.probeEnv,
       probes: ctx.probes,

@@ -4,6 +4,16 @@
  * campaign/ and collect/ speak only this.
  */
 export { SandboxError, SandboxFileError } from './errors.js';
+export { LocalDockerProvider, LocalDockerSandbox, bindsOf } from './local-docker.js';
+// What a sandbox's exec takes and returns, what stopProcessesOf throws, the labels
+// every sandbox carries: one vocabulary for every backend.
+export {
+  LABELS,
+  ProcessesNotStoppedError,
+  type ContainerLimits,
+  type ExecOptions,
+  type ExecResult,
+} from '../runtime/index.js';
 export type {
   Owner,
   Sandbox,

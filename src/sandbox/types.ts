@@ -26,7 +26,11 @@ export interface SharedFolder {
   readonly host: string;
   readonly container: string;
   readonly readOnly?: boolean;
-  /** Who owns the copy inside the sandbox (set in the archive, never by a chown on the host). */
+  /**
+   * Who owns the copy inside the sandbox (set in the archive, never by a chown on
+   * the host). A provider that mounts host folders leaves ownership to the caller,
+   * who hands the host folder over before the start (as root) or shares its uid.
+   */
   readonly owner?: Owner;
 }
 
@@ -69,7 +73,10 @@ export interface SandboxFile {
   readonly content: string | Buffer;
   /** Default 0o644. */
   readonly mode?: number;
-  /** Default root. */
+  /**
+   * Default root; on a backend that writes only as its exec user (Kubernetes),
+   * that user, and any other owner is refused with a SandboxError.
+   */
   readonly owner?: Owner;
 }
 
@@ -90,21 +97,38 @@ export interface Sandbox {
   readonly engine: string;
   /** True when host folders are the sandbox's own (mounted): nothing is copied or synced. */
   readonly mountsHostFolders: boolean;
-  /** Runs a command; output capped, a timeout leaves `timedOut` true and the exit unknown. */
+  /**
+   * Runs a command; output capped (`truncated`), a timeout leaves `timedOut`
+   * true and the exit unknown (null), the sandbox usable. A sandbox killed or
+   * removed meanwhile ends the exec: it returns or throws, never hangs. A
+   * backend that runs every exec as the spec's `execUser` (Kubernetes) refuses
+   * another `user` with a SandboxError.
+   */
   exec(cmd: readonly string[], options?: ExecOptions): Promise<ExecResult>;
-  /** A regular file's bytes, refused (SandboxFileError) when missing, not regular or over `maxBytes`. */
+  /**
+   * A regular file's bytes, refused (SandboxFileError) when missing, not regular
+   * (a folder, a FIFO, a device, a link: never followed) or over `maxBytes`
+   * (refused before its bytes cross). Never blocks on what the agent planted.
+   */
   readFile(containerPath: string, options: { readonly maxBytes: number }): Promise<Buffer>;
-  /** Writes files (parents created), with their modes and owners. */
+  /** Writes files (missing parents created, root's), with their modes and owners. */
   writeFiles(files: readonly SandboxFile[]): Promise<void>;
   /** Copies a host folder's contents into the sandbox at `containerPath`, owned by `owner`. */
   copyIn(hostFolder: string, containerPath: string, owner: Owner): Promise<void>;
   /**
    * Makes `hostFolder` hold what the sandbox's `containerPath` holds now (files,
    * folders, links as links, modes). A no-op when mounted. Otherwise only what
-   * changed since the previous sync of this pair crosses.
+   * changed since the previous sync of this pair crosses. Works after
+   * {@link kill} until {@link remove}: a run cut by a timeout is killed, and
+   * what it left is still brought back for the final diff (a stopped Docker
+   * container's files are served by the archive endpoint; exec is not).
    */
   syncOut(containerPath: string, hostFolder: string): Promise<SyncStats>;
-  /** Stops every process of `user` (the agent), the sandbox lives on. */
+  /**
+   * Stops every process of `user` (the agent), the sandbox lives on. Throws
+   * ProcessesNotStoppedError (its `timedOut` says whether the stopping exec
+   * itself got no answer) when some keep running.
+   */
   stopProcessesOf(user: string, timeoutMs?: number): Promise<void>;
   /** Stops the sandbox's main process at once. Idempotent. */
   kill(): Promise<void>;
@@ -128,6 +152,12 @@ export interface SandboxProvider {
   /** Makes `image` runnable here: present already, or shipped from `from` (the engine it was built on). */
   ensureImage(image: SandboxImage, from?: SandboxProvider): Promise<void>;
   start(spec: SandboxSpec): Promise<Sandbox>;
+  /**
+   * Set once the backend stopped answering mid-campaign (every call of its
+   * sandboxes then fails with it): a run that failed meanwhile failed for the
+   * harness, not for its agent. Optional: a backend with no such watch says nothing.
+   */
+  lost?(): Error | undefined;
   /** Removes every sandbox carrying all of `labels`; how many were removed. */
   reap(labels: Readonly<Record<string, string>>): Promise<number>;
 }

@@ -95,7 +95,7 @@ describe('faults: the Docker engine fails mid-campaign', function () {
     expect(failed.length).to.be.at.most(2);
     for (const f of failed)
       expect(f.record.error).to.match(
-        /^(prepare|start|turn 1|stop 1|checks|record): the Docker engine at /u,
+        /^(prepare|start|turn 1|collect|checks|record): the Docker engine at /u,
       );
     for (const { record } of records.filter((r) => r.record.status !== 'failed')) {
       expect(record.status).to.equal('completed');

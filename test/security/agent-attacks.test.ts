@@ -207,7 +207,7 @@ describe('security: what an agent does in its container never reaches the host',
       const gitdir = await played.record('gitdir-file');
       expect(gitdir.status).to.equal('broken');
       expect(gitdir.measures.environment_broken).to.equal(true);
-      expect(gitdir.phase).to.equal('stop 1');
+      expect(gitdir.phase).to.equal('collect');
       expect(gitdir.error).to.match(/\/work\/\.git: is not a folder$/);
       expect((await played.record('turned-bare')).status).to.equal('completed');
     });

@@ -1,7 +1,7 @@
 /**
  * A claude-code run's model gateway lives exactly as long as the run: a preparation that fails
- * after the gateway opened closes it (the run recorded failed in phase prepare), and so does a
- * prepared run that is discarded.
+ * after the gateway opened closes it (a sandbox that cannot start: the run recorded failed in
+ * phase start), and so does a prepared run that is discarded.
  */
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
@@ -18,7 +18,8 @@ import {
 } from '../../../src/campaign/run-one.js';
 import { loadEvalSet } from '../../../src/config/index.js';
 import { ensureTestImage } from '../../../src/image/index.js';
-import { LABELS, removeContainers, type RunContainer } from '../../../src/runtime/index.js';
+import { LABELS, removeContainers } from '../../../src/runtime/index.js';
+import { LocalDockerProvider, type Sandbox } from '../../../src/sandbox/index.js';
 import { requireDocker, TEST_CAMPAIGN, testDocker } from '../../support/docker.js';
 import { makeToyWorkspace, type ToyWorkspace } from '../../support/toy.js';
 
@@ -68,20 +69,20 @@ describe('campaign: a claude-code run closes its model gateway whatever happens'
       campaign,
       outDir: ws.outDir,
       evalSet,
-      client,
+      sandboxes: new LocalDockerProvider(client),
       image: { tag: image.tag, id: image.id },
       codebases: new Map(),
       stopAtHandOver: false,
       keepEnvironments: false,
       maxOutputBytes: 1024 * 1024,
       maxPatchBytes: 1024 * 1024,
-      live: new Set<RunContainer>(),
+      live: new Set<Sandbox>(),
       removals: [],
       agent,
     };
   };
 
-  it('a preparation that fails after the gateway opened closes it; the run is failed in prepare', async () => {
+  it('a sandbox that cannot start after the gateway opened closes it; the run is failed in start', async () => {
     // A binary path the engine refuses to mount: the container cannot be created, after the
     // gateway opened (a refused specification: nothing is made on the host).
     const ctx = await context('/nonexistent-evalrig:bad/claude');
@@ -92,7 +93,7 @@ describe('campaign: a claude-code run closes its model gateway whatever happens'
     expect(existsSync(prepared.gateway!.hostDir)).to.equal(true);
     const outcome = await playRun(ctx, prepared);
     await Promise.all(ctx.removals);
-    expect(outcome.record).to.include({ status: 'failed', phase: 'prepare' });
+    expect(outcome.record).to.include({ status: 'failed', phase: 'start' });
     expect(existsSync(prepared.gateway!.hostDir)).to.equal(false);
     const record = outcome.record as RunRecord;
     expect(record.agent?.totals.model_requests).to.equal(0);

@@ -18,7 +18,7 @@ describe('collect/runProbes: every probe of a stop in one exec', function () {
   after(() => container.remove());
 
   const run = (probes: Record<string, string>, timeoutS?: number) =>
-    runProbes({ container, workingDir: '/tmp', env: { HOME: '/tmp' }, probes, timeoutS });
+    runProbes({ sandbox: container, workingDir: '/tmp', env: { HOME: '/tmp' }, probes, timeoutS });
 
   it('keeps each probe apart: stdout, stderr and exit code, in the declared order', async () => {
     const out = await run({

@@ -6,6 +6,8 @@ import {
   claudeCodeArgv,
   claudeCodeBinds,
   claudeCodeEnv,
+  claudeCodeShares,
+  codexShares,
   markTruncated,
   newSessionId,
   parseClaudeCodeStream,
@@ -156,6 +158,24 @@ describe('claude-code adapter', () => {
         { host: '/cache/claude.exe', container: '/opt/evalrig/agent/claude', readOnly: true },
         { host: '/runs/r1/model', container: '/run/evalrig-model', readOnly: true },
       ]);
+    });
+
+    it('shares the binary as a file and the gateway as its one socket, for sandboxes that cannot mount', () => {
+      expect(claudeCodeShares('/cache/claude.exe', '/runs/r1/model')).to.deep.equal({
+        files: [{ host: '/cache/claude.exe', container: '/opt/evalrig/agent/claude' }],
+        sockets: [
+          { host: '/runs/r1/model', container: '/run/evalrig-model', names: ['model.sock'] },
+        ],
+      });
+      expect(codexShares('/cache/codex', '/cache/relay.js', '/runs/r1/model')).to.deep.equal({
+        files: [
+          { host: '/cache/codex', container: '/opt/evalrig/agent/codex' },
+          { host: '/cache/relay.js', container: '/opt/evalrig/relay/model-relay' },
+        ],
+        sockets: [
+          { host: '/runs/r1/model', container: '/run/evalrig-model', names: ['model.sock'] },
+        ],
+      });
     });
 
     it('the cache holds one folder per exact version; ranges, tags and odd names are refused', () => {
