@@ -136,6 +136,10 @@ export class RemoteDockerProvider implements SandboxProvider, ImageExporter {
     await pingDocker(this.client);
   }
 
+  lost(): Error | undefined {
+    return this.client.health?.lost;
+  }
+
   async exportImage(tag: string): Promise<Readable> {
     return (await bounded(this.client, 'an image export', () =>
       this.client.docker.getImage(tag).get(),
