@@ -20,7 +20,7 @@ import { chmod, lstat, mkdir, open, rename, rm, symlink, unlink } from 'node:fs/
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { extract as tarExtract } from 'tar-stream';
+import { extract as tarExtract, type Header as Headers } from 'tar-stream';
 import { SandboxFileError } from '../errors.js';
 import type { SyncStats } from '../types.js';
 import { isCleanRelative, type ListedEntry, type ListingDelta } from './listing.js';
@@ -202,8 +202,17 @@ async function fetchFiles(
   let total = 0;
   const archive = await fetch([...wanted.keys()]);
   const extract = tarExtract();
-  extract.on('entry', (header, stream, next) => {
-    const handle = async (): Promise<void> => {
+  await new Promise<void>((resolve, reject) => {
+    let failed = false;
+    // The first refusal ends everything: the archive is dropped, nothing more is written.
+    const fail = (error: unknown): void => {
+      if (failed) return;
+      failed = true;
+      archive.destroy();
+      extract.destroy();
+      reject(error as Error);
+    };
+    const handle = async (header: Headers, stream: Readable): Promise<void> => {
       const name = header.name.replace(/^\.\//u, '').replace(/\/$/u, '');
       const entry = wanted.get(name);
       if (!entry) throw refused(root, `an archive entry not asked for: ${JSON.stringify(name)}`);
@@ -224,14 +233,22 @@ async function fetchFiles(
         );
       }
       const target = await placeOf(root, name, known);
-      await writeEntry(target, entry.mode, stream as unknown as Readable);
+      await writeEntry(target, entry.mode, stream);
     };
-    handle().then(
-      () => next(),
-      (error: unknown) => next(error as Error),
-    );
+    extract.on('entry', (header, stream, next) => {
+      if (failed) return;
+      handle(header, stream as unknown as Readable).then(
+        () => next(),
+        (error: unknown) => fail(error),
+      );
+    });
+    extract.on('finish', () => {
+      if (!failed) resolve();
+    });
+    extract.on('error', fail);
+    archive.on('error', fail);
+    archive.pipe(extract);
   });
-  await pipeline(archive, extract);
   if (wanted.size > 0) {
     const first = [...wanted.keys()][0]!;
     throw refused(
