@@ -26,7 +26,15 @@ import {
   type DockerClient,
   type EngineWatchOptions,
 } from '../runtime/index.js';
-import { LocalDockerProvider, type Sandbox, type SandboxProvider } from '../sandbox/index.js';
+import {
+  EnginePool,
+  LocalDockerProvider,
+  connectEngine,
+  enginePoolOf,
+  type EngineChoice,
+  type Sandbox,
+  type SandboxProvider,
+} from '../sandbox/index.js';
 import {
   materializeCodebase,
   provenanceOf,
@@ -76,6 +84,12 @@ export interface CampaignOptions {
    * folders mounted (LocalDockerProvider).
    */
   readonly sandboxes?: (client: DockerClient) => SandboxProvider;
+  /**
+   * Engines to spread the runs over (`--engine`, repeated), `jobs` on each.
+   * The first is where images are built (the campaign's client); the others
+   * get them shipped. Unset: the one engine of `client` (DOCKER_HOST).
+   */
+  readonly engines?: readonly EngineChoice[];
   /**
    * This orchestrator's scratch folder (runtime's useScratchFolder): its
    * reaper removes it when the orchestrator dies, and stale ones of dead
@@ -293,7 +307,8 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
     }
   }
 
-  const base = options.client ?? connectDocker();
+  const first = options.engines?.[0];
+  const base = options.client ?? (first ? connectEngine(first.address) : connectDocker());
   await pingDocker(base);
   // This campaign's own view of the engine: its health, its gate on creations,
   // and the session label its reaper removes by.
@@ -307,7 +322,15 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
     labels: { ...base.labels, [LABELS.session]: session },
   };
   // Today's one engine, its folders mounted: where every run's sandbox starts.
-  const sandboxes = options.sandboxes?.(client) ?? new LocalDockerProvider(client);
+  // Several engines, or one that cannot see the host's disk: a pool over them, `jobs` runs on each.
+  const engines = options.engines ?? [];
+  const spread = engines.length > 1 || (engines.length === 1 && !engines[0]!.mounts);
+  const sandboxes =
+    options.sandboxes?.(client) ??
+    (spread
+      ? enginePoolOf(client, engines, jobs, options.engineWatch)
+      : new LocalDockerProvider(client));
+  const slots = sandboxes instanceof EnginePool ? sandboxes.slots : jobs;
   // Resources this engine cannot give fail every run at it: refuse before anything is created.
   await refuseBeyondEngine(options.evalSetFile, evalSet, () => client.docker.info());
 
@@ -500,7 +523,7 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
     const lostInFlight: string[] = [];
     await runPipeline(
       todo,
-      jobs,
+      slots,
       {
         prepare: (p) => prepareRun(ctx, p),
         play: async (prepared) => {
@@ -525,7 +548,7 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
         discard: (prepared) => discardPreparedRun(ctx, prepared),
       },
       () => interrupted || health.lost !== undefined,
-      options.prepareAhead ?? jobs,
+      options.prepareAhead ?? slots,
     );
     await Promise.all(ctx.removals);
     progress.end();

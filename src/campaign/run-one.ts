@@ -47,6 +47,7 @@ import {
   LABELS,
   ProcessesNotStoppedError,
   type ExecResult,
+  SandboxFileError,
   type Owner,
   type Sandbox,
   type SandboxProvider,
@@ -254,6 +255,8 @@ function isBrokenByAgent(error: unknown): boolean {
   return (
     error instanceof BrokenEnvironmentError ||
     error instanceof ProcessesNotStoppedError ||
+    // A tree a copying sandbox refuses to bring back (over its caps, names not UTF-8).
+    error instanceof SandboxFileError ||
     error instanceof UntrustedFileError ||
     error instanceof EnvironmentError ||
     error instanceof GitError

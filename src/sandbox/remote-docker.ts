@@ -331,7 +331,12 @@ export class RemoteSandbox implements Sandbox {
       this.run.container.inspect(),
     );
     if (!info.State.Running) {
-      await bounded(this.client, 'a container start', () => this.run.container.start());
+      // Two syncs at once (work tree and origin) may both start it: 304 says it is up.
+      await bounded(this.client, 'a container start', () =>
+        this.run.container.start().catch((error: { statusCode?: number }) => {
+          if (error.statusCode !== 304) throw error;
+        }),
+      );
     }
   }
 
