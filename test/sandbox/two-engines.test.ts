@@ -147,4 +147,42 @@ describe('campaign over two engines', function () {
     expect(Object.keys(a)).to.have.length(8);
     expect(b).to.deep.equal(a);
   });
+  it('an engine killed mid-campaign fails only its runs in flight; the rest goes on, and a resume replays them', async () => {
+    const slow = await makeToyWorkspace({
+      scripts: { slow: { turns: [{ actions: [{ sleep: 2 }, { stop: 'conformant' }] }] } },
+      set: { conditions: { a: {}, b: {} }, evals: [{ id: 'slow', prompt: 'wait', runs: 5 }] },
+    });
+    try {
+      const args = ['run', slow.evalSetFile, '--out', slow.outDir, '--jobs', '1', '--no-report'];
+      const engines = ['--engine', 'unix:///var/run/docker.sock', '--engine', engine.host];
+      const child = cli([...args, ...engines]);
+      // Once the second engine holds a run of the campaign, it dies.
+      const second = engine.client();
+      for (;;) {
+        const campaign = await campaignOf(slow.outDir);
+        if (campaign && (await listContainers(second, { [LABELS.campaign]: campaign })).length > 0)
+          break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await engine.kill();
+      const r = await child;
+      expect(r.exitCode, r.stderr).to.equal(1);
+      const records = (await runRecords(slow.outDir)).map((x) => x.record);
+      expect(records).to.have.length(10);
+      const failed = records.filter((x) => x.status === 'failed');
+      expect(failed.length, r.stderr).to.be.within(1, 4);
+      for (const f of failed)
+        expect(f.error).to.match(
+          new RegExp(`^[a-z0-9 ]+: .*${engine.host.replace(/[/.]/gu, '.')}`, 'u'),
+        );
+      expect(records.filter((x) => x.status === 'completed')).to.have.length(10 - failed.length);
+      // The second engine is still down: the resume plays the failed runs on the first.
+      const again = await cli([...args, '--engine', 'unix:///var/run/docker.sock']);
+      expect(again.exitCode, again.stderr).to.equal(0);
+      expect(again.stderr).to.contain(`${failed.length} played, ${10 - failed.length} skipped`);
+    } finally {
+      await engine.restart();
+      await slow.cleanup();
+    }
+  });
 });
