@@ -74,7 +74,7 @@ try {
 
   const configs: Array<[string, readonly EngineChoice[] | undefined]> = [
     ['one engine, mounted (today)', undefined],
-    ['one engine, remote', [{ address: second, mounts: false }]],
+    ['one engine, remote', [{ address: local, mounts: false }]],
     [
       'two engines, remote',
       [

@@ -99,6 +99,8 @@ const TUNNEL_PATH = `${TUNNEL_DIR}/tunnel.js`;
 /** The harness's execs inside a sandbox: root, with only CAP_DAC_READ_SEARCH (see header). */
 const HARNESS_USER = '0:0';
 const HARNESS_CAPABILITIES = ['DAC_READ_SEARCH'];
+/** The harness's execs find their tools in root's folders only, whatever the image's PATH says. */
+export const HARNESS_PATH = '/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin';
 const LONG_CALL_MS = 10 * 60_000;
 
 function ownerOf(user: string | undefined): Owner {
@@ -344,7 +346,7 @@ export class RemoteSandbox implements Sandbox {
   private async list(containerPath: string): Promise<Listing> {
     const r = await this.run.exec(['find', '-P', containerPath, '-printf', LISTING_FORMAT], {
       user: HARNESS_USER,
-      env: { LC_ALL: 'C' },
+      env: { LC_ALL: 'C', PATH: HARNESS_PATH },
       maxOutputBytes: this.provider.limits.maxListingBytes,
       timeoutMs: LONG_CALL_MS,
     });
@@ -484,7 +486,7 @@ export class RemoteSandbox implements Sandbox {
           '-T',
           '-',
         ],
-        { user: HARNESS_USER, stdin, env: ['LC_ALL=C'] },
+        { user: HARNESS_USER, stdin, env: ['LC_ALL=C', `PATH=${HARNESS_PATH}`] },
       );
       return stdout;
     };

@@ -7,7 +7,8 @@
  * cannot change it.
  */
 import { createReadStream } from 'node:fs';
-import { lstat, readdir, readlink } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { lstat, readFile, readdir, readlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -71,34 +72,80 @@ async function addFile(
   await pipeline(createReadStream(host), sink);
 }
 
-/** Adds a host folder's tree (links as links; FIFOs, sockets and devices skipped). */
-async function addFolder(pack: Pack, item: Extract<PackItem, { kind: 'folder' }>): Promise<void> {
-  const walk = async (host: string, name: string): Promise<void> => {
-    const info = await lstat(host);
-    const mode = modeOf(info.mode, item.readOnly);
-    const owner = item.owner;
-    if (info.isDirectory()) {
-      pack.entry({ name, type: 'directory', mode, mtime: info.mtime, ...headerOwner(owner) });
-      for (const child of (await readdir(host)).sort()) {
-        await walk(path.join(host, child), `${name}/${child}`);
-      }
-    } else if (info.isSymbolicLink()) {
-      const target = await readlink(host);
-      pack.entry({
-        name,
-        type: 'symlink',
-        linkname: target,
-        mode,
-        mtime: info.mtime,
-        ...headerOwner(owner),
-      });
-    } else if (info.isFile()) {
-      await addFile(pack, name, host, mode, owner, info.size, info.mtime);
+/** One entry of a host folder, found by {@link listFolder}. */
+interface Found {
+  readonly host: string;
+  readonly name: string;
+  readonly info: Stats;
+}
+
+/** A host folder's entries, each folder before what it holds (lstat'ed a folder at a time, at once). */
+async function listFolder(host: string, name: string): Promise<Found[]> {
+  const info = await lstat(host);
+  if (!info.isDirectory()) throw new Error(`${host} is not a folder`);
+  const out: Found[] = [{ host, name, info }];
+  const walk = async (dirHost: string, dirName: string): Promise<void> => {
+    const children = (await readdir(dirHost)).sort();
+    const infos = await Promise.all(children.map((c) => lstat(path.join(dirHost, c))));
+    for (const [i, child] of children.entries()) {
+      const found = {
+        host: path.join(dirHost, child),
+        name: `${dirName}/${child}`,
+        info: infos[i]!,
+      };
+      out.push(found);
+      if (found.info.isDirectory()) await walk(found.host, found.name);
     }
   };
-  const info = await lstat(item.host);
-  if (!info.isDirectory()) throw new Error(`${item.host} is not a folder`);
-  await walk(item.host, nameOf(item.container));
+  await walk(host, name);
+  return out;
+}
+
+/** Files up to this size are read whole, several at once, ahead of the archive. */
+const SMALL_FILE = 1024 * 1024;
+const READ_AHEAD = 32;
+
+/** Adds a host folder's tree (links as links; FIFOs, sockets and devices skipped). */
+async function addFolder(pack: Pack, item: Extract<PackItem, { kind: 'folder' }>): Promise<void> {
+  const found = await listFolder(item.host, nameOf(item.container));
+  const owner = headerOwner(item.owner);
+  // Reads run ahead of the archive, which is written in order.
+  const ahead = new Map<number, Promise<Buffer | string>>();
+  const fetch = (i: number): void => {
+    const f = found[i];
+    if (!f || ahead.has(i)) return;
+    let read: Promise<Buffer | string> | undefined;
+    if (f.info.isSymbolicLink()) read = readlink(f.host);
+    else if (f.info.isFile() && f.info.size <= SMALL_FILE) read = readFile(f.host);
+    if (!read) return;
+    // Failed reads are thrown where the entry is written; none is left unhandled meanwhile.
+    read.catch(() => undefined);
+    ahead.set(i, read);
+  };
+  for (let i = 0; i < Math.min(READ_AHEAD, found.length); i++) fetch(i);
+  for (const [i, f] of found.entries()) {
+    fetch(i + READ_AHEAD);
+    const mode = modeOf(f.info.mode, item.readOnly);
+    const mtime = f.info.mtime;
+    const read = ahead.get(i);
+    ahead.delete(i);
+    if (f.info.isDirectory()) {
+      pack.entry({ name: f.name, type: 'directory', mode, mtime, ...owner });
+    } else if (f.info.isSymbolicLink()) {
+      const linkname = (await read) as string;
+      pack.entry({ name: f.name, type: 'symlink', linkname, mode, mtime, ...owner });
+    } else if (f.info.isFile()) {
+      if (read) {
+        const content = (await read) as Buffer;
+        pack.entry(
+          { name: f.name, type: 'file', size: content.length, mode, mtime, ...owner },
+          content,
+        );
+      } else {
+        await addFile(pack, f.name, f.host, mode, item.owner, f.info.size, mtime);
+      }
+    }
+  }
 }
 
 /**

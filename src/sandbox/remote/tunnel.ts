@@ -59,7 +59,7 @@ export class Tunnel {
       AttachStdout: true,
       AttachStderr: true,
       User: options.user,
-      Env: ['NODE_OPTIONS='],
+      Env: ['NODE_OPTIONS=', 'PATH=/usr/local/bin:/usr/bin:/bin'],
     });
     const stream = (await exec.start({ hijack: true, stdin: true })) as unknown as Duplex;
     const tunnel = new Tunnel(stream, options);
