@@ -7,7 +7,7 @@
  * most `maxConnections` are open at once.
  */
 import { createConnection, type Socket } from 'node:net';
-import { PassThrough, type Duplex } from 'node:stream';
+import { PassThrough, type Duplex, type Readable } from 'node:stream';
 import type Docker from 'dockerode';
 import { FRAME, FrameDecoder, FrameError, dataFrames, encodeFrame, type Frame } from './frames.js';
 
@@ -62,10 +62,24 @@ export class Tunnel {
       Env: ['NODE_OPTIONS=', 'PATH=/usr/local/bin:/usr/bin:/bin'],
     });
     const stream = (await exec.start({ hijack: true, stdin: true })) as unknown as Duplex;
-    const tunnel = new Tunnel(stream, options);
     const stdout = new PassThrough();
     const stderr = new PassThrough();
     docker.modem.demuxStream(stream, stdout, stderr);
+    return Tunnel.attach(stream, stdout, stderr, options);
+  }
+
+  /**
+   * Carries connections over a tunnel program's streams: `stream` is written
+   * to (its stdin) and closed, `stdout` and `stderr` are what it printed.
+   * Resolves once it said every socket listens.
+   */
+  static async attach(
+    stream: Duplex,
+    stdout: Readable,
+    stderr: Readable,
+    options: TunnelOptions,
+  ): Promise<Tunnel> {
+    const tunnel = new Tunnel(stream, options);
     stderr.on('data', (c: Buffer) => {
       if (tunnel.stderr.length < 4096) tunnel.stderr += c.toString('utf8');
     });
