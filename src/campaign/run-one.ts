@@ -7,6 +7,7 @@ import {
   writeFileAtomic,
   type CheckResult,
   type DiffCounters,
+  type GhCall,
   type GhPullRequest,
   type ImageRecord,
   type RunRecord,
@@ -397,7 +398,6 @@ async function prepareEnvironmentOf(
   place: RunPlace,
   opened: Opened,
 ): Promise<void> {
-  const { evalSet } = ctx;
   const { layout } = place;
   const e = planned.eval;
   const codebase = ctx.codebases.get(e.id);
@@ -408,7 +408,7 @@ async function prepareEnvironmentOf(
   await mkdir(layout.stopsDir, { recursive: true });
   await claimPrivateFolder(path.join(ctx.outDir, 'work'));
   const base = path.join(layout.envRoot, 'base');
-  let env = await prepareEnvironment({
+  const env = await prepareEnvironment({
     root: base,
     codebase,
     overlay: e.files,
@@ -430,25 +430,13 @@ async function prepareEnvironmentOf(
       link: quotaWanted,
     });
   }
-  let seal = await sealEnvironment(
+  opened.seal = await sealEnvironment(
     env,
     layout.hostDir,
     codebase ? [path.join(codebase.cachePath, 'objects')] : [],
   );
-  opened.seal = seal;
   // Mounted, the host folders are the sandbox's own: handed over here. Copied, the archive says whose.
-  if (ctx.sandboxes.mountsHostFolders) {
-    await handOverOwnership(env);
-    if (quotaWanted) {
-      opened.quota = await mountQuota(layout.envRoot, base, evalSet.resources.disk_bytes);
-      env = viewOf(env, base, opened.quota.view);
-      seal = { ...seal, workTree: env.workTree };
-      opened.env = env;
-      opened.seal = seal;
-    }
-    // The hand-over changed every file's ctime: the seal's index learns them now, off the critical path.
-    if (place.asRoot) await refreshSeal(seal);
-  }
+  if (ctx.sandboxes.mountsHostFolders) await handOverMounted(ctx, place, opened, quotaWanted);
   // The agent's model calls leave the sandbox through this socket alone (network none).
   if (ctx.agent) {
     opened.gateway = await openRunGateway({
@@ -456,6 +444,28 @@ async function prepareEnvironmentOf(
       logPath: layout.modelCallsJsonl,
     });
   }
+}
+
+/**
+ * Hands a mounted environment to the sandbox's user, behind its quota's
+ * overlay when there is one (the environment and seal then point at the view).
+ */
+async function handOverMounted(
+  ctx: CampaignContext,
+  place: RunPlace,
+  opened: Opened,
+  quotaWanted: boolean,
+): Promise<void> {
+  const base = path.join(place.layout.envRoot, 'base');
+  await handOverOwnership(opened.env!);
+  if (quotaWanted) {
+    const disk = ctx.evalSet.resources.disk_bytes;
+    opened.quota = await mountQuota(place.layout.envRoot, base, disk);
+    opened.env = viewOf(opened.env!, base, opened.quota.view);
+    opened.seal = { ...opened.seal!, workTree: opened.env.workTree };
+  }
+  // The hand-over changed every file's ctime: the seal's index learns them now, off the critical path.
+  if (place.asRoot) await refreshSeal(opened.seal!);
 }
 
 /** The `start` phase: the run's sandbox, with its trees, sockets and the agent's binary shared. */
@@ -922,9 +932,8 @@ async function recordRun(
   prepared: PreparedRun,
   state: RunState,
 ): Promise<RunOutcome> {
-  const { planned, layout } = prepared;
-  const e = planned.eval;
-  const { status, error, stops, checks, tampered, stoppedAtHandOver } = state;
+  const { layout } = prepared;
+  const { tampered } = state;
   // The host's copy of the record is the one kept beside run.json and measured;
   // the repository's is only compared with it (processes are stopped by now).
   if (prepared.env) {
@@ -934,11 +943,32 @@ async function recordRun(
   }
   const allCalls = [...ghRecordOf(prepared).calls];
   await writeFile(layout.callsJsonl, allCalls.map((c) => `${JSON.stringify(c)}\n`).join(''));
+  const stopsSha256 = await digestStops(layout.dir, state.stopFiles);
+  const record = runRecordOf(ctx, prepared, state, { allCalls, stopsSha256 });
+  // What a signal cut is unfinished, whatever it measured: resume replays it.
+  if (ctx.cut?.()) return { status: 'failed', record };
+  await writeArtifact('run', layout.runJson, record);
+  // Off the critical path too: nothing reads the environment any more.
+  const keep = ctx.keepEnvironments || state.status === 'failed';
+  ctx.removals.push(releaseEnvironment(prepared, keep).catch(() => undefined));
+  return { status: state.status, record };
+}
 
+/** run.json's content: what the phases left in `state`, the host's calls, the stops' digest. */
+function runRecordOf(
+  ctx: CampaignContext,
+  prepared: PreparedRun,
+  state: RunState,
+  read: { readonly allCalls: readonly GhCall[]; readonly stopsSha256: RunRecord['stops_sha256'] },
+): RunRecord {
+  const { allCalls } = read;
+  const { planned } = prepared;
+  const e = planned.eval;
+  const { status, error, stops, checks, tampered, stoppedAtHandOver } = state;
   const finishedAt = new Date();
   const durationMs = finishedAt.getTime() - state.startedAt.getTime();
   const codebase = ctx.codebases.get(e.id);
-  const record: RunRecord = {
+  return {
     schema: 'evalrig/run@1',
     campaign: ctx.campaign,
     eval: e.id,
@@ -957,7 +987,7 @@ async function recordRun(
     turns_completed: stops.length,
     stopped_at_hand_over: stoppedAtHandOver,
     stops: state.stopFiles,
-    stops_sha256: await digestStops(layout.dir, state.stopFiles),
+    stops_sha256: read.stopsSha256,
     ...(codebase ? { codebase: provenanceOf(codebase.resolved) } : {}),
     image: ctx.images?.get(e.id) ?? { tag: ctx.image.tag, id: ctx.image.id },
     diff: state.finalDiff,
@@ -975,11 +1005,4 @@ async function recordRun(
     }),
     ...(ctx.agent ? { agent: runAgentRecord(ctx.agent.identity, agentTurns(stops)) } : {}),
   };
-  // What a signal cut is unfinished, whatever it measured: resume replays it.
-  if (ctx.cut?.()) return { status: 'failed', record };
-  await writeArtifact('run', layout.runJson, record);
-  // Off the critical path too: nothing reads the environment any more.
-  const keep = ctx.keepEnvironments || status === 'failed';
-  ctx.removals.push(releaseEnvironment(prepared, keep).catch(() => undefined));
-  return { status, record };
 }
