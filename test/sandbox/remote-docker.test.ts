@@ -20,6 +20,7 @@ import { startGhRecorder } from '../../src/recorder/index.js';
 import { connectDocker } from '../../src/runtime/index.js';
 import { SandboxFileError, type Sandbox } from '../../src/sandbox/index.js';
 import { RemoteDockerProvider } from '../../src/sandbox/remote-docker.js';
+import { connectEngine, engineAddress } from '../../src/sandbox/index.js';
 import { BASE_IMAGE, TEST_CAMPAIGN, requireDocker } from '../support/docker.js';
 import { sandboxConformance } from './conformance.js';
 import { startSecondEngine, type SecondEngine } from '../support/second-engine.js';
@@ -81,7 +82,7 @@ describe('sandbox/RemoteDockerProvider', function () {
     if (!existsSync(path.join(projectRoot(), 'dist', 'stand-in', 'tunnel', 'tunnel'))) {
       throw new Error('run npm run build first: the tunnel program is bundled there');
     }
-    engine = await startSecondEngine();
+    engine = await startSecondEngine({ tcp: true });
     provider = new RemoteDockerProvider({ client: engine.client(), name: 'second' });
     const first = new RemoteDockerProvider({ client: connectDocker(), name: 'first' });
     const id = (await connectDocker().docker.getImage(BASE_IMAGE).inspect()).Id;
@@ -137,6 +138,26 @@ describe('sandbox/RemoteDockerProvider', function () {
 
     const sh = (s: Sandbox, script: string, user = '1000:1000') =>
       s.exec(['sh', '-c', script], { user, timeoutMs: 60_000 });
+
+    it('reaches the engine by tcp:// as --engine names it, and plays a sandbox there', async () => {
+      if (!engine.tcpHost) throw new Error('the second engine was started without its TCP port');
+      const address = engineAddress(engine.tcpHost, {});
+      expect(address.local).to.equal(false);
+      const overTcp = new RemoteDockerProvider({ client: connectEngine(address) });
+      await overTcp.check();
+      const work = await hostTree({ a: 'a\n' });
+      const s = await overTcp.start({
+        image: BASE_IMAGE,
+        user: '65534:65534',
+        execUser: '1000:1000',
+        labels,
+        folders: [{ host: work, container: '/work/repo' }],
+      });
+      live.push(s);
+      await sh(s, 'echo b >> /work/repo/a');
+      expect(await s.syncOut('/work/repo', work)).to.deep.include({ changed: 1 });
+      expect(await readFile(path.join(work, 'a'), 'utf8')).to.equal('a\nb\n');
+    });
 
     it('ships an image from another engine through the API, and then finds it by id', async () => {
       const id = (await connectDocker().docker.getImage(BASE_IMAGE).inspect()).Id;
