@@ -350,6 +350,15 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
     { [LABELS.session]: session },
     { scratch: options.scratch, mounts: path.join(outDir, 'work') },
   );
+  // The other engines' containers too, where the reaper can reach them (sockets, tcp:// without TLS).
+  const otherReapers =
+    sandboxes instanceof EnginePool
+      ? sandboxes
+          .clients()
+          .slice(1)
+          .filter((c) => c.endpoint)
+          .map((c) => startReaper(c, { [LABELS.session]: session }))
+      : [];
   if (options.scratch) sweepStaleScratch(path.dirname(options.scratch));
   const stopWatch = watchEngine(client, options.engineWatch);
 
@@ -579,5 +588,6 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
     await Promise.all([...live].map((c) => c.remove().catch(() => undefined)));
     await release();
     reaper.release();
+    for (const r of otherReapers) r.release();
   }
 }

@@ -73,6 +73,13 @@ export class EnginePool implements SandboxProvider {
     return this.seats.reduce((n, s) => n + s.slots, 0);
   }
 
+  /** The Docker clients of the members that have one, in order (the first is the campaign's). */
+  clients(): DockerClient[] {
+    return this.seats
+      .map((s) => (s.provider as { readonly client?: DockerClient }).client)
+      .filter((c): c is DockerClient => c !== undefined);
+  }
+
   /** How many sandboxes each engine holds now (for tests and progress). */
   load(): Array<{ readonly name: string; readonly busy: number; readonly down: boolean }> {
     return this.seats.map((s) => ({ name: s.provider.name, busy: s.busy, down: this.isDown(s) }));

@@ -174,5 +174,13 @@ export function engineAddress(
 
 /** A client on the engine, with its own health (an engine lost is lost for its own runs only). */
 export function connectEngine(address: EngineAddress): DockerClient {
-  return { docker: new Docker(address.options), where: address.name, health: new EngineHealth() };
+  const o = address.options;
+  // The reaper process speaks plain HTTP only: a socket or tcp:// without TLS.
+  const plain = o.socketPath !== undefined || o.protocol === 'http';
+  return {
+    docker: new Docker(o),
+    where: address.name,
+    health: new EngineHealth(),
+    ...(plain ? { endpoint: { where: address.where, options: o } } : {}),
+  };
 }

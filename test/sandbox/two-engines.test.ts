@@ -4,7 +4,7 @@ import path from 'node:path';
 import { LABELS, listContainers, type DockerClient } from '../../src/runtime/index.js';
 import { ensureTestImage } from '../../src/image/index.js';
 import { requireDocker, testDocker } from '../support/docker.js';
-import { campaignOf, cli, runRecords } from '../support/faults.js';
+import { campaignContainers, campaignOf, cli, runRecords, waitFor } from '../support/faults.js';
 import { startSecondEngine, type SecondEngine } from '../support/second-engine.js';
 import {
   executionTurn,
@@ -182,6 +182,46 @@ describe('campaign over two engines', function () {
       expect(again.stderr).to.contain(`${failed.length} played, ${10 - failed.length} skipped`);
     } finally {
       await engine.restart();
+      await slow.cleanup();
+    }
+  });
+  it('evalrig killed (SIGKILL): the reapers remove its containers on both engines', async () => {
+    const slow = await makeToyWorkspace({
+      scripts: { slow: { turns: [{ actions: [{ sleep: 30 }, { stop: 'conformant' }] }] } },
+      set: { conditions: { a: {}, b: {} }, evals: [{ id: 'slow', prompt: 'wait', runs: 2 }] },
+    });
+    try {
+      const child = cli([
+        'run',
+        slow.evalSetFile,
+        '--out',
+        slow.outDir,
+        '--jobs',
+        '1',
+        '--no-report',
+        '--engine',
+        'unix:///var/run/docker.sock',
+        '--engine',
+        engine.host,
+      ]);
+      const engines = { first: testDocker(), second: engine.client() };
+      await waitFor(
+        async () =>
+          (await campaignContainers(engines.first, slow.outDir)) > 0 &&
+          (await campaignContainers(engines.second, slow.outDir)) > 0,
+        120_000,
+        'runs on both engines',
+      );
+      child.kill('SIGKILL');
+      await child;
+      await waitFor(
+        async () =>
+          (await campaignContainers(engines.first, slow.outDir)) === 0 &&
+          (await campaignContainers(engines.second, slow.outDir)) === 0,
+        15_000,
+        'no container of the campaign on either engine',
+      );
+    } finally {
       await slow.cleanup();
     }
   });
