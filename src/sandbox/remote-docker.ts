@@ -479,6 +479,8 @@ export class RemoteSandbox implements Sandbox {
           '--format=pax',
           '--null',
           '--no-recursion',
+          // Two names of one file (git's hard-linked objects) come back as two files, not a link entry.
+          '--hard-dereference',
           '--verbatim-files-from',
           '--no-unquote',
           '-C',

@@ -239,7 +239,7 @@ describe('sandbox/RemoteDockerProvider', function () {
       const s = await start({ folders: [{ host: work, container: '/work/repo' }] });
       await sh(
         s,
-        'cd /work/repo && rm -r f d l && mkdir -p f/x && echo in > f/x/z && ln -s /etc d && echo now-a-file > l && ln -s ../../outside link-out',
+        'cd /work/repo && rm -r f d l && mkdir -p f/x && echo in > f/x/z && ln -s /etc d && echo now-a-file > l && ln -s ../../outside link-out && ln keep hard',
       );
       await s.syncOut('/work/repo', work);
       const tree = await treeOf(work);
@@ -248,11 +248,14 @@ describe('sandbox/RemoteDockerProvider', function () {
       expect(tree.get('f/x')).to.equal('dir');
       expect(tree.get('f/x/z')).to.match(/^file /u);
       expect(tree.get('l')).to.match(/^file /u);
+      // A hard link comes back as a second file of the same bytes.
+      expect(tree.get('hard')).to.equal(tree.get('keep'));
       expect([...tree.keys()].sort()).to.deep.equal([
         'd',
         'f',
         'f/x',
         'f/x/z',
+        'hard',
         'keep',
         'l',
         'link-out',
