@@ -27,7 +27,15 @@ import {
   type DockerClient,
   type EngineWatchOptions,
 } from '../runtime/index.js';
-import { LocalDockerProvider, type Sandbox, type SandboxProvider } from '../sandbox/index.js';
+import {
+  EnginePool,
+  LocalDockerProvider,
+  connectEngine,
+  enginePoolOf,
+  type EngineChoice,
+  type Sandbox,
+  type SandboxProvider,
+} from '../sandbox/index.js';
 import {
   materializeCodebase,
   provenanceOf,
@@ -79,6 +87,12 @@ export interface CampaignOptions {
    * folders mounted (LocalDockerProvider).
    */
   readonly sandboxes?: (client: DockerClient) => SandboxProvider;
+  /**
+   * Engines to spread the runs over (`--engine`, repeated), `jobs` on each.
+   * The first is where images are built (the campaign's client); the others
+   * get them shipped. Unset: the one engine of `client` (DOCKER_HOST).
+   */
+  readonly engines?: readonly EngineChoice[];
   /**
    * This orchestrator's scratch folder (runtime's useScratchFolder): its
    * reaper removes it when the orchestrator dies, and stale ones of dead
@@ -298,7 +312,8 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
     }
   }
 
-  const base = options.client ?? connectDocker();
+  const first = options.engines?.[0];
+  const base = options.client ?? (first ? connectEngine(first.address) : connectDocker());
   await pingDocker(base);
   // This campaign's own view of the engine: its health, its gate on creations,
   // and the session label its reaper removes by.
@@ -312,7 +327,15 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
     labels: { ...base.labels, [LABELS.session]: session },
   };
   // Today's one engine, its folders mounted: where every run's sandbox starts.
-  const sandboxes = options.sandboxes?.(client) ?? new LocalDockerProvider(client);
+  // Several engines, or one that cannot see the host's disk: a pool over them, `jobs` runs on each.
+  const engines = options.engines ?? [];
+  const spread = engines.length > 1 || (engines.length === 1 && !engines[0]!.mounts);
+  const sandboxes =
+    options.sandboxes?.(client) ??
+    (spread
+      ? enginePoolOf(client, engines, jobs, options.engineWatch)
+      : new LocalDockerProvider(client));
+  const slots = sandboxes instanceof EnginePool ? sandboxes.slots : jobs;
   // Resources this engine cannot give fail every run at it: refuse before anything is created.
   await refuseBeyondEngine(options.evalSetFile, evalSet, () => client.docker.info());
 
@@ -332,6 +355,15 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
     { [LABELS.session]: session },
     { scratch: options.scratch, mounts: path.join(outDir, 'work') },
   );
+  // The other engines' containers too, where the reaper can reach them (sockets, tcp:// without TLS).
+  const otherReapers =
+    sandboxes instanceof EnginePool
+      ? sandboxes
+          .clients()
+          .slice(1)
+          .filter((c) => c.endpoint)
+          .map((c) => startReaper(c, { [LABELS.session]: session }))
+      : [];
   if (options.scratch) sweepStaleScratch(path.dirname(options.scratch));
   const stopWatch = watchEngine(client, options.engineWatch);
 
@@ -534,7 +566,7 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
     const lostInFlight: string[] = [];
     await runPipeline(
       todo,
-      jobs,
+      slots,
       {
         prepare: (p) => prepareRun(ctx, p),
         play: async (prepared) => {
@@ -564,7 +596,7 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
         discard: (prepared) => discardPreparedRun(ctx, prepared),
       },
       () => interrupted || health.lost !== undefined,
-      options.prepareAhead ?? jobs,
+      options.prepareAhead ?? slots,
     );
     await Promise.all(ctx.removals);
     progress.end();
@@ -603,5 +635,6 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
     await Promise.all([...live].map((c) => c.remove().catch(() => undefined)));
     await release();
     reaper.release();
+    for (const r of otherReapers) r.release();
   }
 }

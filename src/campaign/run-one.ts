@@ -46,6 +46,7 @@ import { capMessage, commandFinalMessage, measureRun, runMessageChecks } from '.
 import {
   LABELS,
   ProcessesNotStoppedError,
+  SandboxFileError,
   type Owner,
   type Sandbox,
   type SandboxProvider,
@@ -190,6 +191,8 @@ function isBrokenByAgent(error: unknown): boolean {
   return (
     error instanceof BrokenEnvironmentError ||
     error instanceof ProcessesNotStoppedError ||
+    // A tree a copying sandbox refuses to bring back (over its caps, names not UTF-8).
+    error instanceof SandboxFileError ||
     error instanceof UntrustedFileError ||
     error instanceof EnvironmentError ||
     error instanceof GitError

@@ -58,6 +58,13 @@ export interface ContainerSpec {
   readonly binds?: readonly Bind[];
   readonly limits?: ContainerLimits;
   readonly name?: string;
+  /**
+   * Capabilities given back to the container's root (every other is dropped).
+   * Only root holds them: the agent's non-root user gets none, and
+   * no-new-privileges keeps it from gaining any. A remote engine's harness
+   * execs need DAC_READ_SEARCH to read whatever modes the agent left.
+   */
+  readonly rootCapabilities?: readonly string[];
 }
 
 export interface ExecOptions {
@@ -113,6 +120,7 @@ function hostConfig(spec: ContainerSpec): Docker.HostConfig {
   return {
     NetworkMode: 'none',
     CapDrop: ['ALL'],
+    ...(spec.rootCapabilities?.length ? { CapAdd: [...spec.rootCapabilities] } : {}),
     SecurityOpt: ['no-new-privileges'],
     Memory: limits.memoryBytes,
     MemorySwap: limits.memoryBytes,

@@ -5,6 +5,16 @@
  */
 export { SandboxError, SandboxFileError } from './errors.js';
 export { LocalDockerProvider, LocalDockerSandbox, bindsOf } from './local-docker.js';
+export {
+  DEFAULT_REMOTE_LIMITS,
+  RemoteDockerProvider,
+  RemoteSandbox,
+  type ImageExporter,
+  type RemoteDockerOptions,
+  type RemoteLimits,
+} from './remote-docker.js';
+export { connectEngine, engineAddress, type EngineAddress } from './engines.js';
+export { EnginePool, enginePoolOf, type EngineChoice, type PoolMember } from './engine-pool.js';
 // What a sandbox's exec takes and returns, what stopProcessesOf throws, the labels
 // every sandbox carries: one vocabulary for every backend.
 export {

@@ -32,6 +32,11 @@ import { connectDocker, pingDocker, type DockerClient } from '../../src/runtime/
 export interface SecondEngine {
   /** unix:///…/docker.sock: what DOCKER_HOST is set to for a CLI run against it. */
   readonly host: string;
+  /**
+   * tcp://127.0.0.1:PORT when started with `{ tcp: true }`: the same engine on a
+   * loopback TCP port (no TLS: loopback only, and only while the test runs).
+   */
+  readonly tcpHost?: string;
   readonly root: string;
   /** The dockerd process id (changes on restart). */
   pid(): number;
@@ -93,19 +98,41 @@ async function processes(): Promise<Array<{ pid: number; ppid: number; cmd: stri
 
 let shared: Promise<SecondEngine> | undefined;
 
-/** The second engine of this test process (started on first call). */
-export function startSecondEngine(): Promise<SecondEngine> {
-  shared ??= launch();
+export interface SecondEngineOptions {
+  /** Also listen on a free loopback TCP port (see {@link SecondEngine.tcpHost}). */
+  readonly tcp?: boolean;
+}
+
+/** A loopback TCP port nothing listens on now. */
+async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/**
+ * The second engine of this test process (started on first call; the options
+ * of that call decide how it listens until it is stopped).
+ */
+export function startSecondEngine(options: SecondEngineOptions = {}): Promise<SecondEngine> {
+  shared ??= launch(options);
   return shared;
 }
 
-async function launch(): Promise<SecondEngine> {
+async function launch(options: SecondEngineOptions): Promise<SecondEngine> {
   const root = await mkdtemp(path.join(tmpdir(), 'evalrig-second-engine-'));
   const dataRoot = path.join(root, 'data');
   const execRoot = path.join(root, 'exec');
   const pidfile = path.join(root, 'dockerd.pid');
   const socket = path.join(root, 'docker.sock');
   const host = `unix://${socket}`;
+  const tcpHost = options.tcp ? `tcp://127.0.0.1:${await freePort()}` : undefined;
   await mkdir(dataRoot, { recursive: true });
   await mkdir(execRoot, { recursive: true });
   const loaded = new Map<string, Promise<void>>();
@@ -126,6 +153,7 @@ async function launch(): Promise<SecondEngine> {
         pidfile,
         '-H',
         host,
+        ...(tcpHost ? ['-H', tcpHost] : []),
         '--bridge',
         bridge,
         '--iptables=false',
@@ -164,6 +192,7 @@ async function launch(): Promise<SecondEngine> {
   };
   const engine: SecondEngine = {
     host,
+    tcpHost,
     root,
     pid,
     client: () => connectDocker({ DOCKER_HOST: host }),

@@ -5,6 +5,7 @@ import { runCampaign } from '../../campaign/index.js';
 import { InputError } from '../../errors/index.js';
 import { formatSummaryTable, writeReport } from '../../report/index.js';
 import { useScratchFolder } from '../../runtime/index.js';
+import { engineAddress, type EngineChoice } from '../../sandbox/index.js';
 
 function positiveInt(flag: string) {
   return (value: string): number => {
@@ -36,6 +37,39 @@ interface RunFlags {
   keepEnvs?: boolean;
   base?: string;
   report: boolean;
+  engine?: string[];
+  engineMounts?: string[];
+}
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+/**
+ * The engines of `--engine` (in order: images are built on the first), each
+ * marked as seeing the host's disk when it is the local engine or is named by
+ * `--engine-mounts` too.
+ */
+export function engineChoices(
+  flags: Pick<RunFlags, 'engine' | 'engineMounts'>,
+): EngineChoice[] | undefined {
+  if (!flags.engine?.length) {
+    if (flags.engineMounts?.length)
+      throw new InputError('--engine-mounts names engines of --engine');
+    return undefined;
+  }
+  const mounts = new Set(flags.engineMounts ?? []);
+  for (const m of mounts) {
+    if (!flags.engine.includes(m)) {
+      throw new InputError(
+        `--engine-mounts ${JSON.stringify(m)} is not one of the --engine values`,
+      );
+    }
+  }
+  return flags.engine.map((spec) => {
+    const address = engineAddress(spec);
+    return { address, mounts: address.local || mounts.has(spec) };
+  });
 }
 
 export function registerRun(program: Command): void {
@@ -61,6 +95,16 @@ export function registerRun(program: Command): void {
     .option('--keep-envs', 'keep every environment (work tree + origin) under <out>/work')
     .option('--base <image>', 'base image of the test image (default: EVALRIG_BASE_IMAGE)')
     .option('--no-report', 'do not write the report at the end')
+    .option(
+      '--engine <address>',
+      'a Docker engine to run on (unix://, tcp://, ssh://user@host or a context name); repeat to spread runs over several, --jobs on each',
+      collect,
+    )
+    .option(
+      '--engine-mounts <address>',
+      'an --engine that sees the host paths (bind mounts); any other but the local socket gets archives',
+      collect,
+    )
     .action(async (file: string, flags: RunFlags) => {
       const outDir =
         flags.out ?? path.join('evalrig-out', path.basename(path.dirname(path.resolve(file))));
@@ -78,6 +122,7 @@ export function registerRun(program: Command): void {
         timeoutS: flags.timeout,
         keepEnvironments: flags.keepEnvs,
         baseImage: flags.base,
+        engines: engineChoices(flags),
       }).finally(() => rm(scratch, { recursive: true, force: true }));
       const counts = `${result.played} played, ${result.skipped} skipped (already finished), ${result.failed} failed, ${result.timedOut} timed out`;
       process.stderr.write(`evalrig: campaign ${result.campaign}: ${counts}\n`);

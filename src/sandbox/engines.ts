@@ -1,0 +1,186 @@
+/**
+ * Docker engines named on the command line (`--engine`, repeatable), spelled
+ * as the Docker CLI spells them:
+ *
+ * - `unix:///path/docker.sock` (or a bare absolute path);
+ * - `tcp://host:port`: TLS when `DOCKER_TLS_VERIFY` is set, with `ca.pem`,
+ *   `cert.pem` and `key.pem` from `DOCKER_CERT_PATH` (default `~/.docker`);
+ *   the default port is 2376 with TLS, 2375 without;
+ * - `ssh://user@host[:port]`: dockerode's ssh transport (the engine's
+ *   `docker system dial-stdio` over ssh, keys from `SSH_AUTH_SOCK`'s agent);
+ * - any other word: a Docker context of that name, read from
+ *   `$DOCKER_CONFIG/contexts` (default `~/.docker/contexts`), its TLS files included.
+ *
+ * The local engine (the default socket) shares the host's disk; any other is
+ * driven as remote (nothing mounted) unless it is also named by
+ * `--engine-mounts`, which says its engine sees the host's paths (a second
+ * dockerd on the same machine, say).
+ *
+ * @example
+ * engineAddress('tcp://10.0.0.5:2376', { DOCKER_TLS_VERIFY: '1', DOCKER_CERT_PATH: '/certs' })
+ * // { name: 'tcp://10.0.0.5:2376', options: { protocol: 'https', host: '10.0.0.5', port: '2376', ca, cert, key } }
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import Docker from 'dockerode';
+import { InputError } from '../errors/index.js';
+import { EngineHealth, type DockerClient } from '../runtime/index.js';
+
+/** Sockets where a Docker engine of this machine listens by default. */
+const LOCAL_SOCKETS = new Set(['/var/run/docker.sock', '/run/docker.sock']);
+
+export interface EngineAddress {
+  /** As given (a context's name, or its address). */
+  readonly name: string;
+  /** Its address, as DOCKER_HOST would spell it. */
+  readonly where: string;
+  readonly options: Docker.DockerOptions;
+  /** The engine of this machine's default socket: its containers can mount host folders. */
+  readonly local: boolean;
+}
+
+interface Tls {
+  readonly ca: Buffer;
+  readonly cert: Buffer;
+  readonly key: Buffer;
+}
+
+function readTls(dir: string, flag: string): Tls {
+  const read = (file: string): Buffer => {
+    try {
+      return readFileSync(path.join(dir, file));
+    } catch (error) {
+      throw new InputError(
+        `${flag}: TLS is asked for but ${path.join(dir, file)} cannot be read (${(error as NodeJS.ErrnoException).code ?? error})`,
+      );
+    }
+  };
+  return { ca: read('ca.pem'), cert: read('cert.pem'), key: read('key.pem') };
+}
+
+function dockerConfigDir(env: NodeJS.ProcessEnv, home: string): string {
+  return env.DOCKER_CONFIG?.trim() || path.join(home, '.docker');
+}
+
+function parseAddress(
+  name: string,
+  host: string,
+  tls: Tls | undefined,
+  env: NodeJS.ProcessEnv,
+): EngineAddress {
+  const flag = `--engine ${JSON.stringify(name)}`;
+  if (host.startsWith('/') || host.startsWith('unix://')) {
+    const socketPath = host.startsWith('/') ? host : host.slice('unix://'.length);
+    if (!socketPath.startsWith('/'))
+      throw new InputError(`${flag}: a unix socket path must be absolute`);
+    return {
+      name,
+      where: `unix://${socketPath}`,
+      options: { socketPath },
+      local: LOCAL_SOCKETS.has(socketPath),
+    };
+  }
+  let url: URL;
+  try {
+    url = new URL(host);
+  } catch {
+    throw new InputError(
+      `${flag}: not an engine address (unix://, tcp://, ssh://) nor a Docker context name`,
+    );
+  }
+  if (url.protocol === 'tcp:' || url.protocol === 'http:' || url.protocol === 'https:') {
+    const secure = tls !== undefined || url.protocol === 'https:';
+    const port = url.port || (secure ? '2376' : '2375');
+    const options: Docker.DockerOptions = {
+      protocol: secure ? 'https' : 'http',
+      host: url.hostname,
+      port,
+      ...(tls ?? {}),
+    };
+    return { name, where: host, options, local: false };
+  }
+  if (url.protocol === 'ssh:') {
+    if (!url.username)
+      throw new InputError(`${flag}: an ssh:// engine names its user (ssh://user@host)`);
+    const agent = env.SSH_AUTH_SOCK;
+    const options = {
+      protocol: 'ssh',
+      host: url.hostname,
+      port: url.port || '22',
+      username: decodeURIComponent(url.username),
+      ...(agent ? { sshOptions: { agent } } : {}),
+    } as Docker.DockerOptions;
+    return { name, where: host, options, local: false };
+  }
+  throw new InputError(
+    `${flag}: ${url.protocol}// engines are not supported (unix://, tcp://, ssh://)`,
+  );
+}
+
+/** A Docker context's endpoint, as the Docker CLI stores it. */
+function contextAddress(name: string, env: NodeJS.ProcessEnv, home: string): EngineAddress {
+  const flag = `--engine ${JSON.stringify(name)}`;
+  const id = createHash('sha256').update(name).digest('hex');
+  const contexts = path.join(dockerConfigDir(env, home), 'contexts');
+  let meta: unknown;
+  try {
+    meta = JSON.parse(readFileSync(path.join(contexts, 'meta', id, 'meta.json'), 'utf8'));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new InputError(
+      code === 'ENOENT'
+        ? `${flag}: no Docker context of that name in ${contexts} (nor an address: unix://, tcp://, ssh://)`
+        : `${flag}: the context's meta.json cannot be read (${code ?? (error as Error).message})`,
+    );
+  }
+  const endpoint = (
+    meta as { Endpoints?: { docker?: { Host?: unknown; SkipTLSVerify?: unknown } } }
+  ).Endpoints?.docker;
+  if (typeof endpoint?.Host !== 'string' || endpoint.Host === '') {
+    throw new InputError(`${flag}: the context has no docker endpoint Host`);
+  }
+  const tlsDir = path.join(contexts, 'tls', id, 'docker');
+  let tls: Tls | undefined;
+  try {
+    tls = {
+      ca: readFileSync(path.join(tlsDir, 'ca.pem')),
+      cert: readFileSync(path.join(tlsDir, 'cert.pem')),
+      key: readFileSync(path.join(tlsDir, 'key.pem')),
+    };
+  } catch {
+    tls = undefined;
+  }
+  return { ...parseAddress(name, endpoint.Host, tls, env), name };
+}
+
+/** Resolves one `--engine` value (see the module's header). */
+export function engineAddress(
+  spec: string,
+  env: NodeJS.ProcessEnv = process.env,
+  home: string = homedir(),
+): EngineAddress {
+  const value = spec.trim();
+  if (value === '') throw new InputError('--engine: an empty engine name');
+  if (/^[a-z]+:\/\//u.test(value) || value.startsWith('/')) {
+    const tlsWanted = /^tcp:\/\//u.test(value) && (env.DOCKER_TLS_VERIFY ?? '') !== '';
+    const certs = env.DOCKER_CERT_PATH?.trim() || dockerConfigDir(env, home);
+    const tls = tlsWanted ? readTls(certs, `--engine ${JSON.stringify(value)}`) : undefined;
+    return parseAddress(value, value, tls, env);
+  }
+  return contextAddress(value, env, home);
+}
+
+/** A client on the engine, with its own health (an engine lost is lost for its own runs only). */
+export function connectEngine(address: EngineAddress): DockerClient {
+  const o = address.options;
+  // The reaper process speaks plain HTTP only: a socket or tcp:// without TLS.
+  const plain = o.socketPath !== undefined || o.protocol === 'http';
+  return {
+    docker: new Docker(o),
+    where: address.name,
+    health: new EngineHealth(),
+    ...(plain ? { endpoint: { where: address.where, options: o } } : {}),
+  };
+}

@@ -1,0 +1,520 @@
+/**
+ * A Docker engine that cannot see the host's disk (another machine, or one
+ * whose disk the campaign must not rely on): no bind mount at all.
+ *
+ * In: folders, files, the socket folders and the tunnel program go in as one
+ * tar stream built on the host (pack.ts), owners and modes set in the tar
+ * headers: a writable folder is its owner's (the work tree uid 1000), a
+ * read-only one root's with no write bit for the agent.
+ *
+ * Out: {@link RemoteSandbox.syncOut} is a delta sync. Inside the sandbox, root
+ * (holding only CAP_DAC_READ_SEARCH back, so it can read whatever modes the
+ * agent left, and nothing else; the main process is root's so that its execs
+ * inherit that capability, the spec's `user` is the keeper's) lists the tree with GNU `find -P -printf`
+ * (NUL-separated fields: names may hold newlines; no link followed), the
+ * listing is compared with the previous one kept on the host (size, mtime,
+ * ctime, inode, mode, link target: a content change always moves ctime), and
+ * only the changed regular files come back as ONE tar stream (`tar --null -T -`
+ * reading the names verbatim from stdin). apply.ts writes them into the host
+ * folder, checking every name and never following a link already there;
+ * links are made from the listing, FIFOs, sockets and devices are not copied.
+ * The host folder then holds what the sandbox holds, and the host's seal and
+ * diff measure it as they measure a mounted tree.
+ *
+ * Sockets: the sandbox has network none and no mounts, so each named host
+ * socket is served inside by the tunnel program (stand-in/tunnel) run as the
+ * keeper (the main process's user, never the agent's) in a folder it owns with
+ * mode 0711, and every connection is carried over that exec's stdio
+ * (tunnel.ts). Frames are untrusted: capped, names checked, connections bounded.
+ *
+ * Everything that comes back (listings, archives, file bytes, frames) is the
+ * agent's: data to check, never a path to follow or a command.
+ */
+import { lstat, mkdir, readdir, readFile as readHostFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { extract as tarExtract } from 'tar-stream';
+import type Docker from 'dockerode';
+import { projectRoot } from '../image/index.js';
+import {
+  bounded,
+  pingDocker,
+  removeContainers,
+  startContainer,
+  type DockerClient,
+  type ExecOptions,
+  type ExecResult,
+  type RunContainer,
+} from '../runtime/index.js';
+import { SandboxError, SandboxFileError } from './errors.js';
+import { applyDelta, checkDelta, type ApplyLimits } from './remote/apply.js';
+import { execStreamed } from './remote/exec-stream.js';
+import { diffListings, LISTING_FORMAT, parseListing, type Listing } from './remote/listing.js';
+import { packItems, ROOT, type PackItem } from './remote/pack.js';
+import { Tunnel } from './remote/tunnel.js';
+import type {
+  Owner,
+  Sandbox,
+  SandboxFile,
+  SandboxImage,
+  SandboxProvider,
+  SandboxSpec,
+  SyncStats,
+} from './types.js';
+
+/** What one sync may bring back, and how big a listing may be. */
+export interface RemoteLimits extends ApplyLimits {
+  readonly maxEntries: number;
+  readonly maxListingBytes: number;
+}
+
+export const DEFAULT_REMOTE_LIMITS: RemoteLimits = {
+  maxFileBytes: 512 * 1024 ** 2,
+  maxTotalBytes: 4 * 1024 ** 3,
+  maxEntries: 2_000_000,
+  maxListingBytes: 512 * 1024 ** 2,
+};
+
+/** An engine images can be shipped from (docker save through the API). */
+export interface ImageExporter {
+  exportImage(tag: string): Promise<Readable>;
+}
+
+export interface RemoteDockerOptions {
+  readonly client: DockerClient;
+  /** For reports and errors; default the client's address. */
+  readonly name?: string;
+  readonly limits?: Partial<RemoteLimits>;
+  /** The bundled tunnel program on the host; default dist/stand-in/tunnel/tunnel. */
+  readonly tunnelProgram?: string;
+}
+
+/** The work tree's owner when a writable folder names none: the image's user. */
+export const AGENT_OWNER: Owner = { uid: 1000, gid: 1000 };
+/** The keeper when the spec's user is not numeric. */
+const NOBODY: Owner = { uid: 65534, gid: 65534 };
+/** Where the tunnel program goes in a sandbox (root's, read only). */
+const TUNNEL_DIR = '/run/evalrig-tunnel';
+const TUNNEL_PATH = `${TUNNEL_DIR}/tunnel.js`;
+/** The harness's execs inside a sandbox: root, with only CAP_DAC_READ_SEARCH (see header). */
+const HARNESS_USER = '0:0';
+const HARNESS_CAPABILITIES = ['DAC_READ_SEARCH'];
+/** The harness's execs find their tools in root's folders only, whatever the image's PATH says. */
+export const HARNESS_PATH = '/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin';
+const LONG_CALL_MS = 10 * 60_000;
+
+function ownerOf(user: string | undefined): Owner {
+  const m = /^(\d+)(?::(\d+))?$/u.exec(user ?? '');
+  if (!m) return NOBODY;
+  return { uid: Number(m[1]), gid: Number(m[2] ?? m[1]) };
+}
+
+/** Makes `hostFolder` an empty real folder of the host (a sync with no previous listing). */
+async function emptyFolder(hostFolder: string): Promise<void> {
+  await mkdir(hostFolder, { recursive: true });
+  const info = await lstat(hostFolder);
+  if (!info.isDirectory()) throw new Error(`${hostFolder} is not a folder of the host`);
+  for (const child of await readdir(hostFolder)) {
+    await rm(path.join(hostFolder, child), { recursive: true, force: true });
+  }
+}
+
+export class RemoteDockerProvider implements SandboxProvider, ImageExporter {
+  readonly name: string;
+  readonly mountsHostFolders = false;
+  readonly client: DockerClient;
+  readonly limits: RemoteLimits;
+  private readonly tunnelProgram: string;
+
+  constructor(options: RemoteDockerOptions) {
+    this.client = options.client;
+    this.name = options.name ?? options.client.where;
+    this.limits = { ...DEFAULT_REMOTE_LIMITS, ...options.limits };
+    this.tunnelProgram =
+      options.tunnelProgram ?? path.join(projectRoot(), 'dist', 'stand-in', 'tunnel', 'tunnel');
+  }
+
+  async check(): Promise<void> {
+    await pingDocker(this.client);
+  }
+
+  lost(): Error | undefined {
+    return this.client.health?.lost;
+  }
+
+  async exportImage(tag: string): Promise<Readable> {
+    return (await bounded(this.client, 'an image export', () =>
+      this.client.docker.getImage(tag).get(),
+    )) as unknown as Readable;
+  }
+
+  /** The id this engine holds under `tag`, or undefined. */
+  private async imageId(tag: string): Promise<string | undefined> {
+    try {
+      const info = await bounded(this.client, 'an image inspect', () =>
+        this.client.docker.getImage(tag).inspect(),
+      );
+      return info.Id;
+    } catch (error) {
+      if ((error as { statusCode?: number }).statusCode === 404) return undefined;
+      throw error;
+    }
+  }
+
+  async ensureImage(image: SandboxImage, from?: SandboxProvider): Promise<void> {
+    if ((await this.imageId(image.tag)) === image.id) return;
+    const exporter = from as Partial<ImageExporter> | undefined;
+    if (typeof exporter?.exportImage !== 'function') {
+      throw new SandboxError(
+        this.name,
+        'image',
+        `${image.tag} (${image.id}) is not on this engine and no engine to ship it from was given`,
+      );
+    }
+    const archive = await exporter.exportImage(image.tag);
+    const response = (await bounded(
+      this.client,
+      'an image load',
+      () => this.client.docker.loadImage(archive, { quiet: true }),
+      LONG_CALL_MS,
+    )) as unknown as Readable;
+    let said = '';
+    for await (const chunk of response) said += (chunk as Buffer).toString('utf8');
+    const failed = /"error(?:Detail)?"\s*:/u.test(said);
+    const id = await this.imageId(image.tag);
+    if (failed || id !== image.id) {
+      throw new SandboxError(
+        this.name,
+        'image',
+        `shipping ${image.tag} from ${from?.name} left ${id ?? 'nothing'} (wanted ${image.id})${failed ? `: ${said.slice(0, 300)}` : ''}`,
+      );
+    }
+  }
+
+  async start(spec: SandboxSpec): Promise<Sandbox> {
+    const keeper = ownerOf(spec.user);
+    const run = await startContainer(this.client, {
+      image: spec.image,
+      // Root holds CAP_DAC_READ_SEARCH only when the main process is root's (an
+      // exec inherits the main process's capabilities); the agent can signal
+      // neither it nor the keeper's tunnel.
+      user: HARNESS_USER,
+      execUser: spec.execUser,
+      workingDir: spec.workingDir,
+      env: spec.env,
+      labels: spec.labels,
+      limits: spec.limits,
+      rootCapabilities: HARNESS_CAPABILITIES,
+    });
+    const sandbox = new RemoteSandbox(this, run, keeper);
+    try {
+      await sandbox.fill(spec, this.tunnelProgram);
+    } catch (error) {
+      await sandbox.remove().catch(() => undefined);
+      throw error instanceof SandboxError || error instanceof SandboxFileError
+        ? error
+        : new SandboxError(this.name, 'start', (error as Error).message, { cause: error });
+    }
+    return sandbox;
+  }
+
+  async reap(labels: Readonly<Record<string, string>>): Promise<number> {
+    return removeContainers(this.client, labels);
+  }
+}
+
+/** One sandbox on a remote engine. */
+export class RemoteSandbox implements Sandbox {
+  readonly mountsHostFolders = false;
+  /** Per `container\0host` pair: the listing the host folder matches. */
+  private readonly synced = new Map<string, Listing>();
+  private tunnel: Tunnel | undefined;
+
+  constructor(
+    private readonly provider: RemoteDockerProvider,
+    private readonly run: RunContainer,
+    private readonly keeper: Owner,
+  ) {}
+
+  get id(): string {
+    return this.run.id;
+  }
+
+  get engine(): string {
+    return this.provider.name;
+  }
+
+  private get client(): DockerClient {
+    return this.provider.client;
+  }
+
+  /** Why the socket tunnel stopped carrying, if it did. */
+  get tunnelFailure(): string | undefined {
+    return this.tunnel?.failure;
+  }
+
+  /** Puts the spec's folders, files and sockets in, and starts the tunnel. */
+  async fill(spec: SandboxSpec, tunnelProgram: string): Promise<void> {
+    const items: PackItem[] = [];
+    for (const folder of spec.folders ?? []) {
+      const readOnly = folder.readOnly ?? false;
+      const owner = readOnly ? ROOT : (folder.owner ?? AGENT_OWNER);
+      items.push({
+        kind: 'folder',
+        host: folder.host,
+        container: folder.container,
+        owner,
+        readOnly,
+      });
+    }
+    for (const file of spec.files ?? []) {
+      items.push({ kind: 'file', host: file.host, container: file.container });
+    }
+    const routes = new Map<string, string>();
+    for (const shared of spec.sockets ?? []) {
+      items.push({ kind: 'dir', container: shared.container, mode: 0o711, owner: this.keeper });
+      for (const name of shared.names) {
+        if (!/^[A-Za-z0-9._-]+$/u.test(name) || name === '.' || name === '..') {
+          throw new SandboxError(
+            this.engine,
+            'start',
+            `a socket name that is not a plain name: ${JSON.stringify(name)}`,
+          );
+        }
+        routes.set(path.posix.join(shared.container, name), path.join(shared.host, name));
+      }
+    }
+    if (routes.size > 0) {
+      const program = await readHostFile(tunnelProgram).catch((error: unknown) => {
+        throw new SandboxError(
+          this.engine,
+          'start',
+          `the tunnel program ${tunnelProgram} is missing (run npm run build)`,
+          { cause: error },
+        );
+      });
+      items.push({ kind: 'dir', container: TUNNEL_DIR, mode: 0o755, owner: ROOT });
+      items.push({
+        kind: 'bytes',
+        container: TUNNEL_PATH,
+        content: program,
+        mode: 0o644,
+        owner: ROOT,
+      });
+    }
+    if (items.length > 0) await this.put(packItems(items));
+    for (const folder of spec.folders ?? []) {
+      if (!folder.readOnly) {
+        this.synced.set(`${folder.container}\0${folder.host}`, await this.list(folder.container));
+      }
+    }
+    if (routes.size > 0) {
+      this.tunnel = await Tunnel.open(this.client.docker, this.run.container, {
+        routes,
+        user: `${this.keeper.uid}:${this.keeper.gid}`,
+        program: TUNNEL_PATH,
+      });
+    }
+  }
+
+  private async put(archive: Readable): Promise<void> {
+    await bounded(
+      this.client,
+      'an archive put',
+      () =>
+        this.run.container.putArchive(archive as unknown as NodeJS.ReadableStream, { path: '/' }),
+      LONG_CALL_MS,
+    );
+  }
+
+  /** A stopped sandbox (killed after a cut turn) is started again: its main process only. */
+  private async ensureRunning(): Promise<void> {
+    const info = await bounded(this.client, 'a container inspect', () =>
+      this.run.container.inspect(),
+    );
+    if (!info.State.Running) {
+      // Two syncs at once (work tree and origin) may both start it: 304 says it is up.
+      await bounded(this.client, 'a container start', () =>
+        this.run.container.start().catch((error: { statusCode?: number }) => {
+          if (error.statusCode !== 304) throw error;
+        }),
+      );
+    }
+  }
+
+  /** The listing of `containerPath` (see listing.ts). */
+  private async list(containerPath: string): Promise<Listing> {
+    const r = await this.run.exec(['find', '-P', containerPath, '-printf', LISTING_FORMAT], {
+      user: HARNESS_USER,
+      env: { LC_ALL: 'C', PATH: HARNESS_PATH },
+      maxOutputBytes: this.provider.limits.maxListingBytes,
+      timeoutMs: LONG_CALL_MS,
+    });
+    if (r.timedOut)
+      throw new SandboxError(this.engine, 'sync out', `listing ${containerPath} timed out`);
+    if (r.truncated) {
+      throw new SandboxFileError(
+        containerPath,
+        'too-large',
+        `a listing over ${this.provider.limits.maxListingBytes} bytes`,
+      );
+    }
+    if (r.exitCode !== 0) {
+      if (r.stdoutBytes.length === 0 && /No such file/u.test(r.stderr)) {
+        throw new SandboxFileError(containerPath, 'missing');
+      }
+      throw new SandboxError(
+        this.engine,
+        'sync out',
+        `listing ${containerPath}: ${r.stderr.trim().slice(0, 300)}`,
+      );
+    }
+    return parseListing(containerPath, r.stdoutBytes, this.provider.limits);
+  }
+
+  exec(cmd: readonly string[], options?: ExecOptions): Promise<ExecResult> {
+    return this.run.exec(cmd, options);
+  }
+
+  async readFile(containerPath: string, options: { readonly maxBytes: number }): Promise<Buffer> {
+    let archive: Readable;
+    try {
+      archive = (await bounded(this.client, 'an archive read', () =>
+        this.run.container.getArchive({ path: containerPath }),
+      )) as unknown as Readable;
+    } catch (error) {
+      if ((error as { statusCode?: number }).statusCode === 404) {
+        throw new SandboxFileError(containerPath, 'missing');
+      }
+      throw error;
+    }
+    // Only the first entry is read: a folder's or a FIFO's header says enough.
+    let result: Buffer | SandboxFileError | undefined;
+    const extract = tarExtract();
+    const done = new Promise<void>((resolve) => {
+      extract.on('entry', (header, stream, next) => {
+        if (result !== undefined) {
+          stream.resume();
+          next();
+          return;
+        }
+        if (header.type !== 'file' && header.type !== 'contiguous-file') {
+          result = new SandboxFileError(containerPath, 'not-regular', header.type ?? '');
+          resolve();
+          return;
+        }
+        const size = header.size ?? 0;
+        if (size > options.maxBytes) {
+          result = new SandboxFileError(
+            containerPath,
+            'too-large',
+            `${size} bytes, the cap is ${options.maxBytes}`,
+          );
+          resolve();
+          return;
+        }
+        const chunks: Buffer[] = [];
+        stream.on('data', (c: unknown) => chunks.push(c as Buffer));
+        stream.on('end', () => {
+          result = Buffer.concat(chunks);
+          resolve();
+        });
+        stream.on('error', () => resolve());
+      });
+      extract.on('finish', () => resolve());
+      extract.on('error', () => resolve());
+    });
+    archive.pipe(extract);
+    await done;
+    archive.unpipe(extract);
+    archive.destroy();
+    extract.destroy();
+    if (result instanceof SandboxFileError) throw result;
+    if (result === undefined)
+      throw new SandboxFileError(containerPath, 'missing', 'an empty archive');
+    return result;
+  }
+
+  async writeFiles(files: readonly SandboxFile[]): Promise<void> {
+    const items: PackItem[] = files.map((f) => ({
+      kind: 'bytes',
+      container: f.path,
+      content: typeof f.content === 'string' ? Buffer.from(f.content) : f.content,
+      mode: f.mode ?? 0o644,
+      owner: f.owner ?? ROOT,
+    }));
+    await this.ensureRunning();
+    await this.put(packItems(items));
+  }
+
+  async copyIn(hostFolder: string, containerPath: string, owner: Owner): Promise<void> {
+    await this.put(
+      packItems([
+        { kind: 'folder', host: hostFolder, container: containerPath, owner, readOnly: false },
+      ]),
+    );
+    this.synced.set(`${containerPath}\0${hostFolder}`, await this.list(containerPath));
+  }
+
+  async syncOut(containerPath: string, hostFolder: string): Promise<SyncStats> {
+    const key = `${containerPath}\0${hostFolder}`;
+    await this.ensureRunning();
+    const before = this.synced.get(key);
+    const after = await this.list(containerPath);
+    const delta = diffListings(before ?? new Map(), after);
+    checkDelta(hostFolder, delta, this.provider.limits);
+    // From here the host folder matches no known listing until this sync ends.
+    this.synced.delete(key);
+    if (!before) await emptyFolder(hostFolder);
+    const fetch = async (names: readonly string[]): Promise<Readable> => {
+      const stdin = Buffer.from(names.map((n) => `./${n}\0`).join(''));
+      const { stdout } = await execStreamed(
+        this.client,
+        this.run.container,
+        [
+          'tar',
+          '-c',
+          '-f',
+          '-',
+          '--format=pax',
+          '--null',
+          '--no-recursion',
+          // Two names of one file (git's hard-linked objects) come back as two files, not a link entry.
+          '--hard-dereference',
+          '--verbatim-files-from',
+          '--no-unquote',
+          '-C',
+          containerPath,
+          '-T',
+          '-',
+        ],
+        { user: HARNESS_USER, stdin, env: ['LC_ALL=C', `PATH=${HARNESS_PATH}`] },
+      );
+      return stdout;
+    };
+    const stats = await applyDelta(hostFolder, delta, fetch, this.provider.limits);
+    this.synced.set(key, after);
+    return stats;
+  }
+
+  stopProcessesOf(user: string, timeoutMs?: number): Promise<void> {
+    return this.run.stopProcessesOf(user, timeoutMs);
+  }
+
+  async kill(): Promise<void> {
+    this.tunnel?.close();
+    await this.run.kill();
+  }
+
+  async remove(): Promise<void> {
+    this.tunnel?.close();
+    await this.run.remove();
+  }
+}
+
+/** The container of a remote sandbox, for tests that look at it from the engine's side. */
+export function containerOf(sandbox: Sandbox): Docker.Container | undefined {
+  return sandbox instanceof RemoteSandbox
+    ? (sandbox as unknown as { run: RunContainer }).run.container
+    : undefined;
+}

@@ -1,0 +1,228 @@
+import { expect } from 'chai';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { LABELS, listContainers, type DockerClient } from '../../src/runtime/index.js';
+import { ensureTestImage } from '../../src/image/index.js';
+import { requireDocker, testDocker } from '../support/docker.js';
+import { campaignContainers, campaignOf, cli, runRecords, waitFor } from '../support/faults.js';
+import { startSecondEngine, type SecondEngine } from '../support/second-engine.js';
+import {
+  executionTurn,
+  makeToyWorkspace,
+  planningTurn,
+  PLAN,
+  type ToyWorkspace,
+} from '../support/toy.js';
+
+const EXECUTION = [{ message: 'Approved: carry out the plan.', phase: 'execution' }];
+
+/** `value` without what depends on when it ran (times, durations, commit ids that hold a date). */
+function timeless(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(timeless);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (/(^|_)(at|ms|s|head|seq|ts|time)$|^(at|head|sha|commit)$/u.test(k)) continue;
+    out[k] = timeless(v);
+  }
+  return out;
+}
+
+/** What every run measured and recorded at each stop, keyed by eval/condition/run. */
+async function measuredOf(outDir: string): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = {};
+  for (const { dir, record } of await runRecords(outDir)) {
+    const stops = [];
+    for (const stop of record.stops) {
+      stops.push(timeless(JSON.parse(await readFile(path.join(dir, stop), 'utf8'))));
+    }
+    out[`${record.eval}/${record.condition}/${record.run}`] = {
+      status: record.status,
+      measures: timeless(record.measures),
+      diff: record.diff,
+      checks: timeless(record.checks),
+      turns: record.turns_completed,
+      stops,
+      patch: await readFile(path.join(dir, 'diff.patch'), 'utf8'),
+    };
+  }
+  return out;
+}
+
+/**
+ * The run containers of the campaign in `outDir` each engine held while
+ * `running` lasted, looked at every 100 ms (a run holds its container for
+ * seconds, so every one is seen).
+ */
+async function containersWhile(
+  running: Promise<unknown>,
+  outDir: string,
+  engines: Record<string, DockerClient>,
+): Promise<Record<string, number>> {
+  const seen: Record<string, Set<string>> = {};
+  for (const name of Object.keys(engines)) seen[name] = new Set();
+  let done = false;
+  void running.finally(() => {
+    done = true;
+  });
+  while (!done) {
+    const campaign = await campaignOf(outDir);
+    if (campaign) {
+      for (const [name, client] of Object.entries(engines)) {
+        for (const c of await listContainers(client, { [LABELS.campaign]: campaign }))
+          seen[name]!.add(c.Id);
+      }
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return Object.fromEntries(Object.entries(seen).map(([k, v]) => [k, v.size]));
+}
+
+/**
+ * A campaign spread over two engines at once (the machine's and a second one
+ * that is driven as remote: nothing mounted, trees in as archives, stops
+ * synced back) measures exactly what the same campaign measures on one.
+ */
+describe('campaign over two engines', function () {
+  this.timeout(600_000);
+  let engine: SecondEngine;
+  let ws: ToyWorkspace;
+
+  before(async function () {
+    await requireDocker();
+    if (process.getuid?.() !== 0) this.skip();
+    // Nothing loaded there: the campaign ships the test image itself.
+    engine = await startSecondEngine();
+    await ensureTestImage(testDocker(), { onProgress: () => undefined });
+    ws = await makeToyWorkspace({
+      scripts: {
+        nominal: { turns: [planningTurn(), executionTurn()] },
+        forgets: { turns: [planningTurn(), executionTurn({ refresh: false })] },
+      },
+      set: {
+        conditions: { a: {}, b: {} },
+        checks: [{ name: 'tests', run: 'node test.js' }],
+        evals: [
+          { id: 'nominal', prompt: 'Plan multiply.', turns: EXECUTION, runs: 2 },
+          { id: 'forgets', prompt: 'Plan multiply.', turns: EXECUTION, runs: 2 },
+        ],
+      },
+      files: { 'PLAN.md': PLAN },
+    });
+  });
+  after(async () => {
+    await ws?.cleanup();
+    await engine?.stop();
+  });
+
+  it('plays on both engines and measures what one engine measures', async () => {
+    const one = path.join(ws.root, 'one');
+    const two = path.join(ws.root, 'two');
+    const single = await cli(['run', ws.evalSetFile, '--out', one, '--jobs', '2', '--no-report']);
+    expect(single.exitCode, single.stderr).to.equal(0);
+    const spreading = cli([
+      'run',
+      ws.evalSetFile,
+      '--out',
+      two,
+      '--jobs',
+      '2',
+      '--no-report',
+      '--engine',
+      'unix:///var/run/docker.sock',
+      '--engine',
+      engine.host,
+    ]);
+    const held = await containersWhile(spreading, two, {
+      first: testDocker(),
+      second: engine.client(),
+    });
+    const spread = await spreading;
+    expect(spread.exitCode, spread.stderr).to.equal(0);
+    expect(held.first, 'runs on the first engine').to.be.greaterThan(0);
+    expect(held.second, 'runs on the second engine').to.be.greaterThan(0);
+    expect(held.first! + held.second!).to.equal(8);
+    const a = await measuredOf(one);
+    const b = await measuredOf(two);
+    expect(Object.keys(a)).to.have.length(8);
+    expect(b).to.deep.equal(a);
+  });
+  it('an engine killed mid-campaign fails only its runs in flight; the rest goes on, and a resume replays them', async () => {
+    const slow = await makeToyWorkspace({
+      scripts: { slow: { turns: [{ actions: [{ sleep: 2 }, { stop: 'conformant' }] }] } },
+      set: { conditions: { a: {}, b: {} }, evals: [{ id: 'slow', prompt: 'wait', runs: 5 }] },
+    });
+    try {
+      const args = ['run', slow.evalSetFile, '--out', slow.outDir, '--jobs', '1', '--no-report'];
+      const engines = ['--engine', 'unix:///var/run/docker.sock', '--engine', engine.host];
+      const child = cli([...args, ...engines]);
+      // Once the second engine holds a run of the campaign, it dies.
+      const second = engine.client();
+      for (;;) {
+        const campaign = await campaignOf(slow.outDir);
+        if (campaign && (await listContainers(second, { [LABELS.campaign]: campaign })).length > 0)
+          break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await engine.kill();
+      const r = await child;
+      expect(r.exitCode, r.stderr).to.equal(1);
+      const records = (await runRecords(slow.outDir)).map((x) => x.record);
+      expect(records).to.have.length(10);
+      const failed = records.filter((x) => x.status === 'failed');
+      expect(failed.length, r.stderr).to.be.within(1, 4);
+      for (const f of failed)
+        expect(f.error).to.match(
+          new RegExp(`^[a-z0-9 ]+: .*${engine.host.replace(/[/.]/gu, '.')}`, 'u'),
+        );
+      expect(records.filter((x) => x.status === 'completed')).to.have.length(10 - failed.length);
+      // The second engine is still down: the resume plays the failed runs on the first.
+      const again = await cli([...args, '--engine', 'unix:///var/run/docker.sock']);
+      expect(again.exitCode, again.stderr).to.equal(0);
+      expect(again.stderr).to.contain(`${failed.length} played, ${10 - failed.length} skipped`);
+    } finally {
+      await engine.restart();
+      await slow.cleanup();
+    }
+  });
+  it('evalrig killed (SIGKILL): the reapers remove its containers on both engines', async () => {
+    const slow = await makeToyWorkspace({
+      scripts: { slow: { turns: [{ actions: [{ sleep: 30 }, { stop: 'conformant' }] }] } },
+      set: { conditions: { a: {}, b: {} }, evals: [{ id: 'slow', prompt: 'wait', runs: 2 }] },
+    });
+    try {
+      const child = cli([
+        'run',
+        slow.evalSetFile,
+        '--out',
+        slow.outDir,
+        '--jobs',
+        '1',
+        '--no-report',
+        '--engine',
+        'unix:///var/run/docker.sock',
+        '--engine',
+        engine.host,
+      ]);
+      const engines = { first: testDocker(), second: engine.client() };
+      await waitFor(
+        async () =>
+          (await campaignContainers(engines.first, slow.outDir)) > 0 &&
+          (await campaignContainers(engines.second, slow.outDir)) > 0,
+        120_000,
+        'runs on both engines',
+      );
+      child.kill('SIGKILL');
+      await child;
+      await waitFor(
+        async () =>
+          (await campaignContainers(engines.first, slow.outDir)) === 0 &&
+          (await campaignContainers(engines.second, slow.outDir)) === 0,
+        15_000,
+        'no container of the campaign on either engine',
+      );
+    } finally {
+      await slow.cleanup();
+    }
+  });
+});

@@ -1,0 +1,279 @@
+import { expect } from 'chai';
+import {
+  lstat,
+  mkdir,
+  mkdtemp,
+  readFile,
+  readdir,
+  readlink,
+  rm,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pack as tarPack, type Header } from 'tar-stream';
+
+type Headers = Partial<Header> & { name: string };
+import { SandboxFileError } from '../../../src/sandbox/index.js';
+import { applyDelta } from '../../../src/sandbox/remote/apply.js';
+import {
+  diffListings,
+  parseListing,
+  type ListedEntry,
+} from '../../../src/sandbox/remote/listing.js';
+import {
+  FRAME,
+  FrameDecoder,
+  FrameError,
+  encodeFrame,
+} from '../../../src/sandbox/remote/frames.js';
+
+/** A tar stream of crafted entries: what a subverted sandbox could send. */
+function archive(entries: Array<{ header: Headers; body?: string }>): Readable {
+  const pack = tarPack();
+  for (const e of entries) pack.entry(e.header, e.body ?? '');
+  pack.finalize();
+  return pack as unknown as Readable;
+}
+
+const file = (p: string, size: number, mode = 0o644): ListedEntry => ({
+  type: 'f',
+  path: p,
+  size,
+  mode,
+  link: '',
+  stamp: `f|${size}|${p}`,
+});
+
+const LIMITS = { maxFileBytes: 1024, maxTotalBytes: 4096 };
+
+async function failure(p: Promise<unknown>): Promise<Error> {
+  try {
+    await p;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected a failure');
+}
+
+/**
+ * The host side of a remote sync: whatever the sandbox sends (listing, archive)
+ * is the agent's, and nothing outside the host folder is ever written.
+ */
+describe('sandbox/remote: applying what a sandbox sends', () => {
+  let dir: string;
+  let root: string;
+  let outside: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'evalrig-apply-'));
+    root = path.join(dir, 'root');
+    outside = path.join(dir, 'outside');
+    await mkdir(root);
+    await mkdir(outside);
+  });
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  const delta = (files: ListedEntry[]) => ({ folders: [], links: [], files, removed: [] });
+
+  it('writes the files asked for, parents made, modes kept without setuid bits', async () => {
+    const stats = await applyDelta(
+      root,
+      delta([file('a/b.txt', 2, 0o4755)]),
+      async () => archive([{ header: { name: './a/b.txt', size: 2 }, body: 'hi' }]),
+      LIMITS,
+    );
+    expect(stats).to.deep.equal({ changed: 1, removed: 0, bytes: 2 });
+    expect(await readFile(path.join(root, 'a/b.txt'), 'utf8')).to.equal('hi');
+    expect((await lstat(path.join(root, 'a/b.txt'))).mode & 0o7777).to.equal(0o755);
+  });
+
+  for (const name of ['../escape', '/abs/escape', 'a/../../escape', `${'../'.repeat(3)}escape`]) {
+    it(`refuses an archive entry named ${JSON.stringify(name)} and writes nothing outside`, async () => {
+      const error = await failure(
+        applyDelta(
+          root,
+          delta([file('ok', 1)]),
+          async () => archive([{ header: { name, size: 1 }, body: 'x' }]),
+          LIMITS,
+        ),
+      );
+      expect(error).to.be.instanceOf(SandboxFileError);
+      expect(await readdir(outside)).to.deep.equal([]);
+      expect(await readdir(dir)).to.deep.equal(['outside', 'root']);
+    });
+  }
+
+  it('refuses a link or a hard link sent where a file was asked, and an entry sent twice', async () => {
+    for (const header of [
+      { name: 'ok', type: 'symlink', linkname: '/etc/passwd' },
+      { name: 'ok', type: 'link', linkname: '../outside/x' },
+    ] as Headers[]) {
+      const error = await failure(
+        applyDelta(root, delta([file('ok', 0)]), async () => archive([{ header }]), LIMITS),
+      );
+      expect(error.message).to.match(/not a file/u);
+    }
+    const twice = await failure(
+      applyDelta(
+        root,
+        delta([file('ok', 1)]),
+        async () =>
+          archive([
+            { header: { name: 'ok', size: 1 }, body: 'a' },
+            { header: { name: 'ok', size: 1 }, body: 'b' },
+          ]),
+        LIMITS,
+      ),
+    );
+    expect(twice.message).to.match(/not asked for/u);
+  });
+
+  it('never writes through a link already in the host folder (a folder or a file replaced by the agent)', async () => {
+    await symlink(outside, path.join(root, 'a'));
+    await symlink(path.join(outside, 'victim'), path.join(root, 'b'));
+    await applyDelta(
+      root,
+      delta([file('a/x', 1), file('b', 1)]),
+      async () =>
+        archive([
+          { header: { name: 'a/x', size: 1 }, body: '1' },
+          { header: { name: 'b', size: 1 }, body: '2' },
+        ]),
+      LIMITS,
+    );
+    expect(await readdir(outside)).to.deep.equal([]);
+    expect((await lstat(path.join(root, 'a'))).isDirectory()).to.equal(true);
+    expect((await lstat(path.join(root, 'b'))).isFile()).to.equal(true);
+  });
+
+  it('removes what disappeared without following a link in its path', async () => {
+    await writeFile(path.join(outside, 'keep'), 'k');
+    await symlink(outside, path.join(root, 'l'));
+    await applyDelta(
+      root,
+      { folders: [], links: [], files: [], removed: ['l/keep', 'l'] },
+      async () => archive([]),
+      LIMITS,
+    );
+    expect(await readdir(outside)).to.deep.equal(['keep']);
+    expect(await readdir(root)).to.deep.equal([]);
+  });
+
+  it('refuses a file over its cap before fetching, and an archive whose header lies about the size', async () => {
+    let fetched = false;
+    const big = await failure(
+      applyDelta(
+        root,
+        delta([file('big', 2048)]),
+        async () => {
+          fetched = true;
+          return archive([]);
+        },
+        LIMITS,
+      ),
+    );
+    expect(big).to.be.instanceOf(SandboxFileError);
+    expect(fetched).to.equal(false);
+    const lying = await failure(
+      applyDelta(
+        root,
+        delta([file('f', 1)]),
+        async () => archive([{ header: { name: 'f', size: 2000 }, body: 'x'.repeat(2000) }]),
+        LIMITS,
+      ),
+    );
+    expect(lying.message).to.match(/cap/u);
+  });
+
+  it('makes links from the listing as links, and a missing file fails the sync', async () => {
+    const link: ListedEntry = {
+      type: 'l',
+      path: 'to-etc',
+      size: 0,
+      mode: 0o777,
+      link: '/etc',
+      stamp: 'l',
+    };
+    await applyDelta(
+      root,
+      { folders: [], links: [link], files: [], removed: [] },
+      async () => archive([]),
+      LIMITS,
+    );
+    expect(await readlink(path.join(root, 'to-etc'))).to.equal('/etc');
+    const missing = await failure(
+      applyDelta(root, delta([file('gone', 1)]), async () => archive([]), LIMITS),
+    );
+    expect(missing.message).to.match(/did not come back/u);
+  });
+});
+
+describe('sandbox/remote: listings', () => {
+  const record = (...fields: string[]) => Buffer.from(fields.map((f) => `${f}\0`).join(''));
+  const rootRecord = record('d', '', '4096', '1.0', '1.0', '1', '755', '');
+
+  it('parses names with newlines and compares by stamp', () => {
+    const a = parseListing(
+      '/w',
+      Buffer.concat([rootRecord, record('f', 'x\ny', '3', '1.5', '1.5', '9', '644', '')]),
+      { maxEntries: 10 },
+    );
+    expect([...a.keys()]).to.deep.equal(['x\ny']);
+    const b = parseListing(
+      '/w',
+      Buffer.concat([rootRecord, record('f', 'x\ny', '3', '1.5', '2.5', '9', '644', '')]),
+      { maxEntries: 10 },
+    );
+    expect(diffListings(a, b).files.map((f) => f.path)).to.deep.equal(['x\ny']);
+    expect(diffListings(a, a).files).to.deep.equal([]);
+    expect(diffListings(a, new Map()).removed).to.deep.equal(['x\ny']);
+  });
+
+  it('refuses a root that is not a folder, `..` names, non-UTF-8 names and too many entries', () => {
+    const bad = [
+      record('l', '', '4', '1', '1', '1', '777', '/etc'),
+      Buffer.concat([rootRecord, record('f', '../x', '1', '1', '1', '1', '644', '')]),
+      Buffer.concat([
+        rootRecord,
+        Buffer.from('f\0'),
+        Buffer.from([0xff, 0xfe, 0]),
+        record('1', '1', '1', '1', '644', ''),
+      ]),
+      Buffer.concat([
+        rootRecord,
+        record('f', 'a', '1', '1', '1', '1', '644', ''),
+        record('f', 'b', '1', '1', '1', '2', '644', ''),
+      ]),
+      Buffer.concat([rootRecord, Buffer.from('f\0cut')]),
+    ];
+    for (const bytes of bad) {
+      expect(() => parseListing('/w', bytes, { maxEntries: 1 })).to.throw(SandboxFileError);
+    }
+  });
+});
+
+describe('sandbox/remote: tunnel frames', () => {
+  it('splits a stream into frames however it is cut', () => {
+    const bytes = Buffer.concat([
+      encodeFrame(FRAME.open, 1, Buffer.from('/run/x.sock')),
+      encodeFrame(FRAME.data, 1, Buffer.from('hello')),
+    ]);
+    const decoder = new FrameDecoder();
+    const frames = [...bytes].flatMap((b) => decoder.push(Buffer.from([b])));
+    expect(frames.map((f) => [f.type, f.id, f.payload.toString()])).to.deep.equal([
+      [FRAME.open, 1, '/run/x.sock'],
+      [FRAME.data, 1, 'hello'],
+    ]);
+  });
+
+  it('refuses an unknown type and a payload over the cap before buffering it', () => {
+    const header = Buffer.alloc(9);
+    header.writeUInt8(9, 0);
+    expect(() => new FrameDecoder().push(header)).to.throw(FrameError, /unknown frame type/u);
+    header.writeUInt8(FRAME.data, 0);
+    header.writeUInt32BE(2 ** 31, 5);
+    expect(() => new FrameDecoder(1024).push(header)).to.throw(FrameError, /cap/u);
+  });
+});

@@ -1,0 +1,107 @@
+import { expect } from 'chai';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Duplex, PassThrough } from 'node:stream';
+import {
+  FRAME,
+  FrameDecoder,
+  encodeFrame,
+  type Frame,
+} from '../../../src/sandbox/remote/frames.js';
+import { Tunnel } from '../../../src/sandbox/remote/tunnel.js';
+
+/**
+ * The host's end of the socket tunnel, fed frames as a subverted tunnel
+ * program could send them: names not served are refused, connections are
+ * bounded, a bad frame ends the tunnel; a served name reaches the host socket.
+ */
+describe('sandbox/remote: the tunnel’s host end', () => {
+  let dir: string;
+  let server: Server;
+  let got: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'evalrig-tunnel-'));
+    got = '';
+    server = createServer({ allowHalfOpen: true }, (c) => {
+      c.on('data', (d) => {
+        got += d.toString();
+      });
+      c.on('end', () => c.end(`echo:${got}`));
+    });
+    await new Promise<void>((r) => server.listen(path.join(dir, 'h.sock'), r));
+  });
+  afterEach(async () => {
+    server.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  /** A tunnel over in-memory streams: `send` plays the sandbox, `next` reads what the host sent. */
+  async function tunnel(maxConnections = 64) {
+    const fromSandbox = new PassThrough();
+    const decoder = new FrameDecoder();
+    const sent: Frame[] = [];
+    const waiting: Array<() => void> = [];
+    const toSandbox = new Duplex({
+      read() {},
+      write(chunk: Buffer, _e, cb) {
+        sent.push(...decoder.push(chunk));
+        for (const w of waiting.splice(0)) w();
+        cb();
+      },
+    });
+    const next = async (): Promise<Frame> => {
+      while (sent.length === 0) await new Promise<void>((r) => waiting.push(r));
+      return sent.shift()!;
+    };
+    const send = (type: (typeof FRAME)[keyof typeof FRAME], id: number, payload = '') =>
+      fromSandbox.write(encodeFrame(type, id, Buffer.from(payload)));
+    const opening = Tunnel.attach(toSandbox, fromSandbox, new PassThrough(), {
+      routes: new Map([['/run/s/h.sock', path.join(dir, 'h.sock')]]),
+      user: '65534:65534',
+      program: '/unused',
+      maxConnections,
+    });
+    send(FRAME.ready, 0);
+    return { t: await opening, send, next, raw: (b: Buffer) => fromSandbox.write(b) };
+  }
+
+  it('carries a connection to the host socket of its name, both ways', async () => {
+    const { t, send, next } = await tunnel();
+    send(FRAME.open, 7, '/run/s/h.sock');
+    send(FRAME.data, 7, 'ping');
+    send(FRAME.end, 7);
+    const data = await next();
+    expect([data.type, data.id, data.payload.toString()]).to.deep.equal([
+      FRAME.data,
+      7,
+      'echo:ping',
+    ]);
+    expect((await next()).type).to.equal(FRAME.end);
+    t.close();
+  });
+
+  it('refuses a name it does not serve, and connections past its bound', async () => {
+    const { t, send, next } = await tunnel(1);
+    send(FRAME.open, 1, '/run/s/other.sock');
+    expect(await next()).to.deep.include({ type: FRAME.close, id: 1 });
+    send(FRAME.open, 2, '/run/s/h.sock');
+    send(FRAME.open, 3, '/run/s/h.sock');
+    expect(await next()).to.deep.include({ type: FRAME.close, id: 3 });
+    expect(t.open).to.equal(1);
+    t.close();
+  });
+
+  it('ends at a frame over its cap, saying why', async () => {
+    const { t, raw } = await tunnel();
+    const header = Buffer.alloc(9);
+    header.writeUInt8(FRAME.data, 0);
+    header.writeUInt32BE(1, 1);
+    header.writeUInt32BE(2 ** 30, 5);
+    raw(header);
+    // The stream's data is handled on a later turn of the event loop.
+    while (t.failure === undefined) await new Promise<void>((r) => setImmediate(r));
+    expect(t.failure).to.match(/cap/u);
+  });
+});
