@@ -84,6 +84,8 @@ export interface AgentIdentity {
   readonly version: string;
   /** sha256 of the binary mounted into the containers (or built into their images). */
   readonly binary_sha256: string;
+  /** sha256 of evalrig's model relay, for an agent that reaches the gateway through it (codex). */
+  readonly relay_sha256?: string;
   /** The model the agent asked for, when evalrig chose it (codex: agent.model_name). */
   readonly model?: string;
   /** How the binary reached the containers. */

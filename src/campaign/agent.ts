@@ -76,9 +76,10 @@ export async function prepareCampaignAgent(options: {
   const inImage = evalSet.agent.install === 'image';
   const labels = { [LABELS.campaign]: options.campaign };
   const derived = new Map<string, AgentImageRecord>();
-  const digested = inImage
-    ? await Promise.all(files.map(async (f) => ({ ...f, sha256: await digestOf(f, install) })))
-    : [];
+  const digested = await Promise.all(
+    files.map(async (f) => ({ ...f, sha256: await digestOf(f, install) })),
+  );
+  const relaySha256 = digested.find((f) => f.container === adapter.containerRelay)?.sha256;
   for (const image of new Set(options.images)) {
     let runImage = image;
     if (inImage) {
@@ -106,6 +107,7 @@ export async function prepareCampaignAgent(options: {
     files,
     sourceFor,
     ...(evalSet.agent.model_name === undefined ? {} : { model: evalSet.agent.model_name }),
+    ...(relaySha256 === undefined ? {} : { relaySha256 }),
     ...(inImage ? { derived } : {}),
   });
 }
@@ -120,6 +122,8 @@ export function campaignAgent(parts: {
   readonly files: readonly AgentFile[];
   readonly sourceFor: (planned: PlannedRun) => ModelSource;
   readonly model?: string;
+  /** sha256 of the model relay among `files`, when the adapter has one. */
+  readonly relaySha256?: string;
   readonly derived?: ReadonlyMap<string, AgentImageRecord>;
 }): CampaignAgent {
   const { adapter, install, model, derived } = parts;
@@ -127,6 +131,7 @@ export function campaignAgent(parts: {
     package: install.package,
     version: install.version,
     binary_sha256: install.sha256,
+    ...(parts.relaySha256 === undefined ? {} : { relay_sha256: parts.relaySha256 }),
     ...(model === undefined ? {} : { model }),
     install: derived ? 'image' : 'mount',
     ...(derived ? { images: [...derived.values()] } : {}),

@@ -80,6 +80,7 @@ export function renderBaseline(b: BenchmarkFile): string {
       ? [
           ['agent', `${p.agent.package}@${p.agent.version}`],
           ['agent binary sha256', p.agent.binary_sha256],
+          ...(p.agent.relay_sha256 ? [['agent model relay sha256', p.agent.relay_sha256]] : []),
           ...(p.agent.model ? [['agent model', p.agent.model]] : []),
           ...(p.agent.install ? [['agent install', p.agent.install]] : []),
           ...(p.agent.images ?? []).map((i) => [

@@ -7,11 +7,13 @@
  * must show is in test/support/adapter-campaign.ts; what is Codex's own is here.
  */
 import { expect } from 'chai';
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import { CODEX_VERIFIED_VERSION, priceTokens } from '../../src/agents/index.js';
 import type { ConditionsFile, RunRecord, StopRecord } from '../../src/artifacts/index.js';
+import { relayBundle } from '../../src/campaign/agent.js';
 import type { ModelCall } from '../../src/gateway/index.js';
 import {
   adapterCampaign,
@@ -93,7 +95,12 @@ describe('e2e: a codex campaign plays the real binary against the model stand-in
   });
 
   it('shows the agent numbers in the report and records the agent in conditions.json and BASELINE.md', async () => {
-    await expectAgentRecorded(campaign, AGENT);
+    const conditions = await expectAgentRecorded(campaign, AGENT);
+    // The relay the agent reaches the gateway through is evalrig's own code: recorded like the binary.
+    const relay = await readFile(relayBundle());
+    expect(conditions.agent!.relay_sha256).to.equal(
+      createHash('sha256').update(relay).digest('hex'),
+    );
     const { outDir } = campaign.ws;
     const report = await readFile(path.join(outDir, 'report.md'), 'utf8');
     expect(report)
