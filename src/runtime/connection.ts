@@ -12,13 +12,45 @@ export interface DockerEndpoint {
   readonly options: Docker.DockerOptions;
 }
 
-/** No engine answered at the endpoint (nothing listening, refused, or too slow). */
+/**
+ * Why an engine that is there would not talk, when TLS is the reason: plain
+ * HTTP sent to a TLS port, a server certificate the given CA did not sign (or
+ * for another host), a client certificate the engine refused. Undefined for
+ * anything else.
+ */
+export function tlsRefusal(cause: unknown): string | undefined {
+  const e = cause as
+    { statusCode?: number; message?: string; code?: string; reason?: string } | undefined;
+  if (e?.statusCode === 400 && /HTTP request to an HTTPS server/u.test(e.message ?? '')) {
+    return 'it speaks TLS and was spoken to in plain HTTP: set DOCKER_TLS_VERIFY=1 and DOCKER_CERT_PATH (ca.pem, cert.pem, key.pem), or name a Docker context holding its TLS files';
+  }
+  const code = e?.code ?? '';
+  // Node's verification of the server's certificate (codes of OpenSSL's X509_V_ERR_* and Node's own).
+  if (
+    /CERT|SIGNATURE|ISSUER|ERR_TLS_CERT_ALTNAME_INVALID/u.test(code) &&
+    !code.startsWith('ERR_SSL_')
+  ) {
+    return `its TLS certificate is not trusted (${e?.message ?? code}): check the ca.pem evalrig was given (DOCKER_CERT_PATH, or the context's TLS files)`;
+  }
+  // An alert from the engine: it did not accept evalrig's client certificate.
+  if (/^ERR_SSL_.*ALERT/u.test(code)) {
+    // OpenSSL's message spans lines; its `reason` is the alert's name.
+    return `it refused evalrig's TLS client certificate (${e?.reason ?? code}): check cert.pem and key.pem (DOCKER_CERT_PATH, or the context's TLS files)`;
+  }
+  return undefined;
+}
+
+/** No engine answered at the endpoint (nothing listening, refused, too slow, or TLS in the way). */
 export class NoDockerEngineError extends EvalrigError {
   readonly where: string;
   constructor(where: string, cause?: unknown) {
-    super(`no Docker engine answers at ${where}: run scripts/docker-engine.sh or set DOCKER_HOST`, {
-      cause,
-    });
+    const tls = tlsRefusal(cause);
+    super(
+      tls
+        ? `the Docker engine at ${where} does not answer evalrig: ${tls}`
+        : `no Docker engine answers at ${where}: run scripts/docker-engine.sh or set DOCKER_HOST`,
+      { cause },
+    );
     this.where = where;
   }
 }
