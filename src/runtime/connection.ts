@@ -5,11 +5,20 @@ import { EngineHealth, PING_BOUND_MS, bounded } from './engine.js';
 
 const DEFAULT_SOCKET = '/var/run/docker.sock';
 
+/** The paths of an engine's TLS files (DOCKER_CERT_PATH's, or a Docker context's). */
+export interface TlsFiles {
+  readonly ca: string;
+  readonly cert: string;
+  readonly key: string;
+}
+
 /** Where the Docker engine is expected, and how dockerode reaches it. */
 export interface DockerEndpoint {
   /** Human-readable address, as DOCKER_HOST would spell it. */
   readonly where: string;
   readonly options: Docker.DockerOptions;
+  /** Where `options`' TLS material was read from: the reaper reads it there itself. */
+  readonly tlsFiles?: TlsFiles;
 }
 
 /**

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { LABELS, listContainers } from '../../src/runtime/index.js';
 import { ensureTestImage } from '../../src/image/index.js';
 import { requireDocker, testDocker } from '../support/docker.js';
-import { campaignOf, cli, runRecords } from '../support/faults.js';
+import { campaignContainers, campaignOf, cli, runRecords, waitFor } from '../support/faults.js';
 import {
   makeCertificates,
   startSecondEngine,
@@ -164,5 +164,31 @@ describe('a campaign on a TLS engine', function () {
       DOCKER_CERT_PATH: mixed,
     });
     expectRefused(r, /refused evalrig's TLS client certificate/u);
+  });
+
+  it('evalrig killed (SIGKILL): its reaper removes its containers on the TLS engine', async () => {
+    const slow = await makeToyWorkspace({
+      scripts: { slow: { turns: [{ actions: [{ sleep: 30 }, { stop: 'conformant' }] }] } },
+      set: { conditions: { a: {}, b: {} }, evals: [{ id: 'slow', prompt: 'wait', runs: 1 }] },
+    });
+    try {
+      const args = ['run', slow.evalSetFile, '--out', slow.outDir, '--jobs', '2', '--no-report'];
+      const child = cli([...args, '--engine', engine.tcpHost!], tlsEnv);
+      const second = engine.client();
+      await waitFor(
+        async () => (await campaignContainers(second, slow.outDir)) === 2,
+        120_000,
+        'both runs on the TLS engine',
+      );
+      child.kill('SIGKILL');
+      await child;
+      await waitFor(
+        async () => (await campaignContainers(second, slow.outDir)) === 0,
+        15_000,
+        'no container of the campaign on the TLS engine',
+      );
+    } finally {
+      await slow.cleanup();
+    }
   });
 });

@@ -43,6 +43,13 @@ describe('sandbox/engines: naming engines', () => {
     expect(tls.options.protocol).to.equal('https');
     expect(String(tls.options.ca)).to.equal('ca.pem\n');
     expect(String(tls.options.key)).to.equal('key.pem\n');
+    // Where they were read from, for the reaper to read them itself.
+    const dir = path.join(home, 'certs');
+    expect(tls.tlsFiles).to.deep.equal({
+      ca: path.join(dir, 'ca.pem'),
+      cert: path.join(dir, 'cert.pem'),
+      key: path.join(dir, 'key.pem'),
+    });
     const missing = () =>
       engineAddress('tcp://h:2376', { DOCKER_TLS_VERIFY: '1', DOCKER_CERT_PATH: '/nowhere' }, home);
     expect(missing).to.throw(
