@@ -142,7 +142,7 @@ export async function startSshGateway(dockerHost: string): Promise<SshGateway> {
   } catch (error) {
     const said = await readFile(at('sshd.log'), 'utf8').catch(() => '');
     await stop();
-    throw new Error(`${(error as Error).message}\n${said}`);
+    throw new Error(`${(error as Error).message}\n${said}`, { cause: error });
   }
   return {
     address: `ssh://root@127.0.0.1:${port}`,
