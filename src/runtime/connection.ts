@@ -22,16 +22,24 @@ export interface DockerEndpoint {
 }
 
 /**
- * Why an engine that is there would not talk, when TLS is the reason: plain
- * HTTP sent to a TLS port, a server certificate the given CA did not sign (or
- * for another host), a client certificate the engine refused. Undefined for
- * anything else.
+ * Why an engine that is there would not talk, when TLS or ssh is the reason:
+ * plain HTTP sent to a TLS port, a server certificate the given CA did not
+ * sign (or for another host), a client certificate the engine refused; an ssh
+ * host key known_hosts does not list, keys the ssh server refused. Undefined
+ * for anything else.
  */
-export function tlsRefusal(cause: unknown): string | undefined {
+export function engineRefusal(cause: unknown): string | undefined {
   const e = cause as
     { statusCode?: number; message?: string; code?: string; reason?: string } | undefined;
   if (e?.statusCode === 400 && /HTTP request to an HTTPS server/u.test(e.message ?? '')) {
     return 'it speaks TLS and was spoken to in plain HTTP: set DOCKER_TLS_VERIFY=1 and DOCKER_CERT_PATH (ca.pem, cert.pem, key.pem), or name a Docker context holding its TLS files';
+  }
+  const message = e?.message ?? '';
+  if (message.startsWith('Host denied')) {
+    return 'its ssh host key is not the one known_hosts lists for it (a changed host, or someone in between): check ~/.ssh/known_hosts';
+  }
+  if (/All configured authentication methods failed/u.test(message)) {
+    return "its ssh server accepted none of evalrig's keys (those of SSH_AUTH_SOCK's agent)";
   }
   const code = e?.code ?? '';
   // Node's verification of the server's certificate (codes of OpenSSL's X509_V_ERR_* and Node's own).
@@ -49,14 +57,14 @@ export function tlsRefusal(cause: unknown): string | undefined {
   return undefined;
 }
 
-/** No engine answered at the endpoint (nothing listening, refused, too slow, or TLS in the way). */
+/** No engine answered at the endpoint (nothing listening, refused, too slow, or TLS or ssh in the way). */
 export class NoDockerEngineError extends EvalrigError {
   readonly where: string;
   constructor(where: string, cause?: unknown) {
-    const tls = tlsRefusal(cause);
+    const why = engineRefusal(cause);
     super(
-      tls
-        ? `the Docker engine at ${where} does not answer evalrig: ${tls}`
+      why
+        ? `the Docker engine at ${where} does not answer evalrig: ${why}`
         : `no Docker engine answers at ${where}: run scripts/docker-engine.sh or set DOCKER_HOST`,
       { cause },
     );

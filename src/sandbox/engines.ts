@@ -7,7 +7,8 @@
  *   `cert.pem` and `key.pem` from `DOCKER_CERT_PATH` (default `~/.docker`);
  *   the default port is 2376 with TLS, 2375 without;
  * - `ssh://user@host[:port]`: dockerode's ssh transport (the engine's
- *   `docker system dial-stdio` over ssh, keys from `SSH_AUTH_SOCK`'s agent);
+ *   `docker system dial-stdio` over ssh, keys from `SSH_AUTH_SOCK`'s agent),
+ *   the host's key checked against known_hosts as ssh does (known-hosts.ts);
  * - any other word: a Docker context of that name, read from
  *   `$DOCKER_CONFIG/contexts` (default `~/.docker/contexts`), its TLS files included.
  *
@@ -26,6 +27,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import Docker from 'dockerode';
 import { InputError } from '../errors/index.js';
+import { knownHostKeys, knownHostsFiles } from './known-hosts.js';
 import {
   EngineHealth,
   type DockerClient,
@@ -86,6 +88,7 @@ function parseAddress(
   host: string,
   tls: Tls | undefined,
   env: NodeJS.ProcessEnv,
+  home: string,
 ): EngineAddress {
   const flag = `--engine ${JSON.stringify(name)}`;
   if (host.startsWith('/') || host.startsWith('unix://')) {
@@ -122,12 +125,23 @@ function parseAddress(
     if (!url.username)
       throw new InputError(`${flag}: an ssh:// engine names its user (ssh://user@host)`);
     const agent = env.SSH_AUTH_SOCK;
+    const port = url.port || '22';
+    // As the CLI's ssh: the host's key must be one known_hosts lists (dockerode would take any).
+    const known = knownHostKeys(url.hostname, Number(port), knownHostsFiles(home));
+    if (known.keys.length === 0) {
+      throw new InputError(
+        `${flag}: no ssh host key is known for ${known.name} (~/.ssh/known_hosts, /etc/ssh/ssh_known_hosts): add its key there, as ssh would ask you to`,
+      );
+    }
     const options = {
       protocol: 'ssh',
       host: url.hostname,
-      port: url.port || '22',
+      port,
       username: decodeURIComponent(url.username),
-      ...(agent ? { sshOptions: { agent } } : {}),
+      sshOptions: {
+        ...(agent ? { agent } : {}),
+        hostVerifier: (key: Buffer) => known.accepts(key),
+      },
     } as Docker.DockerOptions;
     return { name, where: host, options, local: false };
   }
@@ -170,7 +184,7 @@ function contextAddress(name: string, env: NodeJS.ProcessEnv, home: string): Eng
   } catch {
     tls = undefined;
   }
-  return { ...parseAddress(name, endpoint.Host, tls, env), name };
+  return { ...parseAddress(name, endpoint.Host, tls, env, home), name };
 }
 
 /** Resolves one `--engine` value (see the module's header). */
@@ -185,7 +199,7 @@ export function engineAddress(
     const tlsWanted = /^tcp:\/\//u.test(value) && (env.DOCKER_TLS_VERIFY ?? '') !== '';
     const certs = env.DOCKER_CERT_PATH?.trim() || dockerConfigDir(env, home);
     const tls = tlsWanted ? readTls(certs, `--engine ${JSON.stringify(value)}`) : undefined;
-    return parseAddress(value, value, tls, env);
+    return parseAddress(value, value, tls, env, home);
   }
   return contextAddress(value, env, home);
 }

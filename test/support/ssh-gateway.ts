@@ -36,8 +36,8 @@ export interface SshGateway {
   readonly address: string;
   /** The ssh-agent holding the one authorized key: what SSH_AUTH_SOCK is set to. */
   readonly agentSocket: string;
-  /** The server's public host key line (for a known_hosts). */
-  readonly hostKey: string;
+  /** Its known_hosts line: `[127.0.0.1]:PORT ssh-ed25519 AAAA…`. */
+  readonly knownHostsLine: string;
   stop(): Promise<void>;
 }
 
@@ -147,7 +147,7 @@ export async function startSshGateway(dockerHost: string): Promise<SshGateway> {
   return {
     address: `ssh://root@127.0.0.1:${port}`,
     agentSocket,
-    hostKey: (await readFile(at('host_key.pub'), 'utf8')).trim(),
+    knownHostsLine: `[127.0.0.1]:${port} ${(await readFile(at('host_key.pub'), 'utf8')).trim().split(/\s+/u).slice(0, 2).join(' ')}`,
     stop,
   };
 }
