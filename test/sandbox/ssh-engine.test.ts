@@ -132,4 +132,15 @@ describe('a campaign on an ssh:// engine', function () {
     expectRefused(r, 1, /ssh host key is not the one known_hosts lists/u);
     expect(await runRecords(out)).to.have.length(0);
   });
+
+  it('no key the sshd accepts (no agent): refused, saying so', async () => {
+    const HOME = await homeKnowing('no-agent', [gate.knownHostsLine]);
+    const out = path.join(ws.root, 'no-agent-out');
+    const r = await cli(['run', ws.evalSetFile, '--out', out, '--engine', gate.address], {
+      SSH_AUTH_SOCK: '',
+      HOME,
+    });
+    expectRefused(r, 1, /ssh server accepted none of evalrig's keys/u);
+    expect(await runRecords(out)).to.have.length(0);
+  });
 });
