@@ -355,7 +355,7 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
     { [LABELS.session]: session },
     { scratch: options.scratch, mounts: path.join(outDir, 'work') },
   );
-  // The other engines' containers too, where the reaper can reach them (sockets, tcp:// without TLS).
+  // The other engines' containers too, where the reaper can reach them (sockets, tcp://, TLS; not ssh://).
   const otherReapers =
     sandboxes instanceof EnginePool
       ? sandboxes

@@ -5,20 +5,69 @@ import { EngineHealth, PING_BOUND_MS, bounded } from './engine.js';
 
 const DEFAULT_SOCKET = '/var/run/docker.sock';
 
+/** The paths of an engine's TLS files (DOCKER_CERT_PATH's, or a Docker context's). */
+export interface TlsFiles {
+  readonly ca: string;
+  readonly cert: string;
+  readonly key: string;
+}
+
 /** Where the Docker engine is expected, and how dockerode reaches it. */
 export interface DockerEndpoint {
   /** Human-readable address, as DOCKER_HOST would spell it. */
   readonly where: string;
   readonly options: Docker.DockerOptions;
+  /** Where `options`' TLS material was read from: the reaper reads it there itself. */
+  readonly tlsFiles?: TlsFiles;
 }
 
-/** No engine answered at the endpoint (nothing listening, refused, or too slow). */
+/**
+ * Why an engine that is there would not talk, when TLS or ssh is the reason:
+ * plain HTTP sent to a TLS port, a server certificate the given CA did not
+ * sign (or for another host), a client certificate the engine refused; an ssh
+ * host key known_hosts does not list, keys the ssh server refused. Undefined
+ * for anything else.
+ */
+export function engineRefusal(cause: unknown): string | undefined {
+  const e = cause as
+    { statusCode?: number; message?: string; code?: string; reason?: string } | undefined;
+  if (e?.statusCode === 400 && /HTTP request to an HTTPS server/u.test(e.message ?? '')) {
+    return 'it speaks TLS and was spoken to in plain HTTP: set DOCKER_TLS_VERIFY=1 and DOCKER_CERT_PATH (ca.pem, cert.pem, key.pem), or name a Docker context holding its TLS files';
+  }
+  const message = e?.message ?? '';
+  if (message.startsWith('Host denied')) {
+    return 'its ssh host key is not the one known_hosts lists for it (a changed host, or someone in between): check ~/.ssh/known_hosts';
+  }
+  if (/All configured authentication methods failed/u.test(message)) {
+    return "its ssh server accepted none of evalrig's keys (those of SSH_AUTH_SOCK's agent)";
+  }
+  const code = e?.code ?? '';
+  // Node's verification of the server's certificate (codes of OpenSSL's X509_V_ERR_* and Node's own).
+  if (
+    /CERT|SIGNATURE|ISSUER|ERR_TLS_CERT_ALTNAME_INVALID/u.test(code) &&
+    !code.startsWith('ERR_SSL_')
+  ) {
+    return `its TLS certificate is not trusted (${e?.message ?? code}): check the ca.pem evalrig was given (DOCKER_CERT_PATH, or the context's TLS files)`;
+  }
+  // An alert from the engine: it did not accept evalrig's client certificate.
+  if (/^ERR_SSL_.*ALERT/u.test(code)) {
+    // OpenSSL's message spans lines; its `reason` is the alert's name.
+    return `it refused evalrig's TLS client certificate (${e?.reason ?? code}): check cert.pem and key.pem (DOCKER_CERT_PATH, or the context's TLS files)`;
+  }
+  return undefined;
+}
+
+/** No engine answered at the endpoint (nothing listening, refused, too slow, or TLS or ssh in the way). */
 export class NoDockerEngineError extends EvalrigError {
   readonly where: string;
   constructor(where: string, cause?: unknown) {
-    super(`no Docker engine answers at ${where}: run scripts/docker-engine.sh or set DOCKER_HOST`, {
-      cause,
-    });
+    const why = engineRefusal(cause);
+    super(
+      why
+        ? `the Docker engine at ${where} does not answer evalrig: ${why}`
+        : `no Docker engine answers at ${where}: run scripts/docker-engine.sh or set DOCKER_HOST`,
+      { cause },
+    );
     this.where = where;
   }
 }

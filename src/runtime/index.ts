@@ -10,6 +10,7 @@ export {
   NoDockerEngineError,
   type DockerClient,
   type DockerEndpoint,
+  type TlsFiles,
 } from './connection.js';
 export {
   CALL_BOUND_MS,

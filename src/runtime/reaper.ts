@@ -20,19 +20,33 @@ import { LABELS } from './container.js';
  * flight at the engine when the orchestrator died lands within them), or
  * until `sweepMs` has passed (an engine that does not answer); then it exits.
  *
- * It is plain JavaScript run with `node -e`, with Node's own http client
- * only: it needs no module resolution and no loader, whatever ran the
- * orchestrator (dist, or the sources through a loader in tests).
+ * It is plain JavaScript run with `node -e`, with Node's own http and https
+ * clients only: it needs no module resolution and no loader, whatever ran the
+ * orchestrator (dist, or the sources through a loader in tests). An engine
+ * behind TLS is reached with the files the orchestrator read (given by path
+ * in argv, never the key itself: argv is world-readable in /proc), which the
+ * reaper reads once at its start, so a file removed later does not matter.
  */
 const REAPER_SOURCE = String.raw`
 'use strict';
-const http = require('node:http');
 const cfg = JSON.parse(process.argv[1]);
 for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(s, () => {});
-const base = cfg.socketPath ? { socketPath: cfg.socketPath } : { host: cfg.host, port: cfg.port };
+const client = require(cfg.https ? 'node:https' : 'node:http');
+const tls = {};
+if (cfg.tls) {
+  // Read now: the orchestrator (or its user) may remove them once it has ended.
+  for (const k of ['ca', 'cert', 'key']) {
+    try {
+      tls[k] = require('node:fs').readFileSync(cfg.tls[k]);
+    } catch {}
+  }
+}
+const base = cfg.socketPath
+  ? { socketPath: cfg.socketPath }
+  : { host: cfg.host, port: cfg.port, ...tls, agent: false };
 function call(method, path) {
   return new Promise((resolve, reject) => {
-    const req = http.request({ ...base, method, path, timeout: 5000 }, (res) => {
+    const req = client.request({ ...base, method, path, timeout: 5000 }, (res) => {
       const chunks = [];
       res.on('data', (c) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString() }));
@@ -125,6 +139,8 @@ export function startReaper(
     socketPath: endpoint.socketPath,
     host: endpoint.host,
     port: endpoint.port,
+    https: endpoint.protocol === 'https',
+    tls: client.endpoint?.tlsFiles,
     labels: [`${LABELS.managed}=true`, ...Object.entries(labels).map(([k, v]) => `${k}=${v}`)],
     sweepMs: options.sweepMs ?? 60_000,
     scratch: options.scratch,

@@ -7,7 +7,8 @@
  *   `cert.pem` and `key.pem` from `DOCKER_CERT_PATH` (default `~/.docker`);
  *   the default port is 2376 with TLS, 2375 without;
  * - `ssh://user@host[:port]`: dockerode's ssh transport (the engine's
- *   `docker system dial-stdio` over ssh, keys from `SSH_AUTH_SOCK`'s agent);
+ *   `docker system dial-stdio` over ssh, keys from `SSH_AUTH_SOCK`'s agent),
+ *   the host's key checked against known_hosts as ssh does (known-hosts.ts);
  * - any other word: a Docker context of that name, read from
  *   `$DOCKER_CONFIG/contexts` (default `~/.docker/contexts`), its TLS files included.
  *
@@ -26,7 +27,13 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import Docker from 'dockerode';
 import { InputError } from '../errors/index.js';
-import { EngineHealth, type DockerClient } from '../runtime/index.js';
+import { knownHostKeys, knownHostsFiles } from './known-hosts.js';
+import {
+  EngineHealth,
+  type DockerClient,
+  type DockerEndpoint,
+  type TlsFiles,
+} from '../runtime/index.js';
 
 /** Sockets where a Docker engine of this machine listens by default. */
 const LOCAL_SOCKETS = new Set(['/var/run/docker.sock', '/run/docker.sock']);
@@ -37,6 +44,8 @@ export interface EngineAddress {
   /** Its address, as DOCKER_HOST would spell it. */
   readonly where: string;
   readonly options: Docker.DockerOptions;
+  /** Where its TLS files were read from (the reaper reads them again itself). */
+  readonly tlsFiles?: TlsFiles;
   /** The engine of this machine's default socket: its containers can mount host folders. */
   readonly local: boolean;
 }
@@ -45,19 +54,29 @@ interface Tls {
   readonly ca: Buffer;
   readonly cert: Buffer;
   readonly key: Buffer;
+  readonly files: TlsFiles;
+}
+
+function tlsFilesIn(dir: string): TlsFiles {
+  return {
+    ca: path.join(dir, 'ca.pem'),
+    cert: path.join(dir, 'cert.pem'),
+    key: path.join(dir, 'key.pem'),
+  };
 }
 
 function readTls(dir: string, flag: string): Tls {
+  const files = tlsFilesIn(dir);
   const read = (file: string): Buffer => {
     try {
-      return readFileSync(path.join(dir, file));
+      return readFileSync(file);
     } catch (error) {
       throw new InputError(
-        `${flag}: TLS is asked for but ${path.join(dir, file)} cannot be read (${(error as NodeJS.ErrnoException).code ?? error})`,
+        `${flag}: TLS is asked for but ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? error})`,
       );
     }
   };
-  return { ca: read('ca.pem'), cert: read('cert.pem'), key: read('key.pem') };
+  return { ca: read(files.ca), cert: read(files.cert), key: read(files.key), files };
 }
 
 function dockerConfigDir(env: NodeJS.ProcessEnv, home: string): string {
@@ -69,6 +88,7 @@ function parseAddress(
   host: string,
   tls: Tls | undefined,
   env: NodeJS.ProcessEnv,
+  home: string,
 ): EngineAddress {
   const flag = `--engine ${JSON.stringify(name)}`;
   if (host.startsWith('/') || host.startsWith('unix://')) {
@@ -97,20 +117,31 @@ function parseAddress(
       protocol: secure ? 'https' : 'http',
       host: url.hostname,
       port,
-      ...(tls ?? {}),
+      ...(tls ? { ca: tls.ca, cert: tls.cert, key: tls.key } : {}),
     };
-    return { name, where: host, options, local: false };
+    return { name, where: host, options, local: false, ...(tls ? { tlsFiles: tls.files } : {}) };
   }
   if (url.protocol === 'ssh:') {
     if (!url.username)
       throw new InputError(`${flag}: an ssh:// engine names its user (ssh://user@host)`);
     const agent = env.SSH_AUTH_SOCK;
+    const port = url.port || '22';
+    // As the CLI's ssh: the host's key must be one known_hosts lists (dockerode would take any).
+    const known = knownHostKeys(url.hostname, Number(port), knownHostsFiles(home));
+    if (known.keys.length === 0) {
+      throw new InputError(
+        `${flag}: no ssh host key is known for ${known.name} (~/.ssh/known_hosts, /etc/ssh/ssh_known_hosts): add its key there, as ssh would ask you to`,
+      );
+    }
     const options = {
       protocol: 'ssh',
       host: url.hostname,
-      port: url.port || '22',
+      port,
       username: decodeURIComponent(url.username),
-      ...(agent ? { sshOptions: { agent } } : {}),
+      sshOptions: {
+        ...(agent ? { agent } : {}),
+        hostVerifier: (key: Buffer) => known.accepts(key),
+      },
     } as Docker.DockerOptions;
     return { name, where: host, options, local: false };
   }
@@ -141,18 +172,19 @@ function contextAddress(name: string, env: NodeJS.ProcessEnv, home: string): Eng
   if (typeof endpoint?.Host !== 'string' || endpoint.Host === '') {
     throw new InputError(`${flag}: the context has no docker endpoint Host`);
   }
-  const tlsDir = path.join(contexts, 'tls', id, 'docker');
+  const files = tlsFilesIn(path.join(contexts, 'tls', id, 'docker'));
   let tls: Tls | undefined;
   try {
     tls = {
-      ca: readFileSync(path.join(tlsDir, 'ca.pem')),
-      cert: readFileSync(path.join(tlsDir, 'cert.pem')),
-      key: readFileSync(path.join(tlsDir, 'key.pem')),
+      ca: readFileSync(files.ca),
+      cert: readFileSync(files.cert),
+      key: readFileSync(files.key),
+      files,
     };
   } catch {
     tls = undefined;
   }
-  return { ...parseAddress(name, endpoint.Host, tls, env), name };
+  return { ...parseAddress(name, endpoint.Host, tls, env, home), name };
 }
 
 /** Resolves one `--engine` value (see the module's header). */
@@ -167,7 +199,7 @@ export function engineAddress(
     const tlsWanted = /^tcp:\/\//u.test(value) && (env.DOCKER_TLS_VERIFY ?? '') !== '';
     const certs = env.DOCKER_CERT_PATH?.trim() || dockerConfigDir(env, home);
     const tls = tlsWanted ? readTls(certs, `--engine ${JSON.stringify(value)}`) : undefined;
-    return parseAddress(value, value, tls, env);
+    return parseAddress(value, value, tls, env, home);
   }
   return contextAddress(value, env, home);
 }
@@ -175,12 +207,18 @@ export function engineAddress(
 /** A client on the engine, with its own health (an engine lost is lost for its own runs only). */
 export function connectEngine(address: EngineAddress): DockerClient {
   const o = address.options;
-  // The reaper process speaks plain HTTP only: a socket or tcp:// without TLS.
-  const plain = o.socketPath !== undefined || o.protocol === 'http';
+  // The reaper process reaches sockets, tcp:// and tcp:// with TLS (its files
+  // by path); not ssh://, which needs dockerode's transport.
+  const reachable = o.socketPath !== undefined || o.protocol === 'http' || o.protocol === 'https';
+  const endpoint: DockerEndpoint = {
+    where: address.where,
+    options: o,
+    ...(address.tlsFiles ? { tlsFiles: address.tlsFiles } : {}),
+  };
   return {
     docker: new Docker(o),
     where: address.name,
     health: new EngineHealth(),
-    ...(plain ? { endpoint: { where: address.where, options: o } } : {}),
+    ...(reachable ? { endpoint } : {}),
   };
 }

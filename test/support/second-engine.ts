@@ -20,10 +20,23 @@
  * engine.freeze(); ... engine.thaw();
  * await engine.kill(); await engine.restart();
  * await engine.stop();
+ *
+ * // Or on a loopback TLS port, client verified, as `dockerd --tlsverify`:
+ * const tls = await startSecondEngine({ tls: true });
+ * // DOCKER_HOST=tls.tcpHost DOCKER_TLS_VERIFY=1 DOCKER_CERT_PATH=tls.certPath
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, openSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import {
+  chmod,
+  copyFile,
+  mkdir,
+  mkdtemp,
+  readFile,
+  readdir,
+  rm,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
@@ -37,6 +50,12 @@ export interface SecondEngine {
    * loopback TCP port (no TLS: loopback only, and only while the test runs).
    */
   readonly tcpHost?: string;
+  /**
+   * With `{ tls: true }`: the client's folder (ca.pem, cert.pem, key.pem), what
+   * DOCKER_CERT_PATH is set to; `tcpHost` then speaks TLS only and verifies the
+   * client's certificate (`--tlsverify`).
+   */
+  readonly certPath?: string;
   readonly root: string;
   /** The dockerd process id (changes on restart). */
   pid(): number;
@@ -101,6 +120,78 @@ let shared: Promise<SecondEngine> | undefined;
 export interface SecondEngineOptions {
   /** Also listen on a free loopback TCP port (see {@link SecondEngine.tcpHost}). */
   readonly tcp?: boolean;
+  /**
+   * Listen on a loopback TCP port with TLS, both sides verified, as
+   * `dockerd --tlsverify` does: a CA, a server certificate for 127.0.0.1 and a
+   * client certificate are made in the engine's folder (see {@link makeCertificates}).
+   */
+  readonly tls?: boolean;
+}
+
+/** The files {@link makeCertificates} writes: a client's folder and the server's files. */
+export interface Certificates {
+  /** ca.pem, cert.pem, key.pem: a DOCKER_CERT_PATH. */
+  readonly client: string;
+  readonly ca: string;
+  readonly serverCert: string;
+  readonly serverKey: string;
+}
+
+/**
+ * A fresh CA (EC P-256 keys: milliseconds, not the seconds of RSA), a server
+ * certificate for IP 127.0.0.1 and a client certificate, written under `dir`
+ * with `openssl`. Two calls make two CAs that do not trust each other.
+ */
+export async function makeCertificates(dir: string): Promise<Certificates> {
+  const client = path.join(dir, 'client');
+  await mkdir(client, { recursive: true });
+  const at = (f: string): string => path.join(dir, f);
+  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+  const openssl = (args: string[]) => execa('openssl', args, { cwd: dir });
+  await openssl(
+    ['req', '-x509', '-new', ...ec, '-keyout', 'ca-key.pem', '-out', 'ca.pem'].concat([
+      '-days',
+      '2',
+      '-subj',
+      '/CN=evalrig test CA',
+    ]),
+  );
+  const sign = async (name: string, subject: string, ext: string): Promise<void> => {
+    await writeFile(at(`${name}.ext`), ext);
+    await openssl(
+      ['req', '-new', ...ec, '-keyout', `${name}-key.pem`, '-out', `${name}.csr`].concat([
+        '-subj',
+        subject,
+      ]),
+    );
+    await openssl(
+      ['x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca-key.pem'].concat([
+        '-CAcreateserial',
+        '-days',
+        '2',
+        '-out',
+        `${name}-cert.pem`,
+        '-extfile',
+        `${name}.ext`,
+      ]),
+    );
+  };
+  await sign(
+    'server',
+    '/CN=127.0.0.1',
+    'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n',
+  );
+  await sign('client', '/CN=evalrig test client', 'extendedKeyUsage=clientAuth\n');
+  await copyFile(at('ca.pem'), path.join(client, 'ca.pem'));
+  await copyFile(at('client-cert.pem'), path.join(client, 'cert.pem'));
+  await copyFile(at('client-key.pem'), path.join(client, 'key.pem'));
+  await chmod(path.join(client, 'key.pem'), 0o600);
+  return {
+    client,
+    ca: at('ca.pem'),
+    serverCert: at('server-cert.pem'),
+    serverKey: at('server-key.pem'),
+  };
 }
 
 /** A loopback TCP port nothing listens on now. */
@@ -132,7 +223,14 @@ async function launch(options: SecondEngineOptions): Promise<SecondEngine> {
   const pidfile = path.join(root, 'dockerd.pid');
   const socket = path.join(root, 'docker.sock');
   const host = `unix://${socket}`;
-  const tcpHost = options.tcp ? `tcp://127.0.0.1:${await freePort()}` : undefined;
+  const tcpHost = options.tcp || options.tls ? `tcp://127.0.0.1:${await freePort()}` : undefined;
+  const certs = options.tls ? await makeCertificates(path.join(root, 'tls')) : undefined;
+  const tlsFlags = certs
+    ? ['--tlsverify', '--tlscacert', certs.ca, '--tlscert', certs.serverCert].concat([
+        '--tlskey',
+        certs.serverKey,
+      ])
+    : [];
   await mkdir(dataRoot, { recursive: true });
   await mkdir(execRoot, { recursive: true });
   const loaded = new Map<string, Promise<void>>();
@@ -153,7 +251,7 @@ async function launch(options: SecondEngineOptions): Promise<SecondEngine> {
         pidfile,
         '-H',
         host,
-        ...(tcpHost ? ['-H', tcpHost] : []),
+        ...(tcpHost ? ['-H', tcpHost, ...tlsFlags] : []),
         '--bridge',
         bridge,
         '--iptables=false',
@@ -193,6 +291,7 @@ async function launch(options: SecondEngineOptions): Promise<SecondEngine> {
   const engine: SecondEngine = {
     host,
     tcpHost,
+    certPath: certs?.client,
     root,
     pid,
     client: () => connectDocker({ DOCKER_HOST: host }),

@@ -43,6 +43,13 @@ describe('sandbox/engines: naming engines', () => {
     expect(tls.options.protocol).to.equal('https');
     expect(String(tls.options.ca)).to.equal('ca.pem\n');
     expect(String(tls.options.key)).to.equal('key.pem\n');
+    // Where they were read from, for the reaper to read them itself.
+    const dir = path.join(home, 'certs');
+    expect(tls.tlsFiles).to.deep.equal({
+      ca: path.join(dir, 'ca.pem'),
+      cert: path.join(dir, 'cert.pem'),
+      key: path.join(dir, 'key.pem'),
+    });
     const missing = () =>
       engineAddress('tcp://h:2376', { DOCKER_TLS_VERIFY: '1', DOCKER_CERT_PATH: '/nowhere' }, home);
     expect(missing).to.throw(
@@ -51,7 +58,13 @@ describe('sandbox/engines: naming engines', () => {
     );
   });
 
-  it('reads ssh://user@host with the ssh agent', () => {
+  it('reads ssh://user@host with the ssh agent, its host key checked against known_hosts', async () => {
+    const key = Buffer.from('the host key');
+    await mkdir(path.join(home, '.ssh'));
+    await writeFile(
+      path.join(home, '.ssh', 'known_hosts'),
+      `[builder]:2222 ssh-ed25519 ${key.toString('base64')}\n`,
+    );
     const a = engineAddress('ssh://ci@builder:2222', { SSH_AUTH_SOCK: '/tmp/agent' }, home);
     expect(a.options).to.deep.include({
       protocol: 'ssh',
@@ -59,6 +72,15 @@ describe('sandbox/engines: naming engines', () => {
       port: '2222',
       username: 'ci',
     });
+    const ssh = (a.options as { sshOptions: { agent: string; hostVerifier(k: Buffer): boolean } })
+      .sshOptions;
+    expect(ssh.agent).to.equal('/tmp/agent');
+    expect(ssh.hostVerifier(key)).to.equal(true);
+    expect(ssh.hostVerifier(Buffer.from('another key'))).to.equal(false);
+    expect(() => engineAddress('ssh://ci@builder', {}, home)).to.throw(
+      InputError,
+      /--engine "ssh:\/\/ci@builder": no ssh host key is known for builder /u,
+    );
     expect(() => engineAddress('ssh://builder', {}, home)).to.throw(InputError, /names its user/u);
   });
 
