@@ -13,5 +13,6 @@ if [ -z "${EVALRIG_BASE_IMAGE:-}" ] || [ "${EVALRIG_BASE_IMAGE}" = evalrig-base:
 fi
 if [ "${1:-}" = --tests ]; then
   bash "$here/chromium.sh"
+  bash "$here/sshd.sh"
   bash "$here/agents.sh" >/dev/null
 fi
