@@ -476,17 +476,6 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
       campaign,
       log,
     });
-    // A command agent's program must exist in every image its runs start it in.
-    if (!agent) {
-      await preflightCommand({
-        client,
-        evalSet,
-        planned,
-        imageOf: (p) => environments.images.get(p.eval.id)?.tag ?? image.tag,
-        user: agentUserOfRuns(),
-        campaign,
-      });
-    }
 
     const conditions: ConditionsFile = {
       schema: 'evalrig/conditions@1',

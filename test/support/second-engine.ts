@@ -195,7 +195,7 @@ export async function makeCertificates(dir: string): Promise<Certificates> {
 }
 
 /** A loopback TCP port nothing listens on now. */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const { createServer } = await import('node:net');
   return new Promise((resolve, reject) => {
     const server = createServer();

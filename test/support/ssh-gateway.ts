@@ -28,6 +28,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
+import { freePort } from './second-engine.js';
 
 const SSHD = '/usr/sbin/sshd';
 
@@ -49,18 +50,6 @@ export async function sshAvailable(): Promise<boolean> {
     if (found.exitCode !== 0) return false;
   }
   return true;
-}
-
-async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 async function waitUntil(check: () => Promise<boolean>, ms: number, what: string): Promise<void> {
