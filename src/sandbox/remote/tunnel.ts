@@ -38,6 +38,8 @@ function closeAfterFlush(socket: Socket): void {
 export class Tunnel {
   private readonly connections = new Map<number, Socket>();
   private closed = false;
+  /** The sandbox reads slowly: every host socket is paused until the exec's stdin drains. */
+  private outputBlocked = false;
   /** Why the tunnel stopped carrying, when it did (a bad frame, the exec ended). */
   failure: string | undefined;
   private stderr = '';
@@ -130,7 +132,16 @@ export class Tunnel {
   }
 
   private send(frame: Buffer): void {
-    if (!this.closed) this.stream.write(frame);
+    if (this.closed) return;
+    if (!this.stream.write(frame) && !this.outputBlocked) {
+      // Without this a sandbox that never reads would make the host buffer every answer.
+      this.outputBlocked = true;
+      for (const s of this.connections.values()) s.pause();
+      this.stream.once('drain', () => {
+        this.outputBlocked = false;
+        for (const s of this.connections.values()) s.resume();
+      });
+    }
   }
 
   private onFrame(frame: Frame): void {
@@ -174,6 +185,7 @@ export class Tunnel {
     }
     const socket = createConnection({ path: target, allowHalfOpen: true });
     this.connections.set(id, socket);
+    if (this.outputBlocked) socket.pause();
     socket.on('data', (chunk: Buffer) => {
       for (const f of dataFrames(id, chunk)) this.send(f);
     });

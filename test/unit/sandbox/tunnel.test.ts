@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Duplex, PassThrough } from 'node:stream';
@@ -103,5 +103,72 @@ describe('sandbox/remote: the tunnel’s host end', () => {
     // The stream's data is handled on a later turn of the event loop.
     while (t.failure === undefined) await new Promise<void>((r) => setImmediate(r));
     expect(t.failure).to.match(/cap/u);
+  });
+
+  it('stops reading a host socket while the sandbox reads nothing, and carries all once it does', async () => {
+    // A host socket answering 32 MB to a sandbox that never reads: the host must not buffer it all.
+    const total = 32 * 1024 * 1024;
+    const chunk = Buffer.alloc(64 * 1024, 0x61);
+    const bigDir = await mkdtemp(path.join(tmpdir(), 'evalrig-tunnel-big-'));
+    const big = createServer((c) => {
+      let written = 0;
+      const more = (): void => {
+        while (written < total) {
+          written += chunk.length;
+          if (!c.write(chunk)) {
+            c.once('drain', more);
+            return;
+          }
+        }
+        c.end();
+      };
+      more();
+    });
+    await new Promise<void>((r) => big.listen(path.join(bigDir, 'big.sock'), r));
+    const fromSandbox = new PassThrough();
+    const held: Array<() => void> = [];
+    let stalled = true;
+    let received = 0;
+    const decoder = new FrameDecoder();
+    let ended!: () => void;
+    const gotEnd = new Promise<void>((r) => (ended = r));
+    const toSandbox = new Duplex({
+      read() {},
+      write(c: Buffer, _e, cb) {
+        for (const f of decoder.push(c)) {
+          if (f.type === FRAME.data) received += f.payload.length;
+          if (f.type === FRAME.end) ended();
+        }
+        if (stalled) held.push(cb);
+        else cb();
+      },
+    });
+    const opening = Tunnel.attach(toSandbox, fromSandbox, new PassThrough(), {
+      routes: new Map([['/run/s/big.sock', path.join(bigDir, 'big.sock')]]),
+      user: '65534:65534',
+      program: '/unused',
+    });
+    fromSandbox.write(encodeFrame(FRAME.ready, 0));
+    const t = await opening;
+    try {
+      fromSandbox.write(encodeFrame(FRAME.open, 9, Buffer.from('/run/s/big.sock')));
+      const connections = (t as unknown as { connections: Map<number, Socket> }).connections;
+      // Either the host pauses the socket, or it buffers past any reason.
+      for (;;) {
+        const socket = connections.get(9);
+        if (socket?.isPaused()) break;
+        expect(toSandbox.writableLength, 'bytes the host buffered').to.be.below(8 * 1024 * 1024);
+        await new Promise<void>((r) => setImmediate(r));
+      }
+      expect(toSandbox.writableLength).to.be.below(1024 * 1024);
+      stalled = false;
+      for (const cb of held.splice(0)) cb();
+      await gotEnd;
+      expect(received).to.equal(total);
+    } finally {
+      t.close();
+      big.close();
+      await rm(bigDir, { recursive: true, force: true });
+    }
   });
 });
