@@ -182,6 +182,9 @@ export async function applyDelta(
     const target = await placeOf(root, link.path, known);
     await clear(target);
     await symlink(link.link, target);
+    // The link may stand where a folder checked before was (a forged listing, a host folder
+    // that folds case): every folder is checked again, never trusted through it.
+    known.clear();
     changed++;
   }
   const bytes = await fetchFiles(root, delta.files, fetch, limits, known);

@@ -208,6 +208,42 @@ describe('sandbox/remote: applying what a sandbox sends', () => {
     );
     expect(missing.message).to.match(/did not come back/u);
   });
+  it('never writes through a link it made itself over a folder it had made (a delta no consistent listing gives)', async () => {
+    // A forged listing, or a host folder that folds case or Unicode forms, can name a
+    // folder and a link at one place: the link replaces the folder, nothing goes through it.
+    const folder = (p: string): ListedEntry => ({
+      type: 'd',
+      path: p,
+      size: 0,
+      mode: 0o755,
+      link: '',
+      stamp: `d|${p}`,
+    });
+    const link: ListedEntry = {
+      type: 'l',
+      path: 'a',
+      size: 0,
+      mode: 0o777,
+      link: outside,
+      stamp: 'l',
+    };
+    const through: ListedEntry = { ...link, path: 'a/b/l', link: '/etc' };
+    await mkdir(path.join(outside, 'b'));
+    await applyDelta(
+      root,
+      {
+        folders: [folder('a'), folder('a/b')],
+        links: [link, through],
+        files: [file('a/b/x', 1)],
+        removed: [],
+      },
+      async () => archive([{ header: { name: 'a/b/x', size: 1 }, body: '1' }]),
+      LIMITS,
+    );
+    expect(await readdir(path.join(outside, 'b'))).to.deep.equal([]);
+    expect((await lstat(path.join(root, 'a'))).isDirectory()).to.equal(true);
+    expect(await readFile(path.join(root, 'a', 'b', 'x'), 'utf8')).to.equal('1');
+  });
 });
 
 describe('sandbox/remote: listings', () => {
