@@ -155,7 +155,14 @@ export class Tunnel {
         if (socket && !socket.write(frame.payload)) {
           // The host socket is slow: stop reading the tunnel until it drains.
           this.stream.pause();
-          socket.once('drain', () => this.stream.resume());
+          // A socket that closes with a write pending never drains: its close resumes too.
+          const resume = (): void => {
+            socket.off('drain', resume);
+            socket.off('close', resume);
+            this.stream.resume();
+          };
+          socket.once('drain', resume);
+          socket.once('close', resume);
         }
         return;
       case FRAME.end:

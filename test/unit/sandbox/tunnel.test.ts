@@ -171,4 +171,35 @@ describe('sandbox/remote: the tunnel’s host end', () => {
       await rm(bigDir, { recursive: true, force: true });
     }
   });
+
+  it('reads the tunnel again when a slow host socket closes instead of draining', async () => {
+    // A host socket that hangs up with a write pending never drains: the tunnel must not stay paused.
+    const rude = createServer((c) => c.once('data', () => c.destroy()));
+    await new Promise<void>((r) => rude.listen(path.join(dir, 'rude.sock'), r));
+    const fromSandbox = new PassThrough();
+    const toSandbox = new Duplex({
+      read() {},
+      write(_c: Buffer, _e, cb) {
+        cb();
+      },
+    });
+    const opening = Tunnel.attach(toSandbox, fromSandbox, new PassThrough(), {
+      routes: new Map([['/run/s/rude.sock', path.join(dir, 'rude.sock')]]),
+      user: '65534:65534',
+      program: '/unused',
+    });
+    fromSandbox.write(encodeFrame(FRAME.ready, 0));
+    const t = await opening;
+    try {
+      fromSandbox.write(encodeFrame(FRAME.open, 1, Buffer.from('/run/s/rude.sock')));
+      fromSandbox.write(encodeFrame(FRAME.data, 1, Buffer.alloc(256 * 1024, 0x62)));
+      while (!toSandbox.isPaused()) await new Promise<void>((r) => setImmediate(r));
+      while (t.open > 0) await new Promise<void>((r) => setImmediate(r));
+      await new Promise<void>((r) => setImmediate(r));
+      expect(toSandbox.isPaused(), 'the tunnel still paused').to.equal(false);
+    } finally {
+      t.close();
+      rude.close();
+    }
+  });
 });
