@@ -73,7 +73,14 @@ function onFrame(frame: Frame): void {
   if (frame.type === FRAME.data) {
     if (!socket.write(frame.payload)) {
       process.stdin.pause();
-      socket.once('drain', () => process.stdin.resume());
+      // A client that hangs up with a write pending never drains: its close resumes too.
+      const resume = (): void => {
+        socket.off('drain', resume);
+        socket.off('close', resume);
+        process.stdin.resume();
+      };
+      socket.once('drain', resume);
+      socket.once('close', resume);
     }
   } else if (frame.type === FRAME.end) {
     socket.end();
