@@ -47,7 +47,7 @@ import {
   type RunContainer,
 } from '../runtime/index.js';
 import { SandboxError, SandboxFileError } from './errors.js';
-import { applyDelta, checkDelta, type ApplyLimits } from './remote/apply.js';
+import { applyDelta, checkDelta, checkTree, type ApplyLimits } from './remote/apply.js';
 import { execStreamed } from './remote/exec-stream.js';
 import { diffListings, LISTING_FORMAT, parseListing, type Listing } from './remote/listing.js';
 import { packItems, ROOT, type PackItem } from './remote/pack.js';
@@ -461,6 +461,7 @@ export class RemoteSandbox implements Sandbox {
     await this.ensureRunning();
     const before = this.synced.get(key);
     const after = await this.list(containerPath);
+    checkTree(hostFolder, after, this.provider.limits);
     const delta = diffListings(before ?? new Map(), after);
     checkDelta(hostFolder, delta, this.provider.limits);
     // From here the host folder matches no known listing until this sync ends.

@@ -23,12 +23,12 @@ import { pipeline } from 'node:stream/promises';
 import { extract as tarExtract, type Header as Headers } from 'tar-stream';
 import { SandboxFileError } from '../errors.js';
 import type { SyncStats } from '../types.js';
-import { isCleanRelative, type ListedEntry, type ListingDelta } from './listing.js';
+import { isCleanRelative, type ListedEntry, type Listing, type ListingDelta } from './listing.js';
 
 export interface ApplyLimits {
   /** One file's cap. */
   readonly maxFileBytes: number;
-  /** All files of one sync. */
+  /** All files of one sync, and all the regular files of a synced tree (its host copy). */
   readonly maxTotalBytes: number;
 }
 
@@ -112,6 +112,24 @@ async function writeEntry(target: string, mode: number, content: Readable): Prom
   const existing = await lstatOrNone(target);
   if (existing?.isDirectory()) await rm(target, { recursive: true, force: true });
   await rename(temp, target);
+}
+
+/**
+ * Refuses a tree whose regular files add up past the cap, before anything is
+ * written: a sparse file costs the sandbox no disk but its full size on the
+ * host, so without this an agent could grow the host copy by a sync's cap at
+ * every stop, under new names each time.
+ */
+export function checkTree(root: string, listing: Listing, limits: ApplyLimits): void {
+  let total = 0;
+  for (const entry of listing.values()) if (entry.type === 'f') total += entry.size;
+  if (total > limits.maxTotalBytes) {
+    throw new SandboxFileError(
+      root,
+      'too-large',
+      `the tree's files hold ${total} bytes, the cap is ${limits.maxTotalBytes}`,
+    );
+  }
 }
 
 /**

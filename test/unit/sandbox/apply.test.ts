@@ -17,7 +17,7 @@ import { pack as tarPack, type Header } from 'tar-stream';
 
 type Headers = Partial<Header> & { name: string };
 import { SandboxFileError } from '../../../src/sandbox/index.js';
-import { applyDelta } from '../../../src/sandbox/remote/apply.js';
+import { applyDelta, checkTree } from '../../../src/sandbox/remote/apply.js';
 import {
   diffListings,
   parseListing,
@@ -185,6 +185,22 @@ describe('sandbox/remote: applying what a sandbox sends', () => {
       ),
     );
     expect(lying.message).to.match(/cap/u);
+  });
+
+  it('refuses a tree whose files add up past the cap, sparse or not, whatever one sync would move', () => {
+    const listing = (...sizes: number[]) =>
+      new Map(sizes.map((size, i) => [`f${i}`, file(`f${i}`, size)] as const));
+    expect(() => checkTree(root, listing(1024, 1024, 1024, 1024), LIMITS)).not.to.throw();
+    const error = (() => {
+      try {
+        checkTree(root, listing(1024, 1024, 1024, 1024, 1), LIMITS);
+      } catch (caught) {
+        return caught as Error;
+      }
+      throw new Error('expected a refusal');
+    })();
+    expect(error).to.be.instanceOf(SandboxFileError);
+    expect(error.message).to.match(/4097 bytes, the cap is 4096/u);
   });
 
   it('makes links from the listing as links, and a missing file fails the sync', async () => {
