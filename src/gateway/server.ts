@@ -1,4 +1,4 @@
-import { appendFile, chmod, lstat, unlink } from 'node:fs/promises';
+import { appendFile, chmod, unlink } from 'node:fs/promises';
 import {
   Agent as HttpAgent,
   createServer,
@@ -10,6 +10,7 @@ import {
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import path from 'node:path';
 import { EvalrigError } from '../errors/index.js';
+import { checkServerOptions, makeSocketRoom } from '../host-socket/index.js';
 import type { ModelCall, ModelGateway, ModelGatewayOptions } from './types.js';
 import { NO_TOKENS, UsageScanner, type CallTokens } from './usage.js';
 
@@ -56,7 +57,7 @@ export async function startModelGateway(options: ModelGatewayOptions): Promise<M
   const secure = upstream.protocol === 'https:';
   const agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
   const send = secure ? httpsRequest : httpRequest;
-  await makeRoom(opts.socketPath);
+  await makeSocketRoom('model gateway', opts.socketPath);
 
   const calls: ModelCall[] = [];
   let log = Promise.resolve();
@@ -261,20 +262,13 @@ function modelOf(body: Buffer): string | null {
 }
 
 function checkOptions(o: typeof DEFAULTS & ModelGatewayOptions): void {
-  for (const key of [
+  checkServerOptions('model gateway', o, [
     'maxRequestBytes',
     'maxResponseBytes',
     'idleTimeoutMs',
     'requestTimeoutMs',
     'maxConnections',
-  ] as const) {
-    if (!Number.isSafeInteger(o[key]) || o[key] < 1) {
-      throw new EvalrigError(`model gateway: ${key} must be a positive integer, not ${o[key]}`);
-    }
-  }
-  if (!path.isAbsolute(o.socketPath)) {
-    throw new EvalrigError(`model gateway: the socket path ${o.socketPath} is not absolute`);
-  }
+  ]);
   let url: URL;
   try {
     url = new URL(o.upstream.url);
@@ -291,17 +285,4 @@ function checkOptions(o: typeof DEFAULTS & ModelGatewayOptions): void {
       'model gateway: the upstream URL may not hold credentials or a query (give apiKey)',
     );
   }
-}
-
-/** The socket's folder must exist; an old socket there is replaced, anything else refused. */
-async function makeRoom(socketPath: string): Promise<void> {
-  const folder = path.dirname(socketPath);
-  const st = await lstat(folder).catch(() => undefined);
-  if (!st?.isDirectory())
-    throw new EvalrigError(`model gateway: the socket folder ${folder} is not a folder`);
-  const existing = await lstat(socketPath).catch(() => undefined);
-  if (!existing) return;
-  if (!existing.isSocket())
-    throw new EvalrigError(`model gateway: ${socketPath} exists and is not a socket`);
-  await unlink(socketPath);
 }

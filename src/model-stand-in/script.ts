@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { InputError } from '../errors/index.js';
+import { isObject, kind, token } from '../config/json-shape.js';
 
 /** One content block the model answers with. */
 export type ScriptBlock =
@@ -79,20 +80,6 @@ const USAGE_KEYS = [
   'cache_creation_input_tokens',
 ];
 const COMMENT = 'description';
-
-function token(key: string | number): string {
-  return `/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
-}
-
-function kind(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Reads and checks a model script file. */
 export async function loadModelScript(file: string): Promise<ModelScript> {

@@ -1,8 +1,7 @@
-import { chmod, lstat, unlink } from 'node:fs/promises';
+import { chmod, unlink } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
-import path from 'node:path';
 import type { GhCall } from '../artifacts/index.js';
-import { EvalrigError } from '../errors/index.js';
+import { checkServerOptions, makeSocketRoom } from '../host-socket/index.js';
 import type {
   GhRecorder,
   GhRecorderOptions,
@@ -40,7 +39,7 @@ class Refusal {
 export async function startGhRecorder(options: GhRecorderOptions): Promise<GhRecorder> {
   const opts = { ...DEFAULTS, ...options };
   checkOptions(opts);
-  await makeRoom(opts.socketPath);
+  await makeSocketRoom('gh recorder', opts.socketPath);
 
   const calls: GhCall[] = [];
   let state: GhState | null = null;
@@ -196,38 +195,13 @@ function parseMessage(bytes: Buffer): { call: unknown; state: unknown } {
 }
 
 function checkOptions(o: Required<GhRecorderOptions>): void {
-  for (const key of [
+  checkServerOptions('gh recorder', o, [
     'maxMessageBytes',
     'maxCalls',
     'connectionTimeoutMs',
     'maxConnections',
     'maxProblems',
-  ] as const) {
-    if (!Number.isSafeInteger(o[key]) || o[key] < 1) {
-      throw new EvalrigError(`gh recorder: ${key} must be a positive integer, not ${o[key]}`);
-    }
-  }
-  if (!path.isAbsolute(o.socketPath)) {
-    throw new EvalrigError(`gh recorder: the socket path ${o.socketPath} is not absolute`);
-  }
-}
-
-/**
- * The socket's folder must be a real folder; a socket left there by an earlier recorder is
- * removed, anything else is an error (never removed).
- */
-async function makeRoom(socketPath: string): Promise<void> {
-  const folder = path.dirname(socketPath);
-  const st = await lstat(folder).catch(() => undefined);
-  if (!st?.isDirectory()) {
-    throw new EvalrigError(`gh recorder: the socket folder ${folder} is not a folder`);
-  }
-  const existing = await lstat(socketPath).catch(() => undefined);
-  if (!existing) return;
-  if (!existing.isSocket()) {
-    throw new EvalrigError(`gh recorder: ${socketPath} exists and is not a socket`);
-  }
-  await unlink(socketPath);
+  ]);
 }
 
 function listen(server: Server, socketPath: string): Promise<void> {

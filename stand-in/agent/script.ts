@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { ScriptError } from './errors.js';
+import { isObject, kind, token } from '../../src/config/json-shape.js';
 
 /** One step of a turn. Exactly one action key per object (see script.schema.json). */
 export type Action =
@@ -36,21 +37,6 @@ const ACTIONS: Record<string, { optional: string[]; required: string[] }> = {
 const ACTION_KEYS = Object.keys(ACTIONS);
 /** Keys allowed anywhere for the reader's benefit; the agent ignores them. */
 const COMMENT = 'description';
-
-/** Escapes one JSON pointer token (RFC 6901). */
-function token(key: string | number): string {
-  return `/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
-}
-
-function kind(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Checks a list of actions; `at` is the list's JSON pointer. */
 export function checkActions(value: unknown, file: string, at: string): Action[] {

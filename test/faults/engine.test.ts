@@ -46,6 +46,35 @@ describe('faults: the Docker engine fails mid-campaign', function () {
   const start = (ws: ToyWorkspace) =>
     cli(['run', ws.evalSetFile, '--out', ws.outDir, '--jobs', '2', '--no-report'], env());
 
+  /** Plays `test` on a fresh workspace; the engine is thawed and the workspace removed after. */
+  async function inWorkspace(test: (ws: ToyWorkspace) => Promise<void>): Promise<void> {
+    const ws = await workspace();
+    try {
+      await test(ws);
+    } finally {
+      engine.thaw();
+      await ws.cleanup();
+    }
+  }
+
+  /** Awaits the campaign on a frozen engine, thawing it whatever the outcome. */
+  async function thawedAfter<T>(child: Promise<T>): Promise<T> {
+    try {
+      return await child;
+    } finally {
+      engine.thaw();
+    }
+  }
+
+  /** The reaper, still sweeping once the engine answers, removes what the campaign left. */
+  async function noContainerLeft(ws: ToyWorkspace): Promise<void> {
+    await waitFor(
+      async () => (await campaignContainers(engine.client(), ws.outDir)) === 0,
+      20_000,
+      'no container left',
+    );
+  }
+
   /** Waits until a run has finished and two play: the engine then fails mid-campaign. */
   async function midCampaign(ws: ToyWorkspace): Promise<number> {
     const client = engine.client();
@@ -104,9 +133,8 @@ describe('faults: the Docker engine fails mid-campaign', function () {
     }
   }
 
-  it('killed (SIGKILL): one message, in-flight runs failed by the engine, the rest on resume', async () => {
-    const ws = await workspace();
-    try {
+  it('killed (SIGKILL): one message, in-flight runs failed by the engine, the rest on resume', () =>
+    inWorkspace(async (ws) => {
       const child = start(ws);
       await midCampaign(ws);
       const stoppedAt = Date.now();
@@ -118,40 +146,26 @@ describe('faults: the Docker engine fails mid-campaign', function () {
       await expectInFlightFailedByEngine(ws, stoppedAt);
       await engine.restart();
       await expectResumeFinishesTheRest(ws);
-    } finally {
-      await ws.cleanup();
-    }
-  });
+    }));
 
-  it('frozen (SIGSTOP): noticed within its bound, one message; the rest on resume once thawed', async () => {
-    const ws = await workspace();
-    try {
+  it('frozen (SIGSTOP): noticed within its bound, one message; the rest on resume once thawed', () =>
+    inWorkspace(async (ws) => {
       const child = start(ws);
       await midCampaign(ws);
       const frozenAt = Date.now();
       engine.freeze();
-      let r;
-      try {
-        r = await child;
-      } finally {
-        engine.thaw();
-      }
+      const r = await thawedAfter(child);
       // Two pings unanswered, 2 s apart, 5 s each: about 14 s.
       expect(Date.now() - frozenAt).to.be.below(25_000);
       expect(r.exitCode, r.stderr).to.equal(1);
       expectOneEngineMessage(r.stderr);
       await expectInFlightFailedByEngine(ws, frozenAt);
       await expectResumeFinishesTheRest(ws);
-    } finally {
-      engine.thaw();
-      await ws.cleanup();
-    }
-  });
+    }));
 
-  it('frozen: doctor and run answer within their bound, exit 1, no stack', async () => {
-    const ws = await workspace();
-    engine.freeze();
-    try {
+  it('frozen: doctor and run answer within their bound, exit 1, no stack', () =>
+    inWorkspace(async (ws) => {
+      engine.freeze();
       for (const args of [['doctor'], ['run', ws.evalSetFile, '--out', ws.outDir]]) {
         const t0 = Date.now();
         const r = await cli(args, env());
@@ -160,44 +174,24 @@ describe('faults: the Docker engine fails mid-campaign', function () {
         expect(r.stderr).to.contain(`no Docker engine answers at ${engine.host}`);
         expect(r.stderr).to.not.match(/\n\s+at /u);
       }
-    } finally {
-      engine.thaw();
-      await ws.cleanup();
-    }
-  });
+    }));
 
-  it('frozen: SIGINT exits 130 within 5 s saying what it could not remove; the reaper removes it once thawed', async () => {
-    const ws = await workspace();
-    try {
+  it('frozen: SIGINT exits 130 within 5 s saying what it could not remove; the reaper removes it once thawed', () =>
+    inWorkspace(async (ws) => {
       const child = start(ws);
       await midCampaign(ws);
       engine.freeze();
       const t0 = Date.now();
       child.kill('SIGINT');
-      let r;
-      try {
-        r = await child;
-      } finally {
-        engine.thaw();
-      }
+      const r = await thawedAfter(child);
       expect(Date.now() - t0).to.be.below(5_500);
       expect(r.exitCode).to.equal(130);
       expect(r.stderr).to.contain('did not answer');
-      // Thawed: the reaper, still sweeping, removes what the signal could not.
-      await waitFor(
-        async () => (await campaignContainers(engine.client(), ws.outDir)) === 0,
-        20_000,
-        'no container left',
-      );
-    } finally {
-      engine.thaw();
-      await ws.cleanup();
-    }
-  });
+      await noContainerLeft(ws);
+    }));
 
-  it('frozen: two SIGINTs end evalrig at once', async () => {
-    const ws = await workspace();
-    try {
+  it('frozen: two SIGINTs end evalrig at once', () =>
+    inWorkspace(async (ws) => {
       const child = start(ws);
       await midCampaign(ws);
       engine.freeze();
@@ -205,22 +199,9 @@ describe('faults: the Docker engine fails mid-campaign', function () {
       await new Promise((r) => setTimeout(r, 200));
       const t0 = Date.now();
       child.kill('SIGINT');
-      let r;
-      try {
-        r = await child;
-      } finally {
-        engine.thaw();
-      }
+      const r = await thawedAfter(child);
       expect(Date.now() - t0).to.be.below(1_000);
       expect(r.exitCode).to.equal(130);
-      await waitFor(
-        async () => (await campaignContainers(engine.client(), ws.outDir)) === 0,
-        20_000,
-        'no container left',
-      );
-    } finally {
-      engine.thaw();
-      await ws.cleanup();
-    }
-  });
+      await noContainerLeft(ws);
+    }));
 });

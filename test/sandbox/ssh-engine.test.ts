@@ -2,21 +2,13 @@ import { expect } from 'chai';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
-import { LABELS, listContainers } from '../../src/runtime/index.js';
 import { ensureTestImage } from '../../src/image/index.js';
 import { requireDocker, testDocker } from '../support/docker.js';
-import { campaignOf, cli, runRecords } from '../support/faults.js';
+import { containersWhile, expectBothRunsCompleted, nominalWorkspace } from '../support/engines.js';
+import { cli, runRecords } from '../support/faults.js';
 import { startSecondEngine, type SecondEngine } from '../support/second-engine.js';
 import { sshAvailable, startSshGateway, type SshGateway } from '../support/ssh-gateway.js';
-import {
-  executionTurn,
-  makeToyWorkspace,
-  planningTurn,
-  PLAN,
-  type ToyWorkspace,
-} from '../support/toy.js';
-
-const EXECUTION = [{ message: 'Approved: carry out the plan.', phase: 'execution' }];
+import type { ToyWorkspace } from '../support/toy.js';
 
 /**
  * A Docker engine reached over ssh, as the Docker CLI reaches one: an sshd of
@@ -47,15 +39,7 @@ describe('a campaign on an ssh:// engine', function () {
     gate = await startSshGateway(engine.host);
     await ensureTestImage(testDocker(), { onProgress: () => undefined });
     await engine.loadImage('evalrig-base:bookworm');
-    ws = await makeToyWorkspace({
-      scripts: { nominal: { turns: [planningTurn(), executionTurn()] } },
-      set: {
-        conditions: { a: {}, b: {} },
-        checks: [{ name: 'tests', run: 'node test.js' }],
-        evals: [{ id: 'nominal', prompt: 'Plan multiply.', turns: EXECUTION, runs: 1 }],
-      },
-      files: { 'PLAN.md': PLAN },
-    });
+    ws = await nominalWorkspace();
   });
   after(async () => {
     await ws?.cleanup();
@@ -71,28 +55,11 @@ describe('a campaign on an ssh:// engine', function () {
       SSH_AUTH_SOCK: gate.agentSocket,
       HOME,
     });
-    const seen = new Set<string>();
-    let done = false;
-    void running.finally(() => {
-      done = true;
-    });
-    while (!done) {
-      const campaign = await campaignOf(out);
-      if (campaign) {
-        for (const c of await listContainers(engine.client(), { [LABELS.campaign]: campaign }))
-          seen.add(c.Id);
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const held = await containersWhile(running, out, { behind: engine.client() });
     const r = await running;
     expect(r.exitCode, r.stderr).to.equal(0);
-    expect(seen.size, 'run containers on the engine behind sshd').to.equal(2);
-    const records = (await runRecords(out)).map((x) => x.record);
-    expect(records).to.have.length(2);
-    for (const record of records) {
-      expect(record.status, record.error).to.equal('completed');
-      expect(record.measures.checks_passed).to.equal(true);
-    }
+    expect(held.behind, 'run containers on the engine behind sshd').to.equal(2);
+    await expectBothRunsCompleted(out);
   });
 
   /** The campaign is refused before anything runs: one line naming the engine, no stack. */

@@ -2,24 +2,16 @@ import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { LABELS, listContainers } from '../../src/runtime/index.js';
 import { ensureTestImage } from '../../src/image/index.js';
 import { requireDocker, testDocker } from '../support/docker.js';
-import { campaignContainers, campaignOf, cli, runRecords, waitFor } from '../support/faults.js';
+import { containersWhile, expectBothRunsCompleted, nominalWorkspace } from '../support/engines.js';
+import { campaignContainers, cli, runRecords, waitFor } from '../support/faults.js';
 import {
   makeCertificates,
   startSecondEngine,
   type SecondEngine,
 } from '../support/second-engine.js';
-import {
-  executionTurn,
-  makeToyWorkspace,
-  planningTurn,
-  PLAN,
-  type ToyWorkspace,
-} from '../support/toy.js';
-
-const EXECUTION = [{ message: 'Approved: carry out the plan.', phase: 'execution' }];
+import { makeToyWorkspace, type ToyWorkspace } from '../support/toy.js';
 
 /**
  * A Docker engine reached over TLS, both sides verified (`dockerd --tlsverify`),
@@ -40,15 +32,7 @@ describe('a campaign on a TLS engine', function () {
     // The test image is built where the campaign's first engine is: this one.
     await ensureTestImage(testDocker(), { onProgress: () => undefined });
     await engine.loadImage('evalrig-base:bookworm');
-    ws = await makeToyWorkspace({
-      scripts: { nominal: { turns: [planningTurn(), executionTurn()] } },
-      set: {
-        conditions: { a: {}, b: {} },
-        checks: [{ name: 'tests', run: 'node test.js' }],
-        evals: [{ id: 'nominal', prompt: 'Plan multiply.', turns: EXECUTION, runs: 1 }],
-      },
-      files: { 'PLAN.md': PLAN },
-    });
+    ws = await nominalWorkspace();
   });
   after(async () => {
     await ws?.cleanup();
@@ -59,30 +43,11 @@ describe('a campaign on a TLS engine', function () {
   async function play(out: string, spec: string, env: Record<string, string>) {
     const args = ['run', ws.evalSetFile, '--out', out, '--jobs', '2', '--no-report'];
     const running = cli([...args, '--engine', spec], env);
-    const seen = { tls: new Set<string>(), first: new Set<string>() };
-    let done = false;
-    void running.finally(() => {
-      done = true;
+    const held = await containersWhile(running, out, {
+      tls: engine.client(),
+      first: testDocker(),
     });
-    while (!done) {
-      const campaign = await campaignOf(out);
-      if (campaign) {
-        const label = { [LABELS.campaign]: campaign };
-        for (const c of await listContainers(engine.client(), label)) seen.tls.add(c.Id);
-        for (const c of await listContainers(testDocker(), label)) seen.first.add(c.Id);
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    return { result: await running, tls: seen.tls.size, first: seen.first.size };
-  }
-
-  async function expectCompleted(out: string): Promise<void> {
-    const records = (await runRecords(out)).map((x) => x.record);
-    expect(records).to.have.length(2);
-    for (const r of records) {
-      expect(r.status, r.error).to.equal('completed');
-      expect(r.measures.checks_passed).to.equal(true);
-    }
+    return { result: await running, tls: held.tls, first: held.first };
   }
 
   it('tcp:// with DOCKER_TLS_VERIFY and DOCKER_CERT_PATH: every run plays on that engine', async () => {
@@ -91,7 +56,7 @@ describe('a campaign on a TLS engine', function () {
     expect(played.result.exitCode, played.result.stderr).to.equal(0);
     expect(played.tls, 'run containers on the TLS engine').to.equal(2);
     expect(played.first, 'run containers on the first engine').to.equal(0);
-    await expectCompleted(out);
+    await expectBothRunsCompleted(out);
   });
 
   it('a Docker context whose TLS files are in the context store plays the same', async () => {
@@ -117,7 +82,7 @@ describe('a campaign on a TLS engine', function () {
     const played = await play(out, name, { DOCKER_CONFIG: config });
     expect(played.result.exitCode, played.result.stderr).to.equal(0);
     expect(played.tls).to.equal(2);
-    await expectCompleted(out);
+    await expectBothRunsCompleted(out);
   });
 
   /** The campaign is refused before anything runs: one line naming the engine, no stack. */

@@ -1,9 +1,10 @@
 import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { LABELS, listContainers, type DockerClient } from '../../src/runtime/index.js';
+import { LABELS, listContainers } from '../../src/runtime/index.js';
 import { ensureTestImage } from '../../src/image/index.js';
 import { requireDocker, testDocker } from '../support/docker.js';
+import { containersWhile, EXECUTION } from '../support/engines.js';
 import { campaignContainers, campaignOf, cli, runRecords, waitFor } from '../support/faults.js';
 import { startSecondEngine, type SecondEngine } from '../support/second-engine.js';
 import {
@@ -13,8 +14,6 @@ import {
   PLAN,
   type ToyWorkspace,
 } from '../support/toy.js';
-
-const EXECUTION = [{ message: 'Approved: carry out the plan.', phase: 'execution' }];
 
 /** `value` without what depends on when it ran (times, durations, commit ids that hold a date). */
 function timeless(value: unknown): unknown {
@@ -47,35 +46,6 @@ async function measuredOf(outDir: string): Promise<Record<string, unknown>> {
     };
   }
   return out;
-}
-
-/**
- * The run containers of the campaign in `outDir` each engine held while
- * `running` lasted, looked at every 100 ms (a run holds its container for
- * seconds, so every one is seen).
- */
-async function containersWhile(
-  running: Promise<unknown>,
-  outDir: string,
-  engines: Record<string, DockerClient>,
-): Promise<Record<string, number>> {
-  const seen: Record<string, Set<string>> = {};
-  for (const name of Object.keys(engines)) seen[name] = new Set();
-  let done = false;
-  void running.finally(() => {
-    done = true;
-  });
-  while (!done) {
-    const campaign = await campaignOf(outDir);
-    if (campaign) {
-      for (const [name, client] of Object.entries(engines)) {
-        for (const c of await listContainers(client, { [LABELS.campaign]: campaign }))
-          seen[name]!.add(c.Id);
-      }
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return Object.fromEntries(Object.entries(seen).map(([k, v]) => [k, v.size]));
 }
 
 /**

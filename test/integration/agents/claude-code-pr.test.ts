@@ -3,33 +3,23 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
-  CLAUDE_CODE_BIN,
-  CLAUDE_CODE_PACKAGE,
-  CLAUDE_CODE_VERIFIED_VERSION,
   ClaudeCodeSession,
   claudeCodeBinds,
-  ensureAgentInstalled,
   playClaudeCodeTurn,
 } from '../../../src/agents/index.js';
 import { openRunGateway, type RunGateway } from '../../../src/gateway/index.js';
 import { ensureTestImage } from '../../../src/image/index.js';
 import type { ModelScript } from '../../../src/model-stand-in/index.js';
+import { LABELS, removeContainers, type RunContainer } from '../../../src/runtime/index.js';
 import {
-  LABELS,
-  removeContainers,
-  startContainer,
-  type RunContainer,
-} from '../../../src/runtime/index.js';
+  HOME,
+  IDENTITY,
+  installClaudeCode,
+  startAgentContainer,
+  turnPlay,
+  WORK,
+} from '../../support/agents.js';
 import { requireDocker, TEST_CAMPAIGN, testDocker } from '../../support/docker.js';
-
-const HOME = '/tmp/home';
-const WORK = '/tmp/work';
-const IDENTITY = {
-  GIT_AUTHOR_NAME: 'agent',
-  GIT_AUTHOR_EMAIL: 'agent@evalrig.invalid',
-  GIT_COMMITTER_NAME: 'agent',
-  GIT_COMMITTER_EMAIL: 'agent@evalrig.invalid',
-};
 
 /** The nominal pull-request workflow, as the model stand-in asks the real binary to play it. */
 const SCRIPT: ModelScript = {
@@ -93,21 +83,15 @@ describe('claude-code for real: the pull-request workflow through the gh stand-i
   });
 
   it('opens a draft on the first turn and edits it after --resume; the stand-in records both', async () => {
-    const install = await ensureAgentInstalled({
-      package: CLAUDE_CODE_PACKAGE,
-      version: process.env.EVALRIG_CLAUDE_CODE_VERSION ?? CLAUDE_CODE_VERIFIED_VERSION,
-      bin: CLAUDE_CODE_BIN,
-    });
+    const install = await installClaudeCode();
     const image = await ensureTestImage(client, {});
     dir = await mkdtemp(path.join(tmpdir(), 'evalrig-claude-pr-'));
     gw = await openRunGateway({
       source: { script: SCRIPT },
       logPath: path.join(dir, 'model-calls.jsonl'),
     });
-    container = await startContainer(client, {
+    container = await startAgentContainer(client, {
       image: image.tag,
-      user: '65534:65534',
-      execUser: '1000:1000',
       labels,
       binds: claudeCodeBinds(install.binary, gw.hostDir),
     });
@@ -124,15 +108,7 @@ describe('claude-code for real: the pull-request workflow through the gh stand-i
     expect(setup.exitCode, setup.stderr).to.equal(0);
 
     const session = new ClaudeCodeSession();
-    const play = (prompt: string) =>
-      playClaudeCodeTurn(container!, session, {
-        prompt,
-        home: HOME,
-        workingDir: WORK,
-        timeoutMs: 120_000,
-        maxTranscriptBytes: 4 * 1024 * 1024,
-        env: IDENTITY,
-      });
+    const play = (prompt: string) => playClaudeCodeTurn(container!, session, turnPlay(prompt));
     const first = await play('Plan the change and open a draft pull request with the plan.');
     expect(first.exec.exitCode, first.exec.stderr).to.equal(0);
     expect(first.summary).to.deep.include({

@@ -7,14 +7,10 @@ import path from 'node:path';
 import {
   AgentPreflightError,
   ClaudeCodeSession,
-  CLAUDE_CODE_BIN,
   CLAUDE_CODE_CONTAINER,
-  CLAUDE_CODE_PACKAGE,
-  CLAUDE_CODE_VERIFIED_VERSION,
   claudeCodeArgv,
   claudeCodeBinds,
   claudeCodeEnv,
-  ensureAgentInstalled,
   newSessionId,
   parseClaudeCodeStream,
   parseVersionOutput,
@@ -32,24 +28,20 @@ import {
   startModelStandIn,
   type ModelStandIn,
 } from '../../../src/model-stand-in/index.js';
+import { LABELS, removeContainers, type RunContainer } from '../../../src/runtime/index.js';
 import {
-  LABELS,
-  removeContainers,
-  startContainer,
-  type RunContainer,
-} from '../../../src/runtime/index.js';
+  HOME,
+  IDENTITY,
+  initWork,
+  installClaudeCode,
+  startAgentContainer,
+  turnPlay,
+  WORK,
+} from '../../support/agents.js';
 import { BASE_IMAGE, requireDocker, TEST_CAMPAIGN, testDocker } from '../../support/docker.js';
 
 const REAL_KEY = 'sk-ant-host-only-4f1c9e2b7a';
 const SCRIPT = 'test/fixtures/transcripts/claude-code-2.1.332/model-script.json';
-const HOME = '/tmp/home';
-const WORK = '/tmp/work';
-const IDENTITY = {
-  GIT_AUTHOR_NAME: 'agent',
-  GIT_AUTHOR_EMAIL: 'agent@evalrig.invalid',
-  GIT_COMMITTER_NAME: 'agent',
-  GIT_COMMITTER_EMAIL: 'agent@evalrig.invalid',
-};
 
 /**
  * The real agent binary, installed into the cache by its adapter (npm, once; CI runs
@@ -70,11 +62,7 @@ describe('claude-code for real: the binary in a container, through the gateway, 
 
   before(async () => {
     await requireDocker();
-    install = await ensureAgentInstalled({
-      package: CLAUDE_CODE_PACKAGE,
-      version: process.env.EVALRIG_CLAUDE_CODE_VERSION ?? CLAUDE_CODE_VERIFIED_VERSION,
-      bin: CLAUDE_CODE_BIN,
-    });
+    install = await installClaudeCode();
   });
   beforeEach(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'evalrig-claude-'));
@@ -100,24 +88,14 @@ describe('claude-code for real: the binary in a container, through the gateway, 
       upstream: { url: upstream, apiKey: REAL_KEY },
       logPath: path.join(dir, 'model-calls.jsonl'),
     });
-    // As a campaign runs it: the main process is not the agent's user; execs are uid 1000.
-    container = await startContainer(client, {
+    const c = await startAgentContainer(client, {
       image: BASE_IMAGE,
-      user: '65534:65534',
-      execUser: '1000:1000',
       labels,
       binds: claudeCodeBinds(install.binary, gatewayDir),
     });
-    const init = await container.exec(
-      [
-        'sh',
-        '-c',
-        `mkdir -p ${HOME} ${WORK} && cd ${WORK} && git init -q -b main && git commit -q --allow-empty -m init`,
-      ],
-      { env: IDENTITY },
-    );
-    expect(init.exitCode, init.stderr).to.equal(0);
-    return container;
+    container = c;
+    await initWork(c);
+    return c;
   };
 
   const turn = (
@@ -144,15 +122,7 @@ describe('claude-code for real: the binary in a container, through the gateway, 
     const version = await c.exec([CLAUDE_CODE_CONTAINER.binary, '--version'], { env: { HOME } });
     expect(parseVersionOutput(version.stdout)).to.equal(install.version);
     const session = new ClaudeCodeSession();
-    const play = (prompt: string) =>
-      playClaudeCodeTurn(c, session, {
-        prompt,
-        home: HOME,
-        workingDir: WORK,
-        timeoutMs: 120_000,
-        maxTranscriptBytes: 4 * 1024 * 1024,
-        env: IDENTITY,
-      });
+    const play = (prompt: string) => playClaudeCodeTurn(c, session, turnPlay(prompt));
 
     const first = await play('Create branch x with a file f and commit it.');
     expect(first.exec.exitCode, first.exec.stderr).to.equal(0);
@@ -270,14 +240,11 @@ describe('claude-code for real: the binary in a container, through the gateway, 
       listen: { port: 0 },
     });
     const c = await start(standIn.url);
-    const played = await playClaudeCodeTurn(c, new ClaudeCodeSession(), {
-      prompt: 'Create branch x.',
-      home: HOME,
-      workingDir: WORK,
-      timeoutMs: 120_000,
-      maxTranscriptBytes: 4000,
-      env: IDENTITY,
-    });
+    const played = await playClaudeCodeTurn(
+      c,
+      new ClaudeCodeSession(),
+      turnPlay('Create branch x.', 4000),
+    );
     expect(played.exec.truncated).to.equal(true);
     expect(played.transcript).to.match(/\n\{"type":"evalrig_truncated","cap_bytes":4000\}\n$/);
     expect(played.summary).to.deep.include({ truncated: true, complete: false });

@@ -3,13 +3,8 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
-  CODEX_BIN,
-  CODEX_PACKAGE,
-  CODEX_VERIFIED_VERSION,
   CodexSession,
-  codexBinaryPath,
   codexBinds,
-  ensureAgentInstalled,
   playCodexTurn,
   preflightCodex,
   type AgentInstall,
@@ -20,26 +15,21 @@ import {
   startModelStandIn,
   type ModelStandIn,
 } from '../../../src/model-stand-in/index.js';
+import { LABELS, removeContainers, type RunContainer } from '../../../src/runtime/index.js';
 import {
-  LABELS,
-  removeContainers,
-  startContainer,
-  type RunContainer,
-} from '../../../src/runtime/index.js';
+  HOME,
+  initWork,
+  installCodex,
+  startAgentContainer,
+  turnPlay,
+  WORK,
+} from '../../support/agents.js';
 import { BASE_IMAGE, requireDocker, TEST_CAMPAIGN, testDocker } from '../../support/docker.js';
 import { bundleStandIn } from '../agent/bundle.js';
 
 const REAL_KEY = 'sk-openai-host-only-7d2e9c4b1a';
 const SCRIPT = 'test/fixtures/transcripts/codex-0.171.0/model-script.json';
 const MODEL = 'gpt-5.1-codex';
-const HOME = '/tmp/home';
-const WORK = '/tmp/work';
-const IDENTITY = {
-  GIT_AUTHOR_NAME: 'agent',
-  GIT_AUTHOR_EMAIL: 'agent@evalrig.invalid',
-  GIT_COMMITTER_NAME: 'agent',
-  GIT_COMMITTER_EMAIL: 'agent@evalrig.invalid',
-};
 
 /**
  * The real Codex binary in a container with no network: its model calls go to the relay on
@@ -58,12 +48,7 @@ describe('codex for real: the static binary in a container, through the relay an
 
   before(async () => {
     await requireDocker();
-    install = await ensureAgentInstalled({
-      package: CODEX_PACKAGE,
-      version: process.env.EVALRIG_CODEX_VERSION ?? CODEX_VERIFIED_VERSION,
-      bin: CODEX_BIN,
-      binaryPath: codexBinaryPath(),
-    });
+    install = await installCodex();
   });
   beforeEach(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'evalrig-codex-'));
@@ -98,33 +83,15 @@ describe('codex for real: the static binary in a container, through the relay an
       logPath: path.join(dir, 'model-calls.jsonl'),
       paths: ['/v1/responses'],
     });
-    container = await startContainer(client, {
+    container = await startAgentContainer(client, {
       image: BASE_IMAGE,
-      user: '65534:65534',
-      execUser: '1000:1000',
       labels,
       binds: codexBinds(install.binary, relay, path.join(dir, 'model')),
     });
     const c = container;
-    const init = await c.exec(
-      [
-        'sh',
-        '-c',
-        `mkdir -p ${HOME} ${WORK} && cd ${WORK} && git init -q -b main && git commit -q --allow-empty -m init`,
-      ],
-      { env: IDENTITY },
-    );
-    expect(init.exitCode, init.stderr).to.equal(0);
+    await initWork(c);
     const session = new CodexSession(MODEL);
-    const play = (prompt: string) =>
-      playCodexTurn(c, session, {
-        prompt,
-        home: HOME,
-        workingDir: WORK,
-        timeoutMs: 120_000,
-        maxTranscriptBytes: 4 * 1024 * 1024,
-        env: IDENTITY,
-      });
+    const play = (prompt: string) => playCodexTurn(c, session, turnPlay(prompt));
 
     const first = await play('Create branch x with a file f and commit it.');
     expect(first.exec.exitCode, first.exec.stderr + first.exec.stdout).to.equal(0);

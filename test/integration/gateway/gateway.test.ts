@@ -8,6 +8,7 @@ import {
   startModelGateway,
   type ModelCall,
   type ModelGateway,
+  type ModelGatewayOptions,
 } from '../../../src/gateway/index.js';
 import { startModelStandIn, type ModelStandIn } from '../../../src/model-stand-in/index.js';
 
@@ -115,6 +116,24 @@ describe('model gateway', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
+  /** A fake upstream answering as told, behind a gateway on this test's socket and log. */
+  const behindGateway = async (
+    answer: Parameters<typeof fakeUpstream>[0],
+    options: Omit<ModelGatewayOptions, 'socketPath' | 'logPath' | 'upstream'> & {
+      upstream?: Omit<ModelGatewayOptions['upstream'], 'url'>;
+    } = {},
+  ) => {
+    const up = await fakeUpstream(answer);
+    upstream = up.server;
+    gateway = await startModelGateway({
+      socketPath,
+      logPath,
+      ...options,
+      upstream: { url: up.url, ...options.upstream },
+    });
+    return up;
+  };
+
   const logged = async (): Promise<ModelCall[]> => {
     await gateway!.flushed();
     return (await readFile(logPath, 'utf8'))
@@ -161,9 +180,7 @@ describe('model gateway', () => {
   });
 
   it('refuses every other path and method with 403, logs it, and sends nothing upstream', async () => {
-    const up = await fakeUpstream((_r, res) => res.end('{}'));
-    upstream = up.server;
-    gateway = await startModelGateway({ socketPath, upstream: { url: up.url }, logPath });
+    const up = await behindGateway((_r, res) => res.end('{}'));
     const tries: [string, string][] = [
       ['GET', '/v1/models'],
       ['POST', '/v1/messages/count_tokens'],
@@ -186,21 +203,18 @@ describe('model gateway', () => {
   });
 
   it('adds the real key on the host side; the client never sees it, in headers, body or log', async () => {
-    const up = await fakeUpstream((r, res) => {
-      // An upstream that echoes the key in headers: the gateway passes only its listed headers.
-      res.writeHead(200, {
-        'content-type': 'application/json',
-        'x-echo-key': String(r.headers['x-api-key']),
-        'set-cookie': `k=${String(r.headers['x-api-key'])}`,
-      });
-      res.end(JSON.stringify({ type: 'message', usage: { input_tokens: 3, output_tokens: 2 } }));
-    });
-    upstream = up.server;
-    gateway = await startModelGateway({
-      socketPath,
-      upstream: { url: up.url, apiKey: REAL_KEY },
-      logPath,
-    });
+    const up = await behindGateway(
+      (r, res) => {
+        // An upstream that echoes the key in headers: the gateway passes only its listed headers.
+        res.writeHead(200, {
+          'content-type': 'application/json',
+          'x-echo-key': String(r.headers['x-api-key']),
+          'set-cookie': `k=${String(r.headers['x-api-key'])}`,
+        });
+        res.end(JSON.stringify({ type: 'message', usage: { input_tokens: 3, output_tokens: 2 } }));
+      },
+      { upstream: { apiKey: REAL_KEY } },
+    );
     const answer = await call(socketPath, 'POST', '/v1/messages?beta=true&x=1', ASK, {
       authorization: `Bearer ${PLACEHOLDER}`,
       cookie: 'c=1',
@@ -215,7 +229,7 @@ describe('model gateway', () => {
     expect(seen!.url).to.equal('/v1/messages'); // a query other than beta=true is dropped
     expect(JSON.stringify(answer.headers)).to.not.contain(REAL_KEY);
     expect(answer.body).to.not.contain(REAL_KEY);
-    await gateway.flushed();
+    await gateway!.flushed();
     const log = await readFile(logPath, 'utf8');
     expect(log).to.not.contain(REAL_KEY);
     expect(JSON.parse(log).tokens).to.deep.equal({
@@ -227,13 +241,9 @@ describe('model gateway', () => {
   });
 
   it('sends the key as a bearer token for the Responses API', async () => {
-    const up = await fakeUpstream((_r, res) => res.end('{}'));
-    upstream = up.server;
-    gateway = await startModelGateway({
-      socketPath,
-      upstream: { url: up.url, apiKey: REAL_KEY, auth: 'bearer' },
+    const up = await behindGateway((_r, res) => res.end('{}'), {
+      upstream: { apiKey: REAL_KEY, auth: 'bearer' },
       paths: ['/v1/responses'],
-      logPath,
     });
     expect((await call(socketPath, 'POST', '/v1/responses', ASK)).status).to.equal(200);
     expect((await call(socketPath, 'POST', '/v1/messages', ASK)).status).to.equal(403);
@@ -243,14 +253,7 @@ describe('model gateway', () => {
   });
 
   it('cuts an upstream that never answers at the idle bound: 504, logged', async () => {
-    const up = await fakeUpstream(() => undefined); // takes the request, answers nothing
-    upstream = up.server;
-    gateway = await startModelGateway({
-      socketPath,
-      upstream: { url: up.url },
-      logPath,
-      idleTimeoutMs: 300,
-    });
+    await behindGateway(() => undefined, { idleTimeoutMs: 300 }); // takes the request, answers nothing
     const began = performance.now();
     const answer = await call(socketPath, 'POST', '/v1/messages', ASK);
     const took = performance.now() - began;
@@ -262,20 +265,16 @@ describe('model gateway', () => {
   });
 
   it('cuts a stream that stalls midway: the client sees the connection end, the log names why', async () => {
-    const up = await fakeUpstream((_r, res) => {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.write(
-        'event: message_start\ndata: {"type":"message_start","message":{"usage":{"input_tokens":5}}}\n\n',
-      );
-      // …and nothing more.
-    });
-    upstream = up.server;
-    gateway = await startModelGateway({
-      socketPath,
-      upstream: { url: up.url },
-      logPath,
-      idleTimeoutMs: 300,
-    });
+    await behindGateway(
+      (_r, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(
+          'event: message_start\ndata: {"type":"message_start","message":{"usage":{"input_tokens":5}}}\n\n',
+        );
+        // …and nothing more.
+      },
+      { idleTimeoutMs: 300 },
+    );
     const answer = await call(socketPath, 'POST', '/v1/messages', ASK);
     expect(answer.status).to.equal(200);
     expect(answer.error).to.be.a('string');
@@ -284,14 +283,7 @@ describe('model gateway', () => {
   });
 
   it('refuses a request body over its cap with 413 and sends nothing upstream', async () => {
-    const up = await fakeUpstream((_r, res) => res.end('{}'));
-    upstream = up.server;
-    gateway = await startModelGateway({
-      socketPath,
-      upstream: { url: up.url },
-      logPath,
-      maxRequestBytes: 1000,
-    });
+    const up = await behindGateway((_r, res) => res.end('{}'), { maxRequestBytes: 1000 });
     const answer = await call(socketPath, 'POST', '/v1/messages', 'x'.repeat(50_000));
     expect(answer.status).to.equal(413);
     expect(up.seen).to.deep.equal([]);

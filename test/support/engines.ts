@@ -1,0 +1,61 @@
+// What the tests of a campaign on another engine (ssh, TLS, two at once) share: the toy
+// campaign they play, the run containers each engine held meanwhile, and the verdict.
+import { expect } from 'chai';
+import { LABELS, listContainers, type DockerClient } from '../../src/runtime/index.js';
+import { campaignOf, runRecords } from './faults.js';
+import { executionTurn, makeToyWorkspace, planningTurn, PLAN, type ToyWorkspace } from './toy.js';
+
+/** The user's turn after the plan: approve it. */
+export const EXECUTION = [{ message: 'Approved: carry out the plan.', phase: 'execution' }];
+
+/** One nominal eval (plan, then carry it out; the checks pass) in two conditions, one run each. */
+export function nominalWorkspace(): Promise<ToyWorkspace> {
+  return makeToyWorkspace({
+    scripts: { nominal: { turns: [planningTurn(), executionTurn()] } },
+    set: {
+      conditions: { a: {}, b: {} },
+      checks: [{ name: 'tests', run: 'node test.js' }],
+      evals: [{ id: 'nominal', prompt: 'Plan multiply.', turns: EXECUTION, runs: 1 }],
+    },
+    files: { 'PLAN.md': PLAN },
+  });
+}
+
+/** The two runs of {@link nominalWorkspace}'s campaign in `out` completed, the checks passed. */
+export async function expectBothRunsCompleted(out: string): Promise<void> {
+  const records = (await runRecords(out)).map((x) => x.record);
+  expect(records).to.have.length(2);
+  for (const r of records) {
+    expect(r.status, r.error).to.equal('completed');
+    expect(r.measures.checks_passed).to.equal(true);
+  }
+}
+
+/**
+ * The run containers of the campaign in `outDir` each engine held while
+ * `running` lasted, looked at every 100 ms (a run holds its container for
+ * seconds, so every one is seen).
+ */
+export async function containersWhile(
+  running: Promise<unknown>,
+  outDir: string,
+  engines: Record<string, DockerClient>,
+): Promise<Record<string, number>> {
+  const seen: Record<string, Set<string>> = {};
+  for (const name of Object.keys(engines)) seen[name] = new Set();
+  let done = false;
+  void running.finally(() => {
+    done = true;
+  });
+  while (!done) {
+    const campaign = await campaignOf(outDir);
+    if (campaign) {
+      for (const [name, client] of Object.entries(engines)) {
+        for (const c of await listContainers(client, { [LABELS.campaign]: campaign }))
+          seen[name]!.add(c.Id);
+      }
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return Object.fromEntries(Object.entries(seen).map(([k, v]) => [k, v.size]));
+}
