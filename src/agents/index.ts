@@ -46,13 +46,7 @@ export {
   type TurnSummary,
 } from './transcript.js';
 export { ClaudeCodeSession, parseVersionOutput } from './session.js';
-export {
-  AgentPreflightError,
-  preflightAdapter,
-  preflightClaudeCode,
-  preflightCodex,
-  type PreflightOptions,
-} from './preflight.js';
+export { AgentPreflightError, preflightAdapter, type PreflightOptions } from './preflight.js';
 export {
   playAgentTurn,
   playClaudeCodeTurn,

@@ -1,38 +1,16 @@
 import { EvalrigError } from '../errors/index.js';
 import { runOnce, type DockerClient } from '../runtime/index.js';
 import type { AgentAdapter, AgentFile } from './adapters.js';
-import { CLAUDE_CODE_CONTAINER } from './claude-code.js';
-import { CODEX_CONTAINER, parseCodexVersion } from './codex.js';
 import type { AgentInstall } from './install.js';
-import { parseVersionOutput } from './session.js';
 
 /** The agent cannot run in the image: the campaign is refused before anything is played. */
 export class AgentPreflightError extends EvalrigError {}
 
 /**
- * Starts the image once, as the agent's user, with the installed binary mounted where runs
- * see it, and asks `--version`: a binary that does not start there (a musl image, a missing
- * loader) or answers another version refuses the campaign with what it answered.
- */
-export function preflightClaudeCode(
-  client: DockerClient,
-  options: PreflightOptions,
-): Promise<string> {
-  const binds = [{ host: options.install.binary, container: CLAUDE_CODE_CONTAINER.binary }];
-  const argv = [CLAUDE_CODE_CONTAINER.binary, '--version'];
-  return preflightAgent(client, options, binds, argv, parseVersionOutput);
-}
-
-/** As {@link preflightClaudeCode}, for Codex's static binary ("codex-cli 0.171.0"). */
-export function preflightCodex(client: DockerClient, options: PreflightOptions): Promise<string> {
-  const binds = [{ host: options.install.binary, container: CODEX_CONTAINER.binary }];
-  const argv = [CODEX_CONTAINER.binary, '--version'];
-  return preflightAgent(client, options, binds, argv, parseCodexVersion);
-}
-
-/**
- * As a run starts it: `adapter.versionArgv` in the image, with `files` mounted (none when
- * they are built into the image), so a relay that cannot run there refuses the campaign too.
+ * Starts the image once, as the agent's user, with the adapter's files mounted where runs see
+ * them (none when they are built into the image), and asks `adapter.versionArgv`, as a run
+ * starts it: a binary or relay that does not start there (a musl image, a missing loader) or
+ * answers another version refuses the campaign with what it answered.
  */
 export function preflightAdapter(
   client: DockerClient,

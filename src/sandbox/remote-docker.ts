@@ -34,7 +34,6 @@ import { lstat, mkdir, readdir, readFile as readHostFile, rm } from 'node:fs/pro
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { extract as tarExtract } from 'tar-stream';
-import type Docker from 'dockerode';
 import { projectRoot } from '../image/index.js';
 import {
   bounded,
@@ -511,11 +510,4 @@ export class RemoteSandbox implements Sandbox {
     this.tunnel?.close();
     await this.run.remove();
   }
-}
-
-/** The container of a remote sandbox, for tests that look at it from the engine's side. */
-export function containerOf(sandbox: Sandbox): Docker.Container | undefined {
-  return sandbox instanceof RemoteSandbox
-    ? (sandbox as unknown as { run: RunContainer }).run.container
-    : undefined;
 }

@@ -15,7 +15,9 @@ import {
   parseClaudeCodeStream,
   parseVersionOutput,
   playClaudeCodeTurn,
-  preflightClaudeCode,
+  preflightAdapter,
+  agentFiles,
+  AGENT_ADAPTERS,
   type AgentInstall,
 } from '../../../src/agents/index.js';
 import {
@@ -216,15 +218,20 @@ describe('claude-code for real: the binary in a container, through the gateway, 
   });
 
   it('the preflight: the binary answers its version in the image; another file is refused with what it said', async () => {
-    expect(await preflightClaudeCode(client, { image: BASE_IMAGE, install, labels })).to.equal(
-      install.version,
-    );
+    const claude = AGENT_ADAPTERS['claude-code'];
+    const preflight = (of: AgentInstall) =>
+      preflightAdapter(client, claude, agentFiles(claude, of, undefined), {
+        image: BASE_IMAGE,
+        install: of,
+        labels,
+      });
+    expect(await preflight(install)).to.equal(install.version);
     const other = path.join(dir, 'claude');
     await writeFile(other, '#!/bin/sh\necho "9.9.9 (another build)"\n', { mode: 0o755 });
     const impostor = { ...install, binary: other };
     let error: unknown;
     try {
-      await preflightClaudeCode(client, { image: BASE_IMAGE, install: impostor, labels });
+      await preflight(impostor);
     } catch (e) {
       error = e;
     }

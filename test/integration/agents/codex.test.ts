@@ -6,7 +6,9 @@ import {
   CodexSession,
   codexBinds,
   playCodexTurn,
-  preflightCodex,
+  preflightAdapter,
+  agentFiles,
+  AGENT_ADAPTERS,
   type AgentInstall,
 } from '../../../src/agents/index.js';
 import { startModelGateway, type ModelGateway } from '../../../src/gateway/index.js';
@@ -67,9 +69,11 @@ describe('codex for real: the static binary in a container, through the relay an
   });
 
   it('the preflight: the mounted binary answers its version in the image', async () => {
-    expect(await preflightCodex(client, { image: BASE_IMAGE, install, labels })).to.equal(
-      install.version,
-    );
+    const codex = AGENT_ADAPTERS.codex;
+    const files = agentFiles(codex, install, relay);
+    expect(
+      await preflightAdapter(client, codex, files, { image: BASE_IMAGE, install, labels }),
+    ).to.equal(install.version);
   });
 
   it('plays two turns, the second resumed: real commands in the container, tokens per turn, the key never inside', async () => {
