@@ -47,6 +47,10 @@ export interface GhPullRequest {
   readonly updated_at: string;
   readonly url: string;
   readonly author?: string;
+  /** Its labels' names (the stand-in leaves the field out when there are none). */
+  readonly labels?: readonly string[];
+  /** The logins assigned to it (left out when none). */
+  readonly assignees?: readonly string[];
 }
 
 /** The pull request of the branch at a stop. */
@@ -59,6 +63,10 @@ export interface PullAtStop {
   readonly draft: boolean;
   /** Body equals what the description probe printed at this stop; null when there is no such probe. */
   readonly described: boolean | null;
+  /** Its labels' names, when it has any (at most 100). */
+  readonly labels?: readonly string[];
+  /** The logins assigned to it, when any (at most 100). */
+  readonly assignees?: readonly string[];
 }
 
 export interface ProbeOutput {

@@ -25,8 +25,15 @@ function isPullRequest(value: unknown): value is GhPullRequest {
     typeof p.head === 'string' &&
     typeof p.draft === 'boolean' &&
     typeof p.state === 'string' &&
-    typeof p.url === 'string'
+    typeof p.url === 'string' &&
+    isNameList(p.labels) &&
+    isNameList(p.assignees)
   );
+}
+
+/** A pull request's `labels` or `assignees`: absent, or a list of names. */
+function isNameList(value: unknown): boolean {
+  return value === undefined || (Array.isArray(value) && value.every((v) => typeof v === 'string'));
 }
 
 /** The pull requests of the stand-in's state; none when it never ran. */

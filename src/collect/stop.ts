@@ -116,6 +116,15 @@ async function gitDirOf(workTree: string): Promise<string> {
  * the stand-in's record and the diff (on the host, from the work tree as the
  * sandbox left it: mounted, or synced out before this is called).
  */
+/** A pull request's labels or assignees for its stop: left out when none, capped (GitHub allows 100). */
+function nameList<K extends 'labels' | 'assignees'>(
+  key: K,
+  names: readonly string[] | undefined,
+): { [k in K]?: string[] } {
+  if (!names || names.length === 0) return {};
+  return { [key]: names.slice(0, 100).map((n) => capText(n, 256)) } as { [k in K]?: string[] };
+}
+
 export async function collectStop(ctx: StopContext, end: TurnEnd): Promise<StopRecord> {
   // Every process of the agent was stopped before: nothing changes while the
   // host reads the work tree as data, and probes run beside.
@@ -145,6 +154,8 @@ export async function collectStop(ctx: StopContext, end: TurnEnd): Promise<StopR
         state: pr.state,
         draft: pr.draft,
         described: description === undefined ? null : sameDescription(pr.body, description.stdout),
+        ...nameList('labels', pr.labels),
+        ...nameList('assignees', pr.assignees),
       }
     : null;
   return {

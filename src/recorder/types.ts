@@ -4,6 +4,8 @@ import type { GhCall, GhPullRequest } from '../artifacts/index.js';
 export interface GhState {
   readonly version: 1;
   readonly next_number: number;
+  /** The repository's labels besides GitHub's default ones, when the state names any. */
+  readonly labels?: readonly { name: string; description?: string; color?: string }[];
   readonly pull_requests: readonly GhPullRequest[];
 }
 

@@ -25,7 +25,7 @@ export class NotPlayedError extends Error {
   constructor(what: string) {
     super(
       `gh stand-in: ${what} is not played by this stand-in (it plays pr create/edit/list/view/ready, ` +
-        'repo view, auth status and --version); nothing was done',
+        'repo view, auth status, --version and their help); nothing was done',
     );
     this.name = 'NotPlayedError';
   }

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from './cli/args.js';
-import { dispatch } from './commands/index.js';
+import { dispatch, HELP_COMMAND } from './commands/index.js';
 import type { CallNotes, CallResult, Ctx } from './context.js';
 import { GhError, NotPlayedError } from './errors.js';
+import { helpPage } from './help/index.js';
 import { findGitDirs, NOT_A_GIT_REPOSITORY, RepoContext } from './git/index.js';
 import { reportMessage, RECORDER_ENV, sendReport } from './report/index.js';
 import { Store } from './store/index.js';
@@ -71,7 +72,10 @@ export function runCall(argv: string[], cwd: string, env: NodeJS.ProcessEnv): Ca
   try {
     const { command: cmd, rest } = dispatch(argv);
     command = cmd.spec.name;
-    const answer = cmd.run(ctx, parseArgs(cmd.spec, rest));
+    const args = parseArgs(cmd.spec, rest);
+    // `--help` wins over everything the command would check or do (cobra's flag.ErrHelp).
+    if (args.help) command = HELP_COMMAND;
+    const answer = args.help ? { stdout: helpPage(cmd.spec) } : cmd.run(ctx, args);
     result = {
       stdout: answer.stdout ?? '',
       stderr: warnings.join('') + (answer.stderr ?? ''),

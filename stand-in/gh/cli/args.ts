@@ -23,6 +23,16 @@ export interface FlagSpec {
   inherited?: boolean;
 }
 
+/** What gh's help shows of a command besides its flags (cobra's `Short`, `Long`, `Example`). */
+export interface CommandHelp {
+  short: string;
+  /** The description, as gh's `heredoc` leaves it (a final newline included). */
+  long?: string;
+  example?: string;
+  /** cobra's `Aliases` (`ls`), shown with the parent's path (`gh pr ls`). */
+  aliases?: readonly string[];
+}
+
 /** A command as gh's parser sees it. */
 export interface CommandSpec {
   /** The canonical command, as recorded (`pr create`). */
@@ -32,6 +42,8 @@ export interface CommandSpec {
   flags: FlagSpec[];
   /** gh's `--json` fields of the command, when it has `--json`. */
   jsonFields?: readonly string[];
+  /** Its help page's texts (commands the stand-in answers `--help` for). */
+  help?: CommandHelp;
 }
 
 /** Parsed flags (last value wins; string slices accumulate) and positional arguments. */
@@ -40,6 +52,11 @@ export interface ParsedArgs {
   /** Flags given on the line (cobra's `Changed`), in order. */
   changed: FlagSpec[];
   positional: string[];
+  /**
+   * True when the line asks for the command's help (`--help`, or an undeclared `-h`): gh then
+   * prints the help, whatever else the line holds, once the flags before it parsed.
+   */
+  help: boolean;
 }
 
 /** A flag error: gh prints it, a blank line and the command's usage (with its flags table). */
@@ -52,7 +69,8 @@ export function flagError(spec: CommandSpec, message: string): GhError {
  * `-tvalue`, grouped short booleans (`-dt title`), flags anywhere among the arguments, and
  * `--` ending the flags; enum, bool and int values are checked as they are read, so the first
  * bad flag on the line is the one named. A flag gh has but the stand-in does not play is
- * refused once the whole line parsed (a parse error wins, as in gh).
+ * refused once the whole line parsed (a parse error wins, as in gh), unless the line asks for
+ * the help.
  */
 export function parseArgs(spec: CommandSpec, argv: string[]): ParsedArgs {
   const flags = new Map<string, string | boolean>();
@@ -118,8 +136,8 @@ export function parseArgs(spec: CommandSpec, argv: string[]): ParsedArgs {
         const c = arg[j] ?? '';
         const f = byShort.get(c);
         if (!f) {
-          // pflag answers an undeclared -h with cobra's help, which the stand-in does not play.
-          if (c === 'h') throw new NotPlayedError(`"gh ${spec.name} -h"`);
+          // pflag stops at an undeclared -h and cobra answers with the help (flag.ErrHelp).
+          if (c === 'h') return { flags, changed, positional, help: true };
           fail(`unknown shorthand flag: '${c}' in ${arg}`);
           continue;
         }
@@ -141,8 +159,12 @@ export function parseArgs(spec: CommandSpec, argv: string[]): ParsedArgs {
     }
     positional.push(arg);
   }
-  if (notPlayed.length > 0) throw new NotPlayedError(`"gh ${spec.name} ${notPlayed[0]}"`);
-  return { flags, changed, positional };
+  // cobra checks `--help` once the flags parsed, before anything else is looked at.
+  const help = flags.get('help') === true;
+  if (notPlayed.length > 0 && !help) {
+    throw new NotPlayedError(`"gh ${spec.name} ${notPlayed[0]}"`);
+  }
+  return { flags, changed, positional, help };
 }
 
 function missingValue(spec: CommandSpec, f: FlagSpec, what: string): GhError {
@@ -223,4 +245,30 @@ export function exactlyNoArguments(args: ParsedArgs): void {
   if (args.positional.length > 0) {
     throw new GhError(`accepts 0 arg(s), received ${args.positional.length}`);
   }
+}
+
+/**
+ * Reads a string-slice flag as pflag does: each value is one CSV record (`bug,"help wanted"`),
+ * the values of repeated flags added up; an empty value adds nothing.
+ */
+export function list(args: ParsedArgs, long: string): string[] {
+  const v = args.flags.get(long);
+  if (typeof v !== 'string' || v === '') return [];
+  const out: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < v.length; i++) {
+    const c = v[i];
+    if (quoted) {
+      if (c === '"' && v[i + 1] === '"') field += v[++i];
+      else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"' && field === '') quoted = true;
+    else if (c === ',') {
+      out.push(field);
+      field = '';
+    } else field += c;
+  }
+  out.push(field);
+  return out;
 }

@@ -52,7 +52,7 @@ function unquoteUsage(f: FlagSpec): { name: string; usage: string } {
 }
 
 /** gh's `dedent` (pkg/cmd/root/help.go): removes the smallest indentation of non-empty lines. */
-function dedent(s: string): string {
+export function dedent(s: string): string {
   const lines = s.split('\n');
   let min = -1;
   for (const l of lines) {
@@ -67,7 +67,7 @@ function dedent(s: string): string {
 }
 
 /** go-gh's `text.Indent`: Go's `(?m)^` also matches after the final newline. */
-function indent(s: string, prefix: string): string {
+export function indent(s: string, prefix: string): string {
   if (s.trim() === '') return s;
   return s.replace(/^/gm, prefix);
 }

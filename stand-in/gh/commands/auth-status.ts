@@ -1,14 +1,26 @@
-import { exactlyNoArguments, notPlayed, type CommandSpec } from '../cli/args.js';
+import { exactlyNoArguments, notPlayed, played, str, type CommandSpec } from '../cli/args.js';
 import { HELP_FLAG } from './common.js';
 import type { Command } from './types.js';
 
 const spec: CommandSpec = {
   name: 'auth status',
   use: 'status',
+  help: {
+    short: 'Display active account and authentication state on each known GitHub host',
+    long: `Display active account and authentication state on each known GitHub host.
+
+For each host, the authentication state of each known account is tested and any issues are included in the output.
+Each host section will indicate the active account, which will be used when targeting that host.
+If an account on any host (or only the one given via \`--hostname\`) has authentication issues,
+the command will exit with 1 and output to stderr.
+
+To change the active account for a host, see \`gh auth switch\`.
+`,
+  },
   flags: [
-    notPlayed('hostname', 'string', 'h', "Check only a specific hostname's auth status"),
+    played('hostname', 'string', 'h', "Check only a specific hostname's auth status"),
     notPlayed('show-token', 'bool', 't', 'Display the auth token'),
-    notPlayed('active', 'bool', 'a', 'Display the active account only'),
+    played('active', 'bool', 'a', 'Display the active account only'),
     HELP_FLAG,
   ],
 };
@@ -18,6 +30,12 @@ export const authStatus: Command = {
   spec,
   run(ctx, args) {
     exactlyNoArguments(args);
+    // One account on one host: `--active` shows what all would. Another host is not logged in
+    // (gh compares the name as given).
+    const hostname = str(args, 'hostname') ?? '';
+    if (hostname !== '' && hostname !== 'github.com') {
+      return { stderr: `You are not logged into any accounts on ${hostname}\n`, exitCode: 1 };
+    }
     const envToken = ctx.env.GH_TOKEN
       ? 'GH_TOKEN'
       : ctx.env.GITHUB_TOKEN

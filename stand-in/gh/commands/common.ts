@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { given, notPlayed, played, type FlagSpec, type ParsedArgs, str } from '../cli/args.js';
+import { given, played, type FlagSpec, type ParsedArgs, str } from '../cli/args.js';
 import type { Ctx } from '../context.js';
 import { GhError, NotPlayedError } from '../errors.js';
 import { selectFields, stringifySorted, type PrDiff } from '../fields/index.js';
@@ -13,26 +13,24 @@ import {
   JqUnsupported,
   parseJq,
 } from '../jq/index.js';
-import type { PullRequest, State } from '../store/index.js';
+import { findLabel, type PullRequest, type RepoLabel, type State } from '../store/index.js';
 
 /** The root's `--help` (persistent, no shorthand: gh's root.go). */
-export const HELP_FLAG: FlagSpec = notPlayed('help', 'bool', undefined, 'Show help for command', {
+export const HELP_FLAG: FlagSpec = played('help', 'bool', undefined, 'Show help for command', {
   inherited: true,
 });
 
-/** Flags every pr command inherits from `gh pr` (cmdutil.EnableRepoOverride) and the root. */
-export const PR_COMMON_FLAGS: FlagSpec[] = [
-  notPlayed(
-    'repo',
-    'string',
-    'R',
-    'Select another repository using the `[HOST/]OWNER/REPO` format',
-    {
-      inherited: true,
-    },
-  ),
-  HELP_FLAG,
-];
+/** `-R/--repo`, which every pr command inherits from `gh pr` (cmdutil.EnableRepoOverride). */
+export const REPO_FLAG: FlagSpec = played(
+  'repo',
+  'string',
+  'R',
+  'Select another repository using the `[HOST/]OWNER/REPO` format',
+  { inherited: true },
+);
+
+/** Flags every pr command inherits from `gh pr` and the root. */
+export const PR_COMMON_FLAGS: FlagSpec[] = [REPO_FLAG, HELP_FLAG];
 
 /** `--json`, `--jq`, `--template` (pkg/cmdutil/json_flags.go `AddJSONFlags`). */
 export const JSON_FLAGS: FlagSpec[] = [
@@ -297,4 +295,9 @@ export function diffSource(repo: RepoContext): (pr: PullRequest) => PrDiff {
     if (!d) cache.set(pr.number, (d = prDiff(repo, pr)));
     return d;
   };
+}
+
+/** The repository's label for a name a pull request carries (its own when the state lacks it). */
+export function labelSource(state: State): (name: string) => Required<RepoLabel> {
+  return (name) => findLabel(state, name) ?? { name, description: '', color: 'ededed' };
 }

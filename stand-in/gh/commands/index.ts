@@ -1,5 +1,7 @@
+import { parseArgs, type CommandSpec, type ParsedArgs } from '../cli/args.js';
 import { goQuote } from '../cli/quote.js';
 import { GhError, NotPlayedError } from '../errors.js';
+import { helpPage } from '../help/index.js';
 import { authStatus } from './auth-status.js';
 import { prCreate } from './pr-create.js';
 import { prEdit } from './pr-edit.js';
@@ -7,6 +9,7 @@ import { prList } from './pr-list.js';
 import { prReady } from './pr-ready.js';
 import { prView } from './pr-view.js';
 import { repoView } from './repo-view.js';
+import { GROUPS, ROOT, type CommandGroup, type SubCommand } from './tree.js';
 import type { Command } from './types.js';
 import { version } from './version.js';
 
@@ -31,96 +34,82 @@ export interface Dispatch {
   rest: string[];
 }
 
-/**
- * The subcommands of the groups the stand-in plays in, as gh's source adds them (pkg/cmd/pr/pr.go,
- * pkg/cmd/repo/repo.go, pkg/cmd/auth/auth.go), with their aliases; hidden ones are matched but
- * not listed.
- */
-const GROUPS: Record<string, { name: string; aliases?: string[]; hidden?: boolean }[]> = {
-  pr: [
-    { name: 'list', aliases: ['ls'] },
-    { name: 'create', aliases: ['new'] },
-    { name: 'status' },
-    { name: 'view' },
-    { name: 'diff' },
-    { name: 'checkout' },
-    { name: 'checks' },
-    { name: 'review' },
-    { name: 'merge' },
-    { name: 'update-branch' },
-    { name: 'ready' },
-    { name: 'comment' },
-    { name: 'close' },
-    { name: 'reopen' },
-    { name: 'edit' },
-    { name: 'lock' },
-    { name: 'unlock' },
-  ],
-  repo: [
-    { name: 'list', aliases: ['ls'] },
-    { name: 'create', aliases: ['new'] },
-    { name: 'view' },
-    { name: 'clone' },
-    { name: 'fork' },
-    { name: 'set-default' },
-    { name: 'sync' },
-    { name: 'edit' },
-    { name: 'deploy-key' },
-    { name: 'license' },
-    { name: 'gitignore' },
-    { name: 'rename' },
-    { name: 'archive' },
-    { name: 'unarchive' },
-    { name: 'delete' },
-    { name: 'credits', hidden: true },
-    { name: 'garden', hidden: true },
-  ],
-  auth: [
-    { name: 'login' },
-    { name: 'logout' },
-    { name: 'status' },
-    { name: 'refresh' },
-    { name: 'git-credential', hidden: true },
-    { name: 'setup-git' },
-    { name: 'token' },
-    { name: 'switch' },
-  ],
-};
+/** The record's name of a call answered with a help page. */
+export const HELP_COMMAND = 'help';
+
+/** A call answered with a help page, whatever its flags (they were parsed already). */
+function helpAnswer(spec: CommandSpec, group?: CommandGroup): Dispatch {
+  return {
+    command: {
+      spec: { name: HELP_COMMAND, use: '', flags: [] },
+      run: () => ({ stdout: helpPage(spec, group) }),
+    },
+    rest: [],
+  };
+}
+
+/** Parses a group's own flags (`gh pr -R x --help`); a line it cannot read is not played. */
+function groupFlags(group: CommandGroup, rest: string[], what: string): ParsedArgs {
+  try {
+    return parseArgs(group.spec, rest);
+  } catch (e) {
+    if (e instanceof GhError) throw new NotPlayedError(what);
+    throw e;
+  }
+}
 
 /**
- * Finds the command of an argument line. An unknown word after a group gh has (`gh pr bogus`)
+ * Finds the command of an argument line. The root and the groups the stand-in plays in answer
+ * with their help page when asked (`gh`, `gh --help`, `gh pr`, `gh pr -h`, `gh help pr`), as
+ * cobra does for a command that does not run; an unknown word after a group (`gh pr bogus`)
  * gets gh's answer; everything else the stand-in does not play, known to gh or not, is refused
  * with {@link NotPlayedError}.
  */
 export function dispatch(argv: string[]): Dispatch {
   const [first, second] = argv;
-  if ((first === '--version' || first === 'version') && argv.length === 1) {
-    return { command: version, rest: [] };
-  }
-  const command =
-    first !== undefined && second !== undefined ? TABLE[`${first} ${second}`] : undefined;
-  if (!command) {
-    const group = first !== undefined ? GROUPS[first] : undefined;
-    if (
-      group &&
-      second !== undefined &&
-      !second.startsWith('-') &&
-      !group.some((c) => c.name === second || c.aliases?.includes(second))
-    ) {
-      throw new GhError(unknownCommand(first ?? '', second, group), 1);
-    }
-    const words = argv.slice(
-      0,
-      first !== undefined &&
-        !first.startsWith('-') &&
-        second !== undefined &&
-        !second.startsWith('-')
-        ? 2
-        : 1,
-    );
-    throw new NotPlayedError(words.length > 0 ? `"gh ${words.join(' ')}"` : '"gh" with no command');
-  }
-  return { command, rest: argv.slice(2) };
+  if (first === undefined) return helpAnswer(ROOT.spec, ROOT);
+  if (first === 'help') return helpCommand(argv.slice(1));
+  if (first === 'version' && argv.length === 1) return { command: version, rest: [] };
+  if (first.startsWith('-')) return rootFlags(argv);
+  const command = second !== undefined ? TABLE[`${first} ${second}`] : undefined;
+  if (command) return { command, rest: argv.slice(2) };
+  const group = GROUPS[first];
+  if (!group) throw new NotPlayedError(`"gh ${first}"`);
+  const sub = second !== undefined && !second.startsWith('-') ? second : undefined;
+  const what = sub !== undefined ? `"gh ${first} ${sub}"` : `"gh ${first}"`;
+  const known = (w: string): boolean =>
+    group.commands.some((c) => c.name === w || c.aliases?.includes(w));
+  if (sub !== undefined && known(sub)) throw new NotPlayedError(what);
+  // cobra: a group runs nothing; with no word it shows its help, with an unknown one it says so.
+  const args = groupFlags(group, argv.slice(sub !== undefined ? 2 : 1), what);
+  const word = sub ?? args.positional[0];
+  if (args.help || word === undefined) return helpAnswer(group.spec, group);
+  if (known(word)) throw new NotPlayedError(what);
+  throw new GhError(unknownCommand(first, word, group.commands), 1);
+}
+
+/** `gh --help`, `gh -h`, `gh --version` (with `--help` too: gh's help function prints it). */
+function rootFlags(argv: string[]): Dispatch {
+  const what = `"gh ${argv[0] ?? ''}"`;
+  const args = groupFlags(ROOT, argv, what);
+  if (args.positional.length > 0) throw new NotPlayedError(what);
+  if (args.flags.get('version') === true) return { command: version, rest: [] };
+  if (args.help) return helpAnswer(ROOT.spec, ROOT);
+  throw new NotPlayedError(what);
+}
+
+/**
+ * `gh help [<command> [<subcommand>]]`: cobra's help command prints the page of the command the
+ * words name (aliases resolved); pages of commands the stand-in does not play are refused.
+ */
+function helpCommand(words: string[]): Dispatch {
+  const [first, second, ...more] = words;
+  if (first === undefined) return helpAnswer(ROOT.spec, ROOT);
+  const group = GROUPS[first];
+  if (group && second === undefined) return helpAnswer(group.spec, group);
+  const command = second !== undefined ? TABLE[`${first} ${second}`] : undefined;
+  if (command && more.length === 0) return helpAnswer(command.spec);
+  throw new NotPlayedError(`"gh help ${words.join(' ')}"`);
 }
 
 /**
@@ -128,11 +117,7 @@ export function dispatch(argv: string[]): Dispatch {
  * (Levenshtein distance up to 2, or a prefix), and the group's usage with its commands sorted.
  * Returned without its final newline (the error printer adds it).
  */
-function unknownCommand(
-  group: string,
-  word: string,
-  commands: { name: string; hidden?: boolean }[],
-): string {
+function unknownCommand(group: string, word: string, commands: SubCommand[]): string {
   let out = `unknown command ${goQuote(word)} for "gh ${group}"\n`;
   const visible = commands.filter((c) => !c.hidden);
   const candidates =

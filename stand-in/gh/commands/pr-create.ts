@@ -2,6 +2,7 @@ import {
   bool,
   flagError,
   given,
+  list,
   noArguments,
   played,
   str,
@@ -13,11 +14,57 @@ import { GhError, NotPlayedError } from '../errors.js';
 import { configValue, type RepoContext } from '../git/index.js';
 import { branchOrFail, PR_COMMON_FLAGS, readBodyFile } from './common.js';
 import { fillTitleBody } from './fill.js';
+import { replaceMe, resolveAssignees, resolveLabels } from './metadata.js';
+import { baseRepo } from './repo-override.js';
 import type { Answer, Command } from './types.js';
+import type { State } from '../store/index.js';
 
 const spec: CommandSpec = {
   name: 'pr create',
   use: 'create',
+  help: {
+    short: 'Create a pull request',
+    long: `Create a pull request on GitHub.
+
+Upon success, the URL of the created pull request will be printed.
+
+When the current branch isn't fully pushed to a git remote, a prompt will ask where
+to push the branch and offer an option to fork the base repository. Use \`--head\` to
+explicitly skip any forking or pushing behavior.
+
+\`--head\` supports \`<user>:<branch>\` syntax to select a head repo owned by \`<user>\`.
+Using an organization as the \`<user>\` is currently not supported.
+For more information, see <https://github.com/cli/cli/issues/10093>
+
+A prompt will also ask for the title and the body of the pull request. Use \`--title\` and
+\`--body\` to skip this, or use \`--fill\` to autofill these values from git commits.
+It's important to notice that if the \`--title\` and/or \`--body\` are also provided
+alongside \`--fill\`, the values specified by \`--title\` and/or \`--body\` will
+take precedence and overwrite any autofilled content.
+
+The base branch for the created PR can be specified using the \`--base\` flag. If not provided,
+the value of \`gh-merge-base\` git branch config will be used. If not configured, the repository's
+default branch will be used. Run \`git config branch.{current}.gh-merge-base {base}\` to configure
+the current branch to use the specified merge base.
+
+Link an issue to the pull request by referencing the issue in the body of the pull
+request. If the body text mentions \`Fixes #123\` or \`Closes #123\`, the referenced issue
+will automatically get closed when the pull request gets merged.
+
+By default, users with write access to the base repository can push new commits to the
+head branch of the pull request. Disable this with \`--no-maintainer-edit\`.
+
+Adding a pull request to projects requires authorization with the \`project\` scope.
+To authorize, run \`gh auth refresh -s project\`.
+`,
+    example: `$ gh pr create --title "The bug is fixed" --body "Everything works again"
+$ gh pr create --reviewer monalisa,hubot  --reviewer myorg/team-name
+$ gh pr create --project "Roadmap"
+$ gh pr create --base develop --head monalisa:feature
+$ gh pr create --template "pull_request_template.md"
+`,
+    aliases: ['new'],
+  },
   flags: [
     played('draft', 'bool', 'd', 'Mark pull request as a draft'),
     played('title', 'string', 't', 'Title for the pull request'),
@@ -134,12 +181,13 @@ export const prCreate: Command = {
     noArguments(spec, args);
     const { body: givenBody } = checkFlags(ctx, args);
     if (bool(args, 'web')) throw new NotPlayedError('"gh pr create --web"');
-    for (const meta of ['reviewer', 'assignee', 'label', 'project', 'milestone']) {
+    for (const meta of ['reviewer', 'project', 'milestone']) {
       if (given(args, meta)) throw new NotPlayedError(`"gh pr create --${meta}"`);
     }
     if (givenBody !== undefined) ctx.notes.description = givenBody;
 
     const repo = ctx.repo();
+    baseRepo(ctx, args); // -R names the origin's repository, or GitHub cannot resolve it
     const base0 = repo.baseRemote();
     const headFlag = str(args, 'head') ?? '';
     let headBranch: string;
@@ -220,12 +268,17 @@ function submit(ctx: Ctx, args: ParsedArgs, s: Submission): Answer {
     );
   }
   if (title === '') throw new GhError('pull request title must not be blank');
+  const meta = metadata(ctx, args, state);
   const draft = bool(args, 'draft');
   if (bool(args, 'dry-run')) {
     return {
       stdout:
         'Would have created a Pull Request with:\n' +
         `title:\t${title}\ndraft:\t${draft}\nbase:\t${base}\nhead:\t${head}\n` +
+        (meta.given.labels.length > 0 ? `labels:\t${meta.given.labels.join(', ')}\n` : '') +
+        (meta.given.assignees.length > 0
+          ? `assignees:\t${meta.given.assignees.join(', ')}\n`
+          : '') +
         `maintainerCanModify:\t${!bool(args, 'no-maintainer-edit')}\nbody:\n` +
         (body.length > 0 ? `${body}\n` : ''),
     };
@@ -260,10 +313,29 @@ function submit(ctx: Ctx, args: ParsedArgs, s: Submission): Answer {
     updated_at: now,
     url,
     author: ctx.user(),
+    ...(meta.labels.length > 0 ? { labels: meta.labels } : {}),
+    ...(meta.assignees.length > 0 ? { assignees: meta.assignees } : {}),
   });
   store.changed();
   ctx.notes.pr = number;
   return { stdout: `${url}\n` };
+}
+
+/**
+ * `--assignee` (`@me` replaced) and `--label`, checked as gh's `AddMetadataToIssueParams` does
+ * before a dry run: assignees first, then labels. `given` is what the dry run prints.
+ */
+function metadata(ctx: Ctx, args: ParsedArgs, state: State) {
+  const given = { assignees: replaceMe(ctx, list(args, 'assignee')), labels: list(args, 'label') };
+  const assignees = resolveAssignees(ctx, given.assignees);
+  if (assignees.unknown !== undefined) {
+    throw new GhError(`could not assign user: '${assignees.unknown}' not found`);
+  }
+  const labels = resolveLabels(state, given.labels);
+  if (labels.unknown !== undefined) {
+    throw new GhError(`could not add label: '${labels.unknown}' not found`);
+  }
+  return { given, assignees: assignees.names, labels: labels.names };
 }
 
 /**

@@ -10,12 +10,44 @@ import {
 } from '../cli/args.js';
 import { NotPlayedError } from '../errors.js';
 import { PR_FIELDS, PR_FIELDS_NOT_PLAYED, pick, prFieldValue } from '../fields/index.js';
-import { diffSource, JSON_FLAGS, jsonRequest, PR_COMMON_FLAGS, printJson } from './common.js';
+import {
+  diffSource,
+  JSON_FLAGS,
+  jsonRequest,
+  labelSource,
+  PR_COMMON_FLAGS,
+  printJson,
+} from './common.js';
+import { baseRepo } from './repo-override.js';
 import type { Command } from './types.js';
 
 const spec: CommandSpec = {
   name: 'pr list',
   use: 'list',
+  help: {
+    short: 'List pull requests in a repository',
+    long: `List pull requests in a GitHub repository. By default, this only lists open PRs.
+
+The search query syntax is documented here:
+<https://docs.github.com/en/search-github/searching-on-github/searching-issues-and-pull-requests>
+`,
+    example: `# List PRs authored by you
+$ gh pr list --author "@me"
+
+# List PRs with a specific head branch name
+$ gh pr list --head "typo"
+
+# List only PRs with all of the given labels
+$ gh pr list --label bug --label "priority 1"
+
+# Filter PRs using search syntax
+$ gh pr list --search "status:success review:required"
+
+# Find a PR that introduced a given commit
+$ gh pr list --search "<SHA>" --state merged
+`,
+    aliases: ['ls'],
+  },
   jsonFields: PR_FIELDS,
   flags: [
     played('web', 'bool', 'w', 'List pull requests in the web browser'),
@@ -25,7 +57,12 @@ const spec: CommandSpec = {
       enum: ['open', 'closed', 'merged', 'all'],
     }),
     played('base', 'string', 'B', 'Filter by base branch'),
-    played('head', 'string', 'H', 'Filter by head branch'),
+    played(
+      'head',
+      'string',
+      'H',
+      'Filter by head branch ("<owner>:<branch>" syntax not supported)',
+    ),
     notPlayed('label', 'stringSlice', 'l', 'Filter by label'),
     notPlayed('author', 'string', 'A', 'Filter by author'),
     played('app', 'string', undefined, 'Filter by GitHub App author'),
@@ -61,15 +98,14 @@ export const prList: Command = {
     // `--draft` is a nil-able bool: absent keeps all, `--draft=false` keeps non-drafts only.
     const draft = given(args, 'draft') ? bool(args, 'draft') : undefined;
 
+    const name = baseRepo(ctx, args);
     const repo = ctx.repo();
-    const name = repo.repoName();
     const head = str(args, 'head');
     const base = str(args, 'base');
 
-    const prs = ctx
-      .store()
-      .read()
-      .pull_requests.filter(
+    const record = ctx.store().read();
+    const prs = record.pull_requests
+      .filter(
         (p) =>
           states.includes(p.state) &&
           (!head || p.head === head) &&
@@ -83,7 +119,7 @@ export const prList: Command = {
       .slice(0, limit);
 
     if (json) {
-      const src = { repo: name, diff: diffSource(repo) };
+      const src = { repo: name, diff: diffSource(repo), label: labelSource(record) };
       const rows = prs.map((p) => pick(json.fields, (f) => prFieldValue(f, p, src)));
       return { stdout: printJson(rows, json.jq) };
     }

@@ -1,10 +1,21 @@
 import { atMostOneArgument, bool, played, type CommandSpec } from '../cli/args.js';
 import { PR_COMMON_FLAGS, selectPr } from './common.js';
+import { argumentRequiredWithRepo, baseRepo } from './repo-override.js';
 import type { Command } from './types.js';
 
 const spec: CommandSpec = {
   name: 'pr ready',
   use: 'ready [<number> | <url> | <branch>]',
+  help: {
+    short: 'Mark a pull request as ready for review',
+    long: `Mark a pull request as ready for review.
+
+Without an argument, the pull request that belongs to the current branch
+is marked as ready.
+
+If supported by your plan, convert to draft with \`--undo\`
+`,
+  },
   flags: [
     played('undo', 'bool', undefined, 'Convert a pull request to "draft"'),
     ...PR_COMMON_FLAGS,
@@ -18,8 +29,8 @@ export const prReady: Command = {
     const selector = atMostOneArgument(args);
     const undo = bool(args, 'undo');
     ctx.notes.marksReady = !undo;
-    const repo = ctx.repo();
-    const name = repo.repoName();
+    argumentRequiredWithRepo(spec, args, selector);
+    const name = baseRepo(ctx, args, selector);
     const store = ctx.store();
     const pr = selectPr(ctx, store.read(), name, selector);
     ctx.notes.pr = pr.number;

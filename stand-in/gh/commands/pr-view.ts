@@ -1,23 +1,35 @@
-import { atMostOneArgument, notPlayed, type CommandSpec } from '../cli/args.js';
+import { atMostOneArgument, bool, notPlayed, played, type CommandSpec } from '../cli/args.js';
 import { PR_FIELDS, PR_FIELDS_NOT_PLAYED, pick, prFieldValue } from '../fields/index.js';
 import {
   diffSource,
   JSON_FLAGS,
   jsonRequest,
+  labelSource,
   PR_COMMON_FLAGS,
   numberOf,
   printJson,
   selectPr,
 } from './common.js';
+import { argumentRequiredWithRepo, baseRepo, repoOverride } from './repo-override.js';
 import type { Command } from './types.js';
 
 const spec: CommandSpec = {
   name: 'pr view',
   use: 'view [<number> | <url> | <branch>]',
+  help: {
+    short: 'View a pull request',
+    long: `Display the title, body, and other information about a pull request.
+
+Without an argument, the pull request that belongs to the current branch
+is displayed.
+
+With \`--web\` flag, open the pull request in a web browser instead.
+`,
+  },
   jsonFields: PR_FIELDS,
   flags: [
     notPlayed('web', 'bool', 'w', 'Open a pull request in the browser'),
-    notPlayed('comments', 'bool', 'c', 'View pull request comments'),
+    played('comments', 'bool', 'c', 'View pull request comments'),
     ...JSON_FLAGS,
     ...PR_COMMON_FLAGS,
   ],
@@ -29,18 +41,21 @@ export const prView: Command = {
   run(ctx, args) {
     const selector = atMostOneArgument(args);
     const json = jsonRequest(args, PR_FIELDS, PR_FIELDS_NOT_PLAYED);
+    argumentRequiredWithRepo(spec, args, selector);
+    repoOverride(args);
     const repo = ctx.repo();
-    const name = repo.repoName();
     // gh answers `--json number` for a number or URL without asking GitHub (shared/finder.go).
     const only = json && json.fields.length === 1 && json.fields[0] === 'number';
-    const number = only ? numberOf(ctx, selector, name) : undefined;
+    const number = only ? numberOf(ctx, selector, repo.repoName()) : undefined;
     if (number !== undefined) {
       ctx.notes.pr = number;
       return { stdout: printJson({ number }, json?.jq) };
     }
-    const pr = selectPr(ctx, ctx.store().read(), name, selector);
+    const name = baseRepo(ctx, args, selector);
+    const state = ctx.store().read();
+    const pr = selectPr(ctx, state, name, selector);
     ctx.notes.pr = pr.number;
-    const src = { repo: name, diff: diffSource(repo) };
+    const src = { repo: name, diff: diffSource(repo), label: labelSource(state) };
     if (json)
       return {
         stdout: printJson(
@@ -48,13 +63,15 @@ export const prView: Command = {
           json.jq,
         ),
       };
+    // Non-TTY, `--comments` prints the comments and reviews only: a run's pull requests have none.
+    if (bool(args, 'comments')) return { stdout: '' };
     const diff = src.diff(pr);
     const lines = [
       `title:\t${pr.title}`,
       `state:\t${pr.state === 'OPEN' && pr.draft ? 'DRAFT' : pr.state}`,
       `author:\t${pr.author}`,
-      'labels:\t',
-      'assignees:\t',
+      `labels:\t${labelList(pr.labels)}`,
+      `assignees:\t${(pr.assignees ?? []).join(', ')}`,
       'reviewers:\t',
       'projects:\t',
       'milestone:\t',
@@ -69,3 +86,14 @@ export const prView: Command = {
     return { stdout: lines.join('\n') + '\n' };
   },
 };
+
+/** gh's `prLabelList`: names sorted regardless of case (stable), comma-separated. */
+function labelList(labels: string[] | undefined): string {
+  return [...(labels ?? [])]
+    .sort((a, b) => {
+      const x = a.toLowerCase();
+      const y = b.toLowerCase();
+      return x < y ? -1 : x > y ? 1 : 0;
+    })
+    .join(', ');
+}

@@ -8,6 +8,17 @@ import type { Command } from './types.js';
 const spec: CommandSpec = {
   name: 'repo view',
   use: 'view [<repository>]',
+  help: {
+    short: 'View a repository',
+    long: `Display the description and the README of a GitHub repository.
+
+With no argument, the repository for the current directory is displayed.
+
+With \`--web\`, open the repository in a web browser instead.
+
+With \`--branch\`, view a specific branch of the repository.
+`,
+  },
   jsonFields: REPO_FIELDS,
   flags: [
     notPlayed('web', 'bool', 'w', 'Open a repository in the browser'),

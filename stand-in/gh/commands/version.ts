@@ -2,8 +2,8 @@ import type { Command } from './types.js';
 
 /** The gh version the stand-in answers as. */
 export const GH_VERSION = '2.78.0';
-/** Its release date as `gh --version` prints it (not confirmed against a real gh). */
-export const GH_VERSION_DATE = '2025-08-20';
+/** Its release date as `gh --version` prints it (the v2.78.0 tag's date, as real gh 2.78.0 prints it). */
+export const GH_VERSION_DATE = '2025-08-21';
 
 /** `gh --version` and `gh version`. */
 export const version: Command = {

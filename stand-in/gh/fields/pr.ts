@@ -1,5 +1,5 @@
 import type { RepoName } from '../git/index.js';
-import type { PullRequest } from '../store/index.js';
+import type { PullRequest, RepoLabel } from '../store/index.js';
 
 /** gh's `--json` fields for pull requests (gh 2.78). */
 export const PR_FIELDS = [
@@ -75,6 +75,8 @@ export interface PrDiff {
 export interface PrFieldSource {
   repo: RepoName;
   diff: (pr: PullRequest) => PrDiff;
+  /** The repository's label of a name a pull request carries. */
+  label: (name: string) => Required<RepoLabel>;
 }
 
 /** The value of one `--json` field, in gh's shape. */
@@ -94,7 +96,7 @@ export function prFieldValue(field: string, pr: PullRequest, src: PrFieldSource)
     case 'baseRefOid':
       return src.diff(pr).baseRefOid;
     case 'author':
-      return { id: `U_stand_in_${pr.author}`, is_bot: false, login: pr.author, name: '' };
+      return { id: userId(pr.author), is_bot: false, login: pr.author, name: '' };
     case 'baseRefName':
       return pr.base;
     case 'headRefName':
@@ -139,11 +141,16 @@ export function prFieldValue(field: string, pr: PullRequest, src: PrFieldSource)
     case 'mergedBy':
     case 'milestone':
       return null;
-    // Nothing in a run can add these: no review, label, comment, check or project exists.
+    case 'labels':
+      return (pr.labels ?? []).map((n) => {
+        const l = src.label(n);
+        return { color: l.color, description: l.description, id: labelId(l.name), name: l.name };
+      });
     case 'assignees':
+      return (pr.assignees ?? []).map((login) => ({ id: userId(login), login, name: '' }));
+    // Nothing in a run can add these: no review, comment, check or project exists.
     case 'closingIssuesReferences':
     case 'comments':
-    case 'labels':
     case 'latestReviews':
     case 'projectCards':
     case 'projectItems':
@@ -155,4 +162,14 @@ export function prFieldValue(field: string, pr: PullRequest, src: PrFieldSource)
     default:
       throw new Error(`gh stand-in: no value for field ${field}`);
   }
+}
+
+/** The stand-in's own node id of a user (not GitHub's). */
+function userId(login: string): string {
+  return `U_stand_in_${login}`;
+}
+
+/** The stand-in's own node id of a label (not GitHub's). */
+function labelId(name: string): string {
+  return `LA_stand_in_${name.replace(/\s/g, '_')}`;
 }

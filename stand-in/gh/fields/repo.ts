@@ -65,7 +65,7 @@ export const REPO_FIELDS = [
   'viewerDefaultMergeMethod',
   'viewerHasStarred',
   'viewerPermission',
-  'viewerPossibleCommitAuthors',
+  'viewerPossibleCommitEmails',
   'viewerSubscription',
   'visibility',
   'watchers',

@@ -5,7 +5,8 @@ import { acquireLock } from './lock.js';
 import { readState, writeState, type State, type StateDefaults } from './state.js';
 
 export type { CallRecord } from './calls.js';
-export type { PullRequest, PrState, State, StateDefaults } from './state.js';
+export type { PullRequest, PrState, RepoLabel, State, StateDefaults } from './state.js';
+export { findLabel, repoLabelsOf } from './labels.js';
 export { readState } from './state.js';
 
 /** The name of the record folder inside a repository's git directory. */

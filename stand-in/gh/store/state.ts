@@ -16,12 +16,29 @@ export interface PullRequest {
   updated_at: string;
   url: string;
   author: string;
+  /** The names of its labels, as the repository spells them; left out when none. */
+  labels?: string[];
+  /** The logins assigned to it; left out when none. */
+  assignees?: string[];
+}
+
+/** A label of the repository (`name` unique regardless of case). */
+export interface RepoLabel {
+  name: string;
+  description?: string;
+  /** Six hex digits, no `#`. */
+  color?: string;
 }
 
 /** The state file: every pull request the stand-in knows. */
 export interface State {
   version: 1;
   next_number: number;
+  /**
+   * Labels the repository has besides GitHub's default ones (written by the harness from the
+   * eval's start state); left out when none were given.
+   */
+  labels?: RepoLabel[];
   pull_requests: PullRequest[];
 }
 
@@ -86,6 +103,14 @@ function normalizeState(raw: unknown, file: string, d: StateDefaults): State {
     const draft = r.draft ?? false;
     if (typeof draft !== 'boolean') return bad(`${at}/draft`, 'not a boolean');
     const created = str('created_at', d.now);
+    const names = (k: 'labels' | 'assignees'): { [key: string]: string[] } => {
+      const v = r[k];
+      if (v === undefined) return {};
+      if (!Array.isArray(v) || !v.every((x) => typeof x === 'string' && x !== '')) {
+        return bad(`${at}/${k}`, 'not an array of non-empty strings');
+      }
+      return v.length > 0 ? { [k]: v as string[] } : {};
+    };
     return {
       number,
       title: str('title'),
@@ -98,6 +123,8 @@ function normalizeState(raw: unknown, file: string, d: StateDefaults): State {
       updated_at: str('updated_at', created),
       url: str('url', d.urlOf(number)),
       author: str('author', d.author),
+      ...names('labels'),
+      ...names('assignees'),
     };
   });
   const seen = new Map<number, number>();
@@ -115,8 +142,35 @@ function normalizeState(raw: unknown, file: string, d: StateDefaults): State {
   return {
     version: 1,
     next_number: Math.max(typeof next === 'number' ? next : 0, max + 1),
+    ...(obj.labels === undefined ? {} : { labels: repoLabels(obj.labels, bad) }),
     pull_requests: prs,
   };
+}
+
+/** The state's own labels: `[{ "name", "description"?, "color"? }]`, names unique regardless of case. */
+function repoLabels(raw: unknown, bad: (pointer: string, what: string) => never): RepoLabel[] {
+  if (!Array.isArray(raw)) return bad('/labels', 'not an array');
+  const seen = new Map<string, number>();
+  return raw.map((l: unknown, i): RepoLabel => {
+    const at = `/labels/${i}`;
+    if (typeof l !== 'object' || l === null) return bad(at, 'not an object');
+    const { name, description, color } = l as Record<string, unknown>;
+    if (typeof name !== 'string' || name === '') return bad(`${at}/name`, 'missing or empty');
+    const first = seen.get(name.toLowerCase());
+    if (first !== undefined) bad(`${at}/name`, `${name} is also /labels/${first}/name`);
+    seen.set(name.toLowerCase(), i);
+    if (description !== undefined && typeof description !== 'string') {
+      return bad(`${at}/description`, 'not a string');
+    }
+    if (color !== undefined && (typeof color !== 'string' || !/^[0-9a-fA-F]{6}$/.test(color))) {
+      return bad(`${at}/color`, 'not six hex digits');
+    }
+    return {
+      name,
+      ...(description === undefined ? {} : { description }),
+      ...(color === undefined ? {} : { color }),
+    };
+  });
 }
 
 /** The text of a state file as the stand-in writes it (pretty-printed). */

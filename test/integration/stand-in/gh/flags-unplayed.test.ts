@@ -77,13 +77,18 @@ describe('gh stand-in: flags, --json/--jq errors and what it does not play', fun
     ['pr', 'status'],
     ['issue', 'list'],
     ['pr', 'view', '--web'],
-    ['pr', 'list', '--repo', 'acme/toy'],
-    ['pr', 'create', '-t', 'x', '-b', 'y', '--label', 'bug'],
+    ['pr', 'list', '--repo', 'gitlab.com/acme/toy'],
+    ['pr', 'create', '-t', 'x', '-b', 'y', '--reviewer', 'octocat'],
+    ['pr', 'create', '-t', 'x', '-b', 'y', '--milestone', 'v1'],
     ['pr', 'list', '--author', 'me'],
-    ['pr', 'edit', '--add-label', 'bug'],
-    ['pr', 'view', '--help'],
+    ['pr', 'list', '--label', 'bug'],
+    ['pr', 'edit', '--add-reviewer', 'octocat'],
+    ['pr', 'edit', '--add-assignee', '@copilot'],
+    ['pr', 'merge', '--help'],
+    ['help', 'pr', 'merge'],
+    ['help', 'formatting'],
+    ['auth', 'status', '--show-token'],
     ['browse'],
-    [],
   ];
   for (const args of unplayed) {
     it(`refuses "gh ${args.join(' ')}" as not played (exit 1, recorded)`, async () => {

@@ -76,7 +76,7 @@ describe('gh stand-in: pr edit and pr ready', function () {
       );
       const none = await repo.gh(['pr', 'edit']);
       expect(none.stderr).to.match(
-        /^--title, --body, --reviewer, --assignee, --label, --project, or --milestone required when not running interactively\n/,
+        /^--tile, --body, --reviewer, --assignee, --label, --project, or --milestone required when not running interactively\n/,
       );
       expect(none.exitCode).to.equal(1);
     });

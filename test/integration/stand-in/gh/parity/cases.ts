@@ -9,6 +9,12 @@ import { TempRepo, type GhRun } from '../support.js';
 /** The cli/cli commit the cases were derived from (v2.60.0 and later revisions of its files). */
 export const GH_COMMIT = '44ee17760709bedf1cad7e452e61751489b81a33';
 
+/**
+ * The cli/cli commit of the release the stand-in claims, v2.78.0: the help pages, the flags
+ * tables, `-R`, labels and assignees cases cite it (`@2.78`).
+ */
+export const GH_278_COMMIT = '89512590addc159fff0f13acca811d803d592ff9';
+
 /** One differential case. */
 export interface ParityCase {
   name: string;
@@ -81,14 +87,14 @@ export const flagErr = (message: string, usage: string): GhRun => err(`${message
 export const usage = (useLine: string, table: string[]): string =>
   `Usage:  ${useLine}\n\nFlags:\n${table.map((l) => `${l}\n`).join('')}  `;
 
-/** `gh pr list`'s flags (pkg/cmd/pr/list/list.go, pkg/cmdutil/json_flags.go). */
+/** `gh pr list`'s flags (pkg/cmd/pr/list/list.go @2.78, pkg/cmdutil/json_flags.go). */
 export const PR_LIST_USAGE = usage('gh pr list [flags]', [
   '      --app string        Filter by GitHub App author',
   '  -a, --assignee string   Filter by assignee',
   '  -A, --author string     Filter by author',
   '  -B, --base string       Filter by base branch',
   '  -d, --draft             Filter by draft state',
-  '  -H, --head string       Filter by head branch',
+  '  -H, --head string       Filter by head branch ("<owner>:<branch>" syntax not supported)',
   '  -q, --jq expression     Filter JSON output using a jq expression',
   '      --json fields       Output JSON with the specified fields',
   '  -l, --label strings     Filter by label',
@@ -144,9 +150,9 @@ export const AUTH_STATUS_USAGE = usage('gh auth status [flags]', [
   '  -t, --show-token        Display the auth token',
 ]);
 
-/** `gh pr edit`'s flags (pkg/cmd/pr/edit/edit.go): no JSON flags. */
+/** `gh pr edit`'s flags (pkg/cmd/pr/edit/edit.go @2.78): no JSON flags. */
 export const PR_EDIT_USAGE = usage('gh pr edit [<number> | <url> | <branch>] [flags]', [
-  '      --add-assignee login      Add assigned users by their login. Use "@me" to assign yourself.',
+  '      --add-assignee login      Add assigned users by their login. Use "@me" to assign yourself, or "@copilot" to assign Copilot.',
   '      --add-label name          Add labels by name',
   '      --add-project title       Add the pull request to projects by title',
   '      --add-reviewer login      Add reviewers by their login.',
@@ -154,7 +160,7 @@ export const PR_EDIT_USAGE = usage('gh pr edit [<number> | <url> | <branch>] [fl
   '  -b, --body string             Set the new body.',
   '  -F, --body-file file          Read body text from file (use "-" to read from standard input)',
   '  -m, --milestone name          Edit the milestone the pull request belongs to by name',
-  '      --remove-assignee login   Remove assigned users by their login. Use "@me" to unassign yourself.',
+  '      --remove-assignee login   Remove assigned users by their login. Use "@me" to unassign yourself, or "@copilot" to unassign Copilot.',
   '      --remove-label name       Remove labels by name',
   '      --remove-milestone        Remove the milestone association from the pull request',
   '      --remove-project title    Remove the pull request from projects by title',

@@ -168,10 +168,10 @@ runCases('pr view, edit, ready', [
   },
   {
     name: 'pr edit with no edit flag',
-    cite: 'pkg/cmd/pr/edit/edit.go (FlagErrorf; the wording of releases after 2.60)',
+    cite: 'pkg/cmd/pr/edit/edit.go @2.78 (FlagErrorf: its `--tile` typo, fixed after 2.78)',
     args: ['pr', 'edit', '1'],
     want: flagErr(
-      '--title, --body, --reviewer, --assignee, --label, --project, or --milestone required when not running interactively',
+      '--tile, --body, --reviewer, --assignee, --label, --project, or --milestone required when not running interactively',
       PR_EDIT_USAGE,
     ),
   },
