@@ -70,7 +70,7 @@ export const prView: Command = {
       `title:\t${pr.title}`,
       `state:\t${pr.state === 'OPEN' && pr.draft ? 'DRAFT' : pr.state}`,
       `author:\t${pr.author}`,
-      `labels:\t${labelList(pr.labels)}`,
+      `labels:\t${labelList((pr.labels ?? []).map((n) => src.label(n).name))}`,
       `assignees:\t${(pr.assignees ?? []).join(', ')}`,
       'reviewers:\t',
       'projects:\t',
@@ -88,8 +88,8 @@ export const prView: Command = {
 };
 
 /** gh's `prLabelList`: names sorted regardless of case (stable), comma-separated. */
-function labelList(labels: string[] | undefined): string {
-  return [...(labels ?? [])]
+function labelList(labels: string[]): string {
+  return [...labels]
     .sort((a, b) => {
       const x = a.toLowerCase();
       const y = b.toLowerCase();

@@ -44,6 +44,24 @@ describe('gh stand-in: the record', function () {
     });
   });
 
+  it('records help as `help`: pr ready --help marks nothing ready; labels and assignees validate', async () => {
+    const v = await recordValidators();
+    await repo.prepare({ labels: [{ name: 'needs-review', color: 'FBCA04' }], pull_requests: [] });
+    await repo.gh(['pr', 'create', '-d', '-t', 'T', '-b', 'B', '-l', 'needs-review', '-a', '@me']);
+    const help = await repo.gh(['pr', 'ready', '--help']);
+    expect(help.exitCode).to.equal(0);
+    const call = await repo.lastCall();
+    expect(call).to.include({ command: 'help', played: true, marks_ready: false, pr: null });
+    expect(v.call(call)).to.equal(undefined);
+    const state = await repo.state();
+    expect(v.state(state)).to.equal(undefined);
+    expect(state.pull_requests[0]).to.deep.include({
+      draft: true,
+      labels: ['needs-review'],
+      assignees: ['evalrig'],
+    });
+  });
+
   it('keeps the record out of the work tree: git status stays clean', async () => {
     await repo.gh(['pr', 'create', '-t', 'T', '-b', 'B']);
     expect(await repo.git('status', '--porcelain')).to.equal('');

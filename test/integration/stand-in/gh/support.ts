@@ -123,6 +123,16 @@ export class TempRepo {
     return JSON.parse(await readFile(path.join(this.recordDir, 'state.json'), 'utf8')) as StateFile;
   }
 
+  /** The state file, parsed, or null when no call wrote one. */
+  async stateOrNull(): Promise<StateFile | null> {
+    try {
+      return await this.state();
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw e;
+    }
+  }
+
   /** Writes a prepared state, as the harness does before a run. */
   async prepare(state: unknown): Promise<void> {
     await mkdir(this.recordDir, { recursive: true });
