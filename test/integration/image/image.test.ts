@@ -92,8 +92,13 @@ describe('test image (src/image, docker/Dockerfile)', function () {
     await pingDocker(client);
     scratch = await mkdtemp(path.join(tmpdir(), 'evalrig-image-test-'));
     // Bundled from the current sources, as `npm run build` does.
+    // The real Dockerfile with one comment more: its own tag, so that the forced build below
+    // never swaps the image behind the tag that campaigns on this engine are using.
+    const dockerfile = path.join(scratch, 'Dockerfile');
+    const real = await readFile(path.join(PROJECT_ROOT, 'docker', 'Dockerfile'), 'utf8');
+    await writeFile(dockerfile, `${real}\n# the image test's own copy\n`);
     sources = {
-      dockerfile: path.join(PROJECT_ROOT, 'docker', 'Dockerfile'),
+      dockerfile,
       standIn: await bundleStandIn('gh', path.join(scratch, 'dist', 'gh')),
       agent: await bundleStandIn('agent', path.join(scratch, 'dist', 'agent')),
     };
