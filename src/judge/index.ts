@@ -12,7 +12,14 @@
  * ```
  */
 export { CampaignGrader, describeGradeSummary, type GradeSummary } from './campaign.js';
-export { defuse, gradeRun, GRADING_FILE, JUDGE_CALLS_FILE, type GradeOutcome } from './grade.js';
+export {
+  defuse,
+  FRAME_TAGS,
+  gradeRun,
+  GRADING_FILE,
+  JUDGE_CALLS_FILE,
+  type GradeOutcome,
+} from './grade.js';
 export { blindOrder, compareRuns, comparisonDir } from './compare.js';
 export { askJudge, prepareJudgeModel, type JudgeModel, type JudgeReply } from './call.js';
 export { parseCompareAnswer, parseGradingAnswer } from './answer.js';
