@@ -19,6 +19,9 @@ export interface SideSummary {
   readonly generated_at: string;
 }
 
+/** The agent a campaign played, as compare records it. */
+export type SideAgent = Omit<AgentIdentity, 'images'>;
+
 /** A codebase a campaign used, with the evals that used it. */
 export type SideCodebase = CodebaseProvenance & { readonly evals: readonly string[] };
 
@@ -26,8 +29,11 @@ export type SideCodebase = CodebaseProvenance & { readonly evals: readonly strin
 export interface SideProvenance {
   readonly eval_set: { readonly name: string; readonly path: string; readonly sha256: string };
   readonly codebases: readonly SideCodebase[];
-  /** An adapter agent; null for a command agent (its command is in the eval set). */
-  readonly agent: AgentIdentity | null;
+  /**
+   * An adapter agent (its derived images left out: the image is compared on its own); null for
+   * a command agent (its command is in the eval set).
+   */
+  readonly agent: SideAgent | null;
   readonly image: {
     readonly tag: string;
     readonly id: string;
