@@ -1,4 +1,10 @@
-import { fisherExact, minimumDetectableDifference, newcombeDifference } from '../report/stats.js';
+import {
+  fisherExact,
+  minimumDetectableDifference,
+  newcombeDifference,
+  worstDetectableDifference,
+  type WorstDetectable,
+} from '../report/stats.js';
 import type { BenchmarkFile } from '../report/index.js';
 import { welchDifference } from './welch.js';
 import type {
@@ -162,15 +168,31 @@ function detectable(nA: number, nB: number, baseline: number): number | null {
   return detectableMemo.get(key)!;
 }
 
+const worstMemo = new Map<string, WorstDetectable>();
+
+function worstOf(nA: number, nB: number): SmallestDetectable['worst'] {
+  const key = `${nA}/${nB}`;
+  if (!worstMemo.has(key)) worstMemo.set(key, worstDetectableDifference(nB, nA)!);
+  const w = worstMemo.get(key)!;
+  return { rate_a: w.baseline, difference: w.difference };
+}
+
 /**
  * The smallest difference of rates these numbers of runs detect (Fisher's
  * p < 0.05, 80% power), when A's true rate is 0 (or 1: a behaviour A never
- * or always shows, the easiest case) and when it is 0.5 (the hardest); null
- * past DETECTABLE_MAX_RUNS or with no run on a side.
+ * or always shows, the easiest case), when it is 0.5, and at the hardest rate
+ * of the grid (not always 0.5); null past DETECTABLE_MAX_RUNS or with no run
+ * on a side.
  */
 export function smallestDetectable(nA: number, nB: number): SmallestDetectable | null {
   if (nA <= 0 || nB <= 0 || nA > DETECTABLE_MAX_RUNS || nB > DETECTABLE_MAX_RUNS) return null;
-  return { n_a: nA, n_b: nB, from_edge: detectable(nA, nB, 0), from_half: detectable(nA, nB, 0.5) };
+  return {
+    n_a: nA,
+    n_b: nB,
+    from_edge: detectable(nA, nB, 0),
+    from_half: detectable(nA, nB, 0.5),
+    worst: worstOf(nA, nB),
+  };
 }
 
 /** Every measure of two groups of the same condition: paired when both have it, listed when one does. */

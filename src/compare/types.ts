@@ -143,8 +143,10 @@ export interface SmallestDetectable {
   readonly n_b: number;
   /** When A's true rate is 0% (or 100%): a behaviour A never (or always) shows, the easiest case. */
   readonly from_edge: number | null;
-  /** When A's true rate is 50%, the hardest case. */
+  /** When A's true rate is 50% (not always the hardest case). */
   readonly from_half: number | null;
+  /** At the hardest true rate of A over the grid 0% to 50% by 5 points (r and 1 − r alike). */
+  readonly worst: { readonly rate_a: number; readonly difference: number | null };
 }
 
 /** One condition, overall (eval null) or in one eval, on both sides. */
