@@ -43,7 +43,7 @@ export function messageCheckLabel(name: string): string {
  * as 0.
  *
  * @example
- * points(-0.0058, 0); // "−0.6"
+ * points(-0.004, 0); // "−0.4"
  * points(0.125, 1, true); // "+12.5"
  * points(0, 1); // "0.0"
  */
