@@ -11,7 +11,12 @@
  * const summary = await grader?.sweep(); // the rest, and the blind comparisons
  * ```
  */
-export { CampaignGrader, describeGradeSummary, type GradeSummary } from './campaign.js';
+export {
+  CampaignGrader,
+  describeGradeSummary,
+  gradingErrors,
+  type GradeSummary,
+} from './campaign.js';
 export {
   defuse,
   FRAME_TAGS,
