@@ -1,8 +1,8 @@
 import {
+  detectableGrid,
   fisherExact,
-  minimumDetectableDifference,
+  hardestOf,
   newcombeDifference,
-  worstDetectableDifference,
   type WorstDetectable,
 } from '../report/stats.js';
 import type { BenchmarkFile } from '../report/index.js';
@@ -159,22 +159,13 @@ export function compareNumbers(measure: string, a: SideNumber, b: SideNumber): M
 // Past this many runs a side the exact computation costs (0.8 s at 400 against 400, per pair of
 // sizes, twice) more than it tells: from 100 against 100 the answer is under 20.2 pts.
 const DETECTABLE_MAX_RUNS = 100;
-const detectableMemo = new Map<string, number | null>();
+const gridMemo = new Map<string, WorstDetectable[]>();
 
-function detectable(nA: number, nB: number, baseline: number): number | null {
-  const key = `${nA}/${nB}/${baseline}`;
-  if (!detectableMemo.has(key))
-    detectableMemo.set(key, minimumDetectableDifference(nB, nA, { baseline }));
-  return detectableMemo.get(key)!;
-}
-
-const worstMemo = new Map<string, WorstDetectable>();
-
-function worstOf(nA: number, nB: number): SmallestDetectable['worst'] {
+/** What nB runs against nA detect from each baseline of the grid (A's rate), remembered. */
+function gridOf(nA: number, nB: number): WorstDetectable[] {
   const key = `${nA}/${nB}`;
-  if (!worstMemo.has(key)) worstMemo.set(key, worstDetectableDifference(nB, nA)!);
-  const w = worstMemo.get(key)!;
-  return { rate_a: w.baseline, difference: w.difference };
+  if (!gridMemo.has(key)) gridMemo.set(key, detectableGrid(nB, nA)!);
+  return gridMemo.get(key)!;
 }
 
 /**
@@ -186,12 +177,14 @@ function worstOf(nA: number, nB: number): SmallestDetectable['worst'] {
  */
 export function smallestDetectable(nA: number, nB: number): SmallestDetectable | null {
   if (nA <= 0 || nB <= 0 || nA > DETECTABLE_MAX_RUNS || nB > DETECTABLE_MAX_RUNS) return null;
+  const grid = gridOf(nA, nB);
+  const worst = hardestOf(grid);
   return {
     n_a: nA,
     n_b: nB,
-    from_edge: detectable(nA, nB, 0),
-    from_half: detectable(nA, nB, 0.5),
-    worst: worstOf(nA, nB),
+    from_edge: grid[0]!.difference,
+    from_half: grid[grid.length - 1]!.difference,
+    worst: { rate_a: worst.baseline, difference: worst.difference },
   };
 }
 

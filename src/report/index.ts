@@ -17,6 +17,8 @@ export {
   newcombeDifference,
   minimumDetectableDifference,
   worstDetectableDifference,
+  detectableGrid,
+  hardestOf,
   BASELINE_GRID,
   type WorstDetectable,
   type DetectableOptions,

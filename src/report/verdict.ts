@@ -13,9 +13,10 @@ import {
 } from './benchmark.js';
 import { points } from './format.js';
 import {
+  detectableGrid,
   fisherBelow,
+  hardestOf,
   minimumDetectableDifference,
-  worstDetectableDifference,
   type RateStats,
   type WorstDetectable,
 } from './stats.js';
@@ -273,18 +274,15 @@ function gradingVerdicts(cmp: Comparison, grading: GradingSection | undefined): 
 /** Differences below this many points are worth a warning when the runs cannot detect them. */
 const WARN_ABOVE = 0.2;
 
-const worstCache = new Map<string, WorstDetectable | null>();
+const gridCache = new Map<string, WorstDetectable[]>();
 
-/** worstDetectableDifference at the verdicts' alpha and power, remembered. */
-function worstDetectable(n1: number, n2: number): WorstDetectable | null {
+/** detectableGrid at the verdicts' alpha and power, remembered (both sides have runs). */
+function gridOf(n1: number, n2: number): WorstDetectable[] {
   const key = `${n1}/${n2}`;
-  if (!worstCache.has(key)) {
-    worstCache.set(
-      key,
-      worstDetectableDifference(n1, n2, { alpha: VERDICT_ALPHA, power: VERDICT_POWER }),
-    );
+  if (!gridCache.has(key)) {
+    gridCache.set(key, detectableGrid(n1, n2, { alpha: VERDICT_ALPHA, power: VERDICT_POWER })!);
   }
-  return worstCache.get(key)!;
+  return gridCache.get(key)!;
 }
 
 /** "25% or 75%", "50%": a baseline of the grid and its mirror. */
@@ -313,9 +311,10 @@ export function powerWarnings(
     const n1 = runs.get(cmp.condition) ?? 0;
     const n2 = runs.get(cmp.baseline) ?? 0;
     if (n1 === 0 || n2 === 0 || n1 > MAX_POWER_RUNS || n2 > MAX_POWER_RUNS) continue;
-    const worst = worstDetectable(n1, n2)!;
+    const grid = gridOf(n1, n2);
+    const worst = hardestOf(grid);
     if (worst.difference !== null && worst.difference <= WARN_ABOVE) continue;
-    const at0 = detectable(n1, n2, 0);
+    const at0 = grid[0]!.difference;
     const words = (d: number | null): string =>
       d === null ? 'none' : `only differences of ≥ ${Math.ceil(d * 100)} pts`;
     const hardest = `${worst.difference === null ? 'none' : `≥ ${Math.ceil(worst.difference * 100)} pts`} when it is ${baselineWords(worst.baseline)} (the hardest)`;
@@ -329,7 +328,7 @@ export function powerWarnings(
       condition_runs: n1,
       baseline_runs: n2,
       detectable_at_0: at0,
-      detectable_at_50: detectable(n1, n2, 0.5),
+      detectable_at_50: grid[grid.length - 1]!.difference,
       worst_baseline: worst.baseline,
       detectable_at_worst: worst.difference,
       text,
