@@ -232,6 +232,65 @@ export async function applyDelta(
   return { changed, removed, bytes };
 }
 
+/** What one sync's archive entries have cost so far. */
+interface Tally {
+  /** Bytes of the archive's members (what crossed). */
+  crossed: number;
+  /** Bytes of data written on the host (holes not counted). */
+  written: number;
+}
+
+/**
+ * Writes one archive entry into the host folder: a file asked for, each once, a plain or a
+ * sparse member, counted against the caps before a byte of it is written.
+ */
+async function writeArchiveEntry(
+  header: Headers,
+  stream: Readable,
+  at: { root: string; wanted: Map<string, ListedEntry>; known: Set<string> },
+  limits: ApplyLimits,
+  tally: Tally,
+): Promise<void> {
+  const { root, wanted } = at;
+  const sparse = sparseOf(root, header);
+  const name = (sparse?.name ?? header.name).replace(/^\.\//u, '').replace(/\/$/u, '');
+  const entry = wanted.get(name);
+  if (!entry) throw refused(root, `an archive entry not asked for: ${JSON.stringify(name)}`);
+  wanted.delete(name);
+  if (header.type !== 'file' && header.type !== 'contiguous-file') {
+    throw refused(
+      root,
+      `${JSON.stringify(name)} came back as a ${header.type ?? 'thing'}, not a file`,
+    );
+  }
+  const size = header.size ?? 0;
+  tally.crossed += size;
+  // Counted before a byte is written: the file's size against its cap, its data against the sync's.
+  const allow = (data: number): void => {
+    tally.written += data;
+    if ((sparse?.realSize ?? size) > limits.maxFileBytes || tally.written > limits.maxTotalBytes) {
+      throw new SandboxFileError(
+        path.join(root, name),
+        'too-large',
+        `the sync passed its cap of ${limits.maxTotalBytes} bytes`,
+      );
+    }
+  };
+  const target = await placeOf(root, name, at.known);
+  await writeEntry(target, entry.mode, async (file) => {
+    if (!sparse) {
+      allow(size);
+      // The stream closes the handle when done or failed (a second close does nothing).
+      await pipeline(stream, file.createWriteStream());
+      return;
+    }
+    await writeSparse(file, stream, size, sparse, allow).catch((error: unknown) => {
+      if (error instanceof SparseFormatError) throw refused(root, `${name}: ${error.message}`);
+      throw error;
+    });
+  });
+}
+
 async function fetchFiles(
   root: string,
   files: readonly ListedEntry[],
@@ -242,8 +301,7 @@ async function fetchFiles(
   if (files.length === 0) return 0;
   const wanted = new Map(files.map((f) => [f.path, f]));
   checkDelta(root, { folders: [], links: [], files, removed: [] }, limits);
-  let crossed = 0;
-  let written = 0;
+  const tally: Tally = { crossed: 0, written: 0 };
   const archive = await fetch([...wanted.keys()]);
   const extract = tarExtract();
   await new Promise<void>((resolve, reject) => {
@@ -256,49 +314,10 @@ async function fetchFiles(
       extract.destroy();
       reject(error as Error);
     };
-    const handle = async (header: Headers, stream: Readable): Promise<void> => {
-      const sparse = sparseOf(root, header);
-      const name = (sparse?.name ?? header.name).replace(/^\.\//u, '').replace(/\/$/u, '');
-      const entry = wanted.get(name);
-      if (!entry) throw refused(root, `an archive entry not asked for: ${JSON.stringify(name)}`);
-      wanted.delete(name);
-      if (header.type !== 'file' && header.type !== 'contiguous-file') {
-        throw refused(
-          root,
-          `${JSON.stringify(name)} came back as a ${header.type ?? 'thing'}, not a file`,
-        );
-      }
-      const size = header.size ?? 0;
-      crossed += size;
-      const where = path.join(root, name);
-      // Counted before a byte is written: the file's size against its cap, its data against the sync's.
-      const allow = (data: number): void => {
-        written += data;
-        if ((sparse?.realSize ?? size) > limits.maxFileBytes || written > limits.maxTotalBytes) {
-          throw new SandboxFileError(
-            where,
-            'too-large',
-            `the sync passed its cap of ${limits.maxTotalBytes} bytes`,
-          );
-        }
-      };
-      const target = await placeOf(root, name, known);
-      await writeEntry(target, entry.mode, async (file) => {
-        if (!sparse) {
-          allow(size);
-          // The stream closes the handle when done or failed (a second close does nothing).
-          await pipeline(stream, file.createWriteStream());
-          return;
-        }
-        await writeSparse(file, stream, size, sparse, allow).catch((error: unknown) => {
-          if (error instanceof SparseFormatError) throw refused(root, `${name}: ${error.message}`);
-          throw error;
-        });
-      });
-    };
     extract.on('entry', (header, stream, next) => {
       if (failed) return;
-      handle(header, stream as unknown as Readable).then(
+      const at = { root, wanted, known };
+      writeArchiveEntry(header, stream as unknown as Readable, at, limits, tally).then(
         () => next(),
         (error: unknown) => fail(error),
       );
@@ -317,7 +336,7 @@ async function fetchFiles(
       `${wanted.size} file(s) did not come back (first: ${JSON.stringify(first)})`,
     );
   }
-  return crossed;
+  return tally.crossed;
 }
 
 /** A sparse member's name and size, or undefined for a plain file; a malformed one is refused. */
