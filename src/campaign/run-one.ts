@@ -461,6 +461,8 @@ async function startSandbox(
       ...agentShares.sockets,
     ],
     files: agentShares.files,
+    // A copying engine holds the run's host copies to its disk too (a mounted one has its quota).
+    diskBytes: evalSet.resources.disk_bytes,
     limits: {
       memoryBytes: evalSet.resources.memory_bytes,
       cpus: evalSet.resources.cpus,

@@ -1,4 +1,13 @@
-import { AGENT_LABELS, MEASURE_LABELS, NA, formatP, num, percent } from '../report/format.js';
+import {
+  AGENT_LABELS,
+  MEASURE_LABELS,
+  NA,
+  formatP,
+  num,
+  percent,
+  points,
+  smallNum,
+} from '../report/format.js';
 import type {
   GroupComparison,
   MeasureComparison,
@@ -40,9 +49,9 @@ export function sideValue(m: MeasureComparison, side: 'a' | 'b'): string {
 }
 
 function signed(value: number, kind: 'rate' | 'number'): string {
-  const sign = value > 0 ? '+' : value < 0 ? '−' : '±';
-  const abs = Math.abs(value);
-  return kind === 'rate' ? `${sign}${(abs * 100).toFixed(1)}` : `${sign}${num(abs)}`;
+  if (value === 0) return kind === 'rate' ? '±0.0' : '±0';
+  if (kind === 'rate') return points(value, 1, true);
+  return `${value > 0 ? '+' : '−'}${smallNum(Math.abs(value))}`;
 }
 
 /** "−100.0 pts [−100.0, −34.2]", "+1.5 [0.2, 2.8]", "+1.5 (no interval below 2 runs a side)". */
@@ -51,7 +60,8 @@ export function differenceText(m: MeasureComparison): string {
   const unit = m.kind === 'rate' ? ' pts' : '';
   const d = `${signed(m.difference, m.kind)}${unit}`;
   if (m.ci95 === null) return `${d} (no interval below 2 runs a side)`;
-  const bound = (v: number) => (m.kind === 'rate' ? signed(v, 'rate') : num(v).replace('-', '−'));
+  const bound = (v: number) =>
+    m.kind === 'rate' ? signed(v, 'rate') : `${v < 0 ? '−' : ''}${smallNum(Math.abs(v))}`;
   return `${d} [${bound(m.ci95[0])}, ${bound(m.ci95[1])}]`;
 }
 
@@ -72,11 +82,13 @@ export function detectableText(g: GroupComparison): string {
   const runs = `With A ${d.n_a} and B ${d.n_b} runs measured, Fisher's test (p < 0.05)`;
   if (d.from_edge === null)
     return `${runs} cannot detect any difference of rates 80% of the time, not even 100% against 0%: more runs are needed to tell.`;
-  const half =
-    d.from_half === null
-      ? 'none around 50% (not even 100% against 50%)'
-      : `from ${pts(d.from_half)} around 50%`;
-  return `${runs} detects 80% of the time a difference of rates from ${pts(d.from_edge)} when A's rate is 0% or 100%, ${half}; a smaller one may go unseen.`;
+  const r = Math.round(d.worst.rate_a * 100);
+  const at = r === 50 ? '50%' : `${r}% or ${100 - r}%`;
+  const worst =
+    d.worst.difference === null
+      ? `none when it is ${at} (the hardest: not even the largest difference)`
+      : `from ${pts(d.worst.difference)} when it is ${at} (the hardest)`;
+  return `${runs} detects 80% of the time a difference of rates from ${pts(d.from_edge)} when A's rate is 0% or 100%, ${worst}; a smaller one may go unseen.`;
 }
 
 export function groupTitle(g: Pick<GroupComparison, 'eval' | 'condition'>): string {

@@ -21,5 +21,14 @@ export {
   smallestDetectable,
 } from './pair.js';
 export { provenanceDifferences, attribute, sideProvenance } from './provenance.js';
+export {
+  betterDirection,
+  gateMeasures,
+  worseOn,
+  MEASURE_DIRECTIONS,
+  type Better,
+  type GateResult,
+  type Worse,
+} from './gate.js';
 export { welchDifference, tQuantile, studentTCdf, type WelchDifference } from './welch.js';
 export type * from './types.js';

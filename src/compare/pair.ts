@@ -1,4 +1,10 @@
-import { fisherExact, minimumDetectableDifference, newcombeDifference } from '../report/stats.js';
+import {
+  detectableGrid,
+  fisherExact,
+  hardestOf,
+  newcombeDifference,
+  type WorstDetectable,
+} from '../report/stats.js';
 import type { BenchmarkFile } from '../report/index.js';
 import { welchDifference } from './welch.js';
 import type {
@@ -153,24 +159,33 @@ export function compareNumbers(measure: string, a: SideNumber, b: SideNumber): M
 // Past this many runs a side the exact computation costs (0.8 s at 400 against 400, per pair of
 // sizes, twice) more than it tells: from 100 against 100 the answer is under 20.2 pts.
 const DETECTABLE_MAX_RUNS = 100;
-const detectableMemo = new Map<string, number | null>();
+const gridMemo = new Map<string, WorstDetectable[]>();
 
-function detectable(nA: number, nB: number, baseline: number): number | null {
-  const key = `${nA}/${nB}/${baseline}`;
-  if (!detectableMemo.has(key))
-    detectableMemo.set(key, minimumDetectableDifference(nB, nA, { baseline }));
-  return detectableMemo.get(key)!;
+/** What nB runs against nA detect from each baseline of the grid (A's rate), remembered. */
+function gridOf(nA: number, nB: number): WorstDetectable[] {
+  const key = `${nA}/${nB}`;
+  if (!gridMemo.has(key)) gridMemo.set(key, detectableGrid(nB, nA)!);
+  return gridMemo.get(key)!;
 }
 
 /**
  * The smallest difference of rates these numbers of runs detect (Fisher's
  * p < 0.05, 80% power), when A's true rate is 0 (or 1: a behaviour A never
- * or always shows, the easiest case) and when it is 0.5 (the hardest); null
- * past DETECTABLE_MAX_RUNS or with no run on a side.
+ * or always shows, the easiest case), when it is 0.5, and at the hardest rate
+ * of the grid (not always 0.5); null past DETECTABLE_MAX_RUNS or with no run
+ * on a side.
  */
 export function smallestDetectable(nA: number, nB: number): SmallestDetectable | null {
   if (nA <= 0 || nB <= 0 || nA > DETECTABLE_MAX_RUNS || nB > DETECTABLE_MAX_RUNS) return null;
-  return { n_a: nA, n_b: nB, from_edge: detectable(nA, nB, 0), from_half: detectable(nA, nB, 0.5) };
+  const grid = gridOf(nA, nB);
+  const worst = hardestOf(grid);
+  return {
+    n_a: nA,
+    n_b: nB,
+    from_edge: grid[0]!.difference,
+    from_half: grid[grid.length - 1]!.difference,
+    worst: { rate_a: worst.baseline, difference: worst.difference },
+  };
 }
 
 /** Every measure of two groups of the same condition: paired when both have it, listed when one does. */

@@ -1,6 +1,20 @@
-import type { ConditionsFile } from '../artifacts/index.js';
+import type { AgentIdentity, ConditionsFile } from '../artifacts/index.js';
 import type { CampaignSide } from './read.js';
-import type { Attribution, ProvenanceDifference, SideProvenance } from './types.js';
+import type { Attribution, ProvenanceDifference, SideAgent, SideProvenance } from './types.js';
+
+/** The agent of benchmark.json's provenance, with what compare records of it. */
+function agentOf(agent: AgentIdentity | undefined): SideAgent | null {
+  if (!agent) return null;
+  const { package: name, version, binary_sha256, relay_sha256, model, install } = agent;
+  return {
+    package: name,
+    version,
+    binary_sha256,
+    ...(relay_sha256 !== undefined ? { relay_sha256 } : {}),
+    ...(model !== undefined ? { model } : {}),
+    ...(install !== undefined ? { install } : {}),
+  };
+}
 
 /** What a campaign's numbers were measured against, from its two files. */
 export function sideProvenance(side: CampaignSide): SideProvenance {
@@ -8,7 +22,7 @@ export function sideProvenance(side: CampaignSide): SideProvenance {
   return {
     eval_set: p.eval_set,
     codebases: p.codebases,
-    agent: p.agent ?? null,
+    agent: agentOf(p.agent),
     image: {
       tag: p.image.tag,
       id: p.image.id,
@@ -90,9 +104,25 @@ function imageLine(p: SideProvenance): string {
 }
 
 function agentLine(p: SideProvenance): string {
-  return p.agent
-    ? `${p.agent.package}@${p.agent.version} (binary ${short(p.agent.binary_sha256)})`
-    : 'a command agent (its command is in the eval set)';
+  const a = p.agent;
+  if (!a) return 'a command agent (its command is in the eval set)';
+  const relay = a.relay_sha256 ? `, relay ${short(a.relay_sha256)}` : '';
+  const model = a.model ? `, model ${a.model}` : '';
+  return `${a.package}@${a.version} (binary ${short(a.binary_sha256)}${relay}${model})`;
+}
+
+/** What of an agent can change what runs: not how its binary reached the containers. */
+function agentKey(a: SideAgent | null): string {
+  return a ? JSON.stringify([a.package, a.version, a.binary_sha256, a.relay_sha256, a.model]) : '';
+}
+
+/** Which part of the agent differs, in words. */
+function agentWhat(a: SideAgent | null, b: SideAgent | null): string {
+  if (!a || !b || a.package !== b.package) return 'the agent';
+  if (a.version !== b.version) return 'the agent version';
+  if (a.binary_sha256 !== b.binary_sha256) return 'the agent binary';
+  if (a.model !== b.model) return "the agent's model";
+  return "the agent's model relay";
 }
 
 type Condition = ConditionsFile['conditions'][number];
@@ -172,13 +202,8 @@ export function provenanceDifferences(
   out.push(...conditions.own);
   const codebase = codebaseDifference(a, b);
   if (codebase) out.push(codebase);
-  if (JSON.stringify(a.agent) !== JSON.stringify(b.agent)) {
-    const what =
-      a.agent && b.agent && a.agent.package === b.agent.package
-        ? a.agent.version === b.agent.version
-          ? 'the agent binary'
-          : 'the agent version'
-        : 'the agent';
+  if (agentKey(a.agent) !== agentKey(b.agent)) {
+    const what = agentWhat(a.agent, b.agent);
     out.push({ aspect: 'agent', what, a: agentLine(a), b: agentLine(b) });
   }
   if (imageKey(a) !== imageKey(b))

@@ -19,6 +19,9 @@ export interface SideSummary {
   readonly generated_at: string;
 }
 
+/** The agent a campaign played, as compare records it. */
+export type SideAgent = Omit<AgentIdentity, 'images'>;
+
 /** A codebase a campaign used, with the evals that used it. */
 export type SideCodebase = CodebaseProvenance & { readonly evals: readonly string[] };
 
@@ -26,8 +29,11 @@ export type SideCodebase = CodebaseProvenance & { readonly evals: readonly strin
 export interface SideProvenance {
   readonly eval_set: { readonly name: string; readonly path: string; readonly sha256: string };
   readonly codebases: readonly SideCodebase[];
-  /** An adapter agent; null for a command agent (its command is in the eval set). */
-  readonly agent: AgentIdentity | null;
+  /**
+   * An adapter agent (its derived images left out: the image is compared on its own); null for
+   * a command agent (its command is in the eval set).
+   */
+  readonly agent: SideAgent | null;
   readonly image: {
     readonly tag: string;
     readonly id: string;
@@ -137,8 +143,10 @@ export interface SmallestDetectable {
   readonly n_b: number;
   /** When A's true rate is 0% (or 100%): a behaviour A never (or always) shows, the easiest case. */
   readonly from_edge: number | null;
-  /** When A's true rate is 50%, the hardest case. */
+  /** When A's true rate is 50% (not always the hardest case). */
   readonly from_half: number | null;
+  /** At the hardest true rate of A over the grid 0% to 50% by 5 points (r and 1 − r alike). */
+  readonly worst: { readonly rate_a: number; readonly difference: number | null };
 }
 
 /** One condition, overall (eval null) or in one eval, on both sides. */

@@ -12,6 +12,7 @@ import { MAX_MEMORY_BYTES, MIN_MEMORY_BYTES, parseMemory } from './memory.js';
 import { whyEscapesWorkTree } from './paths.js';
 import { pointer, quote, type Problem } from './problems.js';
 import { whyNotBranchName } from './refname.js';
+import { keyProblems } from './keys.js';
 import { messageCheckProblems } from './message-checks.js';
 import { loadModelScript, ModelScriptError } from '../model-stand-in/index.js';
 
@@ -129,8 +130,15 @@ async function judgeScriptCheck(folder: EvalSetFolder, judge: Json): Promise<Pro
   }
 }
 
-/** The semantic problems of an eval set whose folder is `dir`. */
-export async function semanticProblems(doc: unknown, dir: string): Promise<Problem[]> {
+/**
+ * The semantic problems of an eval set whose folder is `dir`, on a host whose variables are
+ * `env` (an API key evalrig adds on the host side must not be passed into the container).
+ */
+export async function semanticProblems(
+  doc: unknown,
+  dir: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Problem[]> {
   if (!isObject(doc)) return [];
   const problems: Problem[] = [];
   const pending: Promise<Problem | undefined>[] = [];
@@ -165,6 +173,7 @@ export async function semanticProblems(doc: unknown, dir: string): Promise<Probl
   }
 
   pending.push(...modelChecks(folder, doc));
+  problems.push(...keyProblems(doc, env));
   problems.push(...messageCheckProblems(doc));
   if (isObject(doc.judge)) {
     problems.push(...judgeProblems(doc.judge, conditionNames));

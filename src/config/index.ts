@@ -9,7 +9,7 @@
  */
 export * from './types.js';
 export type { CodebaseSource } from './codebase.js';
-export { loadEvalSet, EvalSetSyntaxError } from './load.js';
+export { loadEvalSet, EvalSetSyntaxError, type LoadOptions } from './load.js';
 export { EvalSetError, formatProblems, type Problem } from './problems.js';
 export { EVALS_SCHEMA_ID, evalsSchema } from './schema.js';
 export { DEFAULTS } from './normalize.js';

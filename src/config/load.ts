@@ -26,6 +26,12 @@ export class EvalSetSyntaxError extends EvalSetError {
   }
 }
 
+/** What loadEvalSet checks against besides the file. */
+export interface LoadOptions {
+  /** The host's variables (default process.env): a key evalrig adds on the host must stay out. */
+  readonly env?: NodeJS.ProcessEnv;
+}
+
 /**
  * Reads, validates and normalizes an eval set. Nothing is built or written.
  *
@@ -37,7 +43,7 @@ export class EvalSetSyntaxError extends EvalSetError {
  * const set = await loadEvalSet('examples/toy/evals.json');
  * console.log(set.evals.length, set.conditions.map((c) => c.name));
  */
-export async function loadEvalSet(file: string): Promise<EvalSet> {
+export async function loadEvalSet(file: string, options: LoadOptions = {}): Promise<EvalSet> {
   const absolute = path.resolve(file);
   const bytes = await readBytes(file, absolute);
   const doc = parseJson(file, bytes);
@@ -45,7 +51,7 @@ export async function loadEvalSet(file: string): Promise<EvalSet> {
   if (wide.length > 0) throw new EvalSetError(file, wide);
   const problems: Problem[] = [
     ...schemaProblems(doc),
-    ...(await semanticProblems(doc, path.dirname(absolute))),
+    ...(await semanticProblems(doc, path.dirname(absolute), options.env ?? process.env)),
   ];
   if (problems.length > 0) throw new EvalSetError(file, inDocumentOrder(doc, problems));
   return normalize(doc as RawEvalSet, {

@@ -194,6 +194,22 @@ async function runNumbers(dir: string): Promise<number[]> {
 }
 
 /** One line saying what a grading pass did. */
+/**
+ * What errored in a grading pass, in words (for an exit status a CI reads), or undefined when
+ * nothing did.
+ *
+ * @example
+ * gradingErrors({ errors: 2, compareErrors: 1, ... }); // '2 grading error(s) and 1 blind comparison error(s)'
+ */
+export function gradingErrors(s: GradeSummary | undefined): string | undefined {
+  if (!s || s.errors + s.compareErrors === 0) return undefined;
+  const parts = [
+    ...(s.errors ? [`${s.errors} grading error(s)`] : []),
+    ...(s.compareErrors ? [`${s.compareErrors} blind comparison error(s)`] : []),
+  ];
+  return parts.join(' and ');
+}
+
 export function describeGradeSummary(s: GradeSummary): string {
   const runs = `grading: ${s.graded} run(s) graded by the judge, ${s.cached} unchanged (no call), ${s.errors} grading error(s)`;
   const blind =

@@ -40,11 +40,35 @@ export function taskText(e: Eval): string {
   ].join('\n');
 }
 
-/** Tags of the prompt written in the record are defused, so the record cannot close its own. */
+/** Every tag the judge's prompts are framed with (grading and blind comparison). */
+export const FRAME_TAGS = [
+  'task',
+  'expectations',
+  'run-record',
+  'final-messages',
+  'diff',
+  'transcript',
+  'state-a',
+  'state-b',
+] as const;
+
+// A frame tag opened or closed, however spaced or cased, whether or not its `>` follows: the
+// name must end there (`<diffstat>` is not `<diff>`). Linear: no part can backtrack far.
+const FRAME_TAG = new RegExp(
+  `<[ \\t\\r\\n]{0,64}(/?)[ \\t\\r\\n]{0,64}(${FRAME_TAGS.join('|')})(?![\\w-])([ \\t\\r\\n]{0,64}>)?`,
+  'giu',
+);
+
+/**
+ * Every frame tag written in the agent's text is defused (`</diff>` becomes `</diff (quoted)>`),
+ * so that the record can neither close the section it sits in, nor its own, nor open a section
+ * of its own (a fake `<expectations>`).
+ */
 export function defuse(text: string): string {
   return text.replace(
-    /<\s*(\/?)\s*(run-record|state-a|state-b)\b[^>]*>/giu,
-    (_, slash: string, tag: string) => `<${slash}${tag.toLowerCase()} (quoted)>`,
+    FRAME_TAG,
+    (_, slash: string, tag: string, end: string | undefined) =>
+      `<${slash}${tag.toLowerCase()} (quoted)${end ? '>' : ''}`,
   );
 }
 

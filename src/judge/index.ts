@@ -11,8 +11,20 @@
  * const summary = await grader?.sweep(); // the rest, and the blind comparisons
  * ```
  */
-export { CampaignGrader, describeGradeSummary, type GradeSummary } from './campaign.js';
-export { defuse, gradeRun, GRADING_FILE, JUDGE_CALLS_FILE, type GradeOutcome } from './grade.js';
+export {
+  CampaignGrader,
+  describeGradeSummary,
+  gradingErrors,
+  type GradeSummary,
+} from './campaign.js';
+export {
+  defuse,
+  FRAME_TAGS,
+  gradeRun,
+  GRADING_FILE,
+  JUDGE_CALLS_FILE,
+  type GradeOutcome,
+} from './grade.js';
 export { blindOrder, compareRuns, comparisonDir } from './compare.js';
 export { askJudge, prepareJudgeModel, type JudgeModel, type JudgeReply } from './call.js';
 export { parseCompareAnswer, parseGradingAnswer } from './answer.js';

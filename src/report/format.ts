@@ -36,6 +36,27 @@ export function messageCheckLabel(name: string): string {
   return `message check ${name}`;
 }
 
+/**
+ * A rate (a difference, a bound) in points with `places` decimals, "−" before a negative one
+ * ("+" too with `plus`). A value that rounds to 0 but is not 0 gets up to three more places
+ * ("−0.4", then "−<0.001"), so that nothing reads as "−0", and no bound that excludes 0 reads
+ * as 0.
+ *
+ * @example
+ * points(-0.004, 0); // "−0.4"
+ * points(0.125, 1, true); // "+12.5"
+ * points(0, 1); // "0.0"
+ */
+export function points(rate: number, places: number, plus = false): string {
+  const value = Math.abs(rate * 100);
+  let digits = places;
+  let text = value.toFixed(digits);
+  while (Number(text) === 0 && value !== 0 && digits < places + 3) text = value.toFixed(++digits);
+  if (Number(text) === 0 && value !== 0) text = `<${(10 ** -digits).toFixed(digits)}`;
+  const sign = rate < 0 ? '−' : rate > 0 && plus ? '+' : '';
+  return `${sign}${text}`;
+}
+
 /** "+12.5 pts [−3.1, 40.2]": a difference of rates with its Newcombe 95% interval. */
 export function formatRateDifference(d: {
   difference: number | null;
@@ -43,8 +64,7 @@ export function formatRateDifference(d: {
 }): string {
   const diff = formatDifference(d.difference, 'rate');
   if (!d.ci95) return diff;
-  const f = (v: number): string => `${v < 0 ? '−' : ''}${Math.abs(v * 100).toFixed(1)}`;
-  return `${diff} [${f(d.ci95[0])}, ${f(d.ci95[1])}]`;
+  return `${diff} [${points(d.ci95[0], 1)}, ${points(d.ci95[1], 1)}]`;
 }
 
 /** The text for an unavailable value (n 0, or nothing to compare). */
@@ -83,12 +103,26 @@ export function formatNumber(stats: NumberStats): string {
 /** A signed difference: "+12.5 pts" for rates, "+1.2" for numbers. */
 export function formatDifference(value: number | null, kind: 'rate' | 'number'): string {
   if (value === null) return NA;
-  const sign = value > 0 ? '+' : value < 0 ? '−' : '±';
-  const abs = Math.abs(value);
-  return kind === 'rate' ? `${sign}${(abs * 100).toFixed(1)} pts` : `${sign}${num(abs)}`;
+  if (value === 0) return kind === 'rate' ? '±0.0 pts' : '±0';
+  if (kind === 'rate') return `${points(value, 1, true)} pts`;
+  return `${value > 0 ? '+' : '−'}${smallNum(Math.abs(value))}`;
 }
 
+/** num(), but a value it would round to 0 keeps two significant digits ("0.0012"). */
+export function smallNum(value: number): string {
+  const text = num(value);
+  return text === '0' && value !== 0 ? String(Number(value.toPrecision(2))) : text;
+}
+
+/**
+ * "0.0095", "<0.0001": Fisher's p to four places, more where four would carry a p under 0.05
+ * up to "0.0500" (it would read as not significant).
+ */
 export function formatP(p: number | null): string {
   if (p === null) return NA;
-  return p < 0.0001 ? '<0.0001' : p.toFixed(4);
+  if (p < 0.0001) return '<0.0001';
+  let places = 4;
+  let text = p.toFixed(places);
+  while (p < 0.05 && Number(text) >= 0.05 && places < 12) text = p.toFixed(++places);
+  return text;
 }

@@ -30,6 +30,116 @@ export function wilson(successes: number, n: number, z = Z95): [number, number] 
   ];
 }
 
+/** An exact fraction: `num / den`, both non-negative, den > 0. */
+export interface Fraction {
+  readonly num: bigint;
+  readonly den: bigint;
+}
+
+/** C(n, k) as a BigInt. */
+function binomial(n: number, k: number): bigint {
+  if (k < 0 || k > n) return 0n;
+  let out = 1n;
+  for (let i = 1; i <= Math.min(k, n - k); i++) out = (out * BigInt(n - i + 1)) / BigInt(i);
+  return out;
+}
+
+/**
+ * Fisher's exact two-sided p of [[a, b], [c, d]] as an exact fraction: with the margins fixed,
+ * table x (x successes in the first row) has weight C(row1, x) C(row2, col1 - x) out of their
+ * sum C(n, col1); p sums the weights at most the observed one. Exact, so a table exactly as
+ * likely as the observed counts, and a p exactly at 1/20 is never below 0.05. null when a row
+ * is empty.
+ *
+ * @example
+ * fisherExactFraction(2, 2, 0, 12); // { num: 6n, den: 120n }: 1/20 exactly
+ */
+export function fisherExactFraction(a: number, b: number, c: number, d: number): Fraction | null {
+  const row1 = a + b;
+  const row2 = c + d;
+  if (row1 === 0 || row2 === 0) return null;
+  const col1 = a + c;
+  const lo = Math.max(0, col1 - row2);
+  const hi = Math.min(row1, col1);
+  // Weights by x, each from the last: C(row1, x + 1) = C(row1, x)(row1 - x)/(x + 1), and
+  // C(row2, k - 1) = C(row2, k) k/(row2 - k + 1) with k = col1 - x.
+  const weights: bigint[] = [];
+  let left = binomial(row1, lo);
+  let right = binomial(row2, col1 - lo);
+  for (let x = lo; x <= hi; x++) {
+    weights.push(left * right);
+    const k = col1 - x;
+    left = (left * BigInt(row1 - x)) / BigInt(x + 1);
+    right = k > 0 ? (right * BigInt(k)) / BigInt(row2 - k + 1) : 0n;
+  }
+  const observed = weights[a - lo]!;
+  let num = 0n;
+  let den = 0n;
+  for (const w of weights) {
+    den += w;
+    if (w <= observed) num += w;
+  }
+  return { num, den };
+}
+
+const bits = (v: bigint): number => (v === 0n ? 0 : v.toString(2).length);
+
+/** A fraction as the nearest double (one rounding; 0 only below the doubles' range). */
+export function fractionValue(f: Fraction): number {
+  if (f.num === 0n) return 0;
+  const shift = Math.max(0, 64 - (bits(f.num) - bits(f.den)));
+  let value = Number((f.num << BigInt(shift)) / f.den);
+  let left = shift;
+  for (; left > 1000; left -= 1000) value /= 2 ** 1000;
+  return value / 2 ** left;
+}
+
+/** A decimal threshold (0.05) as the exact fraction its text says (5/100), not its double. */
+function decimalFraction(value: number): Fraction {
+  const [whole, part = ''] = String(value).split('.');
+  if (!/^\d+$/u.test(whole ?? '') || !/^\d*$/u.test(part)) {
+    throw new RangeError(`a threshold must be a plain decimal, got ${value}`);
+  }
+  return { num: BigInt(`${whole}${part}`), den: 10n ** BigInt(part.length) };
+}
+
+/**
+ * Two-sided p-value of Fisher's exact test on the 2x2 table [[a, b], [c, d]]: the
+ * probability, with the margins fixed, of a table at most as likely as the one seen, computed
+ * exactly (see fisherExactFraction) and rounded once. null when a row or column is empty of
+ * runs on one side (a condition with n 0). Decide significance with fisherBelow, not by
+ * comparing this double.
+ *
+ * @example
+ * fisherExact(3, 1, 1, 3); // 0.4857 (rounded)
+ * fisherExact(2, 2, 0, 12); // 0.05 (1/20 exactly)
+ */
+export function fisherExact(a: number, b: number, c: number, d: number): number | null {
+  const p = fisherExactFraction(a, b, c, d);
+  return p === null ? null : fractionValue(p);
+}
+
+/**
+ * Whether Fisher's two-sided p of [[a, b], [c, d]] is below `alpha`, decided exactly: p and
+ * alpha (as its decimal text says) are compared as fractions. null when a row is empty.
+ *
+ * @example
+ * fisherBelow(2, 2, 0, 12, 0.05); // false: p is 1/20, not below it
+ * fisherBelow(3, 1, 0, 12, 0.05); // true
+ */
+export function fisherBelow(
+  a: number,
+  b: number,
+  c: number,
+  d: number,
+  alpha = 0.05,
+): boolean | null {
+  const p = fisherExactFraction(a, b, c, d);
+  if (p === null) return null;
+  const t = decimalFraction(alpha);
+  return p.num * t.den < t.num * p.den;
+}
+
 const logFactorials: number[] = [0];
 
 function logFactorial(k: number): number {
@@ -40,18 +150,13 @@ function logFactorial(k: number): number {
 }
 
 /**
- * Two-sided p-value of Fisher's exact test on the 2x2 table
- * [[a, b], [c, d]]: the probability, with the margins fixed, of a table at
- * most as likely as the one seen. null when a row or column is empty of runs
- * on one side (a condition with n 0).
- *
- * @example
- * fisherExact(3, 1, 1, 3); // 0.4857 (rounded)
+ * fisherBelow for the power search, which asks it of every table: Fisher's p in floating
+ * point, with the tables whose likelihood ties the observed one up to rounding kept apart;
+ * only when alpha falls within what rounding and those ties leave open is it decided exactly.
  */
-export function fisherExact(a: number, b: number, c: number, d: number): number | null {
+function fisherRejects(a: number, b: number, c: number, d: number, alpha: number): boolean {
   const row1 = a + b;
   const row2 = c + d;
-  if (row1 === 0 || row2 === 0) return null;
   const col1 = a + c;
   const n = row1 + row2;
   const base =
@@ -67,16 +172,19 @@ export function fisherExact(a: number, b: number, c: number, d: number): number 
     logFactorial(col1 - x) -
     logFactorial(row2 - col1 + x);
   const observed = logP(a);
-  const lo = Math.max(0, col1 - row2);
-  const hi = Math.min(row1, col1);
-  // Tables as likely as the observed one, up to rounding, count as at most as likely.
   const tolerance = 1e-7;
   let p = 0;
-  for (let x = lo; x <= hi; x++) {
+  let ties = 0;
+  for (let x = Math.max(0, col1 - row2); x <= Math.min(row1, col1); x++) {
     const lp = logP(x);
-    if (lp <= observed + tolerance) p += Math.exp(lp);
+    if (lp > observed + tolerance) continue;
+    p += Math.exp(lp);
+    if (x !== a && lp > observed - tolerance) ties += Math.exp(lp);
   }
-  return Math.min(1, p);
+  const slack = alpha * 1e-9;
+  if (p + slack < alpha) return true;
+  if (p - ties - slack >= alpha) return false;
+  return fisherBelow(a, b, c, d, alpha)!;
 }
 
 /**
@@ -150,17 +258,30 @@ function binomialPmf(n: number, p: number): number[] {
   return out;
 }
 
-/** Power of Fisher's test when the condition's rate is p1 and the baseline's p2. */
-function fisherPower(rejects: boolean[][], n1: number, n2: number, p1: number, p2: number): number {
-  const b1 = binomialPmf(n1, p1);
+/**
+ * Power of Fisher's test against a baseline at rate p2, as a function of the condition's rate
+ * p1. The baseline's side is summed once (for each x1, the chance that its row rejects), so
+ * each p1 the search tries costs n1, not n1 × n2.
+ */
+function fisherPowerFrom(
+  rejects: boolean[][],
+  n1: number,
+  n2: number,
+  p2: number,
+): (p1: number) => number {
   const b2 = binomialPmf(n2, p2);
-  let power = 0;
+  const rejectedGiven: number[] = [];
   for (let x1 = 0; x1 <= n1; x1++) {
-    for (let x2 = 0; x2 <= n2; x2++) {
-      if (rejects[x1]![x2]) power += b1[x1]! * b2[x2]!;
-    }
+    let sum = 0;
+    for (let x2 = 0; x2 <= n2; x2++) if (rejects[x1]![x2]) sum += b2[x2]!;
+    rejectedGiven.push(sum);
   }
-  return power;
+  return (p1) => {
+    const b1 = binomialPmf(n1, p1);
+    let power = 0;
+    for (let x1 = 0; x1 <= n1; x1++) power += b1[x1]! * rejectedGiven[x1]!;
+    return power;
+  };
 }
 
 /** The smallest step away from the baseline, in one direction, that reaches the power. */
@@ -221,28 +342,96 @@ export function minimumDetectableDifference(
   n2: number,
   options: DetectableOptions = {},
 ): number | null {
-  const alpha = options.alpha ?? 0.05;
-  const power = options.power ?? 0.8;
   const baseline = options.baseline ?? 0.5;
   if (n1 <= 0 || n2 <= 0) return null;
   if (!(baseline >= 0 && baseline <= 1)) {
     throw new RangeError(`baseline rate must be in [0, 1], got ${baseline}`);
   }
-  // Which tables the test rejects does not depend on the rates: compute once.
+  return detectableAt(rejectTable(n1, n2, options.alpha ?? 0.05), baseline, options.power ?? 0.8);
+}
+
+/** Which tables (x1 of n1, x2 of n2) the test rejects: it does not depend on the rates. */
+function rejectTable(n1: number, n2: number, alpha: number): boolean[][] {
   const rejects: boolean[][] = [];
   for (let x1 = 0; x1 <= n1; x1++) {
     const row: boolean[] = [];
-    for (let x2 = 0; x2 <= n2; x2++) row.push(fisherExact(x1, n1 - x1, x2, n2 - x2)! < alpha);
+    for (let x2 = 0; x2 <= n2; x2++) row.push(fisherRejects(x1, n1 - x1, x2, n2 - x2, alpha));
     rejects.push(row);
   }
-  const powerAt = (p1: number): number =>
-    fisherPower(rejects, n1, n2, Math.min(1, Math.max(0, p1)), baseline);
+  return rejects;
+}
+
+/** The minimum detectable difference from `baseline`, given the rejected tables. */
+function detectableAt(rejects: boolean[][], baseline: number, power: number): number | null {
+  const n1 = rejects.length - 1;
+  const n2 = rejects[0]!.length - 1;
+  const powerOf = fisherPowerFrom(rejects, n1, n2, baseline);
+  const powerAt = (p1: number): number => powerOf(Math.min(1, Math.max(0, p1)));
   const steps = [
     smallestStep(powerAt, baseline, 1, power),
     smallestStep(powerAt, baseline, -1, power),
   ];
   const found = steps.filter((s): s is number => s !== null);
   return found.length === 0 ? null : Math.min(...found);
+}
+
+/**
+ * The baseline rates the worst case is sought over: 0% to 50% by 5 points (a baseline b and
+ * 1 − b detect alike). 50% is not the worst: at 20 to 30 runs a side, 25% is.
+ */
+export const BASELINE_GRID: readonly number[] = Array.from({ length: 11 }, (_, i) => i / 20);
+
+/** A baseline rate, and the minimum detectable difference from it (null: nothing). */
+export interface WorstDetectable {
+  readonly baseline: number;
+  readonly difference: number | null;
+}
+
+/**
+ * The minimum detectable difference from each baseline of BASELINE_GRID, in its order (0% to
+ * 50%), with one table of rejections for all. null when a side has no runs.
+ */
+export function detectableGrid(
+  n1: number,
+  n2: number,
+  options: Omit<DetectableOptions, 'baseline'> = {},
+): WorstDetectable[] | null {
+  if (n1 <= 0 || n2 <= 0) return null;
+  const rejects = rejectTable(n1, n2, options.alpha ?? 0.05);
+  return BASELINE_GRID.map((baseline) => ({
+    baseline,
+    difference: detectableAt(rejects, baseline, options.power ?? 0.8),
+  }));
+}
+
+/**
+ * The hardest baseline of a grid's results: the largest difference, none detectable counting
+ * as the largest; of equals, the baseline nearest 50%.
+ */
+export function hardestOf(grid: readonly WorstDetectable[]): WorstDetectable {
+  let worst: WorstDetectable | undefined;
+  for (const at of [...grid].reverse()) {
+    if (at.difference === null) return at;
+    if (worst === undefined || at.difference > worst.difference!) worst = at;
+  }
+  return worst!;
+}
+
+/**
+ * The largest minimum detectable difference over BASELINE_GRID (see hardestOf): what these
+ * runs can promise whatever the baseline's true rate. null when a side has no runs.
+ *
+ * @example
+ * worstDetectableDifference(20, 20); // { baseline: 0.25, difference: 0.4824 } (rounded)
+ * worstDetectableDifference(10, 10); // { baseline: 0.5, difference: null }
+ */
+export function worstDetectableDifference(
+  n1: number,
+  n2: number,
+  options: Omit<DetectableOptions, 'baseline'> = {},
+): WorstDetectable | null {
+  const grid = detectableGrid(n1, n2, options);
+  return grid === null ? null : hardestOf(grid);
 }
 
 /** A rate over runs: how many of the runs where the measure is known held it. */

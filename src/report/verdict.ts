@@ -11,7 +11,15 @@ import {
   type GroupStats,
   type RateDifference,
 } from './benchmark.js';
-import { minimumDetectableDifference, type RateStats } from './stats.js';
+import { points } from './format.js';
+import {
+  detectableGrid,
+  fisherBelow,
+  hardestOf,
+  minimumDetectableDifference,
+  type RateStats,
+  type WorstDetectable,
+} from './stats.js';
 import type { GradingSection } from './grading.js';
 
 /**
@@ -71,7 +79,7 @@ export interface Verdict {
   readonly ci95: [number, number] | null;
   /** Fisher's exact test, two-sided. */
   readonly p_value: number | null;
-  /** p < 0.05. */
+  /** A difference, stated as one: p < 0.05 (decided exactly) and the interval excludes 0. */
   readonly significant: boolean;
   /**
    * The smallest difference Fisher's test detects with 80% power at these
@@ -93,8 +101,12 @@ export interface PowerWarning {
   readonly baseline_runs: number;
   /** Smallest detectable difference when the baseline rate is 0% (or 100%): the best case. */
   readonly detectable_at_0: number | null;
-  /** ... when the baseline rate is 50%: the worst case. */
+  /** ... when the baseline rate is 50% (not the worst case at every number of runs). */
   readonly detectable_at_50: number | null;
+  /** The hardest baseline rate of the grid (0% to 50% by 5; b and 1 − b alike)... */
+  readonly worst_baseline: number;
+  /** ... and what can be detected from it (null: nothing). */
+  readonly detectable_at_worst: number | null;
   readonly text: string;
 }
 
@@ -118,18 +130,25 @@ function pct(rate: number): string {
   return `${Math.round(rate * 100)}%`;
 }
 
-/** "+100 pts", "−12 pts". */
+/** "+100 pts", "−12 pts", "−0.4 pts" (never "−0"). */
 function pts(diff: number): string {
-  const rounded = Math.round(Math.abs(diff) * 100);
-  return `${diff > 0 ? '+' : diff < 0 ? '−' : '±'}${rounded} pts`;
+  return diff === 0 ? '±0 pts' : `${points(diff, 0, true)} pts`;
 }
 
-/** "p 0.008", "p < 0.001". */
-export function formatVerdictP(p: number | null): string {
+/**
+ * "p 0.0095", "p 0.050", "p < 0.001": two significant digits (0.00953 reads "p 0.0095", not
+ * "p 0.010"), more when rounding would carry p across 0.05, whose side `below` (decided
+ * exactly; default: the double's) says; "p < 0.05" when no printed digits can tell.
+ */
+export function formatVerdictP(p: number | null, below?: boolean): string {
   if (p === null) return 'p n/a';
   if (p < 0.001) return 'p < 0.001';
-  // Three places near the threshold, so that a p under 0.05 never prints as 0.05.
-  return `p ${p < 0.01 || (p >= 0.045 && p < 0.055) ? p.toFixed(3) : p.toFixed(2)}`;
+  const under = below ?? p < VERDICT_ALPHA;
+  for (let digits = 2; digits <= 6; digits++) {
+    const text = p.toPrecision(digits);
+    if (Number(text) < VERDICT_ALPHA === under) return `p ${text}`;
+  }
+  return under ? 'p < 0.05' : `p ${p.toPrecision(2)}`;
 }
 
 /** "5 runs per condition", or "5 and 6 runs" when the sides differ. */
@@ -149,15 +168,26 @@ function verdictOf(
   }
   const ci = d.ci95 ?? null;
   const p = d.p_value;
-  const significant = p !== null && p < VERDICT_ALPHA;
+  // Decided exactly from the counts: p at exactly 1/20 is not below 0.05, whatever its double.
+  const below =
+    fisherBelow(
+      other.successes,
+      other.n - other.successes,
+      base.successes,
+      base.n - base.successes,
+      VERDICT_ALPHA,
+    ) === true;
+  const excludesZero = ci !== null && (ci[0] > 0 || ci[1] < 0);
+  // Stated as a difference only when the test and the interval both say so.
+  const significant = below && excludesZero;
   const mdd = detectable(other.n, base.n, base.rate);
   const beyond = other.n > MAX_POWER_RUNS || base.n > MAX_POWER_RUNS;
   // Only a difference that could be chance needs the warning: a detected one was detected.
   const underpowered = !significant && !beyond && (mdd === null || Math.abs(d.difference) < mdd);
-  const whole = (v: number): string => `${v < 0 ? '−' : ''}${Math.abs(Math.round(v * 100))}`;
-  const interval = ci ? ` [${whole(ci[0])}, ${whole(ci[1])}]` : '';
-  let text = `${cmp.condition} ${phraseOf(measure)} in ${pct(other.rate)} vs ${pct(base.rate)} of runs, ${pts(d.difference)}${interval}, ${formatVerdictP(p)}`;
-  if (!significant) text += ' (could be chance)';
+  const interval = ci ? ` [${points(ci[0], 0)}, ${points(ci[1], 0)}]` : '';
+  let text = `${cmp.condition} ${phraseOf(measure)} in ${pct(other.rate)} vs ${pct(base.rate)} of runs, ${pts(d.difference)}${interval}, ${formatVerdictP(p, below)}`;
+  if (!significant)
+    text += below ? ' (could be chance: its interval reaches 0)' : ' (could be chance)';
   if (underpowered) {
     text +=
       mdd === null
@@ -244,16 +274,33 @@ function gradingVerdicts(cmp: Comparison, grading: GradingSection | undefined): 
 /** Differences below this many points are worth a warning when the runs cannot detect them. */
 const WARN_ABOVE = 0.2;
 
+const gridCache = new Map<string, WorstDetectable[]>();
+
+/** detectableGrid at the verdicts' alpha and power, remembered (both sides have runs). */
+function gridOf(n1: number, n2: number): WorstDetectable[] {
+  const key = `${n1}/${n2}`;
+  if (!gridCache.has(key)) {
+    gridCache.set(key, detectableGrid(n1, n2, { alpha: VERDICT_ALPHA, power: VERDICT_POWER })!);
+  }
+  return gridCache.get(key)!;
+}
+
+/** "25% or 75%", "50%": a baseline of the grid and its mirror. */
+function baselineWords(b: number): string {
+  return b === 0.5 ? pct(b) : `${pct(b)} or ${pct(1 - b)}`;
+}
+
 /**
- * A warning per comparison whose runs are too few: when, at the worst case
- * (a baseline rate of 50%), no difference or only one above 20 pts can be
- * detected with 80% power at p < 0.05. The best case (a baseline that never,
- * or always, shows the behaviour) is given beside it.
+ * A warning per comparison whose runs are too few: when, at the hardest baseline rate of the
+ * grid (0% to 100% by 5 points: 50% is not always the hardest, 25% is at 20 to 30 runs), no
+ * difference or only one above 20 pts can be detected with 80% power at p < 0.05. The best
+ * case (a baseline that never, or always, shows the behaviour) is given beside it.
  *
  * @example
  * powerWarnings([{ condition: 'with_skill', baseline: 'without_skill', ... }], runs)[0].text;
- * // 'with 5 runs per condition only differences of ≥ 84 pts can be detected (80% power,
- * //  p < 0.05) when the baseline rate is 0% or 100%, and none when it is 50%'
+ * // 'with 20 runs per condition only differences of ≥ 32 pts can be detected (80% power,
+ * //  p < 0.05) when the baseline rate is 0% or 100%, and ≥ 49 pts when it is 25% or 75%
+ * //  (the hardest)'
  */
 export function powerWarnings(
   comparisons: readonly Comparison[],
@@ -264,22 +311,26 @@ export function powerWarnings(
     const n1 = runs.get(cmp.condition) ?? 0;
     const n2 = runs.get(cmp.baseline) ?? 0;
     if (n1 === 0 || n2 === 0 || n1 > MAX_POWER_RUNS || n2 > MAX_POWER_RUNS) continue;
-    const at0 = detectable(n1, n2, 0);
-    const at50 = detectable(n1, n2, 0.5);
-    if (at50 !== null && at50 <= WARN_ABOVE) continue;
+    const grid = gridOf(n1, n2);
+    const worst = hardestOf(grid);
+    if (worst.difference !== null && worst.difference <= WARN_ABOVE) continue;
+    const at0 = grid[0]!.difference;
     const words = (d: number | null): string =>
       d === null ? 'none' : `only differences of ≥ ${Math.ceil(d * 100)} pts`;
+    const hardest = `${worst.difference === null ? 'none' : `≥ ${Math.ceil(worst.difference * 100)} pts`} when it is ${baselineWords(worst.baseline)} (the hardest)`;
     const text =
       at0 === null
         ? `with ${runsWords(n1, n2)} no difference can be detected (80% power, p < 0.05), whatever the baseline rate`
-        : `with ${runsWords(n1, n2)} ${words(at0)} can be detected (80% power, p < 0.05) when the baseline rate is 0% or 100%, and ${at50 === null ? 'none' : `≥ ${Math.ceil(at50 * 100)} pts`} when it is 50%`;
+        : `with ${runsWords(n1, n2)} ${words(at0)} can be detected (80% power, p < 0.05) when the baseline rate is 0% or 100%, and ${hardest}`;
     out.push({
       condition: cmp.condition,
       baseline: cmp.baseline,
       condition_runs: n1,
       baseline_runs: n2,
       detectable_at_0: at0,
-      detectable_at_50: at50,
+      detectable_at_50: grid[grid.length - 1]!.difference,
+      worst_baseline: worst.baseline,
+      detectable_at_worst: worst.difference,
       text,
     });
   }

@@ -15,9 +15,12 @@
  * listing is compared with the previous one kept on the host (size, mtime,
  * ctime, inode, mode, link target: a content change always moves ctime), and
  * only the changed regular files come back as ONE tar stream (`tar --null -T -`
- * reading the names verbatim from stdin). apply.ts writes them into the host
- * folder, checking every name and never following a link already there;
- * links are made from the listing, FIFOs, sockets and devices are not copied.
+ * reading the names verbatim from stdin; `--sparse`: a file's holes do not
+ * cross). apply.ts writes them into the host folder, holes kept, checking every
+ * name and never following a link already there; links are made from the
+ * listing, FIFOs, sockets and devices are not copied. What the run's files take
+ * on the host (work tree and origin together, beyond what went in) is held to
+ * the spec's `diskBytes` (the run's resources.disk) before anything is written.
  * The host folder then holds what the sandbox holds, and the host's seal and
  * diff measure it as they measure a mounted tree.
  *
@@ -46,9 +49,21 @@ import {
   type RunContainer,
 } from '../runtime/index.js';
 import { SandboxError, SandboxFileError } from './errors.js';
-import { applyDelta, checkDelta, checkTree, type ApplyLimits } from './remote/apply.js';
+import {
+  addedBytes,
+  applyDelta,
+  checkDelta,
+  hostBytesOf,
+  type ApplyLimits,
+} from './remote/apply.js';
 import { execStreamed } from './remote/exec-stream.js';
-import { diffListings, LISTING_FORMAT, parseListing, type Listing } from './remote/listing.js';
+import {
+  diffListings,
+  LISTING_FORMAT,
+  parseListing,
+  type ListedEntry,
+  type Listing,
+} from './remote/listing.js';
 import { packItems, ROOT, type PackItem } from './remote/pack.js';
 import { Tunnel } from './remote/tunnel.js';
 import type {
@@ -67,6 +82,10 @@ export interface RemoteLimits extends ApplyLimits {
   readonly maxListingBytes: number;
 }
 
+/**
+ * What one sync may bring back, and how big a listing may be. `maxTotalBytes` is also what a
+ * sandbox's host copies may take when its spec names no `diskBytes`.
+ */
 export const DEFAULT_REMOTE_LIMITS: RemoteLimits = {
   maxFileBytes: 512 * 1024 ** 2,
   maxTotalBytes: 4 * 1024 ** 3,
@@ -205,7 +224,7 @@ export class RemoteDockerProvider implements SandboxProvider, ImageExporter {
       limits: spec.limits,
       rootCapabilities: HARNESS_CAPABILITIES,
     });
-    const sandbox = new RemoteSandbox(this, run, keeper);
+    const sandbox = new RemoteSandbox(this, run, keeper, spec.diskBytes);
     try {
       await sandbox.fill(spec, this.tunnelProgram);
     } catch (error) {
@@ -227,12 +246,18 @@ export class RemoteSandbox implements Sandbox {
   readonly mountsHostFolders = false;
   /** Per `container\0host` pair: the listing the host folder matches. */
   private readonly synced = new Map<string, Listing>();
+  /** Per pair: the listing it went in with (the host folder already held that). */
+  private readonly baseline = new Map<string, Listing>();
+  /** Per pair: what the run's files take in the host folder (see {@link reserve}). */
+  private readonly added = new Map<string, number>();
   private tunnel: Tunnel | undefined;
 
   constructor(
     private readonly provider: RemoteDockerProvider,
     private readonly run: RunContainer,
     private readonly keeper: Owner,
+    /** What the run's files may take on the host, all pairs together. */
+    private readonly diskBytes?: number,
   ) {}
 
   get id(): string {
@@ -303,9 +328,8 @@ export class RemoteSandbox implements Sandbox {
     }
     if (items.length > 0) await this.put(packItems(items));
     for (const folder of spec.folders ?? []) {
-      if (!folder.readOnly) {
-        this.synced.set(`${folder.container}\0${folder.host}`, await this.list(folder.container));
-      }
+      if (!folder.readOnly)
+        this.wentIn(`${folder.container}\0${folder.host}`, await this.list(folder.container));
     }
     if (routes.size > 0) {
       this.tunnel = await Tunnel.open(this.client.docker, this.run.container, {
@@ -452,7 +476,45 @@ export class RemoteSandbox implements Sandbox {
         { kind: 'folder', host: hostFolder, container: containerPath, owner, readOnly: false },
       ]),
     );
-    this.synced.set(`${containerPath}\0${hostFolder}`, await this.list(containerPath));
+    this.wentIn(`${containerPath}\0${hostFolder}`, await this.list(containerPath));
+  }
+
+  /** A pair's host folder holds what went in: what the run adds is counted from there. */
+  private wentIn(key: string, listing: Listing): void {
+    this.synced.set(key, listing);
+    this.baseline.set(key, listing);
+    this.added.set(key, 0);
+  }
+
+  /**
+   * Holds the run's files on the host to the sandbox's disk, before a sync writes anything:
+   * what they take in this folder after the sync, plus in the others, must fit. Reserved at
+   * once (a concurrent sync of the other folder counts it). Returns what this sync may write.
+   */
+  private reserve(
+    key: string,
+    hostFolder: string,
+    after: Listing,
+    files: readonly ListedEntry[],
+  ): number {
+    const budget = this.diskBytes ?? this.provider.limits.maxTotalBytes;
+    const added = addedBytes(this.baseline.get(key) ?? new Map(), after);
+    let others = 0;
+    for (const [k, bytes] of this.added) if (k !== key) others += bytes;
+    if (others + added > budget) {
+      const what =
+        this.diskBytes === undefined ? "the engine's cap" : "the run's disk (resources.disk)";
+      throw new SandboxFileError(
+        hostFolder,
+        'too-large',
+        `the run's files would take ${others + added} bytes on the host, ${what} is ${budget}`,
+      );
+    }
+    this.added.set(key, added);
+    let fetched = 0;
+    for (const f of files) fetched += hostBytesOf(f);
+    // Files this sync does not fetch stay as they are: the rest of the budget is this sync's.
+    return budget - others - (added - fetched);
   }
 
   async syncOut(containerPath: string, hostFolder: string): Promise<SyncStats> {
@@ -460,9 +522,14 @@ export class RemoteSandbox implements Sandbox {
     await this.ensureRunning();
     const before = this.synced.get(key);
     const after = await this.list(containerPath);
-    checkTree(hostFolder, after, this.provider.limits);
     const delta = diffListings(before ?? new Map(), after);
-    checkDelta(hostFolder, delta, this.provider.limits);
+    // A sync that lost its way (a failed one) starts again from an empty folder: all of it counts.
+    if (!before) this.baseline.set(key, new Map());
+    const limits = {
+      maxFileBytes: this.provider.limits.maxFileBytes,
+      maxTotalBytes: this.reserve(key, hostFolder, after, delta.files),
+    };
+    checkDelta(hostFolder, delta, limits);
     // From here the host folder matches no known listing until this sync ends.
     this.synced.delete(key);
     if (!before) await emptyFolder(hostFolder);
@@ -477,6 +544,9 @@ export class RemoteSandbox implements Sandbox {
           '-f',
           '-',
           '--format=pax',
+          // Holes do not cross: apply.ts writes them as holes.
+          '--sparse',
+          '--sparse-version=1.0',
           '--null',
           '--no-recursion',
           // Two names of one file (git's hard-linked objects) come back as two files, not a link entry.
@@ -492,7 +562,7 @@ export class RemoteSandbox implements Sandbox {
       );
       return stdout;
     };
-    const stats = await applyDelta(hostFolder, delta, fetch, this.provider.limits);
+    const stats = await applyDelta(hostFolder, delta, fetch, limits);
     this.synced.set(key, after);
     return stats;
   }

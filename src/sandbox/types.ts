@@ -62,6 +62,12 @@ export interface SandboxSpec {
   readonly env?: Readonly<Record<string, string>>;
   readonly labels?: Readonly<Record<string, string>>;
   readonly limits?: ContainerLimits;
+  /**
+   * What the run may write (resources.disk). A mounted sandbox is held to it by the run's quota;
+   * a copying one holds its host copies to it: what the syncs write beyond the folders as they
+   * went in (holes take nothing). Default: the provider's own cap.
+   */
+  readonly diskBytes?: number;
   readonly folders?: readonly SharedFolder[];
   readonly sockets?: readonly SharedSockets[];
   readonly files?: readonly SharedFile[];

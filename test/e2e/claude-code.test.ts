@@ -14,6 +14,7 @@ import { CLAUDE_CODE_VERIFIED_VERSION } from '../../src/agents/index.js';
 import {
   adapterCampaign,
   expectAgentRecorded,
+  expectComparesWithItself,
   expectModelCallsAnswered,
   expectNominalCompleted,
   expectNominalTurnsParsed,
@@ -71,6 +72,11 @@ describe('e2e: a claude-code campaign plays the real binary against the model st
 
   it('records the agent in conditions.json and BASELINE.md', async () => {
     await expectAgentRecorded(campaign, AGENT);
+  });
+
+  it('compares with itself through evalrig compare: nothing differs, the agent recorded whole', async () => {
+    const compare = await expectComparesWithItself(campaign);
+    expect(compare.provenance.a.agent).to.deep.include(AGENT);
   });
 });
 

@@ -18,6 +18,7 @@ import type { ModelCall } from '../../src/gateway/index.js';
 import {
   adapterCampaign,
   expectAgentRecorded,
+  expectComparesWithItself,
   expectModelCallsAnswered,
   expectNominalCompleted,
   expectNominalTurnsParsed,
@@ -116,6 +117,11 @@ describe('e2e: a codex campaign plays the real binary against the model stand-in
     // The failed run says nothing of the agent: the nominal run alone is counted.
     expect(cost.n).to.equal(1);
     expect(cost.mean).to.be.greaterThan(0);
+  });
+
+  it('compares with itself through evalrig compare: nothing differs, the agent recorded whole', async () => {
+    const compare = await expectComparesWithItself(campaign);
+    expect(compare.provenance.a.agent).to.deep.include(AGENT);
   });
 });
 

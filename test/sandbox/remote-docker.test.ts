@@ -318,6 +318,47 @@ describe('sandbox/RemoteDockerProvider', function () {
       expect(await readdir(work)).to.include('a');
     });
 
+    it('keeps holes: large empty files the agent makes take no room on the host, and the run’s host copies are held to its disk', async () => {
+      const MiB = 1024 ** 2;
+      const work = await hostTree({ a: 'a' });
+      const origin = path.join(dir, 'origin');
+      await mkdir(origin);
+      const s = await start({
+        diskBytes: 16 * MiB,
+        folders: [
+          { host: work, container: '/work/repo' },
+          { host: origin, container: '/work/origin' },
+        ],
+      });
+      // 64 MB with 5 bytes of data, and eight empty files of 100 MB: 864 MB long, no disk used.
+      await sh(
+        s,
+        'cd /work/repo && truncate -s 64M holes && printf hello | dd of=holes bs=1 seek=40000000 conv=notrunc status=none && for i in 1 2 3 4 5 6 7 8; do truncate -s 100M empty$i; done',
+      );
+      await s.syncOut('/work/repo', work);
+      const holes = await lstat(path.join(work, 'holes'));
+      expect(holes.size).to.equal(64 * MiB);
+      const bytes = await readFile(path.join(work, 'holes'));
+      expect(bytes.subarray(40_000_000, 40_000_005).toString()).to.equal('hello');
+      expect(bytes.indexOf(1)).to.equal(-1);
+      let onDisk = 0;
+      for (const name of await readdir(work))
+        onDisk += (await lstat(path.join(work, name))).blocks * 512;
+      expect(onDisk).to.be.below(MiB);
+
+      // Real bytes count: 10 MB in the work tree fits the 16 MB disk, 10 more in origin do not.
+      await sh(s, 'head -c 10M /dev/urandom > /work/repo/dense');
+      await s.syncOut('/work/repo', work);
+      expect((await lstat(path.join(work, 'dense'))).size).to.equal(10 * MiB);
+      expect((await sh(s, 'head -c 10M /dev/urandom > /work/origin/dense')).exitCode).to.equal(0);
+      expectFailure(
+        await failure(s.syncOut('/work/origin', origin)),
+        SandboxFileError,
+        /the run's files would take 2097\d{4} bytes on the host, the run's disk \(resources\.disk\) is 16777216/u,
+      );
+      expect(await readdir(origin)).to.deep.equal([]);
+    });
+
     it('syncs a sandbox that was killed (a cut turn): its main process is started again to list', async () => {
       const work = await hostTree({ a: 'a' });
       const s = await start({ folders: [{ host: work, container: '/work/repo' }] });

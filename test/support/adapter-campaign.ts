@@ -10,6 +10,8 @@ import path from 'node:path';
 import type { ConditionsFile, GhCall, RunRecord, StopRecord } from '../../src/artifacts/index.js';
 import type { ModelCall } from '../../src/gateway/index.js';
 import type { ModelScript } from '../../src/model-stand-in/index.js';
+import { execa } from 'execa';
+import type { CompareFile } from '../../src/compare/index.js';
 import { readJson, readJsonLines } from './campaign.js';
 import { requireDocker } from './docker.js';
 import {
@@ -257,4 +259,27 @@ export async function expectAgentRecorded(
   expect(baseline).to.include(`${agent.package}@${agent.version}`);
   expect(baseline).to.include(conditions.agent!.binary_sha256);
   return conditions;
+}
+
+/**
+ * `evalrig compare` of the campaign with itself, as a user runs it: exit 0, compare.json
+ * written (so valid), nothing differs, and the agent recorded as conditions.json has it.
+ */
+export async function expectComparesWithItself(campaign: AdapterCampaign): Promise<CompareFile> {
+  const { outDir } = campaign.ws;
+  const out = path.join(campaign.ws.root, 'compare');
+  const r = await execa(
+    'node',
+    ['--import', 'tsx', 'src/cli/main.ts', 'compare', outDir, outDir, '--out', out],
+    { reject: false },
+  );
+  expect(r.exitCode, r.stderr).to.equal(0);
+  expect(r.stdout).to.match(/^Nothing recorded differs/u);
+  const compare = await readJson<CompareFile>(path.join(out, 'compare.json'));
+  const conditions = await readJson<ConditionsFile>(path.join(outDir, 'conditions.json'));
+  const { images: _images, ...agent } = conditions.agent!;
+  expect(compare.provenance.a.agent).to.deep.equal(agent);
+  expect(compare.provenance.differences).to.deep.equal([]);
+  expect(compare.groups.map((g) => g.eval)).to.deep.equal([null, 'nominal', 'refused']);
+  return compare;
 }

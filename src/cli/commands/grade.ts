@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { gradeCampaignFolder } from '../../campaign/index.js';
-import { describeGradeSummary } from '../../judge/index.js';
+import { describeGradeSummary, gradingErrors } from '../../judge/index.js';
 import { formatSummaryTable, writeReport } from '../../report/index.js';
 
 interface GradeFlags {
@@ -10,7 +10,8 @@ interface GradeFlags {
 
 /**
  * `evalrig grade <out>`: grade a finished campaign's expectations again (only what changed
- * calls the judge), then recompute its report.
+ * calls the judge), then recompute its report. Exits 1 when a grading or a blind comparison
+ * errored (its answer did not parse or validate, or the judge could not be asked).
  */
 export function registerGrade(program: Command): void {
   program
@@ -30,6 +31,11 @@ export function registerGrade(program: Command): void {
         const report = await writeReport(out);
         process.stdout.write(`${formatSummaryTable(report)}\n`);
         process.stdout.write(`report: ${report.files.reportHtml}\n`);
+      }
+      const errored = gradingErrors(summary);
+      if (errored) {
+        process.stderr.write(`evalrig: ${errored}: exit 1\n`);
+        process.exitCode = 1;
       }
     });
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { runCampaign } from '../../campaign/index.js';
 import { InputError } from '../../errors/index.js';
+import { gradingErrors } from '../../judge/index.js';
 import { formatSummaryTable, writeReport } from '../../report/index.js';
 import { useScratchFolder } from '../../runtime/index.js';
 import { engineAddress, type EngineChoice } from '../../sandbox/index.js';
@@ -39,6 +40,7 @@ interface RunFlags {
   report: boolean;
   engine?: string[];
   engineMounts?: string[];
+  failOnGradingErrors?: boolean;
 }
 
 function collect(value: string, previous: string[] = []): string[] {
@@ -105,6 +107,10 @@ export function registerRun(program: Command): void {
       'an --engine that sees the host paths (bind mounts); any other but the local socket gets archives',
       collect,
     )
+    .option(
+      '--fail-on-grading-errors',
+      "exit 1 when a run's grading or a blind comparison errored (runs that failed exit 1 anyway)",
+    )
     .action(async (file: string, flags: RunFlags) => {
       const outDir =
         flags.out ?? path.join('evalrig-out', path.basename(path.dirname(path.resolve(file))));
@@ -134,5 +140,10 @@ export function registerRun(program: Command): void {
         process.stdout.write(`runs: ${path.join(result.outDir, 'runs')}\n`);
       }
       if (result.failed > 0) process.exitCode = 1;
+      const errored = gradingErrors(result.grading);
+      if (errored && flags.failOnGradingErrors) {
+        process.stderr.write(`evalrig: ${errored}: exit 1 (--fail-on-grading-errors)\n`);
+        process.exitCode = 1;
+      }
     });
 }

@@ -13,10 +13,23 @@
  *   the sync. Links are made from the listing's targets, as links.
  * - Modes keep the permission bits only (never setuid, setgid or sticky), plus
  *   the owner's read/write so the host can read and replace what it wrote.
+ * - A file with holes comes as tar's sparse member and is written with its holes
+ *   (sparse.ts): what it costs the host's disk is what it costs the sandbox's,
+ *   and that is what the caps count.
  */
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { chmod, lstat, mkdir, open, rename, rm, symlink, unlink } from 'node:fs/promises';
+import {
+  chmod,
+  lstat,
+  mkdir,
+  open,
+  rename,
+  rm,
+  symlink,
+  unlink,
+  type FileHandle,
+} from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -24,11 +37,12 @@ import { extract as tarExtract, type Header as Headers } from 'tar-stream';
 import { SandboxFileError } from '../errors.js';
 import type { SyncStats } from '../types.js';
 import { isCleanRelative, type ListedEntry, type Listing, type ListingDelta } from './listing.js';
+import { sparseMember, SparseFormatError, writeSparse } from './sparse.js';
 
 export interface ApplyLimits {
-  /** One file's cap. */
+  /** One file's cap (its size, holes included). */
   readonly maxFileBytes: number;
-  /** All files of one sync, and all the regular files of a synced tree (its host copy). */
+  /** What the files of one sync may take on the host's disk (holes take none). */
   readonly maxTotalBytes: number;
 }
 
@@ -92,8 +106,12 @@ async function parentsReal(root: string, rel: string): Promise<boolean> {
   return true;
 }
 
-/** Writes `content` to `target` through a fresh temporary file renamed over it. */
-async function writeEntry(target: string, mode: number, content: Readable): Promise<void> {
+/** Writes a file to `target` through a fresh temporary file renamed over it; `fill` writes it. */
+async function writeEntry(
+  target: string,
+  mode: number,
+  fill: (handle: FileHandle) => Promise<void>,
+): Promise<void> {
   const temp = path.join(path.dirname(target), `.evalrig-sync-${randomBytes(6).toString('hex')}`);
   const handle = await open(
     temp,
@@ -102,8 +120,8 @@ async function writeEntry(target: string, mode: number, content: Readable): Prom
   );
   try {
     await handle.chmod((mode & 0o777) | 0o600);
-    // The stream owns the handle from here: it closes it when done or failed.
-    await pipeline(content, handle.createWriteStream());
+    await fill(handle);
+    await handle.close();
   } catch (error) {
     await handle.close().catch(() => undefined);
     await rm(temp, { force: true });
@@ -115,21 +133,25 @@ async function writeEntry(target: string, mode: number, content: Readable): Prom
 }
 
 /**
- * Refuses a tree whose regular files add up past the cap, before anything is
- * written: a sparse file costs the sandbox no disk but its full size on the
- * host, so without this an agent could grow the host copy by a sync's cap at
- * every stop, under new names each time.
+ * What a listed file takes on the host's disk once synced: its size, or less when it has holes
+ * (they are kept, see sparse.ts). A file that claims fewer blocks than it has data is written
+ * as tar sends it, and counted again as its bytes come (fetchFiles).
  */
-export function checkTree(root: string, listing: Listing, limits: ApplyLimits): void {
+export function hostBytesOf(entry: ListedEntry): number {
+  return Math.min(entry.size, entry.allocated);
+}
+
+/**
+ * What the run's files take on the host in a synced tree: every regular file of `listing` that
+ * is not as `baseline` (the tree as it went in, already on the host) had it.
+ */
+export function addedBytes(baseline: Listing, listing: Listing): number {
   let total = 0;
-  for (const entry of listing.values()) if (entry.type === 'f') total += entry.size;
-  if (total > limits.maxTotalBytes) {
-    throw new SandboxFileError(
-      root,
-      'too-large',
-      `the tree's files hold ${total} bytes, the cap is ${limits.maxTotalBytes}`,
-    );
+  for (const entry of listing.values()) {
+    if (entry.type !== 'f' || baseline.get(entry.path)?.stamp === entry.stamp) continue;
+    total += hostBytesOf(entry);
   }
+  return total;
 }
 
 /**
@@ -139,7 +161,7 @@ export function checkTree(root: string, listing: Listing, limits: ApplyLimits): 
 export function checkDelta(root: string, delta: ListingDelta, limits: ApplyLimits): void {
   let total = 0;
   for (const f of delta.files) {
-    total += f.size;
+    total += hostBytesOf(f);
     if (f.size > limits.maxFileBytes) {
       throw new SandboxFileError(
         path.join(root, f.path),
@@ -152,7 +174,7 @@ export function checkDelta(root: string, delta: ListingDelta, limits: ApplyLimit
     throw new SandboxFileError(
       root,
       'too-large',
-      `${total} bytes changed, the cap is ${limits.maxTotalBytes}`,
+      `${total} bytes changed, ${limits.maxTotalBytes} may be written`,
     );
   }
 }
@@ -210,6 +232,65 @@ export async function applyDelta(
   return { changed, removed, bytes };
 }
 
+/** What one sync's archive entries have cost so far. */
+interface Tally {
+  /** Bytes of the archive's members (what crossed). */
+  crossed: number;
+  /** Bytes of data written on the host (holes not counted). */
+  written: number;
+}
+
+/**
+ * Writes one archive entry into the host folder: a file asked for, each once, a plain or a
+ * sparse member, counted against the caps before a byte of it is written.
+ */
+async function writeArchiveEntry(
+  header: Headers,
+  stream: Readable,
+  at: { root: string; wanted: Map<string, ListedEntry>; known: Set<string> },
+  limits: ApplyLimits,
+  tally: Tally,
+): Promise<void> {
+  const { root, wanted } = at;
+  const sparse = sparseOf(root, header);
+  const name = (sparse?.name ?? header.name).replace(/^\.\//u, '').replace(/\/$/u, '');
+  const entry = wanted.get(name);
+  if (!entry) throw refused(root, `an archive entry not asked for: ${JSON.stringify(name)}`);
+  wanted.delete(name);
+  if (header.type !== 'file' && header.type !== 'contiguous-file') {
+    throw refused(
+      root,
+      `${JSON.stringify(name)} came back as a ${header.type ?? 'thing'}, not a file`,
+    );
+  }
+  const size = header.size ?? 0;
+  tally.crossed += size;
+  // Counted before a byte is written: the file's size against its cap, its data against the sync's.
+  const allow = (data: number): void => {
+    tally.written += data;
+    if ((sparse?.realSize ?? size) > limits.maxFileBytes || tally.written > limits.maxTotalBytes) {
+      throw new SandboxFileError(
+        path.join(root, name),
+        'too-large',
+        `the sync passed its cap of ${limits.maxTotalBytes} bytes`,
+      );
+    }
+  };
+  const target = await placeOf(root, name, at.known);
+  await writeEntry(target, entry.mode, async (file) => {
+    if (!sparse) {
+      allow(size);
+      // The stream closes the handle when done or failed (a second close does nothing).
+      await pipeline(stream, file.createWriteStream());
+      return;
+    }
+    await writeSparse(file, stream, size, sparse, allow).catch((error: unknown) => {
+      if (error instanceof SparseFormatError) throw refused(root, `${name}: ${error.message}`);
+      throw error;
+    });
+  });
+}
+
 async function fetchFiles(
   root: string,
   files: readonly ListedEntry[],
@@ -220,7 +301,7 @@ async function fetchFiles(
   if (files.length === 0) return 0;
   const wanted = new Map(files.map((f) => [f.path, f]));
   checkDelta(root, { folders: [], links: [], files, removed: [] }, limits);
-  let total = 0;
+  const tally: Tally = { crossed: 0, written: 0 };
   const archive = await fetch([...wanted.keys()]);
   const extract = tarExtract();
   await new Promise<void>((resolve, reject) => {
@@ -233,32 +314,10 @@ async function fetchFiles(
       extract.destroy();
       reject(error as Error);
     };
-    const handle = async (header: Headers, stream: Readable): Promise<void> => {
-      const name = header.name.replace(/^\.\//u, '').replace(/\/$/u, '');
-      const entry = wanted.get(name);
-      if (!entry) throw refused(root, `an archive entry not asked for: ${JSON.stringify(name)}`);
-      wanted.delete(name);
-      if (header.type !== 'file' && header.type !== 'contiguous-file') {
-        throw refused(
-          root,
-          `${JSON.stringify(name)} came back as a ${header.type ?? 'thing'}, not a file`,
-        );
-      }
-      const size = header.size ?? 0;
-      total += size;
-      if (size > limits.maxFileBytes || total > limits.maxTotalBytes) {
-        throw new SandboxFileError(
-          path.join(root, name),
-          'too-large',
-          `the sync passed its cap of ${limits.maxTotalBytes} bytes`,
-        );
-      }
-      const target = await placeOf(root, name, known);
-      await writeEntry(target, entry.mode, stream);
-    };
     extract.on('entry', (header, stream, next) => {
       if (failed) return;
-      handle(header, stream as unknown as Readable).then(
+      const at = { root, wanted, known };
+      writeArchiveEntry(header, stream as unknown as Readable, at, limits, tally).then(
         () => next(),
         (error: unknown) => fail(error),
       );
@@ -277,5 +336,15 @@ async function fetchFiles(
       `${wanted.size} file(s) did not come back (first: ${JSON.stringify(first)})`,
     );
   }
-  return total;
+  return tally.crossed;
+}
+
+/** A sparse member's name and size, or undefined for a plain file; a malformed one is refused. */
+function sparseOf(root: string, header: Headers) {
+  try {
+    return sparseMember(header);
+  } catch (error) {
+    if (error instanceof SparseFormatError) throw refused(root, error.message);
+    throw error;
+  }
 }

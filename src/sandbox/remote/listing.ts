@@ -12,8 +12,8 @@
 import { SandboxFileError } from '../errors.js';
 
 /** The `find` arguments that print one record per entry (root first, as `.`-less empty path). */
-export const LISTING_FORMAT = '%y\\0%P\\0%s\\0%T@\\0%C@\\0%i\\0%m\\0%l\\0';
-const FIELDS = 8;
+export const LISTING_FORMAT = '%y\\0%P\\0%s\\0%T@\\0%C@\\0%i\\0%m\\0%l\\0%b\\0';
+const FIELDS = 9;
 
 /** What a listing says of one entry. `type`: f file, d folder, l link, anything else kept as is. */
 export interface ListedEntry {
@@ -25,6 +25,8 @@ export interface ListedEntry {
   readonly mode: number;
   /** The link's target, for links; '' otherwise. */
   readonly link: string;
+  /** Bytes of disk the entry takes (its 512-byte blocks): less than `size` for a file with holes. */
+  readonly allocated: number;
   /** Everything that says the entry changed (size, mtime, ctime, inode, mode, target). */
   readonly stamp: string;
 }
@@ -61,7 +63,7 @@ export function parseListing(root: string, bytes: Buffer, limits: ListingLimits)
   while (at < bytes.length) {
     const raw: Buffer[] = [];
     for (let i = 0; i < FIELDS; i++) raw.push(field());
-    const [type, name, size, mtime, ctime, inode, mode, link] = raw.map((b, i) => {
+    const [type, name, size, mtime, ctime, inode, mode, link, blocks] = raw.map((b, i) => {
       try {
         return utf8.decode(b);
       } catch {
@@ -71,7 +73,7 @@ export function parseListing(root: string, bytes: Buffer, limits: ListingLimits)
           `${i === 1 ? 'a name' : 'a link target'} that is not UTF-8 (${JSON.stringify(b.toString('latin1').slice(0, 80))})`,
         );
       }
-    }) as [string, string, string, string, string, string, string, string];
+    }) as [string, string, string, string, string, string, string, string, string];
     if (first) {
       if (name !== '' || type !== 'd') {
         throw new SandboxFileError(root, 'not-regular', 'the folder is no longer a folder');
@@ -82,7 +84,7 @@ export function parseListing(root: string, bytes: Buffer, limits: ListingLimits)
     if (!isCleanRelative(name)) {
       throw new SandboxFileError(root, 'not-regular', `an entry named ${JSON.stringify(name)}`);
     }
-    if (!/^\d+$/u.test(size) || !/^[0-7]+$/u.test(mode)) {
+    if (!/^\d+$/u.test(size) || !/^[0-7]+$/u.test(mode) || !/^\d+$/u.test(blocks)) {
       throw new SandboxFileError(
         root,
         'not-regular',
@@ -99,6 +101,7 @@ export function parseListing(root: string, bytes: Buffer, limits: ListingLimits)
       size: Number(size),
       mode: bits,
       link: type === 'l' ? link : '',
+      allocated: Number(blocks) * 512,
       stamp: `${type}|${size}|${mtime}|${ctime}|${inode}|${bits}|${link}`,
     });
   }

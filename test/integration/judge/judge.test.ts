@@ -328,4 +328,26 @@ describe('judge: expectations graded in a real campaign', function () {
       },
     ]);
   });
+
+  it('exits 1 for a CI when gradings errored: grade always, run with --fail-on-grading-errors', async () => {
+    await writeScript(judgeScript({ planOnly: 'garbled', good: CHANGED }));
+    await rm(path.join(runDir(ws.outDir, 'plan-only', 'with_skill', 2), 'grading.json'));
+    const cli = (...args: string[]) =>
+      execa('node', ['--import', 'tsx', 'src/cli/main.ts', ...args], { reject: false });
+    const graded = await cli('grade', ws.outDir, '--no-report');
+    expect(graded.exitCode, graded.stderr).to.equal(1);
+    expect(graded.stderr).to.include('evalrig: 1 grading error(s): exit 1');
+    // The eval set the campaign was played with (a test above changed it), every run finished:
+    // run plays none, grades again, and its gradings err (the script's answers fit neither).
+    await writeFile(ws.evalSetFile, `${JSON.stringify(set, null, 2)}\n`);
+    const run = (...flags: string[]) =>
+      cli('run', ws.evalSetFile, '--out', ws.outDir, '--no-report', ...flags);
+    const strict = await run('--fail-on-grading-errors');
+    expect(strict.exitCode, strict.stderr).to.equal(1);
+    expect(strict.stderr).to.match(
+      /evalrig: \d+ grading error\(s\): exit 1 \(--fail-on-grading-errors\)/u,
+    );
+    const lenient = await run();
+    expect(lenient.exitCode, lenient.stderr).to.equal(0);
+  });
 });

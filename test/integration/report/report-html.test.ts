@@ -63,7 +63,7 @@ describe('report: report.html in a real headless Chromium', function () {
     const lines = await page.locator('#verdict li.verdict').allTextContents();
     expect(lines).to.deep.equal(bench.verdicts!.map((v) => v.text));
     expect(lines[0]).to.match(
-      /^with_skill refreshes the PR description in execution in 100% vs 22% of runs, \+78 pts \[34, 94\], p 0\.00\d$/,
+      /^with_skill refreshes the PR description in execution in 100% vs 22% of runs, \+78 pts \[34, 94\], p 0\.00\d\d$/,
     );
     // Significant lines stand out; the others say they could be chance.
     for (const v of bench.verdicts!) {

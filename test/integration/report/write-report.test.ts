@@ -217,11 +217,11 @@ describe('report: writeReport over a stored campaign', function () {
     const items = lines.slice(verdictAt).filter((l) => l.startsWith('- '));
     const p = fisherExact(9, 0, 2, 7)!;
     expect(items[0]).to.equal(
-      `- **with_skill refreshes the PR description in execution in 100% vs 22% of runs, +78 pts [34, 94], p ${p.toFixed(3)}**`,
+      `- **with_skill refreshes the PR description in execution in 100% vs 22% of runs, +78 pts [34, 94], p ${p.toPrecision(2)}**`,
     );
     // Not significant: said so, with how large a difference these runs could detect.
     expect(md).to.match(
-      /- with_skill passes the checks in 100% vs 67% of runs, \+33 pts \[−2, 65\], p 0\.09 \(could be chance\); with 10 and 9 runs only differences of ≥ \d+ pts from a baseline at 67% can be detected \(80% power, p < 0\.05\)/,
+      /- with_skill passes the checks in 100% vs 67% of runs, \+33 pts \[−2, 65\], p 0\.087 \(could be chance\); with 10 and 9 runs only differences of ≥ \d+ pts from a baseline at 67% can be detected \(80% power, p < 0\.05\)/,
     );
     expect(md).to.contain('> ⚠ with_skill vs without_skill: with 10 and 9 runs');
   });
@@ -240,7 +240,7 @@ describe('report: writeReport over a stored campaign', function () {
     expect(d.ci95).to.deep.equal(newcombeDifference(10, 10, 5, 9));
     const v = bench.verdicts!.find((x) => x.measure === 'message_checks.no_missing_gh')!;
     expect(v.text).to.equal(
-      `with_skill never says gh is missing or unauthenticated in 100% vs 56% of runs, +44 pts [7, 73], p ${fisherExact(10, 0, 5, 4)!.toFixed(2)}`,
+      `with_skill never says gh is missing or unauthenticated in 100% vs 56% of runs, +44 pts [7, 73], p ${fisherExact(10, 0, 5, 4)!.toPrecision(2)}`,
     );
     expect(v.significant).to.equal(true);
     expect(bench.power_warnings).to.have.length(1);

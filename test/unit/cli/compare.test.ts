@@ -109,6 +109,42 @@ describe('evalrig compare <out-a> <out-b>', function () {
     expect(bad.stderr).to.include("argument 'pdf' is invalid");
   });
 
+  it('--fail-if-worse exits 1 when B is worse than A with p < 0.05 on a named measure, 0 otherwise', async () => {
+    // A better than B: the gate of "compare b a" trips on the draft rate (10 of 10 against 5 of 9).
+    const worse = await evalrig([
+      'compare',
+      b,
+      a,
+      '--fail-if-worse',
+      'pr_draft_at_hand_over,agent.cost_usd',
+      '--out',
+      path.join(work, 'gate'),
+    ]);
+    expect(worse.exitCode, worse.stderr).to.equal(1);
+    expect(worse.stderr).to.include(
+      'evalrig: B is worse than A on PR draft at hand over (pr_draft_at_hand_over), condition without_skill: −44.4 pts [−73.3, −6.7], p 0.0325 (higher is better)',
+    );
+    // The comparison is still written: the gate only sets the exit status.
+    expect(await readdir(path.join(work, 'gate'))).to.include('compare.json');
+    const fine = await evalrig(['compare', a, b, '--fail-if-worse', 'pr_draft_at_hand_over']);
+    expect(fine.exitCode, fine.stderr).to.equal(0);
+    expect(fine.stdout).to.match(/^# Compare:/u);
+    expect(fine.stderr).to.equal(
+      'evalrig: --fail-if-worse: B is not worse than A on pr_draft_at_hand_over',
+    );
+  });
+
+  it('--fail-if-worse refuses a measure it cannot gate, naming the flag, reading nothing', async () => {
+    expectOneLineError(
+      await evalrig(['compare', a, path.join(work, 'nope'), '--fail-if-worse', 'check_passed']),
+      'evalrig: --fail-if-worse: "check_passed" is no measure evalrig knows which way is better; measures: pr_draft_at_hand_over,',
+    );
+    expectOneLineError(
+      await evalrig(['compare', a, b, '--fail-if-worse', 'grading.all_passed']),
+      '--fail-if-worse: no condition has "grading.all_passed" on both sides',
+    );
+  });
+
   it('fails on a folder that does not exist', async () => {
     expectOneLineError(
       await evalrig(['compare', a, path.join(work, 'nope')]),

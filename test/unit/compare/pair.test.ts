@@ -182,14 +182,19 @@ describe('compare: pairing two campaigns measure by measure', () => {
       n_b: 10,
       from_edge: smallestDetectable(10, 10)!.from_edge,
       from_half: null,
+      worst: { rate_a: 0.5, difference: null },
     });
     expect(smallestDetectable(10, 10)!.from_edge).to.be.closeTo(0.5809, 1e-4);
     expect(smallestDetectable(30, 30)!.from_half).to.be.closeTo(0.357, 1e-4);
+    // 50% is not the hardest rate at 30 runs a side: 25% is.
+    expect(smallestDetectable(30, 30)!.worst.rate_a).to.equal(0.25);
+    expect(smallestDetectable(30, 30)!.worst.difference).to.be.closeTo(0.3816, 1e-3);
     expect(smallestDetectable(2, 2)).to.deep.equal({
       n_a: 2,
       n_b: 2,
       from_edge: null,
       from_half: null,
+      worst: { rate_a: 0.5, difference: null },
     });
     expect(smallestDetectable(0, 10)).to.equal(null);
     expect(smallestDetectable(101, 10), 'not computed past 100 runs a side').to.equal(null);

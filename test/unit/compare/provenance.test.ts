@@ -139,6 +139,35 @@ describe('compare: what differs in the provenance, and whether it can be attribu
     );
   });
 
+  it("compares a codex agent's model and relay, not how its binary reached the containers", () => {
+    const codex: SideProvenance = {
+      ...BASE,
+      agent: {
+        package: '@openai/codex',
+        version: '0.171.0',
+        binary_sha256: 'b'.repeat(64),
+        relay_sha256: '3'.repeat(64),
+        model: 'gpt-5.1-codex',
+        install: 'mount',
+      },
+    };
+    const installed = { ...codex, agent: { ...codex.agent!, install: 'image' as const } };
+    expect(provenanceDifferences(codex, installed)).to.deep.equal([]);
+    const mini = { ...codex, agent: { ...codex.agent!, model: 'gpt-5.1-codex-mini' } };
+    expect(provenanceDifferences(codex, mini)).to.deep.equal([
+      {
+        aspect: 'agent',
+        what: "the agent's model",
+        a: '@openai/codex@0.171.0 (binary bbbbbbbbbbbb, relay 333333333333, model gpt-5.1-codex)',
+        b: '@openai/codex@0.171.0 (binary bbbbbbbbbbbb, relay 333333333333, model gpt-5.1-codex-mini)',
+      },
+    ]);
+    const relay = { ...codex, agent: { ...codex.agent!, relay_sha256: '4'.repeat(64) } };
+    expect(provenanceDifferences(codex, relay).map((d) => d.what)).to.deep.equal([
+      "the agent's model relay",
+    ]);
+  });
+
   it('leaves out codebases of evals only one side ran (they are listed with the measures)', () => {
     const after: SideProvenance = {
       ...BASE,

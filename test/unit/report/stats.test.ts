@@ -1,7 +1,11 @@
 import { expect } from 'chai';
 import {
+  BASELINE_GRID,
+  fisherBelow,
   fisherExact,
+  fisherExactFraction,
   minimumDetectableDifference,
+  worstDetectableDifference,
   newcombeDifference,
   NumberAccumulator,
   RateAccumulator,
@@ -52,6 +56,27 @@ describe('report statistics', () => {
 
     it('is unavailable when a side has no runs', () => {
       expect(fisherExact(0, 0, 3, 1)).to.equal(null);
+    });
+
+    it('decides p < 0.05 exactly: 2 of 4 vs 0 of 12 gives 1/20, not below it', () => {
+      // Weights C(4, x) C(12, 2 - x) of x = 0, 1, 2: 66, 48, 6 of 120; the observed x = 2 is the rarest.
+      expect(fisherExactFraction(2, 2, 0, 12)).to.deep.equal({ num: 6n, den: 120n });
+      expect(fisherExact(2, 2, 0, 12)).to.equal(0.05);
+      expect(fisherBelow(2, 2, 0, 12, 0.05)).to.equal(false);
+      expect(fisherBelow(2, 2, 0, 13, 0.05)).to.equal(true);
+      expect(fisherBelow(0, 0, 3, 1)).to.equal(null);
+    });
+
+    it('counts tables exactly as likely as the observed one, however large', () => {
+      // Symmetric margins: the mirror table ties the observed one exactly.
+      expect(fisherExactFraction(7, 3, 3, 7)).to.deep.equal(
+        (() => {
+          const w = [1, 100, 2025, 14400, 44100, 63504, 44100, 14400, 2025, 100, 1].map(BigInt);
+          const den = w.reduce((a, b) => a + b);
+          const num = w.filter((x) => x <= 14400n).reduce((a, b) => a + b);
+          return { num, den };
+        })(),
+      );
     });
 
     it('stays finite for thousands of runs', () => {
@@ -136,6 +161,25 @@ describe('report statistics', () => {
     it('is unavailable when a side has no runs, and refuses a rate outside [0, 1]', () => {
       expect(minimumDetectableDifference(0, 10)).to.equal(null);
       expect(() => minimumDetectableDifference(5, 5, { baseline: 1.5 })).to.throw(RangeError);
+    });
+  });
+
+  describe('worstDetectableDifference (the hardest baseline of the grid)', () => {
+    it('is not always 50%: at 20 runs a side a baseline of 25% is harder', () => {
+      const worst = worstDetectableDifference(20, 20)!;
+      expect(worst.baseline).to.equal(0.25);
+      expect(worst.difference).to.be.closeTo(0.4824, 1e-3);
+      expect(worst.difference).to.be.greaterThan(minimumDetectableDifference(20, 20)!);
+      for (const b of BASELINE_GRID) {
+        expect(minimumDetectableDifference(20, 20, { baseline: b })).to.be.at.most(
+          worst.difference!,
+        );
+      }
+    });
+
+    it('is the nearest baseline to 50% from which nothing is detectable, when there is one', () => {
+      expect(worstDetectableDifference(10, 10)).to.deep.equal({ baseline: 0.5, difference: null });
+      expect(worstDetectableDifference(0, 10)).to.equal(null);
     });
   });
 

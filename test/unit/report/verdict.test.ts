@@ -9,7 +9,13 @@ import {
 } from '../../../src/report/benchmark.js';
 import type { GradingSection } from '../../../src/report/grading.js';
 import { fisherExact, newcombeDifference, type RateStats } from '../../../src/report/index.js';
-import { MEASURE_PHRASES, phraseOf, powerWarnings, verdicts } from '../../../src/report/verdict.js';
+import {
+  formatVerdictP,
+  MEASURE_PHRASES,
+  phraseOf,
+  powerWarnings,
+  verdicts,
+} from '../../../src/report/verdict.js';
 
 const MEASURES: RunRecord['measures'] = {
   pr_draft_at_hand_over: null,
@@ -118,8 +124,38 @@ describe('report verdicts', () => {
       difference: 1,
       significant: true,
       underpowered: false,
-      text: 'with_skill opens a draft PR at hand over in 100% vs 0% of runs, +100 pts [39, 100], p 0.008',
+      text: 'with_skill opens a draft PR at hand over in 100% vs 0% of runs, +100 pts [39, 100], p 0.0079',
     });
+  });
+
+  it('calls a p of exactly 1/20 not below 0.05: 2 of 4 vs 0 of 12 is no stated difference', () => {
+    const { lines } = verdictsOf(group(12, 0), group(4, 2));
+    expect(lines[0]!.p_value).to.equal(0.05);
+    expect(lines[0]!.significant).to.equal(false);
+    expect(lines[0]!.text).to.match(
+      /^with_skill opens a draft PR at hand over in 50% vs 0% of runs, \+50 pts \[7, 85\], p 0\.050 \(could be chance\);/u,
+    );
+  });
+
+  it('states no difference whose interval reaches 0, even at p < 0.05, and prints no "−0"', () => {
+    // 19 of 19 vs 34 of 42: p 0.0488, Newcombe's interval [−0.06, 33.3] pts.
+    const { lines } = verdictsOf(group(42, 34), group(19, 19));
+    expect(lines[0]!.p_value).to.be.closeTo(0.04876, 1e-5);
+    expect(lines[0]!.significant).to.equal(false);
+    expect(lines[0]!.text).to.match(
+      /^with_skill opens a draft PR at hand over in 100% vs 81% of runs, \+19 pts \[−0\.1, 33\], p 0\.049 \(could be chance: its interval reaches 0\);/u,
+    );
+    expect(lines[0]!.text).not.to.match(/−0[,\]]/u);
+  });
+
+  it('prints p so that it reads truly: two significant digits, never across 0.05', () => {
+    expect(formatVerdictP(0.00953)).to.equal('p 0.0095');
+    expect(formatVerdictP(0.52)).to.equal('p 0.52');
+    expect(formatVerdictP(0.0496)).to.equal('p 0.0496');
+    expect(formatVerdictP(0.05)).to.equal('p 0.050');
+    expect(formatVerdictP(0.05, true)).to.equal('p < 0.05');
+    expect(formatVerdictP(0.0004)).to.equal('p < 0.001');
+    expect(formatVerdictP(1)).to.equal('p 1.0');
   });
 
   it('gives no line to a rate equal on both sides (no_missing_gh here) or unknown on one', () => {
@@ -149,15 +185,18 @@ describe('report verdicts', () => {
         ]),
       );
     expect(warn(5)[0]!.text).to.equal(
-      'with 5 runs per condition only differences of ≥ 84 pts can be detected (80% power, p < 0.05) when the baseline rate is 0% or 100%, and none when it is 50%',
+      'with 5 runs per condition only differences of ≥ 84 pts can be detected (80% power, p < 0.05) when the baseline rate is 0% or 100%, and none when it is 50% (the hardest)',
     );
     expect(warn(10)[0]!.text).to.equal(
-      'with 10 runs per condition only differences of ≥ 59 pts can be detected (80% power, p < 0.05) when the baseline rate is 0% or 100%, and none when it is 50%',
+      'with 10 runs per condition only differences of ≥ 59 pts can be detected (80% power, p < 0.05) when the baseline rate is 0% or 100%, and none when it is 50% (the hardest)',
     );
+    // At 20 and 30 runs a baseline of 25% is harder than one of 50% (48 and 38 pts against 42 and 36).
+    expect(warn(20)[0]).to.deep.include({ worst_baseline: 0.25 });
+    expect(warn(20)[0]!.detectable_at_worst).to.be.greaterThan(warn(20)[0]!.detectable_at_50!);
     expect(warn(30)[0]!.text).to.equal(
-      'with 30 runs per condition only differences of ≥ 26 pts can be detected (80% power, p < 0.05) when the baseline rate is 0% or 100%, and ≥ 36 pts when it is 50%',
+      'with 30 runs per condition only differences of ≥ 26 pts can be detected (80% power, p < 0.05) when the baseline rate is 0% or 100%, and ≥ 39 pts when it is 25% or 75% (the hardest)',
     );
-    // Enough runs for 20 pts at the worst case: no warning.
+    // Enough runs for 20 pts at the hardest baseline: no warning.
     expect(warn(120)).to.deep.equal([]);
   });
 });

@@ -17,7 +17,7 @@ import { pack as tarPack, type Header } from 'tar-stream';
 
 type Headers = Partial<Header> & { name: string };
 import { SandboxFileError } from '../../../src/sandbox/index.js';
-import { applyDelta, checkTree } from '../../../src/sandbox/remote/apply.js';
+import { addedBytes, applyDelta } from '../../../src/sandbox/remote/apply.js';
 import {
   diffListings,
   parseListing,
@@ -38,12 +38,13 @@ function archive(entries: Array<{ header: Headers; body?: string }>): Readable {
   return pack as unknown as Readable;
 }
 
-const file = (p: string, size: number, mode = 0o644): ListedEntry => ({
+const file = (p: string, size: number, mode = 0o644, allocated = size): ListedEntry => ({
   type: 'f',
   path: p,
   size,
   mode,
   link: '',
+  allocated,
   stamp: `f|${size}|${p}`,
 });
 
@@ -187,20 +188,20 @@ describe('sandbox/remote: applying what a sandbox sends', () => {
     expect(lying.message).to.match(/cap/u);
   });
 
-  it('refuses a tree whose files add up past the cap, sparse or not, whatever one sync would move', () => {
-    const listing = (...sizes: number[]) =>
-      new Map(sizes.map((size, i) => [`f${i}`, file(`f${i}`, size)] as const));
-    expect(() => checkTree(root, listing(1024, 1024, 1024, 1024), LIMITS)).not.to.throw();
-    const error = (() => {
-      try {
-        checkTree(root, listing(1024, 1024, 1024, 1024, 1), LIMITS);
-      } catch (caught) {
-        return caught as Error;
-      }
-      throw new Error('expected a refusal');
-    })();
-    expect(error).to.be.instanceOf(SandboxFileError);
-    expect(error.message).to.match(/4097 bytes, the cap is 4096/u);
+  it('counts what the run added to a tree on the host: changed and new files, holes taking nothing', () => {
+    const baseline = new Map([
+      ['kept', file('kept', 4000)],
+      ['changed', file('changed', 100)],
+    ]);
+    const after = new Map([
+      ['kept', file('kept', 4000)],
+      ['changed', { ...file('changed', 300), stamp: 'f|300|changed|later' }],
+      ['new', file('new', 50)],
+      // 1 GB long, one 4 KiB block of data.
+      ['holes', file('holes', 1e9, 0o644, 4096)],
+    ]);
+    expect(addedBytes(baseline, after)).to.equal(300 + 50 + 4096);
+    expect(addedBytes(baseline, baseline)).to.equal(0);
   });
 
   it('makes links from the listing as links, and a missing file fails the sync', async () => {
@@ -210,6 +211,7 @@ describe('sandbox/remote: applying what a sandbox sends', () => {
       size: 0,
       mode: 0o777,
       link: '/etc',
+      allocated: 0,
       stamp: 'l',
     };
     await applyDelta(
@@ -233,6 +235,7 @@ describe('sandbox/remote: applying what a sandbox sends', () => {
       size: 0,
       mode: 0o755,
       link: '',
+      allocated: 4096,
       stamp: `d|${p}`,
     });
     const link: ListedEntry = {
@@ -241,6 +244,7 @@ describe('sandbox/remote: applying what a sandbox sends', () => {
       size: 0,
       mode: 0o777,
       link: outside,
+      allocated: 0,
       stamp: 'l',
     };
     const through: ListedEntry = { ...link, path: 'a/b/l', link: '/etc' };
@@ -262,20 +266,136 @@ describe('sandbox/remote: applying what a sandbox sends', () => {
   });
 });
 
+/** A GNU tar sparse member (pax 1.0) of `data` segments in a file of `realSize` bytes. */
+function sparseEntry(
+  name: string,
+  realSize: number,
+  segments: Array<[number, string]>,
+  options: { map?: string; version?: string } = {},
+): { header: Headers; body: string } {
+  const mapText =
+    options.map ??
+    [segments.length, ...segments.flatMap(([offset, d]) => [offset, d.length]), ''].join('\n');
+  const padded = mapText.padEnd(Math.ceil(mapText.length / 512) * 512, '\0');
+  const body = padded + segments.map(([, d]) => d).join('');
+  const [major, minor] = (options.version ?? '1.0').split('.');
+  return {
+    header: {
+      name: `./GNUSparseFile.7/${name}`,
+      size: body.length,
+      pax: {
+        'GNU.sparse.major': major!,
+        'GNU.sparse.minor': minor!,
+        'GNU.sparse.name': `./${name}`,
+        'GNU.sparse.realsize': String(realSize),
+      },
+    } as Headers,
+    body,
+  };
+}
+
+describe('sandbox/remote: files with holes', () => {
+  let root: string;
+  beforeEach(async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'evalrig-sparse-'));
+  });
+  afterEach(() => rm(root, { recursive: true, force: true }));
+  const limits = { maxFileBytes: 64 * 1024 ** 2, maxTotalBytes: 4096 };
+  const delta = (files: ListedEntry[]) => ({ folders: [], links: [], files, removed: [] });
+
+  it('writes a sparse member at its offsets, its holes kept as holes, at its real size', async () => {
+    const size = 32 * 1024 ** 2;
+    const stats = await applyDelta(
+      root,
+      delta([file('big', size, 0o644, 8192)]),
+      async () =>
+        archive([
+          sparseEntry('big', size, [
+            [1_000_000, 'hello'],
+            [20_000_000, 'world'],
+            [size, ''],
+          ]),
+        ]),
+      { ...limits, maxTotalBytes: 65536 },
+    );
+    const target = path.join(root, 'big');
+    const info = await lstat(target);
+    expect(info.size).to.equal(size);
+    // Two pages of data at most: the 32 MB of zeros are holes.
+    expect(info.blocks * 512).to.be.at.most(64 * 1024);
+    const bytes = await readFile(target);
+    expect(bytes.subarray(1_000_000, 1_000_005).toString()).to.equal('hello');
+    expect(bytes.subarray(20_000_000, 20_000_005).toString()).to.equal('world');
+    expect(bytes.reduce((sum, b) => sum + b, 0)).to.equal(
+      [...'helloworld'].reduce((sum, c) => sum + c.charCodeAt(0), 0),
+    );
+    // What crossed: the map's block and the ten bytes of data.
+    expect(stats.bytes).to.equal(512 + 10);
+  });
+
+  it('counts a sparse member’s data against the sync’s cap, not its size, before writing it', async () => {
+    const ok = await applyDelta(
+      root,
+      delta([file('a', 10 ** 7, 0o644, 4096)]),
+      async () => archive([sparseEntry('a', 10 ** 7, [[5, 'x'.repeat(4000)]])]),
+      limits,
+    );
+    expect(ok.changed).to.equal(1);
+    const over = await failure(
+      applyDelta(
+        root,
+        delta([file('b', 10 ** 7, 0o644, 4096)]),
+        async () => archive([sparseEntry('b', 10 ** 7, [[5, 'x'.repeat(5000)]])]),
+        limits,
+      ),
+    );
+    expect(over).to.be.instanceOf(SandboxFileError);
+    expect(over.message).to.match(/cap of 4096/u);
+    expect(await readdir(root)).to.deep.equal(['a']);
+  });
+
+  it('refuses a sparse member past the file cap, a map that lies, and another sparse format', async () => {
+    const cases: Array<[ReturnType<typeof sparseEntry>, RegExp]> = [
+      [sparseEntry('f', 65 * 1024 ** 2, [[0, 'x']]), /cap/u],
+      [sparseEntry('f', 100, [[99, 'xx']]), /pass the real size/u],
+      [
+        sparseEntry('f', 100, [
+          [50, 'x'],
+          [10, 'y'],
+        ]),
+        /overlap/u,
+      ],
+      [sparseEntry('f', 100, [[0, 'xy']], { map: '1\n0\n5\n' }), /announcing 5 bytes/u],
+      [sparseEntry('f', 100, [[0, 'x']], { map: '1\n0\nabc\n' }), /not decimal/u],
+      [sparseEntry('f', 100, [[0, 'x']], { map: '99999999\n' }), /more than 1000000 segments/u],
+      [sparseEntry('f', 100, [[0, 'x']], { version: '0.1' }), /format 0\.1/u],
+    ];
+    for (const [entry, message] of cases) {
+      const error = await failure(
+        applyDelta(root, delta([file('f', 100, 0o644, 512)]), async () => archive([entry]), limits),
+      );
+      expect(error, String(message)).to.be.instanceOf(SandboxFileError);
+      expect(error.message).to.match(message);
+      expect(await readdir(root)).to.deep.equal([]);
+    }
+  });
+});
+
 describe('sandbox/remote: listings', () => {
   const record = (...fields: string[]) => Buffer.from(fields.map((f) => `${f}\0`).join(''));
-  const rootRecord = record('d', '', '4096', '1.0', '1.0', '1', '755', '');
+  const rootRecord = record('d', '', '4096', '1.0', '1.0', '1', '755', '', '8');
 
   it('parses names with newlines and compares by stamp', () => {
     const a = parseListing(
       '/w',
-      Buffer.concat([rootRecord, record('f', 'x\ny', '3', '1.5', '1.5', '9', '644', '')]),
+      Buffer.concat([rootRecord, record('f', 'x\ny', '3', '1.5', '1.5', '9', '644', '', '8')]),
       { maxEntries: 10 },
     );
     expect([...a.keys()]).to.deep.equal(['x\ny']);
+    expect(a.get('x\ny')!.allocated).to.equal(4096);
     const b = parseListing(
       '/w',
-      Buffer.concat([rootRecord, record('f', 'x\ny', '3', '1.5', '2.5', '9', '644', '')]),
+      Buffer.concat([rootRecord, record('f', 'x\ny', '3', '1.5', '2.5', '9', '644', '', '8')]),
       { maxEntries: 10 },
     );
     expect(diffListings(a, b).files.map((f) => f.path)).to.deep.equal(['x\ny']);
@@ -285,18 +405,20 @@ describe('sandbox/remote: listings', () => {
 
   it('refuses a root that is not a folder, `..` names, non-UTF-8 names and too many entries', () => {
     const bad = [
-      record('l', '', '4', '1', '1', '1', '777', '/etc'),
-      Buffer.concat([rootRecord, record('f', '../x', '1', '1', '1', '1', '644', '')]),
+      record('l', '', '4', '1', '1', '1', '777', '/etc', '0'),
+      Buffer.concat([rootRecord, record('f', '../x', '1', '1', '1', '1', '644', '', '8')]),
+      // Blocks that are not a number.
+      Buffer.concat([rootRecord, record('f', 'x', '1', '1', '1', '1', '644', '', '-8')]),
       Buffer.concat([
         rootRecord,
         Buffer.from('f\0'),
         Buffer.from([0xff, 0xfe, 0]),
-        record('1', '1', '1', '1', '644', ''),
+        record('1', '1', '1', '1', '644', '', '8'),
       ]),
       Buffer.concat([
         rootRecord,
-        record('f', 'a', '1', '1', '1', '1', '644', ''),
-        record('f', 'b', '1', '1', '1', '2', '644', ''),
+        record('f', 'a', '1', '1', '1', '1', '644', '', '8'),
+        record('f', 'b', '1', '1', '1', '2', '644', '', '8'),
       ]),
       Buffer.concat([rootRecord, Buffer.from('f\0cut')]),
     ];
