@@ -21,7 +21,7 @@ import { bundleStandIn } from '../agent/bundle.js';
 import { OFFLINE_AGENTS, RELAY_PORT, type AgentTurn, type OfflineAgent } from './real-agents.js';
 
 /**
- * Gemini CLI, Qwen Code and OpenCode, the real npm packages, each in a container with no
+ * Gemini CLI, Qwen Code, OpenCode and Copilot CLI, the real npm packages, each in a container with no
  * network: its model calls go to the relay on the container's loopback, then through the
  * mounted socket to the model stand-in, which plays the agent's own wire API (Gemini,
  * Chat Completions) from one script. Three turns: a file written, a resumed turn whose
@@ -30,7 +30,7 @@ import { OFFLINE_AGENTS, RELAY_PORT, type AgentTurn, type OfflineAgent } from '.
  * `EVALRIG_RECORD_TRANSCRIPTS=1` writes the three streams to the agent's fixture folder,
  * the parser fixtures of test/fixtures/transcripts/.
  */
-describe('real agents offline: Gemini CLI, Qwen Code and OpenCode against the model stand-in in a container with no network', function () {
+describe('real agents offline: Gemini CLI, Qwen Code, OpenCode and Copilot CLI against the model stand-in in a container with no network', function () {
   this.timeout(600_000);
   const client = testDocker();
   const labels = { [LABELS.campaign]: `${TEST_CAMPAIGN}-offline-agents` };

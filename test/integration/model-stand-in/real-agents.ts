@@ -198,4 +198,50 @@ const OPENCODE: OfflineAgent = {
   },
 };
 
-export const OFFLINE_AGENTS: readonly OfflineAgent[] = [GEMINI, QWEN, OPENCODE];
+/**
+ * GitHub's Copilot CLI needs no GitHub login once COPILOT_PROVIDER_BASE_URL names a provider
+ * ("bring your own key"); COPILOT_OFFLINE keeps it from calling GitHub's API at start.
+ */
+const COPILOT: OfflineAgent = {
+  name: 'copilot',
+  version: '1.0.102',
+  install: {
+    package: '@github/copilot',
+    version: '1.0.102',
+    bin: 'copilot',
+    binaryPath: `node_modules/@github/copilot-linux-${process.arch === 'arm64' ? 'arm64' : 'x64'}/copilot`,
+  },
+  mount: (i) => i.binary,
+  mountAt: '/opt/evalrig/agent/copilot',
+  homeFiles: {},
+  env: {
+    COPILOT_OFFLINE: 'true',
+    COPILOT_PROVIDER_BASE_URL: `${BASE}/v1`,
+    COPILOT_PROVIDER_API_KEY: PLACEHOLDER,
+    COPILOT_MODEL: 'gpt-5.4',
+  },
+  sessionId: SESSION,
+  argv: (prompt, s) => [
+    '/opt/evalrig/agent/copilot',
+    ...['--allow-all', '--no-auto-update', '--disable-client-telemetry', '--output-format', 'json'],
+    ...(s.resume ? ['--resume', s.resume] : ['--session-id', s.first!]),
+    ...['-p', prompt],
+  ],
+  path: /^\/v1\/chat\/completions$/,
+  fixtures: `${FIXTURES}/copilot-1.0.102`,
+  check([one, two, three]) {
+    expect(one!.exitCode, one!.stderr).to.equal(0);
+    const first = lines(one!.stdout);
+    const done = first.find((e) => e.type === 'tool.execution_complete')!.data;
+    expect(done).to.deep.include({ success: true, shellExecution: { exitCode: 0 } });
+    expect(first.pop()).to.deep.include({ type: 'result', sessionId: SESSION, exitCode: 0 });
+    expect(two!.exitCode, two!.stderr).to.equal(0);
+    const failed = lines(two!.stdout).find((e) => e.type === 'tool.execution_complete')!.data;
+    expect(failed).to.deep.include({ shellExecution: { exitCode: 128 } });
+    expect(three!.exitCode).to.equal(1);
+    const error = lines(three!.stdout).find((e) => e.type === 'session.error')!.data;
+    expect(error).to.deep.include({ statusCode: 400 });
+  },
+};
+
+export const OFFLINE_AGENTS: readonly OfflineAgent[] = [GEMINI, QWEN, OPENCODE, COPILOT];
