@@ -110,6 +110,8 @@ const QWEN: OfflineAgent = {
       privacy: { usageStatisticsEnabled: false },
       telemetry: { enabled: false },
       general: { disableAutoUpdate: true, disableUpdateNag: true },
+      // Else a turn may end with a "memory extraction" call of its own, taking a scripted answer.
+      memory: { enableManagedAutoMemory: false },
     }),
   },
   env: {
