@@ -1,6 +1,8 @@
 /**
- * The model stand-in: a scripted fake of the Anthropic Messages API (`POST /v1/messages`) and
- * of the OpenAI Responses API (`POST /v1/responses`, same script) that real agent binaries
+ * The model stand-in: a scripted fake of the Anthropic Messages API (`POST /v1/messages`), of
+ * the OpenAI Responses API (`POST /v1/responses`), of OpenAI Chat Completions
+ * (`POST /v1/chat/completions`) and of the Gemini API (`POST /v1beta/models/{model}:generateContent`
+ * and `:streamGenerateContent?alt=sse`), all played from the same script, that real agent binaries
  * talk to with no key and no network. A script lists one answer per model request, in order
  * (text and tool_use blocks with usage numbers, or an error answer: 400, 429, 500, 529); a
  * response with `"when": { "contains": [...] }` answers only a request whose text holds those
@@ -31,3 +33,5 @@ export type {
 } from './script.js';
 export { apiMessage, sseFrames } from './anthropic.js';
 export { responsesFrames, responsesObject } from './openai.js';
+export { chatCompletion, chatError, chatFrames } from './chat.js';
+export { geminiError, geminiFrames, geminiResponse } from './gemini.js';

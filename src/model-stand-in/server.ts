@@ -4,7 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { EvalrigError } from '../errors/index.js';
 import { apiError, apiMessage, sseFrames, standInError } from './anthropic.js';
 import { responsesError, responsesFrames, responsesObject } from './openai.js';
-import type { ModelScript } from './script.js';
+import { chatCompletion, chatError, chatFrames, chatRequest } from './chat.js';
+import { geminiError, geminiFrames, geminiRequest, geminiResponse } from './gemini.js';
+import type { ModelScript, ScriptMessage } from './script.js';
 
 /** Where the stand-in listens: a Unix socket, or a loopback TCP port (0: any free one). */
 export type StandInListen = { readonly socketPath: string } | { readonly port: number };
@@ -44,12 +46,35 @@ export interface ModelStandIn {
 
 const MESSAGES_PATH = '/v1/messages';
 const RESPONSES_PATH = '/v1/responses';
+const CHAT_PATH = '/v1/chat/completions';
+/** Gemini's two methods, under whichever API version the client names. */
+const GEMINI_PATH =
+  /^\/(v1|v1beta|v1alpha)\/models\/([^/:]+):(generateContent|streamGenerateContent)$/;
+
+/** The wire APIs the stand-in plays, each from the same script. */
+type Api = 'messages' | 'responses' | 'chat' | 'gemini';
+
+function apiOf(pathname: string): Api | null {
+  if (pathname === MESSAGES_PATH) return 'messages';
+  if (pathname === RESPONSES_PATH) return 'responses';
+  if (pathname === CHAT_PATH) return 'chat';
+  return GEMINI_PATH.test(pathname) ? 'gemini' : null;
+}
+
+const ERROR_ANSWERS = {
+  messages: apiError,
+  responses: responsesError,
+  chat: chatError,
+  gemini: geminiError,
+};
 
 /**
- * Plays a model script as the Anthropic Messages API and the OpenAI Responses API: each
- * `POST /v1/messages` or `POST /v1/responses` takes the next scripted response, streamed as server-sent events when the request asks `"stream": true`,
- * else one JSON message or response object. A request past the script's end is answered 400 (never retried by
- * the client) saying so; any other path is 404.
+ * Plays a model script as the Anthropic Messages API, the OpenAI Responses API, OpenAI Chat
+ * Completions and the Gemini API: each `POST /v1/messages`, `POST /v1/responses`,
+ * `POST /v1/chat/completions` or `POST /v1beta/models/{model}:generateContent` takes the next
+ * scripted response, streamed as server-sent events when the request asks `"stream": true`
+ * (Gemini: `:streamGenerateContent?alt=sse`), else one JSON object. A request past the
+ * script's end is answered 400 (never retried by the client) saying so; any other path is 404.
  */
 export async function startModelStandIn(options: ModelStandInOptions): Promise<ModelStandIn> {
   const maxRequestBytes = options.maxRequestBytes ?? 32 * 1024 * 1024;
@@ -71,18 +96,13 @@ export async function startModelStandIn(options: ModelStandInOptions): Promise<M
       requests.push({ n, path: url.pathname, ...r });
     };
     const empty = { model: null, stream: false, messages: 0, toolResults: [], response: null };
-    const api =
-      url.pathname === MESSAGES_PATH
-        ? 'messages'
-        : url.pathname === RESPONSES_PATH
-          ? 'responses'
-          : null;
+    const api = apiOf(url.pathname);
     if (req.method !== 'POST' || api === null) {
       send(
         res,
         standInError(
           404,
-          `the model stand-in serves only POST ${MESSAGES_PATH} and ${RESPONSES_PATH}`,
+          `the model stand-in serves only POST ${MESSAGES_PATH}, ${RESPONSES_PATH}, ${CHAT_PATH} and /v1beta/models/{model}:generateContent or :streamGenerateContent`,
         ),
       );
       note({ ...empty, status: 404 });
@@ -95,7 +115,7 @@ export async function startModelStandIn(options: ModelStandInOptions): Promise<M
       note({ ...empty, status: 413 });
       return;
     }
-    const request = parseRequest(body, api);
+    const request = parseRequest(body, api, url);
     if (!request) {
       send(res, standInError(400, 'the request body is not a JSON object'));
       note({ ...empty, status: 400 });
@@ -114,27 +134,29 @@ export async function startModelStandIn(options: ModelStandInOptions): Promise<M
         left === 0
           ? `has no response left for request ${n} (it holds ${script.responses.length})`
           : `has no response left whose "when" fits request ${n} (${left} of ${script.responses.length} not played)`;
-      send(res, standInError(400, `the model script ${why}`));
+      // In the API's own error shape, so the agent reports it as that API's 400.
+      send(res, ERROR_ANSWERS[api]({ status: 400, message: `the model script ${why}` }));
       note({ ...seen, response: null, status: 400 });
       return;
     }
     played[index] = true;
     left--;
     if ('error' in scripted) {
-      const answer = api === 'messages' ? apiError(scripted.error) : responsesError(scripted.error);
+      const answer = ERROR_ANSWERS[api](scripted.error);
       send(res, answer);
       note({ ...seen, response: index, status: answer.status });
       return;
     }
     const model = script.model ?? request.model ?? 'stand-in-model';
-    const message =
-      api === 'messages' ? apiMessage(scripted, model, n) : responsesObject(scripted, model, n);
+    const rendered = render(api, scripted, model, n, request);
     note({ ...seen, response: index, status: 200 });
-    if (!request.stream) {
+    if (!request.stream || (api === 'gemini' && url.searchParams.get('alt') !== 'sse')) {
+      // Gemini streamed without alt=sse is one JSON array of the chunks.
+      const json = request.stream ? [rendered.message] : rendered.message;
       send(res, {
         status: 200,
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(message),
+        body: JSON.stringify(json),
       });
       return;
     }
@@ -143,11 +165,7 @@ export async function startModelStandIn(options: ModelStandInOptions): Promise<M
       'cache-control': 'no-cache',
       'request-id': `req_standin_${n}`,
     });
-    const frames =
-      api === 'messages'
-        ? sseFrames(message as ReturnType<typeof apiMessage>)
-        : responsesFrames(message as ReturnType<typeof responsesObject>);
-    for (const frame of frames) res.write(frame);
+    for (const frame of rendered.frames()) res.write(frame);
     res.end();
   };
 
@@ -203,14 +221,44 @@ function readBody(req: IncomingMessage, cap: number): Promise<Buffer | null> {
   });
 }
 
-interface SeenRequest {
+export interface SeenRequest {
   model: string | null;
   stream: boolean;
   messages: number;
   toolResults: StandInRequest['toolResults'];
+  /** Chat Completions' `stream_options.include_usage`: a last chunk with the usage. */
+  includeUsage?: boolean;
 }
 
-function parseRequest(body: Buffer, api: 'messages' | 'responses'): SeenRequest | null {
+/** A scripted message in one API's words: the whole object, and its stream's frames. */
+function render(
+  api: Api,
+  scripted: ScriptMessage,
+  model: string,
+  n: number,
+  request: SeenRequest,
+): { message: unknown; frames: () => string[] } {
+  switch (api) {
+    case 'messages': {
+      const m = apiMessage(scripted, model, n);
+      return { message: m, frames: () => sseFrames(m) };
+    }
+    case 'responses': {
+      const r = responsesObject(scripted, model, n);
+      return { message: r, frames: () => responsesFrames(r) };
+    }
+    case 'chat': {
+      const c = chatCompletion(scripted, model, n);
+      return { message: c, frames: () => chatFrames(c, request.includeUsage === true) };
+    }
+    case 'gemini': {
+      const g = geminiResponse(scripted, model, n);
+      return { message: g, frames: () => geminiFrames(g) };
+    }
+  }
+}
+
+function parseRequest(body: Buffer, api: Api, url: URL): SeenRequest | null {
   let value: unknown;
   try {
     value = JSON.parse(body.toString('utf8'));
@@ -218,6 +266,8 @@ function parseRequest(body: Buffer, api: 'messages' | 'responses'): SeenRequest 
     return null;
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  if (api === 'chat') return chatRequest(value);
+  if (api === 'gemini') return geminiRequest(value, url);
   const v = value as { model?: unknown; stream?: unknown; messages?: unknown; input?: unknown };
   if (api === 'responses') {
     // The Responses API: `input` is a string or a list of items; tool outputs are

@@ -1,0 +1,179 @@
+import type { ScriptErrorAnswer, ScriptMessage } from './script.js';
+import type { SeenRequest } from './server.js';
+
+/** One part of the model's content, as the Gemini API returns it. */
+type GeminiPart =
+  { text: string } | { functionCall: { name: string; args: Record<string, unknown>; id?: string } };
+
+/**
+ * The Gemini API's rendering of a scripted message (`models/{model}:generateContent`): one
+ * candidate whose content (role `model`) holds a text part per text block and a functionCall
+ * part per tool_use block (its `id` only when the script names one: the public API sends none,
+ * and clients make their own). Gemini says STOP after a function call too; max_tokens is
+ * MAX_TOKENS. Usage as `usageMetadata` counts it: the prompt holds the cached tokens, which
+ * `cachedContentTokenCount` names again; `cache_creation_input_tokens` is not played.
+ */
+export function geminiResponse(scripted: ScriptMessage, model: string, n: number) {
+  const parts: GeminiPart[] = scripted.content.map((b) =>
+    'text' in b
+      ? { text: b.text }
+      : {
+          functionCall: {
+            name: b.tool_use.name,
+            args: b.tool_use.input,
+            ...(b.tool_use.id === undefined ? {} : { id: b.tool_use.id }),
+          },
+        },
+  );
+  const u = scripted.usage ?? {};
+  const cached = u.cache_read_input_tokens ?? 0;
+  const prompt = (u.input_tokens ?? 0) + cached;
+  const output = u.output_tokens ?? 0;
+  return {
+    candidates: [
+      {
+        content: { parts, role: 'model' as const },
+        finishReason: scripted.stop_reason === 'max_tokens' ? 'MAX_TOKENS' : 'STOP',
+        index: 0,
+      },
+    ],
+    usageMetadata: {
+      promptTokenCount: prompt,
+      candidatesTokenCount: output,
+      totalTokenCount: prompt + output,
+      ...(cached > 0 ? { cachedContentTokenCount: cached } : {}),
+      promptTokensDetails: [{ modality: 'TEXT', tokenCount: prompt }],
+    },
+    modelVersion: model,
+    responseId: `standin${String(n).padStart(6, '0')}`,
+  };
+}
+
+export type GeminiResponse = ReturnType<typeof geminiResponse>;
+
+/**
+ * The response as `streamGenerateContent?alt=sse` sends it: `data: {GenerateContentResponse}`
+ * frames ended by a blank line (CRLF, as Google's servers write them). Text comes in pieces, a
+ * function call whole in its own chunk (Gemini never splits one); every chunk names the model
+ * and the response id, and the last one alone has the finish reason and the full usage (the
+ * earlier ones the prompt's count only, as the API does).
+ */
+export function geminiFrames(response: GeminiResponse): string[] {
+  const candidate = response.candidates[0]!;
+  const chunks: GeminiPart[][] = [];
+  for (const part of candidate.content.parts) {
+    if ('text' in part) for (const piece of pieces(part.text)) chunks.push([{ text: piece }]);
+    else chunks.push([part]);
+  }
+  if (chunks.length === 0) chunks.push([{ text: '' }]);
+  const { promptTokenCount } = response.usageMetadata;
+  return chunks.map((parts, i) => {
+    const last = i === chunks.length - 1;
+    const chunk = {
+      candidates: [
+        {
+          content: { parts, role: 'model' },
+          ...(last ? { finishReason: candidate.finishReason } : {}),
+          index: 0,
+        },
+      ],
+      usageMetadata: last
+        ? response.usageMetadata
+        : { promptTokenCount, totalTokenCount: promptTokenCount },
+      modelVersion: response.modelVersion,
+      responseId: response.responseId,
+    };
+    return `data: ${JSON.stringify(chunk)}\r\n\r\n`;
+  });
+}
+
+function pieces(text: string, size = 64): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out;
+}
+
+const ERRORS: Record<number, { status: string; message: string }> = {
+  400: { status: 'INVALID_ARGUMENT', message: 'Request contains an invalid argument.' },
+  429: {
+    status: 'RESOURCE_EXHAUSTED',
+    message: 'Resource has been exhausted (e.g. check quota).',
+  },
+  500: { status: 'INTERNAL', message: 'An internal error has occurred. Please retry.' },
+  529: { status: 'UNAVAILABLE', message: 'The model is overloaded. Please try again later.' },
+};
+
+/**
+ * A scripted error as the Gemini API answers it: `{"error": {code, message, status}}` with the
+ * google.rpc status name; a `retry_after` travels as a RetryInfo detail (`"retryDelay": "Ns"`),
+ * which is where Google's clients read it (the API sends no Retry-After header). 529 is
+ * answered 503 UNAVAILABLE, the API's "model is overloaded".
+ */
+export function geminiError(answer: ScriptErrorAnswer['error']): {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+} {
+  const e = ERRORS[answer.status] ?? ERRORS[500]!;
+  const code = answer.status === 529 ? 503 : answer.status;
+  const details =
+    answer.retry_after === undefined
+      ? {}
+      : {
+          details: [
+            {
+              '@type': 'type.googleapis.com/google.rpc.RetryInfo',
+              retryDelay: `${answer.retry_after}s`,
+            },
+          ],
+        };
+  return {
+    status: code,
+    headers: { 'content-type': 'application/json; charset=UTF-8' },
+    body: JSON.stringify({
+      error: { code, message: answer.message ?? e.message, status: e.status, ...details },
+    }),
+  };
+}
+
+/**
+ * What the stand-in notes of a Gemini request: the model named in its path, whether it streams
+ * (`:streamGenerateContent`), how many contents it sends, and the functionResponse parts of
+ * the last one (what the agent's tools returned; an `error` key in the response marks a failure,
+ * as Gemini CLI reports one).
+ */
+export function geminiRequest(value: object, url: URL): SeenRequest {
+  const match = /^\/[^/]+\/models\/([^/:]+):(\w+)$/.exec(url.pathname);
+  const v = value as { contents?: unknown };
+  const contents = Array.isArray(v.contents) ? (v.contents as unknown[]) : [];
+  const last = contents[contents.length - 1] as { parts?: unknown } | undefined;
+  const parts = Array.isArray(last?.parts) ? (last.parts as unknown[]) : [];
+  const toolResults: SeenRequest['toolResults'][number][] = [];
+  for (const part of parts.slice(0, 100)) {
+    const r = (part as { functionResponse?: { id?: unknown; name?: unknown; response?: unknown } })
+      ?.functionResponse;
+    if (typeof r !== 'object' || r === null) continue;
+    const response = (r.response ?? {}) as { output?: unknown; error?: unknown };
+    const out = response.error ?? response.output ?? response;
+    toolResults.push({
+      toolUseId: String(r.id ?? r.name),
+      isError: response.error !== undefined,
+      text: (typeof out === 'string' ? out : JSON.stringify(out)).slice(0, 4000),
+    });
+  }
+  return {
+    model: match ? decoded(match[1]!) : null,
+    stream: match?.[2] === 'streamGenerateContent',
+    messages: contents.length,
+    toolResults,
+  };
+}
+
+/** A path segment, percent-decoded where it decodes (the client's bytes, however malformed). */
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
