@@ -2,9 +2,15 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { chmod } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { EvalrigError } from '../errors/index.js';
-import { apiError, apiMessage, sseFrames, standInError } from './anthropic.js';
-import { responsesError, responsesFrames, responsesObject } from './openai.js';
-import type { ModelScript } from './script.js';
+import { apiError, apiMessage, sseFrames, sseFramesCut, standInError } from './anthropic.js';
+import {
+  failedResponse,
+  responsesError,
+  responsesFrames,
+  responsesFramesFailed,
+  responsesObject,
+} from './openai.js';
+import type { ModelScript, ScriptMessage } from './script.js';
 
 /** Where the stand-in listens: a Unix socket, or a loopback TCP port (0: any free one). */
 export type StandInListen = { readonly socketPath: string } | { readonly port: number };
@@ -127,28 +133,8 @@ export async function startModelStandIn(options: ModelStandInOptions): Promise<M
       return;
     }
     const model = script.model ?? request.model ?? 'stand-in-model';
-    const message =
-      api === 'messages' ? apiMessage(scripted, model, n) : responsesObject(scripted, model, n);
     note({ ...seen, response: index, status: 200 });
-    if (!request.stream) {
-      send(res, {
-        status: 200,
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(message),
-      });
-      return;
-    }
-    res.writeHead(200, {
-      'content-type': 'text/event-stream',
-      'cache-control': 'no-cache',
-      'request-id': `req_standin_${n}`,
-    });
-    const frames =
-      api === 'messages'
-        ? sseFrames(message as ReturnType<typeof apiMessage>)
-        : responsesFrames(message as ReturnType<typeof responsesObject>);
-    for (const frame of frames) res.write(frame);
-    res.end();
+    answerMessage(res, api, scripted, { model, n, stream: request.stream });
   };
 
   const server = createServer((req, res) => {
@@ -176,6 +162,50 @@ export async function startModelStandIn(options: ModelStandInOptions): Promise<M
         server.closeAllConnections();
       }),
   };
+}
+
+/** A scripted message, whole or streamed, in the API's shape; cut as scripted (`stream_error`). */
+function answerMessage(
+  res: ServerResponse,
+  api: 'messages' | 'responses',
+  scripted: ScriptMessage,
+  at: { readonly model: string; readonly n: number; readonly stream: boolean },
+): void {
+  const cut = scripted.stream_error;
+  const message =
+    api === 'messages'
+      ? apiMessage(scripted, at.model, at.n)
+      : responsesObject(scripted, at.model, at.n);
+  if (!at.stream) {
+    if (cut && api === 'messages') {
+      const status = cut.type === 'overloaded_error' ? 529 : 500;
+      return send(res, apiError({ status, ...(cut.message ? { message: cut.message } : {}) }));
+    }
+    const body =
+      cut && api === 'responses'
+        ? failedResponse(message as ReturnType<typeof responsesObject>, cut)
+        : message;
+    return send(res, {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  }
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    'request-id': `req_standin_${at.n}`,
+  });
+  const frames =
+    api === 'messages'
+      ? cut
+        ? sseFramesCut(message as ReturnType<typeof apiMessage>, cut)
+        : sseFrames(message as ReturnType<typeof apiMessage>)
+      : cut
+        ? responsesFramesFailed(message as ReturnType<typeof responsesObject>, cut)
+        : responsesFrames(message as ReturnType<typeof responsesObject>);
+  for (const frame of frames) res.write(frame);
+  res.end();
 }
 
 function send(

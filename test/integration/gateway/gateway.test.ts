@@ -301,7 +301,7 @@ describe('model gateway', () => {
     expect(answer.body).to.contain('ECONNREFUSED').and.not.contain(REAL_KEY);
   });
 
-  it('logs the tokens of a streamed Responses API call (cached tokens as reported, inside the input)', async () => {
+  it('logs the tokens of a streamed Responses API call in the one convention: input without the cached part', async () => {
     standIn = await startModelStandIn({
       script: {
         responses: [
@@ -328,7 +328,9 @@ describe('model gateway', () => {
     expect(answer.status).to.equal(200);
     const [line] = await logged();
     expect(line).to.deep.include({ path: '/v1/responses', model: 'gpt-x', status: 200 });
-    expect(line!.tokens).to.deep.equal({ input: 100, output: 9, cacheRead: 30, cacheWrite: null });
+    // The API's input_tokens (100) count the 30 cached ones; evalrig's input does not.
+    expect(line!.tokens).to.deep.equal({ input: 70, output: 9, cacheRead: 30, cacheWrite: 0 });
+    expect(line).to.deep.include({ api: 'responses', outcome: 'complete', reason: null });
   });
 
   it('refuses an upstream URL holding credentials', async () => {
