@@ -1,5 +1,5 @@
 import { priceTokens } from './prices.js';
-import { jsonObjectLines, TRUNCATED_TYPE, type TurnSummary } from './transcript.js';
+import { claimPush, jsonObjectLines, TRUNCATED_TYPE, type TurnSummary } from './transcript.js';
 
 /** Codex's usage as `turn.completed` reports it: the thread's running totals after a resume. */
 export interface CodexUsage {
@@ -61,6 +61,9 @@ export function parseCodexStream(
   let error: string | null = null;
   let ended = false;
   let truncated = false;
+  const texts: string[] = [];
+  let terminals = 0;
+  let starts = 0;
 
   const countTool = (name: string, isFailure: boolean): void => {
     total++;
@@ -81,6 +84,7 @@ export function parseCodexStream(
         break;
       case 'thread.started':
         threadId ??= str(v.thread_id, 100);
+        starts++;
         break;
       case 'error':
         // The CLI's reconnect attempts ("Reconnecting... 2/5 (…)"); other errors end in turn.failed.
@@ -90,8 +94,10 @@ export function parseCodexStream(
         if (isObj(v.item)) {
           const item = v.item;
           const t = str(item.type, NAME_CAP) ?? '?';
-          if (t === 'agent_message') lastMessage = str(item.text, TEXT_CAP) ?? lastMessage;
-          else if (t === 'command_execution') {
+          if (t === 'agent_message') {
+            lastMessage = str(item.text, TEXT_CAP) ?? lastMessage;
+            claimPush(texts, str(item.text, TEXT_CAP));
+          } else if (t === 'command_execution') {
             const code = item.exit_code;
             countTool(t, item.status === 'failed' || (typeof code === 'number' && code !== 0));
           } else if (t === 'mcp_tool_call') {
@@ -106,6 +112,7 @@ export function parseCodexStream(
         break;
       case 'turn.completed':
         ended = true;
+        terminals++;
         if (isObj(v.usage)) {
           const u = v.usage;
           usage = {
@@ -118,6 +125,7 @@ export function parseCodexStream(
         break;
       case 'turn.failed':
         ended = true;
+        terminals++;
         error =
           (isObj(v.error) ? str(v.error.message, TEXT_CAP) : null) ?? 'the agent reported an error';
         break;
@@ -147,6 +155,8 @@ export function parseCodexStream(
       complete: ended,
       skippedLines: lines.skipped,
       truncated,
+      // Codex names no answer or call ids of the model's (its item ids are its own).
+      claim: { answerIds: [], texts, toolCallIds: [], terminals, starts, listedSkills: null },
     },
   };
 }

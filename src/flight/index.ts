@@ -21,3 +21,4 @@ export { flightFiles, FlightRecordError, readFlight, type FlightRecord } from '.
 export { joinBlocks, splitJson, type Block, type Split } from './blocks.js';
 export * from './types.js';
 export * from './wire/index.js';
+export { witnessTurn, type CallPricer, type WitnessedTurn, type WitnessTokens } from './witness.js';
