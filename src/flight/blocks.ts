@@ -3,23 +3,32 @@ import { createHash } from 'node:crypto';
 /**
  * Content-addressed blocks of a JSON value: every string, array or object whose JSON is at
  * least `minBytes` long is stored once, as a block named by the sha256 of its content, and
- * its parent holds the block's id in its place. A Claude Code request repeats the system
- * prompt, the tools and the whole history each time; cut this way, the next request adds
- * only what is new (the last messages, and the small arrays that list the rest).
+ * the value around it holds the block's id in its place. A Claude Code request repeats the
+ * system prompt, the tools and the whole history each time; cut this way, the next request
+ * adds only what is new (its last messages, and the short lists that name the rest).
  *
- * A block is `{ id, v, refs }`: `v` the value with each child in `refs` (keys of `v`) replaced
- * by that child's block id. Nothing in `v` is ever read as a reference unless `refs` names
- * it, so no string an agent sends can pass for one.
+ * A block is `{ id, v, refs }`: `v` the value with each place in `refs` (a path of keys into
+ * `v`) holding a block id instead of the value there. Nothing in `v` is read as a reference
+ * unless `refs` names its place, so no string an agent sends can pass for one.
  */
 export interface Block {
   readonly id: string;
   readonly v: unknown;
-  /** Keys of `v` (array indexes or property names) whose value is a block id. */
-  readonly refs?: readonly (string | number)[];
+  /** Paths into `v` (array indexes, property names) whose value is a block id. */
+  readonly refs?: readonly Path[];
+  /** `v` lists blocks of arrays whose concatenation is the value (a long array, in chunks). */
+  readonly concat?: true;
 }
+
+type Path = readonly (string | number)[];
 
 /** The blocks are cut down to this depth; deeper values stay inside their parent's block. */
 const MAX_DEPTH = 32;
+/**
+ * A longer array is kept in chunks of this many items: a history that grows at its end keeps
+ * its earlier chunks, so a request names them instead of listing every message again.
+ */
+const CHUNK = 8;
 
 export interface Split {
   /** The id of the value's own block (the root is always a block). */
@@ -28,12 +37,25 @@ export interface Split {
   readonly blocks: readonly Block[];
 }
 
+/** A value cut so far: itself (with ids in place), a block id, and where ids sit inside it. */
+interface Cut {
+  readonly v: unknown;
+  readonly ref: boolean;
+  readonly paths: readonly Path[];
+}
+
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
-function blockOf(v: unknown, refs: (string | number)[]): Block {
-  const text = JSON.stringify(refs.length > 0 ? [refs, v] : v);
+function blockOf(v: unknown, refs: readonly Path[], concat = false): Block {
+  const text = JSON.stringify(refs.length > 0 ? [concat ? 'concat' : 'refs', refs, v] : v);
   const id = sha256(text);
+  if (concat) return { id, v, refs, concat: true };
   return refs.length > 0 ? { id, v, refs } : { id, v };
+}
+
+/** Where the ids of a child's cut sit, seen from its parent under `key`. */
+function pathsUnder(key: string | number, c: Cut): Path[] {
+  return c.ref ? [[key]] : c.paths.map((p) => [key, ...p]);
 }
 
 /**
@@ -46,54 +68,67 @@ export function splitJson(
   onString?: (s: string, id: string | null) => void,
 ): Split {
   const blocks: Block[] = [];
-  const cut = (v: unknown, depth: number): { v: unknown; ref: boolean } => {
+  const keep = (v: unknown, paths: readonly Path[], concat = false): Cut => {
+    const b = blockOf(v, paths, concat);
+    blocks.push(b);
+    return { v: b.id, ref: true, paths: [] };
+  };
+  const cut = (v: unknown, depth: number): Cut => {
     if (typeof v === 'string') {
       if (v.length * 3 < minBytes && Buffer.byteLength(v) < minBytes) {
         onString?.(v, null);
-        return { v, ref: false };
+        return { v, ref: false, paths: [] };
       }
-      const b = blockOf(v, []);
-      onString?.(v, b.id);
-      blocks.push(b);
-      return { v: b.id, ref: true };
+      const c = keep(v, []);
+      onString?.(v, c.v as string);
+      return c;
     }
     if (typeof v !== 'object' || v === null || depth > MAX_DEPTH) {
       if (depth > MAX_DEPTH) visitStrings(v, onString);
-      return { v, ref: false };
+      return { v, ref: false, paths: [] };
     }
-    const refs: (string | number)[] = [];
     let copy: unknown;
+    const paths: Path[] = [];
     if (Array.isArray(v)) {
-      copy = v.map((child, i) => {
-        const c = cut(child, depth + 1);
-        if (c.ref) refs.push(i);
+      const items = v.map((child) => cut(child, depth + 1));
+      if (items.length > CHUNK) return chunked(items);
+      copy = items.map((c, i) => {
+        paths.push(...pathsUnder(i, c));
         return c.v;
       });
     } else {
       const o: Record<string, unknown> = {};
       for (const [k, child] of Object.entries(v)) {
         const c = cut(child, depth + 1);
-        if (c.ref) refs.push(k);
+        paths.push(...pathsUnder(k, c));
         o[k] = c.v;
       }
       copy = o;
     }
-    // A small value with no block below it stays in its parent (a parent names only its own children).
-    if (depth > 0 && refs.length === 0 && JSON.stringify(copy).length < minBytes) {
-      return { v: copy, ref: false };
+    // A small value stays in its parent, the ids inside it named by the parent's paths.
+    if (depth > 0 && JSON.stringify(copy).length < minBytes) return { v: copy, ref: false, paths };
+    return keep(copy, paths);
+  };
+  /** A long array as chunks of {@link CHUNK} items, and a block that lists them in order. */
+  const chunked = (items: readonly Cut[]): Cut => {
+    const ids: string[] = [];
+    for (let at = 0; at < items.length; at += CHUNK) {
+      const part = items.slice(at, at + CHUNK);
+      const c = keep(
+        part.map((x) => x.v),
+        part.flatMap((x, i) => pathsUnder(i, x)),
+      );
+      ids.push(c.v as string);
     }
-    const b = blockOf(copy, refs);
-    blocks.push(b);
-    return { v: b.id, ref: true };
+    return keep(
+      ids,
+      ids.map((_, i) => [i]),
+      true,
+    );
   };
   const top = cut(value, 0);
-  if (!top.ref) {
-    // A root that is a small string or a scalar: a block of its own all the same.
-    const b = blockOf(top.v, []);
-    blocks.push(b);
-    return { root: b.id, blocks };
-  }
-  return { root: top.v as string, blocks };
+  // A root that is a small string or a scalar: a block of its own all the same.
+  return { root: top.ref ? (top.v as string) : (keep(top.v, top.paths).v as string), blocks };
 }
 
 /** Every string below `v` (a subtree kept whole), without recursion: it may be deep. */
@@ -113,13 +148,27 @@ export function joinBlocks(id: string, get: (id: string) => Block | undefined): 
   const rebuild = (at: string, depth: number): unknown => {
     const b = get(at);
     if (!b) throw new Error(`the record lacks block ${at.slice(0, 12)}`);
-    if (!b.refs || b.refs.length === 0 || depth > MAX_DEPTH + 2) return b.v;
-    const copy = (Array.isArray(b.v) ? [...(b.v as unknown[])] : { ...(b.v as object) }) as Record<
-      string | number,
-      unknown
-    >;
-    for (const key of b.refs) copy[key] = rebuild(String(copy[key]), depth + 1);
+    if (!b.refs || b.refs.length === 0 || depth > 2 * MAX_DEPTH) return b.v;
+    if (b.concat) {
+      const parts = (b.v as unknown[]).map((chunk) => rebuild(String(chunk), depth + 1));
+      return parts.flatMap((p) => (Array.isArray(p) ? (p as unknown[]) : []));
+    }
+    const copy = structuredClone(b.v);
+    for (const p of b.refs) replaceAt(copy, p, (ref) => rebuild(String(ref), depth + 1));
     return copy;
   };
   return rebuild(id, 0);
+}
+
+/** Replaces the value at `path` inside `root` (a copy of a block's value) with `f` of it. */
+function replaceAt(root: unknown, path: Path, f: (v: unknown) => unknown): void {
+  let at = root as Record<string | number, unknown>;
+  for (const key of path.slice(0, -1)) {
+    const next = at?.[key];
+    if (typeof next !== 'object' || next === null) return;
+    at = next as Record<string | number, unknown>;
+  }
+  const last = path[path.length - 1];
+  if (last === undefined || typeof at !== 'object' || at === null) return;
+  at[last] = f(at[last]);
 }

@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
@@ -12,79 +11,9 @@ import {
 } from '../../../src/gateway/index.js';
 import { startModelStandIn, type ModelStandIn } from '../../../src/model-stand-in/index.js';
 
+import { call, fakeUpstream, PLACEHOLDER } from '../../support/gateway.js';
+
 const REAL_KEY = 'sk-real-key-0123456789abcdef';
-const PLACEHOLDER = 'evalrig-placeholder';
-
-interface Answer {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: string;
-  error?: string;
-}
-
-/** One request over the gateway's socket, as the agent in the container would send it. */
-function call(
-  socketPath: string,
-  method: string,
-  urlPath: string,
-  body = '',
-  headers: Record<string, string> = {},
-): Promise<Answer> {
-  return new Promise((resolve) => {
-    const req = request(
-      {
-        socketPath,
-        path: urlPath,
-        method,
-        headers: { 'content-type': 'application/json', 'x-api-key': PLACEHOLDER, ...headers },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        const done = (error?: string): void =>
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            body: Buffer.concat(chunks).toString(),
-            ...(error ? { error } : {}),
-          });
-        res.on('end', () => done());
-        res.on('error', (e) => done(e.message));
-      },
-    );
-    req.on('error', (e) => resolve({ status: 0, headers: {}, body: '', error: e.message }));
-    req.end(body);
-  });
-}
-
-/** A real upstream that records what reached it and answers as told. */
-async function fakeUpstream(
-  answer: (
-    req: { url: string; headers: IncomingHttpHeaders; body: string },
-    res: import('node:http').ServerResponse,
-  ) => void,
-): Promise<{
-  server: Server;
-  url: string;
-  seen: { url: string; headers: IncomingHttpHeaders; body: string }[];
-}> {
-  const seen: { url: string; headers: IncomingHttpHeaders; body: string }[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const r = {
-        url: req.url ?? '',
-        headers: req.headers,
-        body: Buffer.concat(chunks).toString(),
-      };
-      seen.push(r);
-      answer(r, res);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
-}
 
 const ASK = JSON.stringify({
   model: 'm-1',
