@@ -41,9 +41,9 @@ export function claimDisagreements(
   return out;
 }
 
+/** Each line that ends the turn states its tokens: none may exceed what the gateway relayed. */
 function tokenDisagreements(at: string, summary: TurnSummary, witness: WitnessedTurn): string[] {
-  const out: string[] = [];
-  const claimed = summary.tokens;
+  const out = new Set<string>();
   const seen = witness.tokens;
   const fields = [
     ['input', 'input tokens'],
@@ -51,12 +51,14 @@ function tokenDisagreements(at: string, summary: TurnSummary, witness: Witnessed
     ['cacheRead', 'cache reads'],
     ['cacheWrite', 'cache writes'],
   ] as const;
-  for (const [key, words] of fields) {
-    if (claimed[key] > seen[key]) {
-      out.push(`${at} claims ${claimed[key]} ${words}; the gateway relayed ${seen[key]}`);
+  for (const claimed of [...summary.claim.stated, summary.tokens]) {
+    for (const [key, words] of fields) {
+      if (claimed[key] > seen[key]) {
+        out.add(`${at} claims ${claimed[key]} ${words}; the gateway relayed ${seen[key]}`);
+      }
     }
   }
-  return out;
+  return [...out];
 }
 
 function names(list: readonly string[]): string {

@@ -29,6 +29,18 @@ const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v)
 const str = (v: unknown, cap: number): string | null =>
   typeof v === 'string' ? v.slice(0, cap) : null;
 
+/** A turn's tokens from the thread's running totals after it (`now`) and before it. */
+function turnTokens(now: CodexUsage, previous: CodexUsage): TurnSummary['tokens'] {
+  const step = (a: number, b: number): number => Math.max(0, a - b);
+  const cacheRead = step(now.cachedInput, previous.cachedInput);
+  return {
+    input: Math.max(0, step(now.input, previous.input) - cacheRead),
+    output: step(now.output, previous.output),
+    cacheRead,
+    cacheWrite: step(now.cacheWrite, previous.cacheWrite),
+  };
+}
+
 /**
  * Parses the stream of one `codex exec --json` turn (checked with 0.171.0): `thread.started`
  * (the thread id, to resume), `turn.started`, `item.started`/`item.completed` (agent messages,
@@ -62,6 +74,7 @@ export function parseCodexStream(
   let ended = false;
   let truncated = false;
   const texts: string[] = [];
+  const stated: TurnSummary['tokens'][] = [];
   let terminals = 0;
   let starts = 0;
 
@@ -121,6 +134,7 @@ export function parseCodexStream(
             cacheWrite: num(u.cache_write_input_tokens),
             output: num(u.output_tokens),
           };
+          if (stated.length < 100) stated.push(turnTokens(usage, previous));
         }
         break;
       case 'turn.failed':
@@ -132,14 +146,7 @@ export function parseCodexStream(
     }
   }
   const now = usage ?? previous;
-  const step = (a: number, b: number): number => Math.max(0, a - b);
-  const cacheRead = step(now.cachedInput, previous.cachedInput);
-  const tokens = {
-    input: Math.max(0, step(now.input, previous.input) - cacheRead),
-    output: step(now.output, previous.output),
-    cacheRead,
-    cacheWrite: step(now.cacheWrite, previous.cacheWrite),
-  };
+  const tokens = turnTokens(now, previous);
   return {
     usage: now,
     summary: {
@@ -156,7 +163,15 @@ export function parseCodexStream(
       skippedLines: lines.skipped,
       truncated,
       // Codex names no answer or call ids of the model's (its item ids are its own).
-      claim: { answerIds: [], texts, toolCallIds: [], terminals, starts, listedSkills: null },
+      claim: {
+        answerIds: [],
+        texts,
+        toolCallIds: [],
+        terminals,
+        starts,
+        listedSkills: null,
+        stated,
+      },
     },
   };
 }

@@ -54,6 +54,8 @@ export interface StreamClaim {
   readonly starts: number;
   /** The skills the agent's start-up line lists (Claude Code's system/init); null when none is shown. */
   readonly listedSkills: readonly string[] | null;
+  /** The tokens each line that ends the turn states for it (one per such line). */
+  readonly stated: readonly TurnSummary['tokens'][];
 }
 
 /** At most this many ids and texts are kept of a claim (the first ones). */
@@ -145,6 +147,7 @@ export function parseClaudeCodeStream(
   let terminals = 0;
   let starts = 0;
   let listedSkills: string[] | null = null;
+  const stated: TurnSummary['tokens'][] = [];
 
   const lines = jsonObjectLines(text, maxLine);
   for (const v of lines.objects) {
@@ -202,10 +205,11 @@ export function parseClaudeCodeStream(
     if (v.type === 'result') {
       result = v;
       terminals++;
+      if (stated.length < 100) stated.push(resultTokens(v));
+      if (v.is_error !== true) claimPush(claim.texts, str(v.result, TEXT_CAP));
     }
   }
 
-  const usage = isObj(result?.usage) ? result.usage : {};
   const session = typeof result?.total_cost_usd === 'number' ? num(result.total_cost_usd) : null;
   const isError = result?.is_error === true;
   return {
@@ -214,12 +218,7 @@ export function parseClaudeCodeStream(
     toolCalls: { total, failed, byName: Object.fromEntries(byName) },
     modelRequests: messageIds.size,
     apiRetries: retries,
-    tokens: {
-      input: num(usage.input_tokens),
-      output: num(usage.output_tokens),
-      cacheRead: num(usage.cache_read_input_tokens),
-      cacheWrite: num(usage.cache_creation_input_tokens),
-    },
+    tokens: resultTokens(result),
     costUsd: turnCost(result, session, options.previousSessionCostUsd),
     sessionCostUsd: session,
     error: isError
@@ -228,7 +227,18 @@ export function parseClaudeCodeStream(
     complete: result !== null,
     skippedLines: lines.skipped,
     truncated,
-    claim: { ...claim, terminals, starts, listedSkills },
+    claim: { ...claim, terminals, starts, listedSkills, stated },
+  };
+}
+
+/** The tokens a result line states for the turn (its `usage`), 0 where it says none. */
+function resultTokens(result: Obj | null): TurnSummary['tokens'] {
+  const usage = isObj(result?.usage) ? result.usage : {};
+  return {
+    input: num(usage.input_tokens),
+    output: num(usage.output_tokens),
+    cacheRead: num(usage.cache_read_input_tokens),
+    cacheWrite: num(usage.cache_creation_input_tokens),
   };
 }
 

@@ -15,7 +15,7 @@ export interface WitnessedTurn {
   readonly calls: { readonly first: number; readonly last: number } | null;
   /** Calls the upstream answered (HTTP 200), whole or not. */
   readonly modelRequests: number;
-  /** Calls that failed (an HTTP error, a cut, a failed or refused call) and were followed by another. */
+  /** Calls the upstream failed (an HTTP error, a cut or failed answer) that another call followed. */
   readonly retries: number;
   readonly tokens: WitnessTokens;
   /** Answered calls whose usage the upstream did not report (no tokens, no cost from them). */
@@ -70,7 +70,8 @@ export function witnessTurn(calls: readonly RelayedCall[], price: CallPricer): W
     const priced = c.model === null ? null : price(c.model, t);
     cost = cost === null || priced === null ? null : cost + priced;
   }
-  const failedLike = new Set(['error', 'cut', 'failed', 'refused']);
+  // A call the gateway refused was never the upstream's to answer: no retry of a model request.
+  const failedLike = new Set(['error', 'cut', 'failed']);
   const retries = calls.filter((c, i) => failedLike.has(c.outcome) && i < calls.length - 1).length;
   return {
     calls: calls.length === 0 ? null : { first: calls[0]!.seq, last: calls[calls.length - 1]!.seq },
