@@ -85,12 +85,15 @@ export interface RecordCaps {
   readonly maxBodyBytes: number;
   /** Refused calls logged one by one; the rest are counted (default 20). */
   readonly maxRefusalLines: number;
+  /** Bytes of model-calls.jsonl; past it, no more lines (default 32 MiB). */
+  readonly maxLogBytes: number;
 }
 
 export const DEFAULT_RECORD_CAPS: RecordCaps = {
   maxCalls: 5_000,
   maxBodyBytes: 256 * 1024 * 1024,
   maxRefusalLines: 20,
+  maxLogBytes: 32 * 1024 * 1024,
 };
 
 /** model-record.json: what a run's record holds, written when its gateway closes. */
@@ -120,6 +123,7 @@ export interface ModelRecordFile {
     readonly max_calls: number;
     readonly max_body_bytes: number;
     readonly max_refusal_lines: number;
+    readonly max_log_bytes: number;
   };
   /** Where the record stopped keeping something, or null. */
   readonly truncated: { readonly at_seq: number; readonly why: string } | null;

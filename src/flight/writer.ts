@@ -25,8 +25,10 @@ export interface MemoryBudget {
 
 /** A JSON value's strings and arrays below this size stay inside their parent's block. */
 const MIN_BLOCK_BYTES = 256;
-/** A request body larger than this is kept whole as one text block, never parsed. */
+/** A request body larger than this is never parsed (the witness reads no facts of it). */
 const MAX_PARSE_BYTES = 16 * 1024 * 1024;
+/** A body larger than this is not kept in the record (its line says so). */
+const MAX_KEPT_BODY_BYTES = 8 * 1024 * 1024;
 /** Block ids remembered for deduplication; past it, blocks are written again (the byte cap holds). */
 const MAX_SEEN = 500_000;
 const SCRUBBED = '[evalrig: the upstream key was here]';
@@ -65,6 +67,7 @@ export class FlightRecorder {
   private queue: Promise<void> = Promise.resolve();
   private seq = 0;
   private logged = 0;
+  private logBytes = 0;
   private truncated: { at_seq: number; why: string } | null = null;
   private readonly stats = { blocks: 0, bytes: 0, requestBytes: 0, responseBytes: 0 };
   private readonly refused = { total: 0, logged: 0, byStatus: {} as Record<string, number> };
@@ -97,6 +100,14 @@ export class FlightRecorder {
 
   /** Keeps call `seq`'s request body (scrubbed, cut into blocks) and searches it for the needles. */
   keepRequest(seq: number, raw: Buffer): KeptRequest {
+    this.stats.requestBytes += raw.length;
+    if (raw.length > MAX_PARSE_BYTES && raw.length > MAX_KEPT_BODY_BYTES) {
+      // Neither read nor kept: not even turned into a string.
+      const ref = this.options.bodies
+        ? { omitted: `over the ${MAX_KEPT_BODY_BYTES} bytes kept of a body` }
+        : undefined;
+      return { ref, parsed: null };
+    }
     const { text, scrubbed } = this.scrubBody(raw);
     let parsed: unknown = null;
     if (raw.length <= MAX_PARSE_BYTES) {
@@ -106,11 +117,14 @@ export class FlightRecorder {
         parsed = null;
       }
     }
-    this.stats.requestBytes += raw.length;
     const onString = (s: string, id: string | null): void => this.search(s, id, seq);
     if (!this.options.bodies) {
       if (parsed !== null && this.needles.length > 0) splitJson(parsed, MIN_BLOCK_BYTES, onString);
       return { ref: undefined, parsed };
+    }
+    if (raw.length > MAX_KEPT_BODY_BYTES) {
+      if (parsed !== null && this.needles.length > 0) splitJson(parsed, MIN_BLOCK_BYTES, onString);
+      return { ref: { omitted: `over the ${MAX_KEPT_BODY_BYTES} bytes kept of a body` }, parsed };
     }
     const ref = this.keepBody(seq, raw.length, () =>
       parsed === null
@@ -128,6 +142,9 @@ export class FlightRecorder {
     if (!this.options.bodies) return undefined;
     if (raw === null) return { omitted: why ?? 'not kept' };
     this.stats.responseBytes += raw.length;
+    if (raw.length > MAX_KEPT_BODY_BYTES) {
+      return { omitted: `over the ${MAX_KEPT_BODY_BYTES} bytes kept of a body` };
+    }
     const { text, scrubbed } = this.scrubBody(raw);
     const ref = this.keepBody(seq, raw.length, () => ({
       ...splitJson(text, Infinity),
@@ -136,13 +153,25 @@ export class FlightRecorder {
     return scrubbed && 'block' in ref ? { ...ref, scrubbed: true } : ref;
   }
 
-  /** Appends call lines in order, after the bodies they name (a dropped body is marked so). */
+  /**
+   * Appends call lines in order, after the bodies they name (a dropped body is marked so),
+   * until the log's byte cap: past it the record says where it stopped.
+   */
   log(call: ModelCall): void {
-    this.logged++;
     this.enqueue(async () => {
       const line = this.dropped.has(call.seq) ? withDroppedBodies(call) : call;
       assertArtifact('model-call', line, this.options.logPath);
-      await appendFile(this.options.logPath, `${JSON.stringify(line)}\n`, { mode: 0o600 });
+      const text = `${JSON.stringify(line)}\n`;
+      if (this.logBytes + text.length > this.caps.maxLogBytes) {
+        this.truncated ??= {
+          at_seq: call.seq,
+          why: `the log passed ${this.caps.maxLogBytes} bytes`,
+        };
+        return;
+      }
+      this.logBytes += text.length;
+      this.logged++;
+      await appendFile(this.options.logPath, text, { mode: 0o600 });
     });
   }
 
@@ -204,6 +233,7 @@ export class FlightRecorder {
         max_calls: this.caps.maxCalls,
         max_body_bytes: this.caps.maxBodyBytes,
         max_refusal_lines: this.caps.maxRefusalLines,
+        max_log_bytes: this.caps.maxLogBytes,
       },
       truncated: this.truncated,
       needles: this.needlesSeen(),
@@ -230,20 +260,22 @@ export class FlightRecorder {
       return { omitted: `the record stopped keeping bodies at call ${this.truncated.at_seq}` };
     }
     const budget = this.options.budget;
-    if (budget && !budget.take(rawBytes)) {
+    // Held until written: the new blocks' text, then the same bytes given to the compressor.
+    const held = 2 * rawBytes;
+    if (budget && !budget.take(held)) {
       return { omitted: "the campaign's memory for bodies in flight was full" };
     }
     let made: ReturnType<typeof make>;
     try {
       made = make();
     } catch {
-      budget?.give(rawBytes);
+      budget?.give(held);
       return { omitted: 'the body could not be cut into blocks' };
     }
     const fresh = made.blocks.filter((b) => !this.seen.has(b.id));
     for (const b of fresh) if (this.seen.size < MAX_SEEN) this.seen.add(b.id);
     const text = fresh.map((b) => `${JSON.stringify(b)}\n`).join('');
-    this.enqueue(() => this.writeBatch(seq, text).finally(() => budget?.give(rawBytes)));
+    this.enqueue(() => this.writeBatch(seq, text).finally(() => budget?.give(held)));
     return made.exact ? { block: made.root } : { block: made.root, exact: false };
   }
 

@@ -241,12 +241,14 @@ function refuse(
   type: string,
   message: string,
 ): void {
-  req.resume(); // drained, never kept
   const body = JSON.stringify({ type: 'error', error: { type, message } });
   const socket = req.socket;
   const refusals = (g.refusalsOf.get(socket) ?? 0) + 1;
   g.refusalsOf.set(socket, refusals);
   const close = refusals >= g.opts.maxRefusalsPerConnection || status === 413 || status === 503;
+  // A connection kept is drained; one that closes reads nothing more (a flood's body stays
+  // in the socket, never in memory) and is destroyed once the answer is written.
+  if (!close) req.resume();
   res.writeHead(status, {
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(body),
@@ -258,7 +260,7 @@ function refuse(
   res.end(body);
   if (close) {
     g.recorder.connectionCut();
-    res.once('finish', () => socket.destroySoon());
+    res.once('finish', () => socket.destroy());
   }
   const seq = g.recorder.refuse(status);
   if (seq !== null) {
@@ -280,7 +282,11 @@ function refused(reason: string): ResponseFacts & { seq: number } {
   };
 }
 
-/** Reads the request body within its cap and the memory budget, then forwards it. */
+/**
+ * Reads the request body within its cap and the memory budget (a declared length is taken
+ * from the budget at once, or refused before anything is read), then forwards it. The body
+ * holds its share of the budget until the upstream has taken it whole.
+ */
 function readBody(
   g: Gateway,
   call: CallState,
@@ -288,37 +294,47 @@ function readBody(
   res: ServerResponse,
   url: URL,
 ): void {
-  const chunks: Buffer[] = [];
+  const max = g.opts.maxRequestBytes;
+  const declared = lengthOf(req.headers['content-length']);
+  const parts: Buffer[] = [];
   let held = 0;
   let over = false;
   const release = (): void => {
     g.budget.give(held);
     held = 0;
-    chunks.length = 0;
   };
+  const take = (n: number): boolean => {
+    if (!g.budget.take(n)) return false;
+    held += n;
+    return true;
+  };
+  const stop = (status: 413 | 503): void => {
+    over = true;
+    parts.length = 0;
+    release();
+    if (status === 413)
+      refuse(g, call, req, res, 413, 'request_too_large', `request body over ${max} bytes`);
+    else refuse(g, call, req, res, 503, 'overloaded_error', MEMORY_FULL);
+    endFlight(g);
+  };
+  if (declared !== null && declared > max) return stop(413);
+  if (declared !== null && !take(declared)) return stop(503);
+  // One buffer of the declared size, taken from the budget: chunks are copied in as they come.
+  const whole = declared === null ? null : Buffer.allocUnsafe(declared);
   req.on('data', (c: Buffer) => {
     if (over) return;
     call.requestBytes += c.length;
-    if (call.requestBytes > g.opts.maxRequestBytes) {
-      over = true;
-      release();
-      const why = `request body over ${g.opts.maxRequestBytes} bytes`;
-      refuse(g, call, req, res, 413, 'request_too_large', why);
-      endFlight(g);
-    } else if (!g.budget.take(c.length)) {
-      over = true;
-      release();
-      const why = "the host's memory for request bodies is full; retry in a moment";
-      refuse(g, call, req, res, 503, 'overloaded_error', why);
-      endFlight(g);
-    } else {
-      held += c.length;
-      chunks.push(c);
-    }
+    if (call.requestBytes > max) return stop(413);
+    // What the declared length did not take already is taken as it comes.
+    const beyond = call.requestBytes - held;
+    if (beyond > 0 && !take(beyond)) return stop(503);
+    if (whole && call.requestBytes <= whole.length) c.copy(whole, call.requestBytes - c.length);
+    else parts.push(c);
   });
   req.on('error', () => {
     if (over) return;
     over = true;
+    parts.length = 0;
     release();
     endFlight(g); // nothing was numbered or forwarded: the broken request is not a call
   });
@@ -327,8 +343,8 @@ function readBody(
     const seq = g.recorder.nextSeq();
     if (seq === null) {
       over = true;
+      parts.length = 0;
       release();
-      const max = g.recorder.caps.maxCalls;
       refuse(
         g,
         call,
@@ -336,20 +352,33 @@ function readBody(
         res,
         429,
         'rate_limit_error',
-        `the run's limit of ${max} model calls is reached`,
+        `the run's limit of ${g.recorder.caps.maxCalls} model calls is reached`,
       );
       endFlight(g);
       return;
     }
     call.seq = seq;
-    const body = Buffer.concat(chunks);
-    forward(g, call, req, res, url, body).end(body);
+    const body =
+      whole && parts.length === 0
+        ? whole.subarray(0, call.requestBytes)
+        : Buffer.concat(whole ? [whole, ...parts] : parts, call.requestBytes);
+    parts.length = 0;
+    const up = forward(g, call, req, res, url, body);
+    up.once('close', release);
+    up.end(body, release);
     // The witness reads and keeps the body once it is on its way.
     const kept = g.recorder.keepRequest(seq, body);
     call.requestRef = kept.ref;
     call.requestFacts = call.api!.readRequest(kept.parsed);
-    release();
   });
+}
+
+const MEMORY_FULL = "the host's memory for request bodies is full; retry in a moment";
+
+/** A declared content length, or null when absent or not a length. */
+function lengthOf(header: string | undefined): number | null {
+  if (header === undefined || !/^\d{1,15}$/u.test(header)) return null;
+  return Number(header);
 }
 
 function upstreamHeaders(g: Gateway, req: IncomingMessage, length: number): OutgoingHttpHeaders {

@@ -357,4 +357,20 @@ describe('flight record: what a run gateway keeps, and the caps that hold', func
     expect(dropped.length).to.be.greaterThan(0);
     for (const c of kept) expect(() => record.request(c)).to.not.throw();
   });
+
+  it('stops writing lines past the log cap, and says where', async () => {
+    const g = await open(
+      { responses: Array.from({ length: 6 }, (_, i) => answer(`a${i}`)) },
+      { caps: { maxLogBytes: 2_000 } },
+    );
+    for (let i = 0; i < 6; i++) await call(socketPath, 'POST', '/v1/messages', ask(0));
+    expect(g.calls(), 'the witness in memory still has every call').to.have.length(6);
+    await g.close();
+    gateway = undefined;
+    const record = await readFlight(dir);
+    expect(record.calls.length).to.be.within(1, 5);
+    expect((await stat(flightFiles(dir).calls)).size).to.be.at.most(2_000);
+    expect(record.manifest!.truncated!.why).to.equal('the log passed 2000 bytes');
+    expect(record.manifest!.calls).to.equal(record.calls.length);
+  });
 });
