@@ -37,18 +37,29 @@ export interface Split {
   readonly blocks: readonly Block[];
 }
 
-/** A value cut so far: itself (with ids in place), a block id, and where ids sit inside it. */
+/**
+ * A value cut so far: itself (with ids in place), a block id, where ids sit inside it, and
+ * about how long its JSON is (to tell small values from blocks without writing them out).
+ */
 interface Cut {
   readonly v: unknown;
   readonly ref: boolean;
   readonly paths: readonly Path[];
+  readonly size: number;
 }
 
-const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+/** A block id in its parent's JSON: 64 hex digits and quotes. */
+const REF_SIZE = 66;
 
+/**
+ * A block's id: the sha256 of its content, a string's own characters (hashed as they are,
+ * never copied into JSON first), any other value's JSON with the places of its references.
+ */
 function blockOf(v: unknown, refs: readonly Path[], concat = false): Block {
-  const text = JSON.stringify(refs.length > 0 ? [concat ? 'concat' : 'refs', refs, v] : v);
-  const id = sha256(text);
+  const hash = createHash('sha256');
+  if (typeof v === 'string') hash.update('s').update(v);
+  else hash.update(JSON.stringify(refs.length > 0 ? [concat ? 'concat' : 'refs', refs, v] : v));
+  const id = hash.digest('hex');
   if (concat) return { id, v, refs, concat: true };
   return refs.length > 0 ? { id, v, refs } : { id, v };
 }
@@ -71,13 +82,13 @@ export function splitJson(
   const keep = (v: unknown, paths: readonly Path[], concat = false): Cut => {
     const b = blockOf(v, paths, concat);
     blocks.push(b);
-    return { v: b.id, ref: true, paths: [] };
+    return { v: b.id, ref: true, paths: [], size: REF_SIZE };
   };
   const cut = (v: unknown, depth: number): Cut => {
     if (typeof v === 'string') {
       if (v.length * 3 < minBytes && Buffer.byteLength(v) < minBytes) {
         onString?.(v, null);
-        return { v, ref: false, paths: [] };
+        return { v, ref: false, paths: [], size: v.length + 2 };
       }
       const c = keep(v, []);
       onString?.(v, c.v as string);
@@ -85,15 +96,18 @@ export function splitJson(
     }
     if (typeof v !== 'object' || v === null || depth > MAX_DEPTH) {
       if (depth > MAX_DEPTH) visitStrings(v, onString);
-      return { v, ref: false, paths: [] };
+      const size = depth > MAX_DEPTH ? (JSON.stringify(v)?.length ?? 4) : String(v).length;
+      return { v, ref: false, paths: [], size };
     }
     let copy: unknown;
     const paths: Path[] = [];
+    let size = 2;
     if (Array.isArray(v)) {
       const items = v.map((child) => cut(child, depth + 1));
       if (items.length > CHUNK) return chunked(items);
       copy = items.map((c, i) => {
         paths.push(...pathsUnder(i, c));
+        size += c.size + 1;
         return c.v;
       });
     } else {
@@ -101,12 +115,13 @@ export function splitJson(
       for (const [k, child] of Object.entries(v)) {
         const c = cut(child, depth + 1);
         paths.push(...pathsUnder(k, c));
+        size += k.length + 4 + c.size;
         o[k] = c.v;
       }
       copy = o;
     }
     // A small value stays in its parent, the ids inside it named by the parent's paths.
-    if (depth > 0 && JSON.stringify(copy).length < minBytes) return { v: copy, ref: false, paths };
+    if (depth > 0 && size < minBytes) return { v: copy, ref: false, paths, size };
     return keep(copy, paths);
   };
   /** A long array as chunks of {@link CHUNK} items, and a block that lists them in order. */
