@@ -175,6 +175,8 @@ interface CallState {
   keptBytes: number;
   keptWhy: string | undefined;
   done: boolean;
+  /** Counted among the calls in flight (until it ends, once). */
+  flying: boolean;
 }
 
 function handleCall(g: Gateway, req: IncomingMessage, res: ServerResponse): void {
@@ -197,6 +199,7 @@ function handleCall(g: Gateway, req: IncomingMessage, res: ServerResponse): void
     keptBytes: 0,
     keptWhy: undefined,
     done: false,
+    flying: false,
   };
   if (req.method !== 'POST' || api === null) {
     const only = g.opts.paths.join(', ');
@@ -224,7 +227,12 @@ function handleCall(g: Gateway, req: IncomingMessage, res: ServerResponse): void
     );
     return;
   }
+  call.flying = true;
   g.flight.inFlight++;
+  // However the request ends (a client gone mid-body included), it leaves the flight once.
+  req.once('close', () => {
+    if (call.seq === 0) endFlight(g, call);
+  });
   readBody(g, call, req, res, url);
 }
 
@@ -245,7 +253,11 @@ function refuse(
   const socket = req.socket;
   const refusals = (g.refusalsOf.get(socket) ?? 0) + 1;
   g.refusalsOf.set(socket, refusals);
-  const close = refusals >= g.opts.maxRefusalsPerConnection || status === 413 || status === 503;
+  // A body this refusal would have to drain (large, or of no declared length) closes too.
+  const length = lengthOf(req.headers['content-length']);
+  const drain = length !== null && length <= DRAINED_BYTES;
+  const close =
+    refusals >= g.opts.maxRefusalsPerConnection || status === 413 || status === 503 || !drain;
   // A connection kept is drained; one that closes reads nothing more (a flood's body stays
   // in the socket, never in memory) and is destroyed once the answer is written.
   if (!close) req.resume();
@@ -315,7 +327,7 @@ function readBody(
     if (status === 413)
       refuse(g, call, req, res, 413, 'request_too_large', `request body over ${max} bytes`);
     else refuse(g, call, req, res, 503, 'overloaded_error', MEMORY_FULL);
-    endFlight(g);
+    endFlight(g, call);
   };
   if (declared !== null && declared > max) return stop(413);
   if (declared !== null && !take(declared)) return stop(503);
@@ -336,7 +348,7 @@ function readBody(
     over = true;
     parts.length = 0;
     release();
-    endFlight(g); // nothing was numbered or forwarded: the broken request is not a call
+    endFlight(g, call); // nothing was numbered or forwarded: the broken request is not a call
   });
   req.on('end', () => {
     if (over) return;
@@ -354,7 +366,7 @@ function readBody(
         'rate_limit_error',
         `the run's limit of ${g.recorder.caps.maxCalls} model calls is reached`,
       );
-      endFlight(g);
+      endFlight(g, call);
       return;
     }
     call.seq = seq;
@@ -372,6 +384,9 @@ function readBody(
     call.requestFacts = call.api!.readRequest(kept.parsed);
   });
 }
+
+/** A refused request's body up to this is read and dropped, keeping its connection; larger closes it. */
+const DRAINED_BYTES = 64 * 1024;
 
 const MEMORY_FULL = "the host's memory for request bodies is full; retry in a moment";
 
@@ -569,10 +584,12 @@ function finish(
   if (call.kept) dropKept(g, call);
   record(g, call, { ...facts, seq: call.seq }, status, call.responseBytes, problem, responseRef);
   g.refusalsOf.delete(call.socket); // a call that went through: the refusals in a row start again
-  endFlight(g);
+  endFlight(g, call);
 }
 
-function endFlight(g: Gateway): void {
+function endFlight(g: Gateway, call: CallState): void {
+  if (!call.flying) return;
+  call.flying = false;
   g.flight.inFlight = Math.max(0, g.flight.inFlight - 1);
   if (g.flight.inFlight === 0) for (const w of g.flight.waiters.splice(0)) w();
 }
