@@ -373,4 +373,22 @@ describe('flight record: what a run gateway keeps, and the caps that hold', func
     expect(record.manifest!.truncated!.why).to.equal('the log passed 2000 bytes');
     expect(record.manifest!.calls).to.equal(record.calls.length);
   });
+
+  it('a client gone mid-body leaves no call in flight: the stop does not wait for it', async () => {
+    const g = await open({ responses: [] });
+    await new Promise<void>((resolve) => {
+      const req = request({
+        socketPath,
+        path: '/v1/messages',
+        method: 'POST',
+        headers: { 'content-length': '100000' },
+      });
+      req.on('error', () => resolve());
+      req.write('{"model":', () => setTimeout(() => req.destroy(), 50));
+    });
+    const began = performance.now();
+    await g.settled(5_000);
+    expect(performance.now() - began).to.be.below(1_000);
+    expect(g.calls(), 'a request never received whole is no call').to.deep.equal([]);
+  });
 });
