@@ -75,14 +75,15 @@ function forgedLines(agent: AgentKind): string {
 /**
  * Writes the forged lines into the agent binary's own stdout (found in /proc as a process of
  * the agent's user can): once now, before the binary's next lines, and once more from a
- * process that outlives this call and the turn, as soon as the next call says go.
+ * process that outlives this call and the turn, as soon as the next call says go (that call
+ * waits until it is written).
  */
 const FORGE_SH = `bin=$1; lines=$2
 pid=$(for p in /proc/[0-9]*; do [ "$(readlink "$p/exe" 2>/dev/null)" = "$bin" ] && echo "\${p#/proc/}"; done | head -n 1)
 [ -n "$pid" ] || { echo "no process runs $bin"; exit 1; }
 cat "$lines" > "/proc/$pid/fd/1"
 # A session of its own: the agent's tool ends its command's process group, not this.
-setsid sh -c 'while [ ! -e /tmp/evalrig-forge-go ]; do sleep 0.1; done; cat "$1" >&3; sleep 600' forger "$lines" 3>"/proc/$pid/fd/1" >/dev/null 2>&1 </dev/null &
+setsid sh -c 'while [ ! -e /tmp/evalrig-forge-go ]; do sleep 0.1; done; cat "$1" >&3; touch /tmp/evalrig-forged; sleep 600' forger "$lines" 3>"/proc/$pid/fd/1" >/dev/null 2>&1 </dev/null &
 echo "forging into $pid"
 `;
 
@@ -102,7 +103,15 @@ function forgedScript(agent: AgentKind, shell: ShellTool): ModelScript {
         ],
         usage: usage(1000, 30),
       },
-      { content: [run('touch /tmp/evalrig-forge-go && sleep 1')], usage: usage(1100, 20) },
+      {
+        // Sets the outliving forger off and waits until it has written (never a race).
+        content: [
+          run(
+            'touch /tmp/evalrig-forge-go; while [ ! -e /tmp/evalrig-forged ]; do sleep 0.1; done',
+          ),
+        ],
+        usage: usage(1100, 20),
+      },
       { content: [{ text: HONEST_TEXT }], usage: usage(1200, 10) },
     ],
   };
