@@ -352,41 +352,50 @@ function readBody(
   });
   req.on('end', () => {
     if (over) return;
-    const seq = g.recorder.nextSeq();
-    if (seq === null) {
-      over = true;
-      parts.length = 0;
-      release();
-      refuse(
-        g,
-        call,
-        req,
-        res,
-        429,
-        'rate_limit_error',
-        `the run's limit of ${g.recorder.caps.maxCalls} model calls is reached`,
-      );
-      endFlight(g, call);
-      return;
-    }
-    call.seq = seq;
+    over = true;
     const body =
       whole && parts.length === 0
         ? whole.subarray(0, call.requestBytes)
         : Buffer.concat(whole ? [whole, ...parts] : parts, call.requestBytes);
     parts.length = 0;
-    const up = forward(g, call, req, res, url, body);
-    up.once('close', release);
-    up.end(body, release);
-    // The witness reads and keeps the body once it is on its way.
-    const kept = g.recorder.keepRequest(seq, body);
-    call.requestRef = kept.ref;
-    call.requestFacts = call.api!.readRequest(kept.parsed);
+    sendBody(g, call, req, res, url, body, release);
   });
 }
 
 /** A refused request's body up to this is read and dropped, keeping its connection; larger closes it. */
 const DRAINED_BYTES = 64 * 1024;
+
+/**
+ * Numbers a whole request (or refuses it past the run's call limit), forwards its body, then
+ * lets the witness read and keep it. `release` gives the body's memory back once the upstream
+ * has taken it (or the request ended).
+ */
+function sendBody(
+  g: Gateway,
+  call: CallState,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  body: Buffer,
+  release: () => void,
+): void {
+  const seq = g.recorder.nextSeq();
+  if (seq === null) {
+    release();
+    const why = `the run's limit of ${g.recorder.caps.maxCalls} model calls is reached`;
+    refuse(g, call, req, res, 429, 'rate_limit_error', why);
+    endFlight(g, call);
+    return;
+  }
+  call.seq = seq;
+  const up = forward(g, call, req, res, url, body);
+  up.once('close', release);
+  up.end(body, release);
+  // The witness reads and keeps the body once it is on its way.
+  const kept = g.recorder.keepRequest(seq, body);
+  call.requestRef = kept.ref;
+  call.requestFacts = call.api!.readRequest(kept.parsed);
+}
 
 const MEMORY_FULL = "the host's memory for request bodies is full; retry in a moment";
 
