@@ -23,6 +23,7 @@ import {
   newSessionId,
   playClaudeCodeTurn,
 } from '../../src/agents/index.js';
+import { flightFiles } from '../../src/flight/index.js';
 import { openRunGateway } from '../../src/gateway/index.js';
 import { startModelStandIn, type ScriptResponse } from '../../src/model-stand-in/index.js';
 import { connectDocker, startContainer } from '../../src/runtime/index.js';
@@ -44,8 +45,13 @@ const install = await ensureAgentInstalled({
   bin: CLAUDE_CODE_BIN,
 });
 const dir = await mkdtemp(path.join(tmpdir(), 'evalrig-bench-turn-'));
-const gatewayLog = path.join(dir, 'model-calls.jsonl');
-const gw = await openRunGateway({ source: { script }, logPath: gatewayLog });
+// The gateway keeps its flight record, as a campaign's run gateway does.
+const files = flightFiles(dir);
+const gw = await openRunGateway({
+  source: { script },
+  logPath: files.calls,
+  record: { blocksPath: files.blocks, manifestPath: files.manifest },
+});
 const directDir = await mkdtemp(path.join(tmpdir(), 'evalrig-bench-direct-'));
 await chmod(directDir, 0o711);
 const direct = await startModelStandIn({

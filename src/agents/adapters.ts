@@ -16,6 +16,11 @@ import {
 } from './codex.js';
 import { CodexSession } from './codex-session.js';
 import type { AgentInstall } from './install.js';
+import {
+  CLAUDE_CODE_INSTRUCTIONS,
+  CODEX_INSTRUCTIONS,
+  type InstructionRule,
+} from './instructions.js';
 import { ClaudeCodeSession, parseVersionOutput } from './session.js';
 import type { TurnSession } from './turn.js';
 
@@ -60,11 +65,8 @@ export interface AgentAdapter {
   readonly gatewayPaths: readonly string[];
   /** How the gateway sends the real key upstream. */
   readonly auth: 'x-api-key' | 'bearer';
-  /**
-   * Whether its stream counts the model requests (Claude Code's assistant messages); when not
-   * (Codex), a campaign counts the calls the run's gateway answered during the turn.
-   */
-  readonly streamCountsRequests: boolean;
+  /** Which staged skills and instruction files it loads (the treatment check's expectations). */
+  readonly instructions: InstructionRule;
   /** The agent's own environment for a turn (gateway, placeholder key, its home). */
   env(home: string): Record<string, string>;
   /** argv that makes it answer its version, as a run would start it. */
@@ -86,7 +88,7 @@ export const AGENT_ADAPTERS: Readonly<Record<AdapterType, AgentAdapter>> = {
     modelDir: CLAUDE_CODE_CONTAINER.modelDir,
     gatewayPaths: ['/v1/messages'],
     auth: 'x-api-key',
-    streamCountsRequests: true,
+    instructions: CLAUDE_CODE_INSTRUCTIONS,
     env: claudeCodeEnv,
     versionArgv: [CLAUDE_CODE_CONTAINER.binary, '--version'],
     parseVersion: parseVersionOutput,
@@ -106,7 +108,7 @@ export const AGENT_ADAPTERS: Readonly<Record<AdapterType, AgentAdapter>> = {
     modelDir: CODEX_CONTAINER.modelDir,
     gatewayPaths: ['/v1/responses'],
     auth: 'bearer',
-    streamCountsRequests: false,
+    instructions: CODEX_INSTRUCTIONS,
     env: codexEnv,
     // Through the relay, as every turn starts: a preflight also shows that it runs there (node).
     versionArgv: [

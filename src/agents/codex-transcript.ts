@@ -1,5 +1,5 @@
 import { priceTokens } from './prices.js';
-import { jsonObjectLines, TRUNCATED_TYPE, type TurnSummary } from './transcript.js';
+import { claimPush, jsonObjectLines, TRUNCATED_TYPE, type TurnSummary } from './transcript.js';
 
 /** Codex's usage as `turn.completed` reports it: the thread's running totals after a resume. */
 export interface CodexUsage {
@@ -28,6 +28,18 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : 0);
 const str = (v: unknown, cap: number): string | null =>
   typeof v === 'string' ? v.slice(0, cap) : null;
+
+/** A turn's tokens from the thread's running totals after it (`now`) and before it. */
+function turnTokens(now: CodexUsage, previous: CodexUsage): TurnSummary['tokens'] {
+  const step = (a: number, b: number): number => Math.max(0, a - b);
+  const cacheRead = step(now.cachedInput, previous.cachedInput);
+  return {
+    input: Math.max(0, step(now.input, previous.input) - cacheRead),
+    output: step(now.output, previous.output),
+    cacheRead,
+    cacheWrite: step(now.cacheWrite, previous.cacheWrite),
+  };
+}
 
 /**
  * Parses the stream of one `codex exec --json` turn (checked with 0.171.0): `thread.started`
@@ -61,6 +73,10 @@ export function parseCodexStream(
   let error: string | null = null;
   let ended = false;
   let truncated = false;
+  const texts: string[] = [];
+  const stated: TurnSummary['tokens'][] = [];
+  let terminals = 0;
+  let starts = 0;
 
   const countTool = (name: string, isFailure: boolean): void => {
     total++;
@@ -81,6 +97,7 @@ export function parseCodexStream(
         break;
       case 'thread.started':
         threadId ??= str(v.thread_id, 100);
+        starts++;
         break;
       case 'error':
         // The CLI's reconnect attempts ("Reconnecting... 2/5 (…)"); other errors end in turn.failed.
@@ -90,8 +107,10 @@ export function parseCodexStream(
         if (isObj(v.item)) {
           const item = v.item;
           const t = str(item.type, NAME_CAP) ?? '?';
-          if (t === 'agent_message') lastMessage = str(item.text, TEXT_CAP) ?? lastMessage;
-          else if (t === 'command_execution') {
+          if (t === 'agent_message') {
+            lastMessage = str(item.text, TEXT_CAP) ?? lastMessage;
+            claimPush(texts, str(item.text, TEXT_CAP));
+          } else if (t === 'command_execution') {
             const code = item.exit_code;
             countTool(t, item.status === 'failed' || (typeof code === 'number' && code !== 0));
           } else if (t === 'mcp_tool_call') {
@@ -106,6 +125,7 @@ export function parseCodexStream(
         break;
       case 'turn.completed':
         ended = true;
+        terminals++;
         if (isObj(v.usage)) {
           const u = v.usage;
           usage = {
@@ -114,24 +134,19 @@ export function parseCodexStream(
             cacheWrite: num(u.cache_write_input_tokens),
             output: num(u.output_tokens),
           };
+          if (stated.length < 100) stated.push(turnTokens(usage, previous));
         }
         break;
       case 'turn.failed':
         ended = true;
+        terminals++;
         error =
           (isObj(v.error) ? str(v.error.message, TEXT_CAP) : null) ?? 'the agent reported an error';
         break;
     }
   }
   const now = usage ?? previous;
-  const step = (a: number, b: number): number => Math.max(0, a - b);
-  const cacheRead = step(now.cachedInput, previous.cachedInput);
-  const tokens = {
-    input: Math.max(0, step(now.input, previous.input) - cacheRead),
-    output: step(now.output, previous.output),
-    cacheRead,
-    cacheWrite: step(now.cacheWrite, previous.cacheWrite),
-  };
+  const tokens = turnTokens(now, previous);
   return {
     usage: now,
     summary: {
@@ -147,6 +162,16 @@ export function parseCodexStream(
       complete: ended,
       skippedLines: lines.skipped,
       truncated,
+      // Codex names no answer or call ids of the model's (its item ids are its own).
+      claim: {
+        answerIds: [],
+        texts,
+        toolCallIds: [],
+        terminals,
+        starts,
+        listedSkills: null,
+        stated,
+      },
     },
   };
 }

@@ -43,8 +43,19 @@ export {
   markTruncated,
   parseClaudeCodeStream,
   TRUNCATED_TYPE,
+  type StreamClaim,
   type TurnSummary,
 } from './transcript.js';
+export { claimDisagreements } from './claims.js';
+export {
+  CLAUDE_CODE_INSTRUCTIONS,
+  CODEX_INSTRUCTIONS,
+  INSTRUCTION_FILES,
+  type InstructionFile,
+  type InstructionKind,
+  type InstructionRule,
+  type InstructionVerdict,
+} from './instructions.js';
 export { ClaudeCodeSession, parseVersionOutput } from './session.js';
 export { AgentPreflightError, preflightAdapter, type PreflightOptions } from './preflight.js';
 export {
@@ -81,4 +92,11 @@ export {
   type CodexUsage,
 } from './codex-transcript.js';
 export { CodexSession, playCodexTurn } from './codex-session.js';
-export { MODEL_PRICES, PRICE_TABLE_VERSION, priceTokens, type ModelPrice } from './prices.js';
+export {
+  MODEL_PRICES,
+  PRICE_TABLE_VERSION,
+  priceOf,
+  priceTokens,
+  type ModelPrice,
+  type PricedTokens,
+} from './prices.js';

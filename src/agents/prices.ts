@@ -1,68 +1,106 @@
 /**
- * Model prices for agents whose stream reports tokens but no cost (Codex). USD per million
- * tokens. Versioned: a report names the table it priced with, and a new price is a new
- * version, never an edit of an old one.
+ * Model prices: every cost evalrig reports is priced here, on the host, from the tokens the
+ * model gateway saw (an agent's own cost is its claim). USD per million tokens. Versioned: a
+ * report names the table it priced with, and a new price is a new version, never an edit of
+ * an old one (2026-12-01.1 added the Claude models and cache writes).
  *
  * None of these could be checked against the vendor's price page from where this table was
- * written (no network): each says so in `source`, as "assumed list price". Check and replace
- * them before comparing costs across vendors; comparing conditions priced with the same table
- * stays sound either way.
+ * written (no network): each says so in `source`. Check and replace them before comparing
+ * costs across vendors; comparing conditions priced with the same table stays sound either way.
  */
 export interface ModelPrice {
   readonly inputPerMTok: number;
   /** Input tokens served from the provider's prompt cache. */
   readonly cachedInputPerMTok: number;
+  /** Input tokens written to the prompt cache (the 5-minute rate; OpenAI bills none apart). */
+  readonly cacheWritePerMTok: number;
   readonly outputPerMTok: number;
   readonly source: string;
 }
 
-export const PRICE_TABLE_VERSION = '2026-11-30.1';
+export const PRICE_TABLE_VERSION = '2026-12-01.1';
 
 const ASSUMED = 'assumed list price (not verified here)';
+const CATALOG = "list price as Claude Code 2.1.332's model catalog states it (not verified here)";
+
+/** A Claude pricing tier: input, output, cache write (5 minutes) and cache read per MTok. */
+function claude(input: number, output: number, write: number, read: number): ModelPrice {
+  return {
+    inputPerMTok: input,
+    outputPerMTok: output,
+    cacheWritePerMTok: write,
+    cachedInputPerMTok: read,
+    source: CATALOG,
+  };
+}
+
+/** An OpenAI price: a cache write is billed as input. */
+function openai(input: number, cached: number, output: number): ModelPrice {
+  return {
+    inputPerMTok: input,
+    cachedInputPerMTok: cached,
+    cacheWritePerMTok: input,
+    outputPerMTok: output,
+    source: ASSUMED,
+  };
+}
 
 export const MODEL_PRICES: Readonly<Record<string, ModelPrice>> = {
-  'gpt-5': { inputPerMTok: 1.25, cachedInputPerMTok: 0.125, outputPerMTok: 10, source: ASSUMED },
-  'gpt-5-codex': {
-    inputPerMTok: 1.25,
-    cachedInputPerMTok: 0.125,
-    outputPerMTok: 10,
-    source: ASSUMED,
-  },
-  'gpt-5.1': { inputPerMTok: 1.25, cachedInputPerMTok: 0.125, outputPerMTok: 10, source: ASSUMED },
-  'gpt-5.1-codex': {
-    inputPerMTok: 1.25,
-    cachedInputPerMTok: 0.125,
-    outputPerMTok: 10,
-    source: ASSUMED,
-  },
-  'gpt-5-mini': {
-    inputPerMTok: 0.25,
-    cachedInputPerMTok: 0.025,
-    outputPerMTok: 2,
-    source: ASSUMED,
-  },
-  'gpt-5.1-codex-mini': {
-    inputPerMTok: 0.25,
-    cachedInputPerMTok: 0.025,
-    outputPerMTok: 2,
-    source: ASSUMED,
-  },
+  'gpt-5': openai(1.25, 0.125, 10),
+  'gpt-5-codex': openai(1.25, 0.125, 10),
+  'gpt-5.1': openai(1.25, 0.125, 10),
+  'gpt-5.1-codex': openai(1.25, 0.125, 10),
+  'gpt-5-mini': openai(0.25, 0.025, 2),
+  'gpt-5.1-codex-mini': openai(0.25, 0.025, 2),
+  'claude-3-5-haiku': claude(0.8, 4, 1, 0.08),
+  'claude-haiku-4-5': claude(1, 5, 1.25, 0.1),
+  'claude-haiku-5-5': claude(0.1, 0.5, 0.125, 0.01),
+  'claude-3-5-sonnet': claude(3, 15, 3.75, 0.3),
+  'claude-3-7-sonnet': claude(3, 15, 3.75, 0.3),
+  'claude-sonnet-4-0': claude(3, 15, 3.75, 0.3),
+  'claude-sonnet-4-5': claude(3, 15, 3.75, 0.3),
+  'claude-sonnet-4-6': claude(3, 15, 3.75, 0.3),
+  'claude-sonnet-5': claude(2, 10, 2.5, 0.2),
+  'claude-sonnet-5-5': claude(2, 10, 2.5, 0.1),
+  'claude-opus-4-0': claude(15, 75, 18.75, 1.5),
+  'claude-opus-4-1': claude(15, 75, 18.75, 1.5),
+  'claude-opus-4-5': claude(5, 25, 6.25, 0.5),
+  'claude-opus-4-6': claude(5, 25, 6.25, 0.5),
+  'claude-opus-4-7': claude(5, 25, 6.25, 0.5),
+  'claude-opus-4-8': claude(5, 25, 6.25, 0.5),
+  'claude-opus-5': claude(5, 25, 6.25, 0.5),
+  'claude-opus-5-5': claude(4, 20, 5, 0.2),
+  'claude-fable-5': claude(10, 50, 12.5, 1),
+  'claude-fable-5-1': claude(10, 50, 12.5, 0.25),
+  'claude-fable-5-2': claude(8, 40, 10, 0.2),
+  'claude-mythos-5': claude(10, 50, 12.5, 1),
+  'claude-mythos-5-1': claude(10, 50, 12.5, 0.25),
+  'claude-mythos-5-2': claude(8, 40, 10, 0.2),
 };
 
-/** Tokens as evalrig counts them: `input` excludes the cached part (`cacheRead`). */
+/** Tokens as evalrig counts them: `input` excludes the cached part (`cacheRead`) and cache writes. */
 export interface PricedTokens {
   readonly input: number;
   readonly output: number;
   readonly cacheRead: number;
+  readonly cacheWrite?: number;
+}
+
+/** The table's entry for `model`: its exact name, else without a date (`-20251101`) or `[1m]`. */
+export function priceOf(model: string): ModelPrice | undefined {
+  const names = [model, model.replace(/\[1m\]$/u, ''), model.replace(/-\d{8}$/u, '')];
+  for (const name of names) if (Object.hasOwn(MODEL_PRICES, name)) return MODEL_PRICES[name];
+  return undefined;
 }
 
 /** The cost of `tokens` on `model` in USD (micro-dollar rounded), or null for an unknown model. */
 export function priceTokens(model: string, tokens: PricedTokens): number | null {
-  const p = Object.hasOwn(MODEL_PRICES, model) ? MODEL_PRICES[model] : undefined;
+  const p = priceOf(model);
   if (!p) return null;
   const usd =
     (tokens.input * p.inputPerMTok +
       tokens.cacheRead * p.cachedInputPerMTok +
+      (tokens.cacheWrite ?? 0) * p.cacheWritePerMTok +
       tokens.output * p.outputPerMTok) /
     1e6;
   return Math.round(usd * 1e6) / 1e6;

@@ -32,6 +32,38 @@ export interface TurnSummary {
   readonly skippedLines: number;
   /** The transcript was cut at its cap (it ends with the mark {@link markTruncated} adds). */
   readonly truncated: boolean;
+  /** What the stream says the model answered: compared with what the gateway relayed. */
+  readonly claim: StreamClaim;
+}
+
+/**
+ * The parts of a stream that name the model's own answers, kept to be checked against the
+ * witness (the gateway): an agent's stream is written by a process the agent controls, so
+ * any of it may be forged.
+ */
+export interface StreamClaim {
+  /** Answer ids the stream names (Claude Code's assistant message ids; none for Codex). */
+  readonly answerIds: readonly string[];
+  /** Texts the stream says the model wrote (capped like the witness's). */
+  readonly texts: readonly string[];
+  /** Ids of the tool calls the stream says the model asked for. */
+  readonly toolCallIds: readonly string[];
+  /** Lines that end a turn (a result, turn.completed or turn.failed): an agent writes one. */
+  readonly terminals: number;
+  /** Lines that start a session (system/init, thread.started): an agent writes one a turn. */
+  readonly starts: number;
+  /** The skills the agent's start-up line lists (Claude Code's system/init); null when none is shown. */
+  readonly listedSkills: readonly string[] | null;
+  /** The tokens each line that ends the turn states for it (one per such line). */
+  readonly stated: readonly TurnSummary['tokens'][];
+}
+
+/** At most this many ids and texts are kept of a claim (the first ones). */
+const CLAIM_CAP = 2000;
+
+/** Adds `v` to a claim's list while it holds fewer than {@link CLAIM_CAP}. */
+export function claimPush(list: string[], v: string | null): void {
+  if (v !== null && list.length < CLAIM_CAP) list.push(v);
 }
 
 /** The `type` of the line evalrig appends to a transcript it cut at its cap. */
@@ -111,27 +143,45 @@ export function parseClaudeCodeStream(
   let result: Obj | null = null;
   let apiError: string | null = null;
   let truncated = false;
+  const claim = { answerIds: [] as string[], texts: [] as string[], toolCallIds: [] as string[] };
+  let terminals = 0;
+  let starts = 0;
+  let listedSkills: string[] | null = null;
+  const stated: TurnSummary['tokens'][] = [];
 
   const lines = jsonObjectLines(text, maxLine);
   for (const v of lines.objects) {
     if (v.type === TRUNCATED_TYPE) truncated = true;
     sessionId ??= str(v.session_id, 100);
     if (v.type === 'system' && v.subtype === 'api_retry') retries++;
+    if (v.type === 'system' && v.subtype === 'init') {
+      starts++;
+      if (Array.isArray(v.skills) && listedSkills === null) {
+        listedSkills = v.skills
+          .slice(0, 500)
+          .flatMap((k) => (typeof k === 'string' ? [k.slice(0, NAME_CAP)] : []));
+      }
+    }
     if (v.type === 'assistant' && isObj(v.message)) {
       const m = v.message;
       const id = str(m.id, 200);
       // A "<synthetic>" message is the agent's own (an API error shown as text), not a model answer.
-      if (id && m.model !== '<synthetic>') messageIds.add(id);
+      const synthetic = m.model === '<synthetic>';
+      if (id && !synthetic) messageIds.add(id);
+      if (id && !synthetic && !claim.answerIds.includes(id)) claimPush(claim.answerIds, id);
       if (v.error !== undefined || v.is_api_error_message === true) {
         apiError = firstText(m.content) ?? apiError;
       }
       for (const block of Array.isArray(m.content) ? m.content : []) {
         if (!isObj(block)) continue;
-        if (block.type === 'text' && m.model !== '<synthetic>')
+        if (block.type === 'text' && !synthetic) {
           lastText = str(block.text, TEXT_CAP);
+          claimPush(claim.texts, lastText);
+        }
         if (block.type === 'tool_use') {
           const name = str(block.name, NAME_CAP) ?? '?';
           const toolId = str(block.id, 200);
+          if (!synthetic) claimPush(claim.toolCallIds, toolId);
           if (toolId && toolNames.size < 100_000) toolNames.set(toolId, name);
           total++;
           const entry =
@@ -152,10 +202,14 @@ export function parseClaudeCodeStream(
         if (entry) entry.failed++;
       }
     }
-    if (v.type === 'result') result = v;
+    if (v.type === 'result') {
+      result = v;
+      terminals++;
+      if (stated.length < 100) stated.push(resultTokens(v));
+      if (v.is_error !== true) claimPush(claim.texts, str(v.result, TEXT_CAP));
+    }
   }
 
-  const usage = isObj(result?.usage) ? result.usage : {};
   const session = typeof result?.total_cost_usd === 'number' ? num(result.total_cost_usd) : null;
   const isError = result?.is_error === true;
   return {
@@ -164,12 +218,7 @@ export function parseClaudeCodeStream(
     toolCalls: { total, failed, byName: Object.fromEntries(byName) },
     modelRequests: messageIds.size,
     apiRetries: retries,
-    tokens: {
-      input: num(usage.input_tokens),
-      output: num(usage.output_tokens),
-      cacheRead: num(usage.cache_read_input_tokens),
-      cacheWrite: num(usage.cache_creation_input_tokens),
-    },
+    tokens: resultTokens(result),
     costUsd: turnCost(result, session, options.previousSessionCostUsd),
     sessionCostUsd: session,
     error: isError
@@ -178,6 +227,18 @@ export function parseClaudeCodeStream(
     complete: result !== null,
     skippedLines: lines.skipped,
     truncated,
+    claim: { ...claim, terminals, starts, listedSkills, stated },
+  };
+}
+
+/** The tokens a result line states for the turn (its `usage`), 0 where it says none. */
+function resultTokens(result: Obj | null): TurnSummary['tokens'] {
+  const usage = isObj(result?.usage) ? result.usage : {};
+  return {
+    input: num(usage.input_tokens),
+    output: num(usage.output_tokens),
+    cacheRead: num(usage.cache_read_input_tokens),
+    cacheWrite: num(usage.cache_creation_input_tokens),
   };
 }
 

@@ -138,6 +138,30 @@ export interface TurnAgentRecord {
   /** The stream's final result line was seen. */
   readonly complete: boolean;
   readonly truncated: boolean;
+  /**
+   * Where the figures come from: the model gateway's record of the turn (final_message,
+   * tool_calls, model_requests, api_retries, tokens, cost_usd); error, complete and truncated
+   * are the stream's. Absent in stops of older versions (figures from the stream).
+   */
+  readonly witness?: {
+    readonly by: 'gateway';
+    /** The turn's calls in the run's model-calls.jsonl (their `seq`), or null when it made none. */
+    readonly calls: { readonly first: number; readonly last: number } | null;
+    /** Answered calls whose usage the upstream did not report. */
+    readonly tokens_unreported: number;
+    /** The price table the cost was priced with. */
+    readonly price_table: string;
+  };
+  /** What the agent's own stream said (its claim), and where it disagrees with the witness. */
+  readonly claim?: {
+    readonly final_message: string | null;
+    readonly model_requests: number;
+    readonly tool_calls: number;
+    readonly tool_calls_failed: number;
+    readonly tokens: AgentTokens;
+    readonly cost_usd: number | null;
+    readonly disagreements: readonly string[];
+  };
 }
 
 /** run.json's agent: who played, and the sums of its turns. */
@@ -212,8 +236,17 @@ export interface RunMeasures {
   readonly gh_not_played: number;
   /** The agent left its environment in a state the stop could not be read from. */
   readonly environment_broken: boolean;
-  /** The in-repository gh record differs from the host's own copy. */
+  /**
+   * The agent's own record differs from the host's witness: the gh record in the repository
+   * from the host's copy, or its stream from what the model gateway relayed.
+   */
   readonly record_tampered: boolean;
+  /**
+   * Every instruction the condition staged reached the model (the treatment check); null when
+   * nothing was staged to look for, or no gateway witnessed the session (a command agent).
+   * Absent in runs of older versions.
+   */
+  readonly condition_reached?: boolean | null;
   readonly checks_passed: boolean | null;
   readonly files_changed: number;
   readonly lines_added: number;
@@ -228,6 +261,29 @@ export interface RunMeasures {
  * the harness's (redone on resume).
  */
 export type RunStatus = 'completed' | 'timed_out' | 'failed' | 'broken';
+
+/**
+ * The treatment check of a run: each instruction its condition staged (a skill, a CLAUDE.md or
+ * AGENTS.md), and whether the model gateway saw a request carry it to the model.
+ */
+export interface RunTreatment {
+  readonly staged: ReadonlyArray<{
+    readonly kind: 'skill' | 'instructions';
+    /** Where it was staged, relative to the work tree. */
+    readonly path: string;
+    /** A skill's name; null for instructions. */
+    readonly name: string | null;
+    /** The agent is known to load it from there (null: an agent evalrig knows nothing of). */
+    readonly loads: boolean | null;
+    readonly reached: boolean;
+    /** The first model call (`seq` in model-calls.jsonl) whose request held it, or null. */
+    readonly first_call: number | null;
+    /** The agent's own start-up listing named the skill (its claim); absent when it shows none. */
+    readonly listed_by_agent?: boolean;
+  }>;
+  /** Every staged instruction reached the model; null when there was nothing to look for. */
+  readonly reached: boolean | null;
+}
 
 /** runs/<eval>/<condition>/run-NN/run.json */
 export interface RunRecord {
@@ -263,6 +319,8 @@ export interface RunRecord {
   readonly message_checks?: readonly MessageCheckResult[];
   /** An adapter agent: its package, version, binary and the totals of its turns. */
   readonly agent?: RunAgentRecord;
+  /** An adapter agent's treatment check (absent for a command agent, and in older runs). */
+  readonly treatment?: RunTreatment;
 }
 
 /** The environment image a run's image is built over, and its setup commands. */

@@ -7,7 +7,15 @@ import { EvalrigError } from '../errors/index.js';
  * artifact adds its schema file and its name here.
  */
 export type ArtifactKind =
-  'stop' | 'run' | 'conditions' | 'benchmark' | 'compare' | 'grading' | 'comparison';
+  | 'stop'
+  | 'run'
+  | 'conditions'
+  | 'benchmark'
+  | 'compare'
+  | 'grading'
+  | 'comparison'
+  | 'model-call'
+  | 'model-record';
 
 /** An artifact does not match its schema: a bug in evalrig, caught before it reaches disk. */
 export class ArtifactSchemaError extends EvalrigError {

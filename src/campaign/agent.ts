@@ -2,7 +2,10 @@ import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   AGENT_ADAPTERS,
+  PRICE_TABLE_VERSION,
   adapterShares,
+  claimDisagreements,
+  priceTokens,
   agentFiles,
   ensureAgentInstalled,
   preflightAdapter,
@@ -21,10 +24,12 @@ import type {
 } from '../artifacts/index.js';
 import type { EvalSet } from '../config/index.js';
 import { InputError } from '../errors/index.js';
+import type { CallPricer, WitnessedTurn } from '../flight/index.js';
 import type { ModelSource } from '../gateway/index.js';
 import { ContextFileMissingError, ensureAgentImage, projectRoot, sha256 } from '../image/index.js';
 import { loadModelScript, type ModelScript } from '../model-stand-in/index.js';
 import { LABELS, type DockerClient } from '../runtime/index.js';
+import { stagedInstructions, type StagedInstruction } from '../treatment/index.js';
 import type { SandboxSpec } from '../sandbox/index.js';
 import type { PlannedRun } from './plan.js';
 
@@ -232,30 +237,76 @@ export function upstreamOf(
   return { url: model.url, apiKey, auth: AGENT_ADAPTERS[type].auth };
 }
 
-/** A turn's parsed transcript, as the stop keeps it. */
-export function turnAgentRecord(summary: TurnSummary, transcript: string): TurnAgentRecord {
+/**
+ * A turn as the stop keeps it: the figures the gateway witnessed (what is reported), the
+ * stream's own account beside them (its claim), and where the two disagree. `error`,
+ * `complete` and `truncated` are the stream's: they say how the agent's process ended.
+ */
+export function turnAgentRecord(
+  n: number,
+  summary: TurnSummary,
+  transcript: string,
+  witness: WitnessedTurn,
+): TurnAgentRecord {
+  const w = witness;
+  // The Responses API marks no tool result as an error: there the stream's count stands.
+  const failed = w.toolCalls.failed ?? Math.min(summary.toolCalls.failed, w.toolCalls.total);
   return {
     transcript,
-    final_message: summary.finalMessage,
-    tool_calls: {
-      total: summary.toolCalls.total,
-      failed: summary.toolCalls.failed,
-      by_name: summary.toolCalls.byName,
-    },
-    model_requests: summary.modelRequests,
-    api_retries: summary.apiRetries,
+    final_message: w.finalMessage,
+    tool_calls: { total: w.toolCalls.total, failed, by_name: w.toolCalls.byName },
+    model_requests: w.modelRequests,
+    api_retries: w.retries,
     tokens: {
-      input: summary.tokens.input,
-      output: summary.tokens.output,
-      cache_read: summary.tokens.cacheRead,
-      cache_write: summary.tokens.cacheWrite,
+      input: w.tokens.input,
+      output: w.tokens.output,
+      cache_read: w.tokens.cacheRead,
+      cache_write: w.tokens.cacheWrite,
     },
-    cost_usd: summary.costUsd,
+    cost_usd: w.costUsd,
     error: summary.error,
     complete: summary.complete,
     truncated: summary.truncated,
+    witness: {
+      by: 'gateway',
+      calls: w.calls,
+      tokens_unreported: w.unreported,
+      price_table: PRICE_TABLE_VERSION,
+    },
+    claim: {
+      final_message: summary.finalMessage,
+      model_requests: summary.modelRequests,
+      tool_calls: summary.toolCalls.total,
+      tool_calls_failed: summary.toolCalls.failed,
+      tokens: {
+        input: summary.tokens.input,
+        output: summary.tokens.output,
+        cache_read: summary.tokens.cacheRead,
+        cache_write: summary.tokens.cacheWrite,
+      },
+      cost_usd: summary.costUsd,
+      disagreements: claimDisagreements(n, summary, w),
+    },
   };
 }
+
+/**
+ * What each condition stages that its adapter agent should load, by condition name (empty
+ * for a command agent, whose model calls no gateway witnesses).
+ */
+export async function treatmentsOf(
+  evalSet: EvalSet,
+): Promise<ReadonlyMap<string, readonly StagedInstruction[]>> {
+  const type = evalSet.agent.type;
+  const out = new Map<string, readonly StagedInstruction[]>();
+  if (type === undefined || type === 'command') return out;
+  const rule = AGENT_ADAPTERS[type].instructions;
+  for (const c of evalSet.conditions) out.set(c.name, await stagedInstructions(c, rule));
+  return out;
+}
+
+/** Prices one call on the host, from the versioned price table. */
+export const priceCall: CallPricer = (model, tokens) => priceTokens(model, tokens);
 
 /** run.json's agent: the identity and the sums of every stop's turn. */
 export function runAgentRecord(

@@ -11,7 +11,9 @@ import { version } from '../cli/version.js';
 import { loadEvalSet, refuseBeyondEngine, type EvalSet } from '../config/index.js';
 import { sweepQuotas } from '../environment/index.js';
 import { EvalrigError, InputError } from '../errors/index.js';
+import { BodyBudget, CAMPAIGN_BODY_BUDGET } from '../gateway/index.js';
 import { ensureTestImage } from '../image/index.js';
+import { stagingWarnings } from '../treatment/index.js';
 import { CampaignGrader, describeGradeSummary, type GradeSummary } from '../judge/index.js';
 import {
   bounded,
@@ -42,7 +44,7 @@ import {
   resolveCodebases,
   type ResolvedCodebase,
 } from '../source/index.js';
-import { prepareCampaignAgent, upstreamOf } from './agent.js';
+import { prepareCampaignAgent, treatmentsOf, upstreamOf } from './agent.js';
 import { preflightCommand } from './command-preflight.js';
 import { ensureEvalEnvironments, ensureSetups } from './environments.js';
 import { CONTAINER, conditionsFile, runLayout } from './layout.js';
@@ -291,6 +293,11 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
   });
   // A real API's key is read now: an unset variable refuses the campaign before anything exists.
   upstreamOf(evalSet, planned);
+  // What each condition stages, to be seen reaching the model; said first when it cannot.
+  for (const w of await stagingWarnings(evalSet)) {
+    log.write(`evalrig: warning: ${evalSet.file}#${w.pointer}: ${w.message}\n`);
+  }
+  const treatments = await treatmentsOf(evalSet);
   const jobs = options.jobs ?? 1;
   if (!Number.isInteger(jobs) || jobs < 1)
     throw new InputError(`--jobs must be a whole number >= 1, got ${jobs}`);
@@ -544,7 +551,7 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
       keepEnvironments: Boolean(options.keepEnvironments),
       maxOutputBytes: 1024 * 1024,
       maxPatchBytes: 1024 * 1024,
-      ...(agent ? { agent } : {}),
+      ...(agent ? { agent, modelBudget: new BodyBudget(CAMPAIGN_BODY_BUDGET), treatments } : {}),
       live,
       removals: [],
       cut: () => interrupted,

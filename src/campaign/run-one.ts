@@ -12,7 +12,9 @@ import {
   type ImageRecord,
   type RunRecord,
   type RunStatus,
+  type RunTreatment,
   type StopRecord,
+  type TurnAgentRecord,
 } from '../artifacts/index.js';
 import {
   BrokenEnvironmentError,
@@ -52,8 +54,16 @@ import {
   type SandboxProvider,
 } from '../sandbox/index.js';
 import { provenanceOf, type ResolvedCodebase } from '../source/index.js';
-import { openRunGateway, type RunGateway } from '../gateway/index.js';
-import { agentTurns, runAgentRecord, type CampaignAgent } from './agent.js';
+import { flightFiles, witnessTurn } from '../flight/index.js';
+import { needlesOf, runTreatment, type StagedInstruction } from '../treatment/index.js';
+import { openRunGateway, type BodyBudget, type RunGateway } from '../gateway/index.js';
+import {
+  agentTurns,
+  priceCall,
+  runAgentRecord,
+  turnAgentRecord,
+  type CampaignAgent,
+} from './agent.js';
 import { CONTAINER, runLayout, stopFileName, type RunLayout } from './layout.js';
 import type { PlannedRun } from './plan.js';
 import { truncationMark, turnPlayer, whyAgentFailed, type PlayedRunTurn } from './turns.js';
@@ -105,6 +115,10 @@ export interface CampaignContext {
   readonly cut?: () => boolean;
   /** An adapter agent (claude-code): installed, preflighted, each run's model source. */
   readonly agent?: CampaignAgent;
+  /** The memory every run's model gateway shares for bodies in flight. */
+  readonly modelBudget?: BodyBudget;
+  /** What each condition stages that the model should receive, by condition name. */
+  readonly treatments?: ReadonlyMap<string, readonly StagedInstruction[]>;
 }
 
 export interface RunOutcome {
@@ -388,10 +402,15 @@ async function prepareEnvironmentOf(
   if (ctx.sandboxes.mountsHostFolders) await handOverMounted(ctx, place, opened, quotaWanted);
   // The agent's model calls leave the sandbox through this socket alone (network none).
   if (ctx.agent) {
+    const files = flightFiles(layout.dir);
     opened.gateway = await openRunGateway({
       source: ctx.agent.sourceFor(planned),
-      logPath: layout.modelCallsJsonl,
+      logPath: files.calls,
+      // The run's flight record: the host's witness of the session.
+      record: { blocksPath: files.blocks, manifestPath: files.manifest },
       paths: ctx.agent.adapter.gatewayPaths,
+      ...(ctx.modelBudget ? { budget: ctx.modelBudget } : {}),
+      needles: needlesOf(ctx.treatments?.get(planned.condition.name) ?? []),
     });
   }
 }
@@ -554,6 +573,10 @@ interface RunState {
   readonly stopFiles: string[];
   readonly checks: CheckResult[];
   readonly tampered: Set<string>;
+  /** Model calls already counted in a turn (their `seq`): each call belongs to one turn. */
+  readonly witnessed: Set<number>;
+  /** The skills the agent's own start-up line listed (its claim), or null. */
+  listedSkills: readonly string[] | null;
   readonly startedAt: Date;
   readonly deadline: number;
 }
@@ -580,6 +603,8 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
     stopFiles: [],
     checks: [],
     tampered: new Set(),
+    witnessed: new Set(),
+    listedSkills: null,
     startedAt,
     deadline: startedAt.getTime() + (ctx.timeoutS ?? prepared.planned.eval.timeout) * 1000,
   };
@@ -621,7 +646,6 @@ async function playTurns(ctx: CampaignContext, run: ReadyRun, state: RunState): 
     sandbox: run.sandbox,
     containerWorkTree: run.containerWorkTree,
     home: run.home,
-    gateway: run.gateway?.gateway,
   });
   // A fresh environment: a seeded state holds pull requests, never calls.
   let afterSeq = 0;
@@ -655,7 +679,7 @@ async function playTurns(ctx: CampaignContext, run: ReadyRun, state: RunState): 
     afterSeq = stop.calls.reduce((m, c) => Math.max(m, c.seq), afterSeq);
     // An agent that cannot start, exits non-zero, reports an error or never finishes its
     // stream played no real turn: the run failed in the agent (its stop is kept, no more turns).
-    const agentFailure = whyAgentFailed(played);
+    const agentFailure = whyAgentFailed({ exec: played.exec, agent: stop.agent });
     if (agentFailure) {
       state.status = 'failed';
       state.error = `turn ${n}: ${agentFailure}`;
@@ -747,11 +771,12 @@ async function collectTurnStop(
     afterSeq,
   });
   await checkRecord(run, state.tampered);
+  const agent = played.claim ? await witnessedTurn(run, state, turn.n, played.claim) : undefined;
   const file = stopFileName(turn.n);
   const kept: StopRecord = {
     ...stop,
-    final_message: finalMessageOf(ctx, played),
-    ...(played.agent ? { agent: played.agent } : {}),
+    final_message: finalMessageOf(ctx, played, agent),
+    ...(agent ? { agent } : {}),
   };
   await writeArtifact('stop', path.join(run.layout.stopsDir, file), kept);
   state.stops.push(kept);
@@ -759,11 +784,38 @@ async function collectTurnStop(
   return kept;
 }
 
+/**
+ * An adapter agent's turn as the host witnessed it: the calls its gateway relayed since the
+ * last stop (every process of the agent is stopped by now; what is still in flight is waited
+ * for), their figures, the stream beside them, and each disagreement marked as tampering.
+ */
+async function witnessedTurn(
+  run: ReadyRun,
+  state: RunState,
+  n: number,
+  claim: NonNullable<PlayedRunTurn['claim']>,
+): Promise<TurnAgentRecord> {
+  const gateway = run.gateway?.gateway;
+  await gateway?.settled();
+  const calls = (gateway?.calls() ?? [])
+    .filter((c) => !state.witnessed.has(c.seq))
+    .sort((a, b) => a.seq - b.seq);
+  for (const c of calls) state.witnessed.add(c.seq);
+  state.listedSkills ??= claim.summary.claim.listedSkills;
+  const record = turnAgentRecord(n, claim.summary, claim.transcript, witnessTurn(calls, priceCall));
+  for (const reason of record.claim?.disagreements ?? []) state.tampered.add(reason);
+  return record;
+}
+
 /** What the agent said last: message checks, the report and the judge read it in the stop. */
-function finalMessageOf(ctx: CampaignContext, played: PlayedRunTurn): string | null {
+function finalMessageOf(
+  ctx: CampaignContext,
+  played: PlayedRunTurn,
+  agent: TurnAgentRecord | undefined,
+): string | null {
   const r = played.exec;
-  if (played.agent) {
-    const said = played.agent.final_message;
+  if (agent) {
+    const said = agent.final_message;
     return said === null ? null : capMessage(said);
   }
   return commandFinalMessage(
@@ -859,6 +911,7 @@ function runRecordOf(
   const { planned } = prepared;
   const e = planned.eval;
   const { status, error, stops, checks, tampered, stoppedAtHandOver } = state;
+  const treatment = treatmentOf(ctx, prepared, state);
   const finishedAt = new Date();
   const durationMs = finishedAt.getTime() - state.startedAt.getTime();
   const codebase = ctx.codebases.get(e.id);
@@ -897,6 +950,7 @@ function runRecordOf(
       status,
       allCalls,
       tampered: tampered.size > 0,
+      conditionReached: treatment?.reached ?? null,
     }),
     ...(ctx.agent
       ? {
@@ -906,5 +960,21 @@ function runRecordOf(
           ),
         }
       : {}),
+    ...(treatment ? { treatment } : {}),
   };
+}
+
+/**
+ * The treatment check of a run whose gateway witnessed the session: which of its condition's
+ * staged instructions a request carried to the model. Undefined without a gateway.
+ */
+function treatmentOf(
+  ctx: CampaignContext,
+  prepared: PreparedRun,
+  state: RunState,
+): RunTreatment | undefined {
+  const gateway = prepared.gateway?.gateway;
+  if (!ctx.agent || !gateway || prepared.error !== undefined) return undefined;
+  const staged = ctx.treatments?.get(prepared.planned.condition.name) ?? [];
+  return runTreatment(staged, gateway.needlesSeen(), state.listedSkills);
 }

@@ -1,21 +1,24 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { playAgentTurn } from '../agents/index.js';
+import { playAgentTurn, type TurnSummary } from '../agents/index.js';
 import type { TurnAgentRecord } from '../artifacts/index.js';
 import type { EvalSet } from '../config/index.js';
 import type { ExecResult, Sandbox } from '../sandbox/index.js';
-import { turnAgentRecord, type CampaignAgent } from './agent.js';
+import type { CampaignAgent } from './agent.js';
 import { CONTAINER, transcriptName, turnOutputName, type RunLayout } from './layout.js';
 import type { PlannedRun } from './plan.js';
 
 /** An adapter agent's stream of one turn is kept up to this by default (then cut, marked). */
 const TRANSCRIPT_CAP = 16 * 1024 * 1024;
 
-/** One turn of a run, whatever plays it: the exec, and an adapter's parsed transcript. */
+/** One turn of a run, whatever plays it: the exec, and an adapter's stream parsed (its claim). */
 export interface PlayedRunTurn {
   readonly exec: ExecResult;
-  /** An adapter agent's transcript as the stop keeps it; absent for a command agent. */
-  readonly agent?: TurnAgentRecord;
+  /**
+   * An adapter agent's stream, parsed, and where it is kept (relative to the run folder);
+   * absent for a command agent. The stop puts it beside what the gateway witnessed.
+   */
+  readonly claim?: { readonly summary: TurnSummary; readonly transcript: string };
 }
 
 /** The turn to play: its number (1-based), the user's message, its phase and time bound. */
@@ -41,8 +44,6 @@ export interface TurnPlayerContext {
   /** A command agent's stdout and stderr are each kept up to this per turn. */
   readonly maxOutputBytes: number;
   readonly maxTranscriptBytes?: number;
-  /** An adapter agent's model gateway: counts the turn's model requests when its stream cannot. */
-  readonly gateway?: { calls(): readonly { readonly status: number }[] };
 }
 
 /**
@@ -68,10 +69,7 @@ export function turnPlayer(t: TurnPlayerContext): TurnPlayer {
   if (agent) {
     const session = agent.session(planned);
     const cap = t.maxTranscriptBytes ?? TRANSCRIPT_CAP;
-    // Answered calls only: a refused or failed one is no model request that answered.
-    const answered = () => t.gateway?.calls().filter((c) => c.status === 200).length ?? 0;
     return async (turn) => {
-      const before = answered();
       const played = await playAgentTurn(t.sandbox, session, agent.adapter.env(t.home), {
         prompt: turn.message,
         home: t.home,
@@ -81,11 +79,8 @@ export function turnPlayer(t: TurnPlayerContext): TurnPlayer {
         env: runEnv(turn),
       });
       await writeTranscript(t.layout, turn.n, played.transcript, played.exec, cap);
-      const summary = agent.adapter.streamCountsRequests
-        ? played.summary
-        : { ...played.summary, modelRequests: answered() - before };
-      const record = turnAgentRecord(summary, `turns/${transcriptName(turn.n)}`);
-      return { exec: played.exec, agent: record };
+      const transcript = `turns/${transcriptName(turn.n)}`;
+      return { exec: played.exec, claim: { summary: played.summary, transcript } };
     };
   }
   return async (turn) => {
@@ -110,7 +105,10 @@ export function turnPlayer(t: TurnPlayerContext): TurnPlayer {
  * exited non-zero, reported its own error or never finished its stream. The run then failed in
  * the agent: its stop is kept, nothing further is played.
  */
-export function whyAgentFailed(turn: PlayedRunTurn): string | undefined {
+export function whyAgentFailed(turn: {
+  readonly exec: ExecResult;
+  readonly agent?: TurnAgentRecord;
+}): string | undefined {
   const r = turn.exec;
   const cannotStart = r.exitCode === 126 || r.exitCode === 127;
   // The engine says why a program could not start on stdout, a command agent may too; an

@@ -1,8 +1,9 @@
 /**
  * The model gateway: one Unix socket per run, mounted into the container, through which the
  * agent's model calls (and nothing else) leave it. It forwards `POST /v1/messages` (or the
- * paths given) to the campaign's one upstream, adds the real key on the host side, answers
- * everything else 403, and logs each request to the run's model-calls.jsonl.
+ * paths given) to the campaign's one upstream, adds the real key on the host side, refuses
+ * everything else, and logs each call to the run's model-calls.jsonl; with `record`, it keeps
+ * the bodies too: the run's flight record (src/flight), the witness of the session.
  *
  * ```ts
  * // host: mkdir -m 0711 /runs/r1/model
@@ -18,6 +19,7 @@
  * ```
  */
 export { startModelGateway } from './server.js';
-export { UsageScanner, type CallTokens } from './usage.js';
-export type { GatewayUpstream, ModelCall, ModelGateway, ModelGatewayOptions } from './types.js';
+export { BodyBudget, CAMPAIGN_BODY_BUDGET } from './budget.js';
+export type { CallTokens, ModelCall, RelayedCall } from '../flight/index.js';
+export type { GatewayUpstream, ModelGateway, ModelGatewayOptions } from './types.js';
 export { GATEWAY_SOCKET_NAME, openRunGateway, type ModelSource, type RunGateway } from './run.js';

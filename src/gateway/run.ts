@@ -4,7 +4,7 @@ import path from 'node:path';
 import { EvalrigError } from '../errors/index.js';
 import { startModelStandIn, type ModelScript, type ModelStandIn } from '../model-stand-in/index.js';
 import { startModelGateway } from './server.js';
-import type { GatewayUpstream, ModelGateway } from './types.js';
+import type { GatewayUpstream, ModelGateway, ModelGatewayOptions } from './types.js';
 
 /** Where a run's model calls go: the model stand-in playing a script, or the real upstream. */
 export type ModelSource = { readonly script: ModelScript } | GatewayUpstream;
@@ -29,16 +29,20 @@ const MAX_SOCKET_PATH = 100;
 /**
  * Opens one run's model gateway: a fresh socket folder of mode 0711 under `socketRoot`
  * (default the system's temporary folder: a run folder's path can pass the socket path limit),
- * the gateway on `model.sock` in it, logging to `logPath` (the run's model-calls.jsonl), and,
- * for a script, the run's own model stand-in on a loopback port as its upstream.
+ * the gateway on `model.sock` in it, logging to `logPath` (the run's model-calls.jsonl, and
+ * with `record` the rest of its flight record), and, for a script, the run's own model
+ * stand-in on a loopback port as its upstream.
  */
-export async function openRunGateway(options: {
-  readonly source: ModelSource;
-  readonly logPath: string;
-  readonly paths?: readonly string[];
-  readonly socketRoot?: string;
-  readonly idleTimeoutMs?: number;
-}): Promise<RunGateway> {
+export async function openRunGateway(
+  options: {
+    readonly source: ModelSource;
+    readonly logPath: string;
+    readonly socketRoot?: string;
+  } & Pick<
+    ModelGatewayOptions,
+    'paths' | 'idleTimeoutMs' | 'record' | 'needles' | 'budget' | 'caps' | 'maxBodyMemory'
+  >,
+): Promise<RunGateway> {
   const hostDir = await mkdtemp(path.join(options.socketRoot ?? tmpdir(), 'evalrig-model-'));
   await chmod(hostDir, 0o711); // the container's user may reach the socket, not list the folder
   const socketPath = path.join(hostDir, GATEWAY_SOCKET_NAME);
@@ -54,12 +58,11 @@ export async function openRunGateway(options: {
     if ('script' in source) {
       standIn = await startModelStandIn({ script: source.script, listen: { port: 0 } });
     }
+    const { source: _source, socketRoot: _root, ...rest } = options;
     const gateway = await startModelGateway({
+      ...rest,
       socketPath,
       upstream: standIn ? { url: standIn.url } : (source as GatewayUpstream),
-      logPath: options.logPath,
-      ...(options.paths ? { paths: options.paths } : {}),
-      ...(options.idleTimeoutMs ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
     });
     const opened = standIn;
     return {

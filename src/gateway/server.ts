@@ -1,27 +1,46 @@
-import { appendFile, chmod, unlink } from 'node:fs/promises';
+import { chmod, unlink } from 'node:fs/promises';
 import {
   Agent as HttpAgent,
   createServer,
   request as httpRequest,
+  type ClientRequest,
   type IncomingMessage,
   type OutgoingHttpHeaders,
   type ServerResponse,
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Socket } from 'node:net';
 import path from 'node:path';
 import { EvalrigError } from '../errors/index.js';
+import {
+  FlightRecorder,
+  NO_TOKENS,
+  wireApiFor,
+  type BodyRef,
+  type CallOutcome,
+  type ModelCall,
+  type RelayedCall,
+  type RequestFacts,
+  type ResponseFacts,
+  type ResponseReader,
+  type WireApi,
+} from '../flight/index.js';
 import { checkServerOptions, makeSocketRoom } from '../host-socket/index.js';
-import type { ModelCall, ModelGateway, ModelGatewayOptions } from './types.js';
-import { NO_TOKENS, UsageScanner, type CallTokens } from './usage.js';
+import { BodyBudget } from './budget.js';
+import type { ModelGateway, ModelGatewayOptions } from './types.js';
 
 const DEFAULTS = {
   paths: ['/v1/messages'] as readonly string[],
   maxRequestBytes: 32 * 1024 * 1024,
   maxResponseBytes: 64 * 1024 * 1024,
+  maxKeptResponseBytes: 8 * 1024 * 1024,
+  maxBodyMemory: 64 * 1024 * 1024,
   idleTimeoutMs: 300_000,
   requestTimeoutMs: 60_000,
   maxConnections: 16,
+  maxRefusalsPerConnection: 3,
 };
+type Options = typeof DEFAULTS & ModelGatewayOptions;
 
 /** Request headers passed on; everything else (the client's key above all) is dropped. */
 const REQUEST_HEADERS = [
@@ -32,197 +51,69 @@ const REQUEST_HEADERS = [
   'openai-beta',
   'user-agent',
 ];
-/** Response headers passed back: what the clients need to stream and to retry well. */
+/** Response headers passed back: what the clients need to stream, to retry and to pace themselves. */
 const RESPONSE_HEADERS = [
   'content-type',
   'cache-control',
   'retry-after',
+  'retry-after-ms',
   'x-should-retry',
   'request-id',
   'x-request-id',
 ];
+/** The rate-limit headers each API sends, by prefix (the agents pace themselves by them). */
+const RESPONSE_HEADER_PREFIXES = ['anthropic-ratelimit-', 'x-ratelimit-'];
+
+/** What every call of one gateway shares. */
+interface Gateway {
+  readonly opts: Options;
+  readonly upstream: URL;
+  readonly agent: HttpAgent;
+  readonly send: typeof httpRequest;
+  readonly recorder: FlightRecorder;
+  readonly budget: BodyBudget;
+  readonly calls: RelayedCall[];
+  readonly refusalsOf: WeakMap<Socket, number>;
+  readonly flight: { inFlight: number; waiters: (() => void)[] };
+}
 
 /**
  * Serves one run's model calls on a Unix socket: `POST` on the allowed paths (the Messages
  * API's by default) is forwarded to the one upstream with the real key added here, everything
- * else is answered 403; every request, refused or not, is one line of model-calls.jsonl.
- * The client is untrusted: its body is capped, its headers filtered, its query dropped (but
- * `?beta=true`), and the upstream is bounded by an idle timeout and a response cap. Responses
- * stream through with backpressure: nothing is buffered past one chunk.
+ * else is refused; every call is one line of model-calls.jsonl, and with `record` its bodies
+ * are kept too (the run's flight record, src/flight). The client is untrusted: its body is
+ * capped and held within the memory budget, its headers filtered, its query dropped (but
+ * `?beta=true`), refusals past the first few are only counted and a connection that keeps
+ * being refused is closed; the upstream is bounded by an idle timeout and a response cap.
+ * Responses stream through with backpressure: nothing is buffered past one chunk but what
+ * the record keeps (within its cap and the budget).
  */
 export async function startModelGateway(options: ModelGatewayOptions): Promise<ModelGateway> {
-  const opts = { ...DEFAULTS, ...options };
+  const opts: Options = { ...DEFAULTS, ...options };
   checkOptions(opts);
   const upstream = new URL(opts.upstream.url);
   const secure = upstream.protocol === 'https:';
-  const agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
-  const send = secure ? httpsRequest : httpRequest;
   await makeSocketRoom('model gateway', opts.socketPath);
-
-  const calls: ModelCall[] = [];
-  let log = Promise.resolve();
-  const record = (call: ModelCall): void => {
-    if (calls.length < 100_000) calls.push(call);
-    const line = `${JSON.stringify(call)}\n`;
-    log = log.then(() => appendFile(opts.logPath, line, { mode: 0o600 })).catch(() => undefined);
+  const budget = new BodyBudget(opts.maxBodyMemory, options.budget);
+  const g: Gateway = {
+    opts,
+    upstream,
+    agent: secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true }),
+    send: secure ? httpsRequest : httpRequest,
+    recorder: new FlightRecorder({
+      logPath: opts.logPath,
+      ...(options.record ? { bodies: options.record } : {}),
+      ...(options.caps ? { caps: options.caps } : {}),
+      secrets: opts.upstream.apiKey === undefined ? [] : [opts.upstream.apiKey],
+      ...(options.needles ? { needles: options.needles } : {}),
+      budget,
+    }),
+    budget,
+    calls: [],
+    refusalsOf: new WeakMap(),
+    flight: { inFlight: 0, waiters: [] },
   };
-
-  const handle = (req: IncomingMessage, res: ServerResponse): void => {
-    const began = performance.now();
-    const time = new Date().toISOString();
-    const url = new URL(req.url ?? '/', 'http://gateway');
-    const base = {
-      time,
-      method: String(req.method).slice(0, 16),
-      path: url.pathname.slice(0, 200),
-    };
-    let requestBytes = 0;
-    let responseBytes = 0;
-    let model: string | null = null;
-    let tokens: CallTokens = NO_TOKENS;
-    let done = false;
-    const finish = (status: number, problem?: string): void => {
-      if (done) return;
-      done = true;
-      const latencyMs = Math.round((performance.now() - began) * 100) / 100;
-      record({
-        ...base,
-        model,
-        status,
-        requestBytes,
-        responseBytes,
-        latencyMs,
-        tokens,
-        ...(problem ? { problem } : {}),
-      });
-    };
-    const answer = (status: number, type: string, message: string): void => {
-      const body = JSON.stringify({ type: 'error', error: { type, message } });
-      responseBytes = Buffer.byteLength(body);
-      res.writeHead(status, {
-        'content-type': 'application/json',
-        'content-length': responseBytes,
-        // A refusal (403, 413) is final; an upstream that failed (502, 504) may be retried.
-        'x-should-retry': status < 500 ? 'false' : 'true',
-      });
-      res.end(body);
-      finish(status, message);
-    };
-
-    if (req.method !== 'POST' || !opts.paths.includes(url.pathname)) {
-      req.resume(); // drained, not kept
-      answer(
-        403,
-        'permission_error',
-        `evalrig's model gateway forwards only POST ${opts.paths.join(', ')}`,
-      );
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let over = false;
-    req.on('data', (c: Buffer) => {
-      requestBytes += c.length;
-      if (requestBytes > opts.maxRequestBytes && !over) {
-        over = true;
-        chunks.length = 0;
-        answer(413, 'request_too_large', `request body over ${opts.maxRequestBytes} bytes`);
-        req.resume();
-      }
-      if (!over) chunks.push(c);
-    });
-    req.on('error', () => finish(400, 'the client broke off its request'));
-    req.on('end', () => {
-      if (over) return;
-      const body = Buffer.concat(chunks);
-      chunks.length = 0;
-      model = modelOf(body);
-      forward(body);
-    });
-
-    const forward = (body: Buffer): void => {
-      const headers: OutgoingHttpHeaders = { 'content-length': body.length };
-      for (const name of REQUEST_HEADERS) {
-        const v = req.headers[name];
-        if (typeof v === 'string') headers[name] = v;
-      }
-      const key = opts.upstream.apiKey;
-      if (key !== undefined) {
-        if (opts.upstream.auth === 'bearer') headers.authorization = `Bearer ${key}`;
-        else headers['x-api-key'] = key;
-      }
-      const target = new URL(upstream.href);
-      target.pathname = path.posix.join(upstream.pathname, url.pathname);
-      target.search = url.search === '?beta=true' ? '?beta=true' : '';
-      const up = send(target, { method: 'POST', headers, agent });
-      let idle: NodeJS.Timeout | undefined;
-      const cut = (status: number, problem: string): void => {
-        up.destroy();
-        if (!res.headersSent) answer(status, 'api_error', problem);
-        else {
-          res.destroy();
-          finish(res.statusCode, problem);
-        }
-      };
-      const arm = (): void => {
-        clearTimeout(idle);
-        idle = setTimeout(
-          () => cut(504, `the upstream sent nothing for ${opts.idleTimeoutMs} ms`),
-          opts.idleTimeoutMs,
-        );
-      };
-      arm();
-      res.on('close', () => {
-        clearTimeout(idle);
-        if (!res.writableFinished) {
-          up.destroy();
-          finish(res.headersSent ? res.statusCode : 499, 'the client went away');
-        }
-      });
-      up.on('error', (e) => {
-        clearTimeout(idle);
-        // The message names the failure, never the key (it is in no URL or error).
-        if (!done) cut(502, `the upstream failed: ${e.message.slice(0, 200)}`);
-      });
-      up.on('response', (upRes) => {
-        arm();
-        const status = upRes.statusCode ?? 502;
-        const out: OutgoingHttpHeaders = {};
-        for (const name of RESPONSE_HEADERS) {
-          const v = upRes.headers[name];
-          if (typeof v === 'string') out[name] = v;
-        }
-        res.writeHead(status, out);
-        const scanner = new UsageScanner(
-          String(upRes.headers['content-type']).startsWith('text/event-stream'),
-        );
-        upRes.on('data', (chunk: Buffer) => {
-          arm();
-          responseBytes += chunk.length;
-          if (responseBytes > opts.maxResponseBytes) {
-            upRes.destroy();
-            cut(502, `the upstream's response passed ${opts.maxResponseBytes} bytes`);
-            return;
-          }
-          scanner.push(chunk);
-          if (!res.write(chunk)) {
-            upRes.pause(); // backpressure: the client's pace, not a growing buffer
-            res.once('drain', () => upRes.resume());
-          }
-        });
-        upRes.on('end', () => {
-          clearTimeout(idle);
-          if (done) return;
-          tokens = scanner.end();
-          res.end();
-          finish(status);
-        });
-        upRes.on('error', () => undefined); // 'close' on res or the idle bound ends the call
-      });
-      up.end(body);
-    };
-  };
-
-  const server = createServer(handle);
+  const server = createServer((req, res) => handleCall(g, req, res));
   server.maxConnections = opts.maxConnections;
   server.requestTimeout = opts.requestTimeoutMs;
   server.headersTimeout = Math.min(opts.requestTimeoutMs, 60_000);
@@ -234,40 +125,532 @@ export async function startModelGateway(options: ModelGatewayOptions): Promise<M
   });
   // The container's user (uid 1000) connects through the mounted folder.
   await chmod(opts.socketPath, 0o666);
+  return gatewayHandle(g, server);
+}
 
+function gatewayHandle(g: Gateway, server: ReturnType<typeof createServer>): ModelGateway {
   return {
-    socketPath: opts.socketPath,
-    calls: () => [...calls],
-    flushed: () => log,
+    socketPath: g.opts.socketPath,
+    calls: () => [...g.calls],
+    lastSeq: () => g.calls.reduce((m, c) => Math.max(m, c.seq), 0),
+    settled: (timeoutMs = 10_000) =>
+      g.flight.inFlight === 0
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, timeoutMs);
+            g.flight.waiters.push(() => {
+              clearTimeout(timer);
+              resolve();
+            });
+          }),
+    needlesSeen: () => g.recorder.needlesSeen(),
+    flushed: () => g.recorder.flushed(),
     close: async () => {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
       });
-      agent.destroy();
-      await log;
-      await unlink(opts.socketPath).catch(() => undefined);
+      g.agent.destroy();
+      await g.recorder.close();
+      await unlink(g.opts.socketPath).catch(() => undefined);
     },
   };
 }
 
-/** The request's `model` (capped), or null; the body is untrusted. */
-function modelOf(body: Buffer): string | null {
-  try {
-    const v = JSON.parse(body.toString('utf8')) as { model?: unknown };
-    return typeof v.model === 'string' ? v.model.slice(0, 200) : null;
-  } catch {
-    return null;
+/** One call from its arrival to its line in the log. */
+interface CallState {
+  readonly began: number;
+  readonly time: string;
+  readonly method: string;
+  readonly path: string;
+  readonly api: WireApi | null;
+  readonly socket: Socket;
+  seq: number;
+  requestBytes: number;
+  responseBytes: number;
+  requestFacts: RequestFacts | null;
+  requestRef: BodyRef | undefined;
+  reader: ResponseReader | null;
+  kept: Buffer[] | null;
+  keptBytes: number;
+  keptWhy: string | undefined;
+  done: boolean;
+  /** Counted among the calls in flight (until it ends, once). */
+  flying: boolean;
+}
+
+function handleCall(g: Gateway, req: IncomingMessage, res: ServerResponse): void {
+  const url = new URL(req.url ?? '/', 'http://gateway');
+  const api = g.opts.paths.includes(url.pathname) ? wireApiFor(url.pathname) : null;
+  const call: CallState = {
+    began: performance.now(),
+    time: new Date().toISOString(),
+    method: String(req.method).slice(0, 16),
+    path: url.pathname.slice(0, 200),
+    api,
+    socket: req.socket,
+    seq: 0,
+    requestBytes: 0,
+    responseBytes: 0,
+    requestFacts: null,
+    requestRef: undefined,
+    reader: null,
+    kept: [],
+    keptBytes: 0,
+    keptWhy: undefined,
+    done: false,
+    flying: false,
+  };
+  if (req.method !== 'POST' || api === null) {
+    const only = g.opts.paths.join(', ');
+    refuse(
+      g,
+      call,
+      req,
+      res,
+      403,
+      'permission_error',
+      `evalrig's model gateway forwards only POST ${only}`,
+    );
+    return;
+  }
+  if (g.recorder.full()) {
+    const max = g.recorder.caps.maxCalls;
+    refuse(
+      g,
+      call,
+      req,
+      res,
+      429,
+      'rate_limit_error',
+      `the run's limit of ${max} model calls is reached`,
+    );
+    return;
+  }
+  call.flying = true;
+  g.flight.inFlight++;
+  // However the request ends (a client gone mid-body included), it leaves the flight once.
+  req.once('close', () => {
+    if (call.seq === 0) endFlight(g, call);
+  });
+  readBody(g, call, req, res, url);
+}
+
+/**
+ * Answers a refusal itself, logs it among the first few (the rest are counted), and closes a
+ * connection refused too often in a row, so that a flood costs a reconnection each time.
+ */
+function refuse(
+  g: Gateway,
+  call: CallState,
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  type: string,
+  message: string,
+): void {
+  const body = JSON.stringify({ type: 'error', error: { type, message } });
+  const socket = req.socket;
+  const refusals = (g.refusalsOf.get(socket) ?? 0) + 1;
+  g.refusalsOf.set(socket, refusals);
+  // A body this refusal would have to drain (large, or of no declared length) closes too.
+  const length = lengthOf(req.headers['content-length']);
+  const drain = length !== null && length <= DRAINED_BYTES;
+  const close =
+    refusals >= g.opts.maxRefusalsPerConnection || status === 413 || status === 503 || !drain;
+  // A connection kept is drained; one that closes reads nothing more (a flood's body stays
+  // in the socket, never in memory) and is destroyed once the answer is written.
+  if (!close) req.resume();
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(body),
+    // A refusal is final; a budget that is full may have room again in a moment.
+    'x-should-retry': status === 503 ? 'true' : 'false',
+    ...(status === 503 ? { 'retry-after': '1' } : {}),
+    ...(close ? { connection: 'close' } : {}),
+  });
+  res.end(body);
+  if (close) {
+    g.recorder.connectionCut();
+    res.once('finish', () => socket.destroy());
+  }
+  const seq = g.recorder.refuse(status);
+  if (seq !== null) {
+    record(g, call, { ...refused(type), seq }, status, Buffer.byteLength(body), message);
   }
 }
 
-function checkOptions(o: typeof DEFAULTS & ModelGatewayOptions): void {
+function refused(reason: string): ResponseFacts & { seq: number } {
+  return {
+    seq: 0,
+    outcome: 'refused',
+    reason,
+    id: null,
+    model: null,
+    stopReason: null,
+    tokens: { ...NO_TOKENS },
+    texts: [],
+    toolCalls: [],
+  };
+}
+
+/**
+ * Reads the request body within its cap and the memory budget (a declared length is taken
+ * from the budget at once, or refused before anything is read), then forwards it. The body
+ * holds its share of the budget until the upstream has taken it whole.
+ */
+function readBody(
+  g: Gateway,
+  call: CallState,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+): void {
+  const max = g.opts.maxRequestBytes;
+  const declared = lengthOf(req.headers['content-length']);
+  const parts: Buffer[] = [];
+  let held = 0;
+  let over = false;
+  const release = (): void => {
+    g.budget.give(held);
+    held = 0;
+  };
+  const take = (n: number): boolean => {
+    if (!g.budget.take(n)) return false;
+    held += n;
+    return true;
+  };
+  const stop = (status: 413 | 503): void => {
+    over = true;
+    parts.length = 0;
+    release();
+    if (status === 413)
+      refuse(g, call, req, res, 413, 'request_too_large', `request body over ${max} bytes`);
+    else refuse(g, call, req, res, 503, 'overloaded_error', MEMORY_FULL);
+    endFlight(g, call);
+  };
+  if (declared !== null && declared > max) return stop(413);
+  if (declared !== null && !take(declared)) return stop(503);
+  // One buffer of the declared size, taken from the budget: chunks are copied in as they come.
+  const whole = declared === null ? null : Buffer.allocUnsafe(declared);
+  req.on('data', (c: Buffer) => {
+    if (over) return;
+    call.requestBytes += c.length;
+    if (call.requestBytes > max) return stop(413);
+    // What the declared length did not take already is taken as it comes.
+    const beyond = call.requestBytes - held;
+    if (beyond > 0 && !take(beyond)) return stop(503);
+    if (whole && call.requestBytes <= whole.length) c.copy(whole, call.requestBytes - c.length);
+    else parts.push(c);
+  });
+  req.on('error', () => {
+    if (over) return;
+    over = true;
+    parts.length = 0;
+    release();
+    endFlight(g, call); // nothing was numbered or forwarded: the broken request is not a call
+  });
+  req.on('end', () => {
+    if (over) return;
+    over = true;
+    const body =
+      whole && parts.length === 0
+        ? whole.subarray(0, call.requestBytes)
+        : Buffer.concat(whole ? [whole, ...parts] : parts, call.requestBytes);
+    parts.length = 0;
+    sendBody(g, call, req, res, url, body, release);
+  });
+}
+
+/** A refused request's body up to this is read and dropped, keeping its connection; larger closes it. */
+const DRAINED_BYTES = 64 * 1024;
+
+/**
+ * Numbers a whole request (or refuses it past the run's call limit), forwards its body, then
+ * lets the witness read and keep it. `release` gives the body's memory back once the upstream
+ * has taken it (or the request ended).
+ */
+function sendBody(
+  g: Gateway,
+  call: CallState,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  body: Buffer,
+  release: () => void,
+): void {
+  const seq = g.recorder.nextSeq();
+  if (seq === null) {
+    release();
+    const why = `the run's limit of ${g.recorder.caps.maxCalls} model calls is reached`;
+    refuse(g, call, req, res, 429, 'rate_limit_error', why);
+    endFlight(g, call);
+    return;
+  }
+  call.seq = seq;
+  const up = forward(g, call, req, res, url, body);
+  up.once('close', release);
+  up.end(body, release);
+  // The witness reads and keeps the body once it is on its way.
+  const kept = g.recorder.keepRequest(seq, body);
+  call.requestRef = kept.ref;
+  call.requestFacts = call.api!.readRequest(kept.parsed);
+}
+
+const MEMORY_FULL = "the host's memory for request bodies is full; retry in a moment";
+
+/** A declared content length, or null when absent or not a length. */
+function lengthOf(header: string | undefined): number | null {
+  if (header === undefined || !/^\d{1,15}$/u.test(header)) return null;
+  return Number(header);
+}
+
+function upstreamHeaders(g: Gateway, req: IncomingMessage, length: number): OutgoingHttpHeaders {
+  const headers: OutgoingHttpHeaders = { 'content-length': length };
+  for (const name of REQUEST_HEADERS) {
+    const v = req.headers[name];
+    if (typeof v === 'string') headers[name] = v;
+  }
+  const key = g.opts.upstream.apiKey;
+  if (key !== undefined) {
+    if (g.opts.upstream.auth === 'bearer') headers.authorization = `Bearer ${key}`;
+    else headers['x-api-key'] = key;
+  }
+  return headers;
+}
+
+/** Opens the upstream request (sent by the caller) and relays its answer. */
+function forward(
+  g: Gateway,
+  call: CallState,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  body: Buffer,
+): ClientRequest {
+  const target = new URL(g.upstream.href);
+  target.pathname = path.posix.join(g.upstream.pathname, url.pathname);
+  target.search = url.search === '?beta=true' ? '?beta=true' : '';
+  const up = g.send(target, {
+    method: 'POST',
+    headers: upstreamHeaders(g, req, body.length),
+    agent: g.agent,
+  });
+  let idle: NodeJS.Timeout | undefined;
+  const cut = (status: number, reason: string, problem: string): void => {
+    up.destroy();
+    if (!res.headersSent) answerError(g, call, res, status, reason, problem);
+    else {
+      res.destroy();
+      finish(g, call, res.statusCode, problem, reason);
+    }
+  };
+  const arm = (): void => {
+    clearTimeout(idle);
+    idle = setTimeout(() => {
+      const ms = g.opts.idleTimeoutMs;
+      cut(504, 'upstream_idle', `the upstream sent nothing for ${ms} ms`);
+    }, g.opts.idleTimeoutMs);
+  };
+  arm();
+  res.on('close', () => {
+    clearTimeout(idle);
+    if (!res.writableFinished) {
+      up.destroy();
+      finish(
+        g,
+        call,
+        res.headersSent ? res.statusCode : 499,
+        'the client went away',
+        'client_gone',
+      );
+    }
+  });
+  up.on('error', (e) => {
+    clearTimeout(idle);
+    // The message names the failure, never the key (it is in no URL or error).
+    if (!call.done) cut(502, 'upstream_failed', `the upstream failed: ${e.message.slice(0, 200)}`);
+  });
+  up.on('response', (upRes) => relay(g, call, res, upRes, arm, cut, () => clearTimeout(idle)));
+  return up;
+}
+
+/** Relays the upstream's answer to the client, read by the witness and kept for the record. */
+function relay(
+  g: Gateway,
+  call: CallState,
+  res: ServerResponse,
+  upRes: IncomingMessage,
+  arm: () => void,
+  cut: (status: number, reason: string, problem: string) => void,
+  disarm: () => void,
+): void {
+  arm();
+  const status = upRes.statusCode ?? 502;
+  res.writeHead(status, responseHeaders(upRes));
+  call.reader = call.api!.responseReader({
+    status,
+    contentType: String(upRes.headers['content-type'] ?? ''),
+  });
+  upRes.on('data', (chunk: Buffer) => {
+    arm();
+    call.responseBytes += chunk.length;
+    if (call.responseBytes > g.opts.maxResponseBytes) {
+      upRes.destroy();
+      const max = g.opts.maxResponseBytes;
+      cut(502, 'response_too_large', `the upstream's response passed ${max} bytes`);
+      return;
+    }
+    call.reader!.push(chunk);
+    keepChunk(g, call, chunk);
+    if (!res.write(chunk)) {
+      upRes.pause(); // backpressure: the client's pace, not a growing buffer
+      res.once('drain', () => upRes.resume());
+    }
+  });
+  upRes.on('end', () => {
+    disarm();
+    if (call.done) return;
+    res.end();
+    finish(g, call, status);
+  });
+  upRes.on('error', () => undefined); // 'close' on res or the idle bound ends the call
+}
+
+function responseHeaders(upRes: IncomingMessage): OutgoingHttpHeaders {
+  const out: OutgoingHttpHeaders = {};
+  for (const [name, v] of Object.entries(upRes.headers)) {
+    const passed =
+      RESPONSE_HEADERS.includes(name) || RESPONSE_HEADER_PREFIXES.some((p) => name.startsWith(p));
+    if (passed && typeof v === 'string') out[name] = v.slice(0, 1000);
+  }
+  return out;
+}
+
+/** Keeps a response chunk for the record, within its cap and the memory budget. */
+function keepChunk(g: Gateway, call: CallState, chunk: Buffer): void {
+  if (call.kept === null) return;
+  const over = call.keptBytes + chunk.length > g.opts.maxKeptResponseBytes;
+  if (over || !g.budget.take(chunk.length)) {
+    call.keptWhy = over
+      ? `the response passed ${g.opts.maxKeptResponseBytes} bytes`
+      : "the host's memory for bodies in flight was full";
+    dropKept(g, call);
+    return;
+  }
+  call.kept.push(chunk);
+  call.keptBytes += chunk.length;
+}
+
+function dropKept(g: Gateway, call: CallState): void {
+  g.budget.give(call.keptBytes);
+  call.kept = null;
+  call.keptBytes = 0;
+}
+
+/** The gateway's own answer when the upstream failed before answering. */
+function answerError(
+  g: Gateway,
+  call: CallState,
+  res: ServerResponse,
+  status: number,
+  reason: string,
+  problem: string,
+): void {
+  const body = JSON.stringify({ type: 'error', error: { type: 'api_error', message: problem } });
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(body),
+    'x-should-retry': 'true', // an upstream that failed may answer the next time
+  });
+  res.end(body);
+  call.responseBytes = Buffer.byteLength(body);
+  call.reader = null;
+  finish(g, call, status, problem, reason, 'error');
+}
+
+/**
+ * Ends a forwarded call once: the witness's facts from the reader (`cutReason` when the
+ * gateway knows why it ended early), the response kept, the line logged.
+ */
+function finish(
+  g: Gateway,
+  call: CallState,
+  status: number,
+  problem?: string,
+  cutReason?: string,
+  outcome?: CallOutcome,
+): void {
+  if (call.done) return;
+  call.done = true;
+  const facts: ResponseFacts = call.reader
+    ? call.reader.end(cutReason)
+    : { ...refused(cutReason ?? 'no_answer'), outcome: outcome ?? 'cut' };
+  const whole = call.kept !== null && call.reader !== null;
+  const raw = whole ? Buffer.concat(call.kept!) : null;
+  const why = call.keptWhy ?? (call.reader ? undefined : 'the gateway answered itself');
+  const responseRef = g.recorder.keepResponse(call.seq, raw, why);
+  if (call.kept) dropKept(g, call);
+  record(g, call, { ...facts, seq: call.seq }, status, call.responseBytes, problem, responseRef);
+  g.refusalsOf.delete(call.socket); // a call that went through: the refusals in a row start again
+  endFlight(g, call);
+}
+
+function endFlight(g: Gateway, call: CallState): void {
+  if (!call.flying) return;
+  call.flying = false;
+  g.flight.inFlight = Math.max(0, g.flight.inFlight - 1);
+  if (g.flight.inFlight === 0) for (const w of g.flight.waiters.splice(0)) w();
+}
+
+/** Logs one call (its line) and keeps it in memory with its texts for the witness. */
+function record(
+  g: Gateway,
+  call: CallState,
+  facts: ResponseFacts & { seq: number },
+  status: number,
+  responseBytes: number,
+  problem?: string,
+  responseRef?: BodyRef,
+): void {
+  const scrub = (s: string): string => g.recorder.scrub(s);
+  const line: ModelCall = {
+    seq: facts.seq,
+    time: call.time,
+    method: call.method,
+    path: call.path,
+    api: call.api?.name ?? null,
+    model: call.requestFacts?.model ?? facts.model,
+    status,
+    outcome: facts.outcome,
+    reason: facts.reason === null ? null : scrub(facts.reason).slice(0, 200),
+    requestBytes: call.requestBytes,
+    responseBytes,
+    latencyMs: Math.round((performance.now() - call.began) * 100) / 100,
+    tokens: facts.tokens,
+    answerId: facts.id,
+    stopReason: facts.stopReason,
+    toolCalls: facts.toolCalls.map((t) => ({ id: t.id, name: scrub(t.name).slice(0, 100) })),
+    ...(call.requestRef ? { request: call.requestRef } : {}),
+    ...(responseRef ? { response: responseRef } : {}),
+    ...(problem ? { problem: scrub(problem).slice(0, 400) } : {}),
+  };
+  if (g.calls.length < g.recorder.caps.maxCalls) {
+    g.calls.push({ ...line, texts: facts.texts.map(scrub), requestFacts: call.requestFacts });
+  }
+  g.recorder.log(line);
+}
+
+function checkOptions(o: Options): void {
   checkServerOptions('model gateway', o, [
     'maxRequestBytes',
     'maxResponseBytes',
+    'maxKeptResponseBytes',
+    'maxBodyMemory',
     'idleTimeoutMs',
     'requestTimeoutMs',
     'maxConnections',
+    'maxRefusalsPerConnection',
   ]);
   let url: URL;
   try {

@@ -1,4 +1,5 @@
-import type { CallTokens } from './usage.js';
+import type { Needle, NeedleSeen, RecordCaps, RelayedCall } from '../flight/index.js';
+import type { BodyBudget } from './budget.js';
 
 /** Where the gateway sends what it forwards: a real API (with its key) or a stand-in. */
 export interface GatewayUpstream {
@@ -14,48 +15,54 @@ export interface ModelGatewayOptions {
   /** Absolute path of the socket, in a folder the caller made (mode 0711, mounted read-only). */
   readonly socketPath: string;
   readonly upstream: GatewayUpstream;
-  /** The run's `model-calls.jsonl`; one line per request, appended. */
+  /** The run's `model-calls.jsonl`; one line per call, appended. */
   readonly logPath: string;
+  /**
+   * Keep the bodies too (a run's flight record): model-blocks.jsonl.gz and model-record.json.
+   * Absent: the log alone (the judge's).
+   */
+  readonly record?: { readonly blocksPath: string; readonly manifestPath: string };
+  /** The record's caps (calls, bytes of bodies, refusals logged one by one). */
+  readonly caps?: Partial<RecordCaps>;
+  /** What the record watches the requests for (the treatment check). */
+  readonly needles?: readonly Needle[];
+  /**
+   * The memory bodies in flight may hold, shared with the campaign's other gateways; this
+   * gateway takes at most `maxBodyMemory` of it (default: a budget of its own of that size).
+   */
+  readonly budget?: BodyBudget;
+  /** This gateway's share of the budget (default 64 MiB). */
+  readonly maxBodyMemory?: number;
   /** The only paths forwarded, all `POST` (default `['/v1/messages']`). */
   readonly paths?: readonly string[];
   /** A request body larger than this is answered 413 (default 32 MiB). */
   readonly maxRequestBytes?: number;
   /** A response larger than this is cut (default 64 MiB). */
   readonly maxResponseBytes?: number;
+  /** A response is kept in the record up to this (default 8 MiB); past it, not kept. */
+  readonly maxKeptResponseBytes?: number;
   /** The longest wait for the upstream's next byte (headers included) (default 300 s). */
   readonly idleTimeoutMs?: number;
   /** The longest a client may take to send its request (default 60 s). */
   readonly requestTimeoutMs?: number;
   /** Open client connections at once (default 16). */
   readonly maxConnections?: number;
-}
-
-/** One line of model-calls.jsonl. */
-export interface ModelCall {
-  /** ISO time the request arrived. */
-  readonly time: string;
-  readonly method: string;
-  /** The path asked for (capped at 200 characters; untrusted). */
-  readonly path: string;
-  /** The model the request named, or null. */
-  readonly model: string | null;
-  /** The status the client got (403: refused path, 413: too big, 502/504: upstream failed). */
-  readonly status: number;
-  readonly requestBytes: number;
-  readonly responseBytes: number;
-  /** From arrival to the response's end, in ms. */
-  readonly latencyMs: number;
-  readonly tokens: CallTokens;
-  /** Why the gateway refused or cut the call; absent when it went through whole. */
-  readonly problem?: string;
+  /** Refusals in a row after which a connection is closed (default 3). */
+  readonly maxRefusalsPerConnection?: number;
 }
 
 export interface ModelGateway {
   readonly socketPath: string;
-  /** Calls so far (a copy). */
-  calls(): ModelCall[];
-  /** Resolves once every call so far is written to model-calls.jsonl. */
+  /** Calls logged so far (a copy), with what the witness reads of each. */
+  calls(): RelayedCall[];
+  /** The number of the last call logged (0 before any). */
+  lastSeq(): number;
+  /** Resolves once no call is in flight, or after `timeoutMs` (default 10 s). */
+  settled(timeoutMs?: number): Promise<void>;
+  /** Where each needle was first seen in a request. */
+  needlesSeen(): NeedleSeen[];
+  /** Resolves once every call so far is written. */
   flushed(): Promise<void>;
-  /** Stops listening, ends open calls and flushes the log. */
+  /** Stops listening, ends open calls, flushes the record and writes its manifest. */
   close(): Promise<void>;
 }

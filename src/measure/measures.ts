@@ -28,8 +28,10 @@ export interface MeasureInput {
    * Present: a stop is of execution when its phase is listed, of planning otherwise.
    */
   readonly executionPhases?: readonly string[];
-  /** The in-repository gh record differs from the host's copy. */
+  /** The agent's own record (the gh record in the repository, its stream) differs from the host's witness. */
   readonly tampered?: boolean;
+  /** The treatment check: every staged instruction reached the model (null: nothing to check). */
+  readonly conditionReached?: boolean | null;
 }
 
 /** The phase every other is told apart from when no execution phases are declared. */
@@ -106,6 +108,7 @@ export function measureRun(input: MeasureInput): RunMeasures {
     checks_passed,
     environment_broken: input.status === 'broken',
     record_tampered: Boolean(input.tampered),
+    condition_reached: input.conditionReached ?? null,
     files_changed: d.files_added + d.files_modified + d.files_deleted,
     lines_added: d.lines_added,
     lines_removed: d.lines_removed,
@@ -123,6 +126,7 @@ export const RATE_MEASURES = [
   'checks_passed',
   'environment_broken',
   'record_tampered',
+  'condition_reached',
 ] as const satisfies ReadonlyArray<keyof RunMeasures>;
 
 export const NUMBER_MEASURES = [

@@ -96,6 +96,27 @@ export function sseFrames(message: ApiMessage): string[] {
   return frames;
 }
 
+/**
+ * The message's stream cut by an error, as the Messages API documents it: `message_start`
+ * (its usage), a `ping`, the first block begun with one delta, then an `error` event (e.g.
+ * `overloaded_error`, which is a 529 when not streamed) and nothing more.
+ */
+export function sseFramesCut(
+  message: ApiMessage,
+  error: { readonly type: string; readonly message?: string },
+): string[] {
+  const whole = sseFrames(message);
+  const head = whole.slice(0, 2); // message_start, ping
+  const firstBlock = whole.slice(2).filter((f) => /^event: content_block_(start|delta)/.test(f));
+  head.push(...firstBlock.slice(0, 2));
+  const data = {
+    type: 'error',
+    error: { type: error.type, message: error.message ?? 'Overloaded' },
+  };
+  head.push(`event: error\ndata: ${JSON.stringify(data)}\n\n`);
+  return head;
+}
+
 /** Splits text into a few deltas, as a model streams it (never an empty delta). */
 function pieces(text: string, size = 64): string[] {
   if (text === '') return [];

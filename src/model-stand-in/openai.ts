@@ -125,6 +125,40 @@ export function responsesFrames(response: ResponsesObject): string[] {
   return frames;
 }
 
+/**
+ * The response's stream ending in `response.failed`, as the Responses API documents it:
+ * `response.created`, `response.in_progress`, then the failed response with its error (its
+ * code the scripted type) and no usage.
+ */
+export function responsesFramesFailed(
+  response: ResponsesObject,
+  error: { readonly type: string; readonly message?: string },
+): string[] {
+  return responsesFrames(response)
+    .slice(0, 2)
+    .concat(
+      `event: response.failed\ndata: ${JSON.stringify({
+        type: 'response.failed',
+        sequence_number: 2,
+        response: failedResponse(response, error),
+      })}\n\n`,
+    );
+}
+
+/** The response failed with `error` (its code), its output and usage gone. */
+export function failedResponse(
+  response: ResponsesObject,
+  error: { readonly type: string; readonly message?: string },
+) {
+  return {
+    ...response,
+    status: 'failed' as const,
+    error: { code: error.type, message: error.message ?? 'The model failed to answer.' },
+    output: [],
+    usage: null,
+  };
+}
+
 function pieces(text: string, size = 64): string[] {
   const out: string[] = [];
   for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));

@@ -37,6 +37,11 @@ export interface ScriptMessage {
   readonly content: readonly ScriptBlock[];
   readonly stop_reason?: StopReason;
   readonly usage?: ScriptUsage;
+  /**
+   * The streamed answer stops early with this error, as the APIs document it: a mid-stream
+   * `event: error` (Messages API), `response.failed` (Responses API).
+   */
+  readonly stream_error?: { readonly type: string; readonly message?: string };
 }
 
 /** A scripted error answer: the HTTP status and the API's error body. */
@@ -168,7 +173,8 @@ function checkResponse(value: unknown, at: string, fail: Fail): void {
     return;
   }
   if (!('content' in value)) fail(at, 'a response needs "content" (a message) or "error"');
-  onlyKeys(value, [COMMENT, 'when', 'content', 'stop_reason', 'usage'], at, fail);
+  onlyKeys(value, [COMMENT, 'when', 'content', 'stop_reason', 'usage', 'stream_error'], at, fail);
+  if ('stream_error' in value) checkStreamError(value.stream_error, `${at}/stream_error`, fail);
   const content = value.content;
   if (!Array.isArray(content)) {
     return fail(`${at}/content`, `must be an array of blocks, not ${kind(content)}`);
@@ -190,6 +196,17 @@ function checkResponse(value: unknown, at: string, fail: Fail): void {
         fail(`${at}/usage${token(k)}`, `must be a whole number >= 0, not ${JSON.stringify(n)}`);
       }
     }
+  }
+}
+
+function checkStreamError(value: unknown, at: string, fail: Fail): void {
+  if (!isObject(value)) return fail(at, `must be an object, not ${kind(value)}`);
+  onlyKeys(value, ['type', 'message'], at, fail);
+  if (typeof value.type !== 'string' || !/^[a-z_]{1,64}$/.test(value.type)) {
+    fail(`${at}/type`, 'must be an error type: 1 to 64 lowercase letters or "_"');
+  }
+  if ('message' in value && typeof value.message !== 'string') {
+    fail(`${at}/message`, `must be a string, not ${kind(value.message)}`);
   }
 }
 

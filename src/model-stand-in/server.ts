@@ -2,8 +2,14 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { chmod } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { EvalrigError } from '../errors/index.js';
-import { apiError, apiMessage, sseFrames, standInError } from './anthropic.js';
-import { responsesError, responsesFrames, responsesObject } from './openai.js';
+import { apiError, apiMessage, sseFrames, sseFramesCut, standInError } from './anthropic.js';
+import {
+  failedResponse,
+  responsesError,
+  responsesFrames,
+  responsesFramesFailed,
+  responsesObject,
+} from './openai.js';
 import { chatCompletion, chatError, chatFrames, chatRequest } from './chat.js';
 import { geminiError, geminiFrames, geminiRequest, geminiResponse } from './gemini.js';
 import type { ModelScript, ScriptMessage } from './script.js';
@@ -151,6 +157,7 @@ export async function startModelStandIn(options: ModelStandInOptions): Promise<M
     const rendered = render(api, scripted, model, n, request);
     note({ ...seen, response: index, status: 200 });
     if (!request.stream || (api === 'gemini' && url.searchParams.get('alt') !== 'sse')) {
+      if (rendered.whole) return send(res, rendered.whole);
       // Gemini streamed without alt=sse is one JSON array of the chunks.
       const json = request.stream ? [rendered.message] : rendered.message;
       send(res, {
@@ -230,22 +237,37 @@ export interface SeenRequest {
   includeUsage?: boolean;
 }
 
-/** A scripted message in one API's words: the whole object, and its stream's frames. */
+/** A scripted answer in one API's words: the whole object, its stream's frames, and the whole
+ * answer to send instead of the object when the script cuts it (`stream_error`). */
+interface Rendered {
+  readonly message: unknown;
+  readonly frames: () => string[];
+  readonly whole?: { status: number; headers: Record<string, string>; body: string };
+}
+
 function render(
   api: Api,
   scripted: ScriptMessage,
   model: string,
   n: number,
   request: SeenRequest,
-): { message: unknown; frames: () => string[] } {
+): Rendered {
+  const cut = scripted.stream_error;
   switch (api) {
     case 'messages': {
       const m = apiMessage(scripted, model, n);
-      return { message: m, frames: () => sseFrames(m) };
+      if (!cut) return { message: m, frames: () => sseFrames(m) };
+      // Not streamed, the Messages API answers the error itself.
+      const status = cut.type === 'overloaded_error' ? 529 : 500;
+      const whole = apiError({ status, ...(cut.message ? { message: cut.message } : {}) });
+      return { message: m, frames: () => sseFramesCut(m, cut), whole };
     }
     case 'responses': {
       const r = responsesObject(scripted, model, n);
-      return { message: r, frames: () => responsesFrames(r) };
+      if (!cut) return { message: r, frames: () => responsesFrames(r) };
+      const body = JSON.stringify(failedResponse(r, cut));
+      const whole = { status: 200, headers: { 'content-type': 'application/json' }, body };
+      return { message: r, frames: () => responsesFramesFailed(r, cut), whole };
     }
     case 'chat': {
       const c = chatCompletion(scripted, model, n);

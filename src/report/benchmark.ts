@@ -14,6 +14,7 @@ import {
 } from '../measure/index.js';
 import type { PowerWarning, Verdict } from './verdict.js';
 import type { GradingSection } from './grading.js';
+import type { TreatmentWarning } from './treatment.js';
 import {
   fisherExact,
   newcombeDifference,
@@ -153,6 +154,8 @@ export interface BenchmarkFile {
   readonly verdicts?: readonly Verdict[];
   /** Comparisons whose runs are too few to detect differences of 20 pts at a baseline of 50%. */
   readonly power_warnings?: readonly PowerWarning[];
+  /** Conditions whose staged instructions did not reach the model in every run (said first). */
+  readonly treatment_warnings?: readonly TreatmentWarning[];
   /** What each eval asked: its prompt, later messages and expectations (from conditions.json). */
   readonly prompts?: ReadonlyArray<EvalPrompt>;
   /** What the judge said (grading.json, comparison.json); absent when nothing was graded. */
@@ -190,7 +193,8 @@ export class GroupAccumulator {
     if (run.status === 'failed') return;
     this.measured++;
     const m: RunMeasures = run.measures;
-    for (const name of RATE_MEASURES) this.rates.get(name)!.add(m[name]);
+    // A measure a run of an older version lacks is unknown there, never a failure.
+    for (const name of RATE_MEASURES) this.rates.get(name)!.add(m[name] ?? null);
     for (const name of NUMBER_MEASURES) this.numbers.get(name)!.add(m[name]);
     const a = agentValues(run.agent);
     if (a) for (const name of AGENT_MEASURES) this.agent.get(name)!.add(a[name]);

@@ -93,6 +93,17 @@ function legend(b: BenchmarkFile): string {
   return `<div class="legend">${b.conditions.map((c) => `<span data-condition="${esc(c.condition)}"><span class="swatch" style="background:${conditionColour(b, c.condition)}"></span>${esc(c.condition)}</span>`).join('')}</div>`;
 }
 
+/** Before the verdict: conditions whose staged instructions did not reach the model in every run. */
+function treatmentSection(b: BenchmarkFile): string {
+  const warnings = b.treatment_warnings ?? [];
+  if (warnings.length === 0) return '';
+  const lines = warnings.map(
+    (w) =>
+      `<p class="note treatment-warning" data-condition="${esc(w.condition)}"><strong>⚠ ${esc(w.text)}.</strong></p>`,
+  );
+  return `<section id="treatment">${lines.join('')}</section>`;
+}
+
 /** The answer first: what differs, how sure, and where the runs are too few. */
 function verdictSection(b: BenchmarkFile): string {
   const lines = (b.verdicts ?? []).map(
@@ -477,7 +488,7 @@ export function renderHtml(
 <body>
 <h1>evalrig report: ${esc(b.campaign)}</h1>
 <p class="lead">${b.runs.total} runs, baseline condition <b>${esc(b.baseline_condition)}</b>, generated ${esc(b.generated_at)}. Rates over the runs where the measure is known, with Wilson 95% intervals; failed runs count in the status only.</p>
-${verdictSection(b)}
+${treatmentSection(b)}${verdictSection(b)}
 <section id="per-condition"><h2>Per condition</h2>${conditionTable(b)}</section>
 <section id="charts"><h2>Measures</h2>${charts(b)}</section>
 <section id="comparisons"><h2>Comparisons</h2>${comparisons(b)}</section>

@@ -22,6 +22,7 @@ import { checkHtml, renderHtml } from './html.js';
 import { checkMarkdown, renderBaseline, renderReportMd } from './markdown.js';
 import { readStops, runFiles, storedRuns, StoredRunError } from './runs.js';
 import { toTimeline, type RunTimeline } from './timeline.js';
+import { TreatmentAccumulator } from './treatment.js';
 import { powerWarnings, verdicts } from './verdict.js';
 
 /** The campaign folder cannot be reported on (no conditions.json, no run). */
@@ -117,6 +118,7 @@ export async function writeReport(
   const grading = new GradingAccumulator(conditionsFile.conditions.map((c) => c.name));
   // Read beside the loop, a few at a time: most runs have none, and a miss still costs an open.
   const gradingReads: Promise<void>[] = [];
+  const treatment = new TreatmentAccumulator();
   const timelines: RunTimeline[] = [];
   let total = 0;
   let withoutRecord = 0;
@@ -146,6 +148,7 @@ export async function writeReport(
     let cond = byCondition.get(record.condition);
     if (!cond) byCondition.set(record.condition, (cond = new GroupAccumulator()));
     cond.add(record);
+    treatment.add(record);
     const key = JSON.stringify([record.eval, record.condition]);
     let group = byEval.get(key);
     if (!group)
@@ -225,6 +228,7 @@ export async function writeReport(
       ...g.acc.stats(),
     })),
     comparisons,
+    treatment_warnings: treatment.warnings(),
     verdicts: verdicts(comparisons, stats, gradingSection),
     power_warnings: powerWarnings(comparisons, measuredRuns),
     prompts,

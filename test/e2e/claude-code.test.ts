@@ -23,6 +23,16 @@ import {
 } from '../support/adapter-campaign.js';
 import { requireDocker } from '../support/docker.js';
 import { evalrigRun, makeToyWorkspace, type ToyWorkspace } from '../support/toy.js';
+import {
+  E2E_KEY,
+  E2E_KEY_ENV,
+  expectCutWitnessed,
+  expectForgeryWitnessed,
+  expectHonestAgrees,
+  expectKeyNeverWritten,
+  KEYED_SCRIPT,
+  witnessEvals,
+} from '../support/witness-evals.js';
 
 const VERSION = process.env.EVALRIG_CLAUDE_CODE_VERSION ?? CLAUDE_CODE_VERIFIED_VERSION;
 const AGENT = { package: '@anthropic-ai/claude-code', version: VERSION };
@@ -34,6 +44,8 @@ describe('e2e: a claude-code campaign plays the real binary against the model st
   const campaign = adapterCampaign({
     agent: { type: 'claude-code', version: VERSION },
     shell: SHELL,
+    extra: witnessEvals('claude-code', SHELL),
+    upstream: { script: KEYED_SCRIPT, keyEnv: E2E_KEY_ENV, key: E2E_KEY },
   });
 
   it('completes the nominal run over two turns, the second resuming the first', async () => {
@@ -77,6 +89,32 @@ describe('e2e: a claude-code campaign plays the real binary against the model st
   it('compares with itself through evalrig compare: nothing differs, the agent recorded whole', async () => {
     const compare = await expectComparesWithItself(campaign);
     expect(compare.provenance.a.agent).to.deep.include(AGENT);
+  });
+
+  it('reports what the gateway witnessed; an honest stream agrees with it', async () => {
+    await expectHonestAgrees(campaign);
+  });
+
+  it('forged stream lines (before its own, and from a process that outlives the call and the turn) change no figure and no final message, and mark the run tampered', async () => {
+    await expectForgeryWitnessed(campaign, 'claude-code');
+  });
+
+  it("a stream the upstream ends with an overloaded error event: logged as cut with its type and message_start's usage; the retry counted", async () => {
+    await expectCutWitnessed(campaign, {
+      outcome: 'cut',
+      reason: 'overloaded_error',
+      tokens: { input: 500, output: 1, cacheRead: 0, cacheWrite: 0 },
+    });
+    // Claude Code's own tokens count both calls; its own cost only the second: the host's
+    // figures price the tokens it counts.
+    const [stop] = await campaign.stopsOf('cut');
+    const a = stop!.agent!;
+    expect(a.tokens).to.deep.include({ input: 1020, output: 13 });
+    expect(a.cost_usd).to.be.greaterThan(a.claim!.cost_usd!);
+  });
+
+  it('a real upstream with the key added on the host: the key is in nothing the campaign wrote', async () => {
+    await expectKeyNeverWritten(campaign);
   });
 });
 

@@ -28,6 +28,16 @@ import {
 import { readJson, readJsonLines } from '../support/campaign.js';
 import { requireDocker } from '../support/docker.js';
 import {
+  E2E_KEY,
+  E2E_KEY_ENV,
+  expectCutWitnessed,
+  expectForgeryWitnessed,
+  expectHonestAgrees,
+  expectKeyNeverWritten,
+  KEYED_SCRIPT,
+  witnessEvals,
+} from '../support/witness-evals.js';
+import {
   TOY_PROBES,
   evalrigRun,
   makeToyWorkspace,
@@ -49,6 +59,8 @@ describe('e2e: a codex campaign plays the real binary against the model stand-in
     agent: { type: 'codex', version: VERSION },
     shell: SHELL,
     probes: { mounts: MOUNTS_PROBE },
+    extra: witnessEvals('codex', SHELL),
+    upstream: { script: KEYED_SCRIPT, keyEnv: E2E_KEY_ENV, key: E2E_KEY },
   });
 
   it('completes the nominal run over two turns, the second resuming the thread of the first', async () => {
@@ -114,14 +126,34 @@ describe('e2e: a codex campaign plays the real binary against the model stand-in
       }[];
     }>(path.join(outDir, 'benchmark.json'));
     const cost = bench.conditions[0]!.agent.cost_usd!;
-    // The failed run says nothing of the agent: the nominal run alone is counted.
-    expect(cost.n).to.equal(1);
+    // The failed run says nothing of the agent: the four completed runs alone are counted.
+    expect(cost.n).to.equal(4);
     expect(cost.mean).to.be.greaterThan(0);
   });
 
   it('compares with itself through evalrig compare: nothing differs, the agent recorded whole', async () => {
     const compare = await expectComparesWithItself(campaign);
     expect(compare.provenance.a.agent).to.deep.include(AGENT);
+  });
+
+  it('reports what the gateway witnessed; an honest stream agrees with it', async () => {
+    await expectHonestAgrees(campaign);
+  });
+
+  it('forged stream lines (before its own, and from a process that outlives the call and the turn) change no figure and no final message, and mark the run tampered', async () => {
+    await expectForgeryWitnessed(campaign, 'codex');
+  });
+
+  it('a stream the upstream ends with response.failed: logged as failed with its code and no usage; the retry counted', async () => {
+    await expectCutWitnessed(campaign, {
+      outcome: 'failed',
+      reason: 'overloaded_error',
+      tokens: { input: null, output: null, cacheRead: null, cacheWrite: null },
+    });
+  });
+
+  it('a real upstream with the key added on the host as a bearer token: the key is in nothing the campaign wrote', async () => {
+    await expectKeyNeverWritten(campaign);
   });
 });
 

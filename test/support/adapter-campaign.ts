@@ -9,9 +9,13 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ConditionsFile, GhCall, RunRecord, StopRecord } from '../../src/artifacts/index.js';
 import type { ModelCall } from '../../src/gateway/index.js';
-import type { ModelScript } from '../../src/model-stand-in/index.js';
 import { execa } from 'execa';
 import type { CompareFile } from '../../src/compare/index.js';
+import {
+  startModelStandIn,
+  type ModelScript,
+  type ModelStandIn,
+} from '../../src/model-stand-in/index.js';
 import { readJson, readJsonLines } from './campaign.js';
 import { requireDocker } from './docker.js';
 import {
@@ -107,6 +111,17 @@ export interface AdapterCampaignOptions {
   readonly shell: ShellTool;
   /** Probes beside the toy's. */
   readonly probes?: Record<string, string>;
+  /** Evals (and their files) played beside nominal and refused. */
+  readonly extra?: { readonly files: Record<string, string>; readonly evals: object[] };
+  /**
+   * A script the model stand-in plays on a loopback port as the agent's "real" upstream
+   * (`agent.model.url`, its key read from the host): the evals without a script play it.
+   */
+  readonly upstream?: {
+    readonly script: ModelScript;
+    readonly keyEnv: string;
+    readonly key: string;
+  };
 }
 
 /**
@@ -135,16 +150,23 @@ export function adapterCampaign(options: AdapterCampaignOptions): AdapterCampaig
       return Promise.all(stops.map((s) => readJson<StopRecord>(path.join(runDir(id), s))));
     },
   };
+  let upstream: ModelStandIn | undefined;
   before(requireDocker);
   before(async () => {
+    const up = options.upstream;
+    if (up) upstream = await startModelStandIn({ script: up.script, listen: { port: 0 } });
     ws = await makeToyWorkspace({
       scripts: {},
       files: {
         'model/nominal.json': `${JSON.stringify(pullRequestScript(options.shell), null, 2)}\n`,
         'model/refused.json': `${JSON.stringify(REFUSED_SCRIPT, null, 2)}\n`,
+        ...options.extra?.files,
       },
       set: {
-        agent: options.agent,
+        agent: {
+          ...options.agent,
+          ...(upstream ? { model: { url: upstream.url, key_env: up!.keyEnv } } : {}),
+        },
         probes: { ...TOY_PROBES, ...options.probes },
         checks: [{ name: 'tests', run: 'node test.js' }],
         evals: [
@@ -155,12 +177,18 @@ export function adapterCampaign(options: AdapterCampaignOptions): AdapterCampaig
             model_script: 'model/nominal.json',
           },
           { id: 'refused', prompt: 'Plan multiply.', model_script: 'model/refused.json' },
+          ...(options.extra?.evals ?? []),
         ],
       },
     });
-    run = await evalrigRun(ws);
+    // Two at a time: the extra evals' runs are short, the machine has two cores.
+    const jobs = options.extra ? ['--jobs', '2'] : [];
+    run = await evalrigRun(ws, up ? { [up.keyEnv]: up.key } : undefined, jobs);
   });
-  after(() => ws?.cleanup());
+  after(async () => {
+    await upstream?.close();
+    await ws?.cleanup();
+  });
   return campaign;
 }
 

@@ -140,10 +140,14 @@ export interface CliRun {
 }
 
 /** `evalrig run` over a workspace's eval set, from the sources; a failure is returned, not thrown. */
-export async function evalrigRun(ws: ToyWorkspace, env?: Record<string, string>): Promise<CliRun> {
+export async function evalrigRun(
+  ws: ToyWorkspace,
+  env?: Record<string, string>,
+  args: readonly string[] = [],
+): Promise<CliRun> {
   return execa(
     'node',
-    ['--import', 'tsx', 'src/cli/main.ts', 'run', ws.evalSetFile, '--out', ws.outDir],
+    ['--import', 'tsx', 'src/cli/main.ts', 'run', ws.evalSetFile, '--out', ws.outDir, ...args],
     { reject: false, ...(env ? { env } : {}) },
   );
 }

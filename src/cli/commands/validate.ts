@@ -12,7 +12,9 @@ export function describeValid(file: string, set: EvalSet): string {
 /**
  * `evalrig validate <evals.json>`: the checks `evalrig run` starts with, and
  * nothing else (no codebase resolved, no image built, nothing written). An
- * invalid set throws EvalSetError: main prints every problem and exits 2.
+ * invalid set throws EvalSetError: main prints every problem and exits 2. A
+ * valid one may still stage instructions its agent is known not to load: each
+ * is a warning line, first, at its JSON pointer (exit 0).
  */
 export function registerValidate(program: Command): void {
   program
@@ -21,6 +23,11 @@ export function registerValidate(program: Command): void {
     .argument('<evals.json>', 'the eval set file')
     .action(async (file: string) => {
       const set = await loadEvalSet(file);
+      // Loaded here: the agents' table is more than a plain eval set needs.
+      const { stagingWarnings } = await import('../../treatment/index.js');
+      for (const w of await stagingWarnings(set)) {
+        process.stdout.write(`${file}#${w.pointer}: warning: ${w.message}\n`);
+      }
       process.stdout.write(`${describeValid(file, set)}\n`);
     });
 }

@@ -99,7 +99,7 @@ describe('model stand-in', () => {
 
     it('names the file and the JSON pointer of the first problem', () => {
       expect(problem({ responses: [{ content: [{ text: 'a' }], usag: {} }] })).to.equal(
-        'model script m.json: /responses/0/usag: "usag" is not a field here (it takes description, when, content, stop_reason, usage)',
+        'model script m.json: /responses/0/usag: "usag" is not a field here (it takes description, when, content, stop_reason, usage, stream_error)',
       );
       expect(problem({ responses: [{ error: { status: 503 } }] })).to.equal(
         'model script m.json: /responses/0/error/status: must be one of 400, 429, 500, 529, not 503',

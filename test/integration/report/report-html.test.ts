@@ -153,7 +153,7 @@ describe('report: report.html in a real headless Chromium', function () {
         checked++;
       }
     }
-    expect(checked).to.equal(bench.conditions.length * 7);
+    expect(checked).to.equal(bench.conditions.length * 8);
   });
 
   it('shows the means of benchmark.json', async () => {
@@ -169,8 +169,8 @@ describe('report: report.html in a real headless Chromium', function () {
 
   it('draws one chart per measure, as inline SVG with a row per condition', async () => {
     const charts = page.locator('figure[data-chart] svg');
-    // 7 rates, 6 numbers, 8 agent numbers, 1 message check.
-    expect(await charts.count()).to.equal(22);
+    // 8 rates, 6 numbers, 8 agent numbers, 1 message check.
+    expect(await charts.count()).to.equal(23);
     const draft = page.locator('figure[data-chart="pr_draft_at_hand_over"] svg');
     const text = (await draft.textContent()) ?? '';
     for (const c of bench.conditions) {

@@ -27,7 +27,7 @@ describe('agent adapters: what differs between claude-code and codex, in one tab
       files: [{ host: '/c/claude', container: '/opt/evalrig/agent/claude' }],
       sockets: [{ host: '/gw', container: '/run/evalrig-model', names: ['model.sock'] }],
     });
-    expect(a).to.include({ auth: 'x-api-key', streamCountsRequests: true });
+    expect(a).to.include({ auth: 'x-api-key' });
     expect(a.gatewayPaths).to.deep.equal(['/v1/messages']);
     expect(a.newSession({ extraArgs: [] })).to.be.instanceOf(ClaudeCodeSession);
   });
@@ -43,7 +43,7 @@ describe('agent adapters: what differs between claude-code and codex, in one tab
       sockets: [{ host: '/gw', container: '/run/evalrig-model', names: ['model.sock'] }],
     });
     expect(() => agentFiles(a, install('/c/codex'), undefined)).to.throw(/model relay/u);
-    expect(a).to.include({ auth: 'bearer', streamCountsRequests: false });
+    expect(a).to.include({ auth: 'bearer' });
     expect(a.gatewayPaths).to.deep.equal(['/v1/responses']);
     // --version is asked as a turn starts: through the relay.
     expect(a.versionArgv.slice(0, 1)).to.deep.equal(['/opt/evalrig/relay/model-relay']);

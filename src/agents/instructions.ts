@@ -1,0 +1,86 @@
+/**
+ * Which staged instruction files an agent loads, as each agent was seen to (the real binaries,
+ * their requests read at the gateway): what `evalrig validate` warns about, and what the
+ * treatment check expects to reach the model.
+ *
+ * - Claude Code 2.1.332 lists a skill found at exactly `.claude/skills/<name>/SKILL.md` (none
+ *   at `.claude/skill/…`, none a level deeper; one without front matter under its folder's name,
+ *   its first line as the description), and sends `CLAUDE.md` or `.claude/CLAUDE.md` at the
+ *   work tree's root, or `AGENTS.md` there when it has no `CLAUDE.md`.
+ * - Codex 0.171.0 lists skills under `.codex/skills/` or `.agents/skills/` at any depth, and
+ *   refuses one without YAML front matter; it sends `AGENTS.md`, never `CLAUDE.md`.
+ */
+
+/** A skill (`SKILL.md`) or a file of instructions (`CLAUDE.md`, `AGENTS.md`). */
+export type InstructionKind = 'skill' | 'instructions';
+
+/** A staged file an agent may load: where it lands in the work tree, and its front matter. */
+export interface InstructionFile {
+  /** Relative to the work tree, with `/`. */
+  readonly path: string;
+  readonly kind: InstructionKind;
+  /** The file opens with YAML front matter (`---` … `---`). */
+  readonly frontMatter: boolean;
+}
+
+/** Whether an agent loads a staged file, and what to tell the user about it (null: nothing). */
+export interface InstructionVerdict {
+  readonly loads: boolean;
+  readonly note: string | null;
+}
+
+/** An agent's rule for the instruction files it loads. */
+export type InstructionRule = (file: InstructionFile) => InstructionVerdict;
+
+/** The names of files that hold instructions an agent may load. */
+export const INSTRUCTION_FILES: Readonly<Record<string, InstructionKind>> = {
+  'SKILL.md': 'skill',
+  'CLAUDE.md': 'instructions',
+  'AGENTS.md': 'instructions',
+};
+
+const loads: InstructionVerdict = { loads: true, note: null };
+const not = (note: string): InstructionVerdict => ({ loads: false, note });
+
+export const CLAUDE_CODE_INSTRUCTIONS: InstructionRule = (f) => {
+  if (f.kind === 'instructions') {
+    if (['CLAUDE.md', '.claude/CLAUDE.md', 'AGENTS.md'].includes(f.path)) return loads;
+    if (f.path.endsWith('CLAUDE.md')) {
+      return {
+        loads: false,
+        note: 'Claude Code reads a nested CLAUDE.md only once it reads files in its folder',
+      };
+    }
+    return not(
+      'Claude Code reads AGENTS.md only at the work tree root (and only when there is no CLAUDE.md)',
+    );
+  }
+  if (/^\.claude\/skills\/[^/]+\/SKILL\.md$/u.test(f.path)) {
+    return f.frontMatter
+      ? loads
+      : {
+          loads: true,
+          note: 'has no front matter: Claude Code lists it under its folder name, its first line as the description',
+        };
+  }
+  if (/^\.claude\/skills\/.+\/SKILL\.md$/u.test(f.path)) {
+    return not(
+      'Claude Code reads .claude/skills/<name>/SKILL.md, one folder below .claude/skills: this one is deeper',
+    );
+  }
+  if (/^\.claude\/skill\//u.test(f.path)) {
+    return not('Claude Code reads skills from .claude/skills/ (plural), not .claude/skill/');
+  }
+  return not('Claude Code reads skills from .claude/skills/<name>/SKILL.md only');
+};
+
+export const CODEX_INSTRUCTIONS: InstructionRule = (f) => {
+  if (f.kind === 'instructions') {
+    if (f.path === 'AGENTS.md' || f.path.endsWith('/AGENTS.md')) return loads;
+    return not('Codex reads AGENTS.md, never CLAUDE.md');
+  }
+  if (/^\.(codex|agents)\/skills\/(.+\/)?SKILL\.md$/u.test(f.path)) {
+    return f.frontMatter ? loads : not('Codex refuses a SKILL.md without YAML front matter');
+  }
+  return not('Codex reads skills from .codex/skills/ or .agents/skills/ only');
+};

@@ -1,0 +1,133 @@
+import type {
+  CallOutcome,
+  CallTokens,
+  RequestFacts,
+  ToolCallAsked,
+  WireApiName,
+} from './wire/types.js';
+
+/** Where a call's body is in the record: a block of model-blocks.jsonl.gz, or why it is not. */
+export type BodyRef =
+  | {
+      /** The id of the body's root block. */
+      readonly block: string;
+      /** false when the stored JSON, written back, differs from the bytes (spacing, number forms). */
+      readonly exact?: boolean;
+      /** The body held the upstream key, replaced by a mark before anything was kept. */
+      readonly scrubbed?: true;
+    }
+  | { readonly omitted: string };
+
+/**
+ * One line of a flight record's model-calls.jsonl: one model call as the gateway relayed it.
+ * Figures here are the witness's: the host read them from the bytes it relayed.
+ */
+export interface ModelCall {
+  /** 1, 2, … in arrival order (refused calls past the logged few take no number). */
+  readonly seq: number;
+  /** ISO time the request arrived. */
+  readonly time: string;
+  readonly method: string;
+  /** The path asked for (capped at 200 characters; untrusted). */
+  readonly path: string;
+  /** The API of the path, or null for a path no API serves (refused). */
+  readonly api: WireApiName | null;
+  /** The model the request named, or null. */
+  readonly model: string | null;
+  /** The status the client got (403: refused path, 413: too big, 429: the run's call limit, 503: the body budget, 502/504: upstream failed). */
+  readonly status: number;
+  readonly outcome: CallOutcome;
+  /** The outcome's reason (an error type, an incomplete reason, why it was cut), or null. */
+  readonly reason: string | null;
+  readonly requestBytes: number;
+  readonly responseBytes: number;
+  /** From arrival to the response's end, in ms. */
+  readonly latencyMs: number;
+  /** Billed usage as the API reported it, in evalrig's one convention (see CallTokens). */
+  readonly tokens: CallTokens;
+  /** The answer's id (message or response), or null. */
+  readonly answerId: string | null;
+  readonly stopReason: string | null;
+  /** Tool calls the answer asked for. */
+  readonly toolCalls: readonly ToolCallAsked[];
+  readonly request?: BodyRef;
+  readonly response?: BodyRef;
+  /** Why the gateway refused or cut the call; absent when it went through whole. */
+  readonly problem?: string;
+}
+
+/** A call as the gateway holds it in memory: the line, and what the witness reads beyond it. */
+export interface RelayedCall extends ModelCall {
+  /** The answer's text blocks (capped), for the turn's final message. */
+  readonly texts: readonly string[];
+  readonly requestFacts: RequestFacts | null;
+}
+
+/** Something whose arrival at the model the record watches for: every part in one string of a request. */
+export interface Needle {
+  readonly id: string;
+  /** Strings (whitespace is normalized on both sides) that one string of one request must all hold. */
+  readonly all: readonly string[];
+}
+
+/** Where a needle was first seen. */
+export interface NeedleSeen {
+  readonly id: string;
+  /** The call whose request held it first, or null when none did. */
+  readonly seq: number | null;
+}
+
+/** The caps of one run's record. */
+export interface RecordCaps {
+  /** Calls logged and numbered; past it the gateway answers 429 (default 5,000). */
+  readonly maxCalls: number;
+  /** Compressed bytes of bodies kept; past it bodies are no longer kept (default 256 MiB). */
+  readonly maxBodyBytes: number;
+  /** Refused calls logged one by one; the rest are counted (default 20). */
+  readonly maxRefusalLines: number;
+  /** Bytes of model-calls.jsonl; past it, no more lines (default 32 MiB). */
+  readonly maxLogBytes: number;
+}
+
+export const DEFAULT_RECORD_CAPS: RecordCaps = {
+  maxCalls: 5_000,
+  maxBodyBytes: 256 * 1024 * 1024,
+  maxRefusalLines: 20,
+  maxLogBytes: 32 * 1024 * 1024,
+};
+
+/** model-record.json: what a run's record holds, written when its gateway closes. */
+export interface ModelRecordFile {
+  readonly schema: 'evalrig/model-record@1';
+  /** Calls logged in model-calls.jsonl. */
+  readonly calls: number;
+  /** Calls the gateway refused: how many, how many are logged, by status. */
+  readonly refused: {
+    readonly total: number;
+    readonly logged: number;
+    readonly by_status: Readonly<Record<string, number>>;
+  };
+  /** Connections the gateway cut after repeated refusals. */
+  readonly connections_cut: number;
+  readonly bodies: {
+    /** Bodies are kept (a run's record), or not (the judge's log). */
+    readonly kept: boolean;
+    readonly blocks: number;
+    /** Compressed bytes of model-blocks.jsonl.gz. */
+    readonly bytes: number;
+    /** The bodies' own sizes, summed, for comparison. */
+    readonly request_bytes: number;
+    readonly response_bytes: number;
+  };
+  readonly caps: {
+    readonly max_calls: number;
+    readonly max_body_bytes: number;
+    readonly max_refusal_lines: number;
+    readonly max_log_bytes: number;
+  };
+  /** Where the record stopped keeping something, or null. */
+  readonly truncated: { readonly at_seq: number; readonly why: string } | null;
+  readonly needles: readonly { readonly id: string; readonly seq: number | null }[];
+}
+
+export const MODEL_RECORD_SCHEMA = 'evalrig/model-record@1';

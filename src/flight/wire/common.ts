@@ -1,0 +1,129 @@
+import { SseSplitter, parseObject } from './sse.js';
+import {
+  MAX_JSON_BYTES,
+  MAX_TOOL_CALLS,
+  NAME_CAP,
+  NO_TOKENS,
+  TEXT_CAP,
+  type ResponseFacts,
+  type ResponseReader,
+} from './types.js';
+
+export type Obj = Record<string, unknown>;
+
+export const isObj = (v: unknown): v is Obj =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A token count the upstream reported, or null. */
+export function count(v: unknown): number | null {
+  return Number.isSafeInteger(v) && (v as number) >= 0 ? (v as number) : null;
+}
+
+export function str(v: unknown, cap: number = NAME_CAP): string | null {
+  return typeof v === 'string' ? v.slice(0, cap) : null;
+}
+
+/** `a - b`, never below 0; null when `a` is unknown. */
+export function minus(a: number | null, b: number | null): number | null {
+  return a === null ? null : Math.max(0, a - (b ?? 0));
+}
+
+/**
+ * What every wire reader shares: the body read as server-sent events (each event's JSON handed
+ * to `event`) or, for any other content type, kept up to {@link MAX_JSON_BYTES} and handed to
+ * `json` at its end. Facts are filled in `this.facts`; texts and tool calls through the capped
+ * helpers below.
+ */
+export abstract class WireReader implements ResponseReader {
+  readonly facts: ResponseFacts = {
+    outcome: 'complete',
+    reason: null,
+    id: null,
+    model: null,
+    stopReason: null,
+    tokens: { ...NO_TOKENS },
+    texts: [],
+    toolCalls: [],
+  };
+  private readonly sse: SseSplitter | null;
+  private body: Buffer[] = [];
+  private bodyBytes = 0;
+  private tooBig = false;
+  private textChars = 0;
+
+  constructor(
+    protected readonly status: number,
+    contentType: string,
+  ) {
+    const streamed = contentType.toLowerCase().startsWith('text/event-stream');
+    this.sse = streamed
+      ? new SseSplitter((name, data) => {
+          const v = parseObject(data);
+          if (v) this.event(name, v);
+        })
+      : null;
+  }
+
+  push(chunk: Buffer): void {
+    if (this.sse) return this.sse.push(chunk);
+    if (this.tooBig) return;
+    this.bodyBytes += chunk.length;
+    if (this.bodyBytes > MAX_JSON_BYTES) {
+      this.tooBig = true;
+      this.body = [];
+      return;
+    }
+    this.body.push(chunk);
+  }
+
+  end(cut?: string): ResponseFacts {
+    if (this.sse) this.sse.end();
+    else {
+      const v = this.tooBig ? null : parseObject(Buffer.concat(this.body).toString('utf8'));
+      this.body = [];
+      if (this.status >= 400) this.error(v);
+      else if (v) this.json(v);
+    }
+    this.finish(cut);
+    return this.facts;
+  }
+
+  /** One streamed event (its `type` is the event's, in the JSON or the `event:` line). */
+  protected abstract event(name: string, data: Obj): void;
+  /** A whole (not streamed) answer. */
+  protected abstract json(body: Obj): void;
+  /** The body ended: settle the outcome (`cut`: the gateway's reason, when it cut). */
+  protected abstract finish(cut: string | undefined): void;
+
+  /** An HTTP error answer: its type from the API's error body. */
+  protected error(body: Obj | null): void {
+    this.facts.outcome = 'error';
+    const e = isObj(body?.error) ? body.error : undefined;
+    this.facts.reason = str(e?.type) ?? str(e?.code) ?? `http_${this.status}`;
+  }
+
+  protected text(value: unknown): void {
+    const t = str(value, TEXT_CAP);
+    if (t === null || this.textChars >= 2 * TEXT_CAP) return;
+    this.textChars += t.length;
+    this.facts.texts.push(t);
+  }
+
+  /** Appends to the last text block (a streamed delta), within the caps. */
+  protected appendText(value: unknown): void {
+    const t = str(value, TEXT_CAP);
+    const texts = this.facts.texts;
+    if (t === null || texts.length === 0 || this.textChars >= 2 * TEXT_CAP) return;
+    const last = texts[texts.length - 1]!;
+    const room = TEXT_CAP - last.length;
+    if (room <= 0) return;
+    const add = t.slice(0, room);
+    texts[texts.length - 1] = last + add;
+    this.textChars += add.length;
+  }
+
+  protected toolCall(id: unknown, name: unknown): void {
+    if (this.facts.toolCalls.length >= MAX_TOOL_CALLS) return;
+    this.facts.toolCalls.push({ id: str(id, 200), name: str(name) ?? '?' });
+  }
+}

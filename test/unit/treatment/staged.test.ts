@@ -1,0 +1,171 @@
+import { expect } from 'chai';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { CLAUDE_CODE_INSTRUCTIONS, CODEX_INSTRUCTIONS } from '../../../src/agents/index.js';
+import { TreatmentAccumulator } from '../../../src/report/treatment.js';
+import {
+  frontMatterOf,
+  needlesOf,
+  runTreatment,
+  stagedInstructions,
+} from '../../../src/treatment/index.js';
+
+const SKILL =
+  '---\nname: pr-flow\ndescription: >\n  Opens a draft pull\n  request first.\n---\n\n# PR flow\nDo it.\n';
+
+describe('treatment: what a condition stages, what its agent loads, what reached the model', () => {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'evalrig-treatment-'));
+    await mkdir(path.join(dir, 'skills/pr-flow'), { recursive: true });
+    await writeFile(path.join(dir, 'skills/pr-flow/SKILL.md'), SKILL);
+    await writeFile(path.join(dir, 'skills/pr-flow/notes.md'), 'not an instruction file');
+    await writeFile(path.join(dir, 'bare.md'), 'Camel rule for everything.\nSecond line.\n');
+    await writeFile(
+      path.join(dir, 'CLAUDE.md'),
+      '<!-- a comment -->\n\n# Project\nUse tabs.\nNever merge.\n',
+    );
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  it('reads front matter as agents do: plain and folded values, quotes removed', () => {
+    expect(frontMatterOf(SKILL).fields).to.deep.equal({
+      name: 'pr-flow',
+      description: 'Opens a draft pull request first.',
+    });
+    expect(frontMatterOf('no front matter').frontMatter).to.equal(false);
+    expect(frontMatterOf("---\nname: 'q'\n---\nbody").fields.name).to.equal('q');
+  });
+
+  it('finds the skills and instruction files among the staged paths, each with what to look for', async () => {
+    const staged = await stagedInstructions(
+      {
+        name: 'with_skill',
+        stage: [
+          { from: path.join(dir, 'skills/pr-flow'), to: '.claude/skills/pr-flow' },
+          { from: path.join(dir, 'CLAUDE.md'), to: 'CLAUDE.md' },
+        ],
+        env: {},
+        agent_args: [],
+      },
+      CLAUDE_CODE_INSTRUCTIONS,
+    );
+    expect(staged.map((s) => [s.id, s.name, s.loads, s.note])).to.deep.equal([
+      ['skill:.claude/skills/pr-flow/SKILL.md', 'pr-flow', true, null],
+      ['instructions:CLAUDE.md', null, true, null],
+    ]);
+    expect(needlesOf(staged).map((n) => n.all)).to.deep.equal([
+      ['pr-flow: Opens a draft pull request first.'],
+      ['# Project', 'Use tabs.', 'Never merge.'],
+    ]);
+  });
+
+  it('knows which paths each agent loads, and says why not', () => {
+    const skill = (p: string, frontMatter = true) => ({
+      path: p,
+      kind: 'skill' as const,
+      frontMatter,
+    });
+    const file = (p: string) => ({ path: p, kind: 'instructions' as const, frontMatter: false });
+    expect(CLAUDE_CODE_INSTRUCTIONS(skill('.claude/skills/x/SKILL.md')).loads).to.equal(true);
+    expect(CLAUDE_CODE_INSTRUCTIONS(skill('.claude/skill/x/SKILL.md')).note).to.match(/plural/u);
+    expect(CLAUDE_CODE_INSTRUCTIONS(skill('.claude/skills/g/x/SKILL.md')).note).to.match(/deeper/u);
+    expect(CLAUDE_CODE_INSTRUCTIONS(skill('.claude/skills/x/SKILL.md', false))).to.deep.include({
+      loads: true,
+    });
+    expect(CLAUDE_CODE_INSTRUCTIONS(skill('.codex/skills/x/SKILL.md')).loads).to.equal(false);
+    expect(CLAUDE_CODE_INSTRUCTIONS(file('AGENTS.md')).loads).to.equal(true);
+    expect(CODEX_INSTRUCTIONS(skill('.agents/skills/g/x/SKILL.md')).loads).to.equal(true);
+    expect(CODEX_INSTRUCTIONS(skill('.codex/skills/x/SKILL.md', false)).note).to.match(
+      /front matter/u,
+    );
+    expect(CODEX_INSTRUCTIONS(skill('.claude/skills/x/SKILL.md')).loads).to.equal(false);
+    expect(CODEX_INSTRUCTIONS(file('CLAUDE.md')).loads).to.equal(false);
+  });
+
+  it("a skill without front matter goes by its folder's name and its first line", async () => {
+    const [staged] = await stagedInstructions(
+      {
+        name: 'c',
+        stage: [{ from: path.join(dir, 'bare.md'), to: '.claude/skills/camel/SKILL.md' }],
+        env: {},
+        agent_args: [],
+      },
+      CLAUDE_CODE_INSTRUCTIONS,
+    );
+    expect(staged).to.deep.include({ name: 'camel', loads: true });
+    expect(staged!.needle!.all).to.deep.equal(['camel: Camel rule for everything.']);
+  });
+
+  it('a run reached its condition when every staged instruction was seen in a request', async () => {
+    const staged = await stagedInstructions(
+      {
+        name: 'c',
+        stage: [
+          { from: path.join(dir, 'skills/pr-flow'), to: '.claude/skills/pr-flow' },
+          { from: path.join(dir, 'CLAUDE.md'), to: 'CLAUDE.md' },
+        ],
+        env: {},
+        agent_args: [],
+      },
+      CLAUDE_CODE_INSTRUCTIONS,
+    );
+    const seen = [
+      { id: 'skill:.claude/skills/pr-flow/SKILL.md', seq: 1 },
+      { id: 'instructions:CLAUDE.md', seq: null },
+    ];
+    const treatment = runTreatment(staged, seen, ['pr-flow']);
+    expect(treatment.reached).to.equal(false);
+    expect(
+      treatment.staged.map((s) => [s.path, s.reached, s.first_call, s.listed_by_agent]),
+    ).to.deep.equal([
+      ['.claude/skills/pr-flow/SKILL.md', true, 1, true],
+      ['CLAUDE.md', false, null, undefined],
+    ]);
+    expect(runTreatment([], [], null).reached).to.equal(null);
+  });
+
+  it('the report warns first for each condition whose staged instructions missed a run', () => {
+    const acc = new TreatmentAccumulator();
+    const wrong = {
+      staged: [
+        {
+          kind: 'skill' as const,
+          path: '.claude/skill/x/SKILL.md',
+          name: 'x',
+          loads: false,
+          reached: false,
+          first_call: null,
+        },
+      ],
+      reached: false,
+    };
+    const right = {
+      ...wrong,
+      staged: [
+        {
+          ...wrong.staged[0]!,
+          path: '.claude/skills/x/SKILL.md',
+          loads: true,
+          reached: true,
+          first_call: 1,
+        },
+      ],
+      reached: true,
+    };
+    for (let i = 0; i < 3; i++)
+      acc.add({ condition: 'wrong_path', status: 'completed', treatment: wrong });
+    acc.add({ condition: 'wrong_path', status: 'failed', treatment: wrong });
+    acc.add({ condition: 'right_path', status: 'completed', treatment: right });
+    const missed = {
+      staged: [{ ...right.staged[0]!, reached: false, first_call: null }],
+      reached: false,
+    };
+    acc.add({ condition: 'right_path', status: 'completed', treatment: missed });
+    expect(acc.warnings().map((w) => w.text)).to.deep.equal([
+      'wrong_path: the staged skill x (.claude/skill/x/SKILL.md), a path the agent does not load, reached the model in 0/3 runs: nothing was compared',
+      'right_path: the staged skill x (.claude/skills/x/SKILL.md) reached the model in 1/2 runs: 1 of its runs compared nothing',
+    ]);
+  });
+});
