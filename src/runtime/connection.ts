@@ -2,6 +2,7 @@ import Docker from 'dockerode';
 import { EvalrigError } from '../errors/index.js';
 import type { CreationGate } from './container.js';
 import { EngineHealth, PING_BOUND_MS, bounded } from './engine.js';
+import { EngineProfile } from './profile.js';
 
 const DEFAULT_SOCKET = '/var/run/docker.sock';
 
@@ -111,6 +112,8 @@ export interface DockerClient {
   readonly gate?: CreationGate;
   /** Labels every container created through this client carries. */
   readonly labels?: Readonly<Record<string, string>>;
+  /** What the engine does differently (Podman), once learned: how its containers are asked for. */
+  readonly profile?: EngineProfile;
 }
 
 /** Creates the project's Docker client. Nothing is contacted until first use. */
@@ -121,6 +124,7 @@ export function connectDocker(env: NodeJS.ProcessEnv = process.env): DockerClien
     where: endpoint.where,
     endpoint,
     health: new EngineHealth(),
+    profile: new EngineProfile(),
   };
 }
 

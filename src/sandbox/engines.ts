@@ -30,6 +30,7 @@ import { InputError } from '../errors/index.js';
 import { knownHostKeys, knownHostsFiles } from './known-hosts.js';
 import {
   EngineHealth,
+  EngineProfile,
   type DockerClient,
   type DockerEndpoint,
   type TlsFiles,
@@ -219,6 +220,7 @@ export function connectEngine(address: EngineAddress): DockerClient {
     docker: new Docker(o),
     where: address.name,
     health: new EngineHealth(),
+    profile: new EngineProfile(),
     ...(reachable ? { endpoint } : {}),
   };
 }

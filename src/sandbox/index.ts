@@ -14,6 +14,15 @@ export {
   type RemoteLimits,
 } from './remote-docker.js';
 export { connectEngine, engineAddress, type EngineAddress } from './engines.js';
+export {
+  EngineChecks,
+  describeEngine,
+  preflightEngine,
+  type EngineDescription,
+  type LockedDownLook,
+  type PreflightResult,
+  type PreflightSpec,
+} from './engine-check.js';
 export { EnginePool, enginePoolOf, type EngineChoice, type PoolMember } from './engine-pool.js';
 // What a sandbox's exec takes and returns, what stopProcessesOf throws, the labels
 // every sandbox carries: one vocabulary for every backend.

@@ -45,7 +45,14 @@ import {
   type ExecResult,
   type RunContainer,
 } from '../runtime/index.js';
+import {
+  EngineChecks,
+  type EngineDescription,
+  type PreflightResult,
+  type PreflightSpec,
+} from './engine-check.js';
 import { SandboxError, SandboxFileError } from './errors.js';
+import { refuseUnlessRegular } from './path-stat.js';
 import { applyDelta, checkDelta, checkTree, type ApplyLimits } from './remote/apply.js';
 import { execStreamed } from './remote/exec-stream.js';
 import { diffListings, LISTING_FORMAT, parseListing, type Listing } from './remote/listing.js';
@@ -124,10 +131,12 @@ export class RemoteDockerProvider implements SandboxProvider, ImageExporter {
   readonly client: DockerClient;
   readonly limits: RemoteLimits;
   private readonly tunnelProgram: string;
+  private readonly checks: EngineChecks;
 
   constructor(options: RemoteDockerOptions) {
     this.client = options.client;
     this.name = options.name ?? options.client.where;
+    this.checks = new EngineChecks(this.client, this.name);
     this.limits = { ...DEFAULT_REMOTE_LIMITS, ...options.limits };
     this.tunnelProgram =
       options.tunnelProgram ?? path.join(projectRoot(), 'dist', 'stand-in', 'tunnel', 'tunnel');
@@ -219,6 +228,14 @@ export class RemoteDockerProvider implements SandboxProvider, ImageExporter {
 
   async reap(labels: Readonly<Record<string, string>>): Promise<number> {
     return removeContainers(this.client, labels);
+  }
+
+  async describe(): Promise<readonly EngineDescription[]> {
+    return [await this.checks.describe()];
+  }
+
+  async preflight(spec: PreflightSpec): Promise<readonly PreflightResult[]> {
+    return [await this.checks.preflight(spec)];
   }
 }
 
@@ -376,6 +393,9 @@ export class RemoteSandbox implements Sandbox {
   }
 
   async readFile(containerPath: string, options: { readonly maxBytes: number }): Promise<Buffer> {
+    if (this.client.profile?.kind === 'podman') {
+      await refuseUnlessRegular(this.client, this.run.container, containerPath);
+    }
     let archive: Readable;
     try {
       archive = (await bounded(this.client, 'an archive read', () =>
