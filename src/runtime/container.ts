@@ -384,7 +384,26 @@ export async function startContainer(
   return run;
 }
 
+/**
+ * Creates and starts the container; a limit the engine refuses to set
+ * (rootful Podman's) is lowered in the client's profile and the creation
+ * tried again, so every later container there is asked for within it.
+ */
 async function createAndStart(client: DockerClient, spec: ContainerSpec): Promise<RunContainer> {
+  for (;;) {
+    const sent = client.profile?.ulimits;
+    try {
+      return await createAndStartOnce(client, spec);
+    } catch (error) {
+      if (!client.profile?.lowerAfter(error, sent)) throw error;
+    }
+  }
+}
+
+async function createAndStartOnce(
+  client: DockerClient,
+  spec: ContainerSpec,
+): Promise<RunContainer> {
   const container = await bounded(client, 'a container creation', () =>
     client.docker
       .createContainer({

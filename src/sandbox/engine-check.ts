@@ -5,8 +5,8 @@
  * network none, a non-root user, an init, the eval set's limits, as every run's
  * container is. What the engine does differently is learned on the way and
  * kept in its client's profile, so that every run there is asked for the same
- * way: rootful Podman raises open-file and process limits above what a root
- * without CAP_SYS_RESOURCE may set, so lower ones are found and sent.
+ * way (rootful Podman's open-file and process limits, lowered by runtime's
+ * container start where its root may not raise them, are said here).
  *
  * @example
  * const engine = await describeEngine(client, 'unix:///run/podman/podman.sock');
@@ -14,15 +14,12 @@
  * check.limitsEnforced // false on rootless Podman over cgroup v1
  */
 import {
-  EngineProfile,
-  EngineRefusedError,
   identifyEngine,
   pingDocker,
   startContainer,
   type ContainerLimits,
   type DockerClient,
   type EngineIdentity,
-  type RunContainer,
   type Ulimit,
 } from '../runtime/index.js';
 
@@ -64,32 +61,6 @@ export async function describeEngine(
     client.profile.rootless = identity.rootless;
   }
   return { address, ...identity };
-}
-
-/** Values tried, highest first, for a limit the engine refused to raise. */
-const ULIMIT_STEPS = [65536, 16384, 4096, 1024];
-/** What Podman sets unless told otherwise. */
-const PODMAN_ULIMIT = 1048576;
-/** runc names a limit by its number: RLIMIT_NPROC and RLIMIT_NOFILE. */
-const RLIMIT_NAMES: Readonly<Record<string, string>> = { '6': 'nproc', '7': 'nofile' };
-
-/**
- * After a refusal to set a limit (runc's "error setting rlimit type N"),
- * the next lower value for that limit in `profile`; false when there is none.
- */
-export function lowerUlimit(profile: EngineProfile, error: unknown): boolean {
-  if (!(error instanceof EngineRefusedError)) return false;
-  const type = /error setting rlimit type (\d+)/u.exec(error.engineMessage)?.[1];
-  const name = type === undefined ? undefined : RLIMIT_NAMES[type];
-  if (!name) return false;
-  const current = profile.ulimits?.find((u) => u.Name === name)?.Hard ?? PODMAN_ULIMIT;
-  const next = ULIMIT_STEPS.find((v) => v < current);
-  if (next === undefined) return false;
-  profile.ulimits = [
-    ...(profile.ulimits ?? []).filter((u) => u.Name !== name),
-    { Name: name, Soft: next, Hard: next },
-  ];
-  return true;
 }
 
 /**
@@ -138,22 +109,6 @@ export function limitsHold(look: LockedDownLook, limits: ContainerLimits | undef
   return memoryOk && pidsOk;
 }
 
-/** Starts the preflight container, lowering the ulimits the engine refuses to set. */
-async function startLockedDown(client: DockerClient, spec: PreflightSpec): Promise<RunContainer> {
-  for (;;) {
-    try {
-      return await startContainer(client, {
-        image: spec.image,
-        user: '65534:65534',
-        limits: spec.limits,
-        labels: { ...spec.labels, 'evalrig.preflight': 'true' },
-      });
-    } catch (error) {
-      if (!client.profile || !lowerUlimit(client.profile, error)) throw error;
-    }
-  }
-}
-
 /**
  * Starts a locked-down container on the engine and removes it; fails with the
  * engine's refusal (EngineRefusedError: its words, what to do) when the engine
@@ -165,7 +120,12 @@ export async function preflightEngine(
   spec: PreflightSpec,
 ): Promise<PreflightResult> {
   const before = client.profile?.ulimits;
-  const run = await startLockedDown(client, spec);
+  const run = await startContainer(client, {
+    image: spec.image,
+    user: '65534:65534',
+    limits: spec.limits,
+    labels: { ...spec.labels, 'evalrig.preflight': 'true' },
+  });
   let look: LockedDownLook;
   try {
     const r = await run.exec(['sh', '-c', LOOK], { timeoutMs: 30_000, maxOutputBytes: 4096 });

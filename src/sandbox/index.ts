@@ -9,11 +9,11 @@ export {
   DEFAULT_REMOTE_LIMITS,
   RemoteDockerProvider,
   RemoteSandbox,
-  type ImageExporter,
   type RemoteDockerOptions,
   type RemoteLimits,
 } from './remote-docker.js';
 export { connectEngine, engineAddress, type EngineAddress } from './engines.js';
+export { exporterOf, imageIdOn, shipImage, type ImageExporter } from './ship-image.js';
 export {
   EngineChecks,
   describeEngine,

@@ -53,6 +53,7 @@ import {
 } from './engine-check.js';
 import { SandboxError, SandboxFileError } from './errors.js';
 import { refuseUnlessRegular } from './path-stat.js';
+import { shipImage, type ImageExporter } from './ship-image.js';
 import { applyDelta, checkDelta, checkTree, type ApplyLimits } from './remote/apply.js';
 import { execStreamed } from './remote/exec-stream.js';
 import { diffListings, LISTING_FORMAT, parseListing, type Listing } from './remote/listing.js';
@@ -80,11 +81,6 @@ export const DEFAULT_REMOTE_LIMITS: RemoteLimits = {
   maxEntries: 2_000_000,
   maxListingBytes: 512 * 1024 ** 2,
 };
-
-/** An engine images can be shipped from (docker save through the API). */
-export interface ImageExporter {
-  exportImage(tag: string): Promise<Readable>;
-}
 
 export interface RemoteDockerOptions {
   readonly client: DockerClient;
@@ -156,47 +152,8 @@ export class RemoteDockerProvider implements SandboxProvider, ImageExporter {
     )) as unknown as Readable;
   }
 
-  /** The id this engine holds under `tag`, or undefined. */
-  private async imageId(tag: string): Promise<string | undefined> {
-    try {
-      const info = await bounded(this.client, 'an image inspect', () =>
-        this.client.docker.getImage(tag).inspect(),
-      );
-      return info.Id;
-    } catch (error) {
-      if ((error as { statusCode?: number }).statusCode === 404) return undefined;
-      throw error;
-    }
-  }
-
   async ensureImage(image: SandboxImage, from?: SandboxProvider): Promise<void> {
-    if ((await this.imageId(image.tag)) === image.id) return;
-    const exporter = from as Partial<ImageExporter> | undefined;
-    if (typeof exporter?.exportImage !== 'function') {
-      throw new SandboxError(
-        this.name,
-        'image',
-        `${image.tag} (${image.id}) is not on this engine and no engine to ship it from was given`,
-      );
-    }
-    const archive = await exporter.exportImage(image.tag);
-    const response = (await bounded(
-      this.client,
-      'an image load',
-      () => this.client.docker.loadImage(archive, { quiet: true }),
-      LONG_CALL_MS,
-    )) as unknown as Readable;
-    let said = '';
-    for await (const chunk of response) said += (chunk as Buffer).toString('utf8');
-    const failed = /"error(?:Detail)?"\s*:/u.test(said);
-    const id = await this.imageId(image.tag);
-    if (failed || id !== image.id) {
-      throw new SandboxError(
-        this.name,
-        'image',
-        `shipping ${image.tag} from ${from?.name} left ${id ?? 'nothing'} (wanted ${image.id})${failed ? `: ${said.slice(0, 300)}` : ''}`,
-      );
-    }
+    await shipImage(this.client, this.name, image, from);
   }
 
   async start(spec: SandboxSpec): Promise<Sandbox> {
