@@ -13,6 +13,17 @@ export interface TlsFiles {
   readonly key: string;
 }
 
+/** Where an ssh engine is, and what proves it is the one (never a secret: keys stay in the agent). */
+export interface SshTarget {
+  readonly host: string;
+  readonly port: number;
+  readonly username: string;
+  /** SSH_AUTH_SOCK: the agent holding the user's keys. */
+  readonly agent?: string;
+  /** The host keys known_hosts accepts for it (raw blobs, as the server sends them). */
+  readonly hostKeys: readonly Buffer[];
+}
+
 /** Where the Docker engine is expected, and how dockerode reaches it. */
 export interface DockerEndpoint {
   /** Human-readable address, as DOCKER_HOST would spell it. */
@@ -20,6 +31,8 @@ export interface DockerEndpoint {
   readonly options: Docker.DockerOptions;
   /** Where `options`' TLS material was read from: the reaper reads it there itself. */
   readonly tlsFiles?: TlsFiles;
+  /** An ssh:// engine (its `docker system dial-stdio`): the reaper dials it the same way. */
+  readonly ssh?: SshTarget;
 }
 
 /**

@@ -10,6 +10,7 @@ export {
   NoDockerEngineError,
   type DockerClient,
   type DockerEndpoint,
+  type SshTarget,
   type TlsFiles,
 } from './connection.js';
 export {
