@@ -40,21 +40,31 @@ export async function describeEngines(
   return engines;
 }
 
+/** Where the base image is on an engine, after {@link shipBaseImage}. */
+export interface BaseImageState {
+  readonly tag: string;
+  /** Its id there; undefined when no engine had it to ship. */
+  readonly id?: string;
+  /** The engine it was shipped from, when it was. */
+  readonly from?: string;
+}
+
 /**
- * The base image the test image is built over, made present on the first
- * engine when another engine has it: the other engines of the campaign, then
- * the machine's own (DOCKER_HOST, else the default socket), where
- * scripts/base-image.sh builds it. Nothing happens when no engine has it (the
- * build then says which base is missing).
+ * The base image the test image is built over, made present on the engine of
+ * `first` when another engine has it: `others`, then the machine's own
+ * (DOCKER_HOST, else the default socket), where scripts/base-image.sh builds
+ * it. Nothing happens when no engine has it (the build then says which base
+ * is missing).
  */
 export async function shipBaseImage(
   first: DockerClient,
   others: readonly DockerClient[],
   baseImage: string | undefined,
   log: NodeJS.WritableStream,
-): Promise<void> {
+): Promise<BaseImageState> {
   const tag = baseImage?.trim() || process.env.EVALRIG_BASE_IMAGE?.trim() || LOCAL_BASE_IMAGE;
-  if (await imageIdOn(first, tag)) return;
+  const here = await imageIdOn(first, tag);
+  if (here) return { tag, id: here };
   const machine = connectDocker();
   const donors = [...others];
   if (machine.where !== first.where) {
@@ -69,8 +79,9 @@ export async function shipBaseImage(
     if (!id) continue;
     log.write(`evalrig: shipping base image ${tag} from ${donor.where} to ${first.where}\n`);
     await shipImage(first, first.where, { tag, id }, exporterOf(donor));
-    return;
+    return { tag, id, from: donor.where };
   }
+  return { tag };
 }
 
 /** A preflight's result as run.json and conditions.json record the engine. */

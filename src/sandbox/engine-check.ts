@@ -14,6 +14,7 @@
  * check.limitsEnforced // false on rootless Podman over cgroup v1
  */
 import {
+  DEFAULT_LIMITS,
   identifyEngine,
   pingDocker,
   startContainer,
@@ -120,10 +121,12 @@ export async function preflightEngine(
   spec: PreflightSpec,
 ): Promise<PreflightResult> {
   const before = client.profile?.ulimits;
+  // The limits every container gets unless told otherwise, checked as the ones asked.
+  const limits = { ...DEFAULT_LIMITS, ...spec.limits };
   const run = await startContainer(client, {
     image: spec.image,
     user: '65534:65534',
-    limits: spec.limits,
+    limits,
     labels: { ...spec.labels, 'evalrig.preflight': 'true' },
   });
   let look: LockedDownLook;
@@ -134,7 +137,7 @@ export async function preflightEngine(
     await run.remove().catch(() => undefined);
   }
   const warnings: string[] = [];
-  const limitsEnforced = limitsHold(look, spec.limits);
+  const limitsEnforced = limitsHold(look, limits);
   if (!limitsEnforced) {
     warnings.push(
       `the engine at ${engine.address} does not hold its containers to their memory and process limits${engine.rootless && engine.cgroupVersion === '1' ? ' (rootless on a cgroup v1 host)' : ''}: its runs are not bounded; run it on a cgroup v2 host, or rootful`,

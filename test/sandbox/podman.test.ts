@@ -6,7 +6,13 @@ import { connectEngine, engineAddress, RemoteDockerProvider } from '../../src/sa
 import { BASE_IMAGE, TEST_CAMPAIGN, requireDocker, testDocker } from '../support/docker.js';
 import { containersWhile, expectBothRunsCompleted, nominalWorkspace } from '../support/engines.js';
 import { campaignContainers, cli, readJson, runRecords, waitFor } from '../support/faults.js';
-import { PODMAN_SERVICES, requirePodman, type PodmanService } from '../support/podman.js';
+import {
+  PODMAN_SERVICES,
+  requirePodman,
+  startPodmanWithoutInit,
+  type OwnPodman,
+  type PodmanService,
+} from '../support/podman.js';
 import { makeToyWorkspace, type ToyWorkspace } from '../support/toy.js';
 import { sandboxConformance } from './conformance.js';
 
@@ -19,6 +25,63 @@ import { sandboxConformance } from './conformance.js';
  * is evalrig's to adapt to: nothing is configured for it here.
  */
 for (const service of PODMAN_SERVICES) describe(`Podman ${service.name}`, () => podman(service));
+
+/**
+ * An engine that refuses every container evalrig asks for (Podman without
+ * catatonit, the init evalrig always asks for): doctor names the fix, and a
+ * campaign is refused at its preflight, one line each, no stack, no run.
+ */
+describe('Podman refusing every container (no catatonit)', function () {
+  this.timeout(300_000);
+  let podman: OwnPodman;
+  let ws: ToyWorkspace;
+  before(async () => {
+    await requireDocker();
+    await requirePodman(PODMAN_SERVICES[0]!);
+    podman = await startPodmanWithoutInit();
+    ws = await nominalWorkspace();
+  });
+  after(async () => {
+    await ws?.cleanup();
+    await podman?.stop();
+  });
+
+  /** One line on stderr: the engine, the operation, its words and the fix; no stack. */
+  function expectRefusal(r: { exitCode?: number; stderr: string }): void {
+    expect(r.exitCode, r.stderr).to.equal(1);
+    const lines = r.stderr
+      .split('\n')
+      .filter((l) => l.startsWith('evalrig: ') && !/warning/u.test(l));
+    expect(lines, r.stderr).to.have.length(1);
+    expect(lines[0]).to.contain(`the engine at ${podman.host} refused a container creation`);
+    expect(lines[0]).to.contain('container-init binary not found');
+    expect(lines[0]).to.contain('install catatonit');
+    expect(r.stderr).not.to.match(/^\s+at /mu);
+  }
+
+  it('doctor: the engine answers, the container is refused, and the first thing to fix says catatonit', async () => {
+    const r = await cli(['doctor', '--engine', podman.host]);
+    expectRefusal(r);
+    expect(r.stdout).to.contain(`engine ${podman.host}`);
+    expect(r.stdout).to.match(/answers: Podman \d/u);
+    expect(r.stdout).to.contain('first thing to fix: the engine at');
+  });
+
+  it("run: refused at the preflight, before any run, with the engine's words", async () => {
+    const out = path.join(ws.root, 'refused');
+    const r = await cli([
+      'run',
+      ws.evalSetFile,
+      '--out',
+      out,
+      '--no-report',
+      '--engine',
+      podman.host,
+    ]);
+    expectRefusal(r);
+    expect(await runRecords(out)).to.have.length(0);
+  });
+});
 
 function podman(service: PodmanService): void {
   let provider: RemoteDockerProvider;
@@ -45,6 +108,20 @@ function podman(service: PodmanService): void {
     expect(engine).to.include({ kind: 'podman', rootless: service.rootless });
     await provider.preflight({ image: BASE_IMAGE, labels });
     return { provider, image: BASE_IMAGE, labels: { ...labels, 'evalrig.suite': 'conformance' } };
+  });
+
+  it('doctor: says what answers, its capacity, the images, and that a locked-down container starts there', async () => {
+    const r = await cli(['doctor', '--engine', service.host]);
+    expect(r.exitCode, r.stderr).to.equal(0);
+    expect(r.stdout).to.match(
+      new RegExp(`answers: Podman [0-9.]+ \\(API [0-9.]+, ${service.name}`, 'u'),
+    );
+    expect(r.stdout).to.match(/capacity: \d+ CPUs, [0-9.]+ GiB of memory/u);
+    expect(r.stdout).to.contain(`base image ${BASE_IMAGE}: present`);
+    expect(r.stdout).to.match(
+      /locked-down container: started and removed \(network: lo; user 65534; init \S+/u,
+    );
+    expect(r.stdout).to.match(/\n {2}ready$/u);
   });
 
   describe('a campaign', function () {
