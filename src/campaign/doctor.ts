@@ -12,7 +12,12 @@
  */
 import { EvalrigError } from '../errors/index.js';
 import { testImageTag } from '../image/index.js';
-import { connectDocker, EngineRefusedError, type DockerClient } from '../runtime/index.js';
+import {
+  connectDocker,
+  DEFAULT_LIMITS,
+  EngineRefusedError,
+  type DockerClient,
+} from '../runtime/index.js';
 import {
   connectEngine,
   describeEngine,
@@ -75,6 +80,8 @@ async function examine(
     found.preflight = await preflightEngine(client, engine, {
       image: tag,
       labels: { 'evalrig.doctor': 'true' },
+      // evalrig's default limits, within the engine's CPUs (a smaller engine refuses more).
+      limits: { cpus: Math.min(DEFAULT_LIMITS.cpus, engine.cpus || 1) },
     });
     found.warnings = found.preflight.warnings;
   } catch (error) {

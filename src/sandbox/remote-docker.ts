@@ -1,6 +1,8 @@
 /**
  * A Docker engine that cannot see the host's disk (another machine, or one
- * whose disk the campaign must not rely on): no bind mount at all.
+ * whose disk the campaign must not rely on): no bind mount of a host path.
+ * Read-only shared files (an agent's binary) cross once per engine, into
+ * named volumes mounted read-only (remote/file-cache.ts).
  *
  * In: folders, files, the socket folders and the tunnel program go in as one
  * tar stream built on the host (pack.ts), owners and modes set in the tar
@@ -58,6 +60,7 @@ import { applyDelta, checkDelta, checkTree, type ApplyLimits } from './remote/ap
 import { execStreamed } from './remote/exec-stream.js';
 import { diffListings, LISTING_FORMAT, parseListing, type Listing } from './remote/listing.js';
 import { packItems, ROOT, type PackItem } from './remote/pack.js';
+import { FileCache } from './remote/file-cache.js';
 import { Tunnel } from './remote/tunnel.js';
 import type {
   Owner,
@@ -128,11 +131,14 @@ export class RemoteDockerProvider implements SandboxProvider, ImageExporter {
   readonly limits: RemoteLimits;
   private readonly tunnelProgram: string;
   private readonly checks: EngineChecks;
+  /** The shared read-only files (an agent's binary), once per engine as volumes. */
+  private readonly files: FileCache;
 
   constructor(options: RemoteDockerOptions) {
     this.client = options.client;
     this.name = options.name ?? options.client.where;
     this.checks = new EngineChecks(this.client, this.name);
+    this.files = new FileCache(this.client, this.name);
     this.limits = { ...DEFAULT_REMOTE_LIMITS, ...options.limits };
     this.tunnelProgram =
       options.tunnelProgram ?? path.join(projectRoot(), 'dist', 'stand-in', 'tunnel', 'tunnel');
@@ -158,6 +164,11 @@ export class RemoteDockerProvider implements SandboxProvider, ImageExporter {
 
   async start(spec: SandboxSpec): Promise<Sandbox> {
     const keeper = ownerOf(spec.user);
+    const { binds, copied } = await this.files
+      .mounts(spec.files ?? [], spec.image)
+      .catch((error: unknown) => {
+        throw new SandboxError(this.name, 'start', (error as Error).message, { cause: error });
+      });
     const run = await startContainer(this.client, {
       image: spec.image,
       // Root holds CAP_DAC_READ_SEARCH only when the main process is root's (an
@@ -170,10 +181,12 @@ export class RemoteDockerProvider implements SandboxProvider, ImageExporter {
       labels: spec.labels,
       limits: spec.limits,
       rootCapabilities: HARNESS_CAPABILITIES,
+      // Named volumes of this engine (the shared files' cache), read-only: no host path.
+      binds,
     });
     const sandbox = new RemoteSandbox(this, run, keeper);
     try {
-      await sandbox.fill(spec, this.tunnelProgram);
+      await sandbox.fill({ ...spec, files: copied }, this.tunnelProgram);
     } catch (error) {
       await sandbox.remove().catch(() => undefined);
       throw error instanceof SandboxError || error instanceof SandboxFileError

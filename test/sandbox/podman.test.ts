@@ -15,6 +15,7 @@ import {
 } from '../support/podman.js';
 import { makeToyWorkspace, type ToyWorkspace } from '../support/toy.js';
 import { sandboxConformance } from './conformance.js';
+import { sharedFilesOncePerEngine } from './file-cache.js';
 
 /**
  * Podman's Docker-compatible API service, rootful and rootless, as a campaign's
@@ -109,6 +110,8 @@ function podman(service: PodmanService): void {
     await provider.preflight({ image: BASE_IMAGE, labels });
     return { provider, image: BASE_IMAGE, labels: { ...labels, 'evalrig.suite': 'conformance' } };
   });
+
+  sharedFilesOncePerEngine(() => provider, labels);
 
   it('doctor: says what answers, its capacity, the images, and that a locked-down container starts there', async () => {
     const r = await cli(['doctor', '--engine', service.host]);
