@@ -2,7 +2,11 @@
  * A campaign over ssh against the same campaign over TCP, on the same engine:
  * a second dockerd of its own (loopback TCP port) with an sshd of its own in
  * front of its socket (test/support/ssh-gateway: the key may run nothing but
- * `docker system dial-stdio`, as the Docker CLI's ssh uses it). The campaign
+ * `docker system dial-stdio`, as the Docker CLI's ssh uses it, or forward a
+ * socket). Two ssh spellings are timed: `ssh://root@host:port` (a dial-stdio
+ * process over there per HTTP connection) and `ssh://root@host:port/path.sock`
+ * (the engine's socket forwarded by sshd itself, Podman's way; with
+ * `--forwarded`). The campaign
  * is the toy's nominal one (plan, open a draft, carry it out, checks), its
  * runs driven as remote (archives in, deltas out) both ways, `--jobs 2`.
  * The two are interleaved, `rounds` times each, the order swapped each round;
@@ -12,7 +16,7 @@
  *
  * Needs root, sshd and the docker CLI (scripts/sshd.sh).
  *
- *   node --import tsx scripts/bench/ssh-engine.ts [runs] [rounds] [--dockerode]
+ *   node --import tsx scripts/bench/ssh-engine.ts [runs] [rounds] [--forwarded] [--dockerode]
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -34,6 +38,7 @@ const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const RUNS = Number(args[0] ?? 8);
 const ROUNDS = Number(args[1] ?? 3);
 const DOCKERODE = process.argv.includes('--dockerode');
+const FORWARDED = process.argv.includes('--forwarded');
 const quiet = { write: () => true } as unknown as NodeJS.WriteStream;
 
 const client = connectDocker();
@@ -42,6 +47,12 @@ const image = await ensureTestImage(client, {});
 const engine = await startSecondEngine({ tcp: true });
 const gate = await startSshGateway(engine.host);
 const home = await mkdtemp(path.join(tmpdir(), 'evalrig-bench-ssh-'));
+// Interrupted: the engine and sshd it started go too.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    void Promise.allSettled([gate.stop(), engine.stop()]).then(() => process.exit(130));
+  });
+}
 try {
   await mkdir(path.join(home, '.ssh'));
   await writeFile(path.join(home, '.ssh', 'known_hosts'), `${gate.knownHostsLine}\n`);
@@ -52,6 +63,12 @@ try {
   );
   const tcp = engineAddress(engine.tcpHost!);
   const ssh = engineAddress(gate.address, { SSH_AUTH_SOCK: gate.agentSocket }, home);
+  const socket = new URL(engine.host).pathname;
+  const forwarded = engineAddress(
+    `${gate.address}${socket}`,
+    { SSH_AUTH_SOCK: gate.agentSocket },
+    home,
+  );
   // dockerode's own transport: the address without evalrig's (options of protocol ssh).
   const perCall: EngineAddress = { ...ssh, ssh: undefined };
 
@@ -81,12 +98,19 @@ try {
     return s;
   }
 
-  const times: Record<'tcp' | 'ssh', number[]> = { tcp: [], ssh: [] };
+  const configs = new Map<string, EngineAddress>([
+    ['tcp', tcp],
+    ['ssh dial-stdio', ssh],
+    ...(FORWARDED ? [['ssh socket forwarded', forwarded] as const] : []),
+  ]);
+  const names = [...configs.keys()];
+  const times = new Map(names.map((n) => [n, [] as number[]]));
   for (let round = 0; round < ROUNDS; round++) {
-    const order: Array<'tcp' | 'ssh'> = round % 2 === 0 ? ['tcp', 'ssh'] : ['ssh', 'tcp'];
+    // Each round a different order, so that none always runs first.
+    const order = names.map((_, i) => names[(i + round) % names.length]!);
     for (const name of order) {
-      const s = await campaign(name === 'tcp' ? tcp : ssh);
-      times[name].push(s);
+      const s = await campaign(configs.get(name)!);
+      times.get(name)!.push(s);
       console.log(`round ${round + 1} ${name}: ${RUNS} runs in ${s.toFixed(1)} s`);
     }
   }
@@ -94,10 +118,11 @@ try {
     const s = [...xs].sort((a, b) => a - b);
     return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
   };
-  const [t, s] = [median(times.tcp), median(times.ssh)];
-  console.log(
-    `median tcp ${t.toFixed(1)} s, ssh ${s.toFixed(1)} s: ssh / tcp = ${(s / t).toFixed(2)}x`,
-  );
+  const t = median(times.get('tcp')!);
+  for (const name of names.slice(1)) {
+    const s = median(times.get(name)!);
+    console.log(`median tcp ${t.toFixed(1)} s, ${name} ${s.toFixed(1)} s: ${(s / t).toFixed(2)}x`);
+  }
   if (DOCKERODE) {
     const d = await campaign(perCall);
     console.log(

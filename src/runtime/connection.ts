@@ -22,6 +22,12 @@ export interface SshTarget {
   readonly agent?: string;
   /** The host keys known_hosts accepts for it (raw blobs, as the server sends them). */
   readonly hostKeys: readonly Buffer[];
+  /**
+   * The engine's socket on that host (`ssh://user@host/run/podman/podman.sock`,
+   * Podman's spelling): reached by ssh's own socket forwarding, no remote
+   * command. Unset: the Docker CLI's `docker system dial-stdio`.
+   */
+  readonly socket?: string;
 }
 
 /** Where the Docker engine is expected, and how dockerode reaches it. */

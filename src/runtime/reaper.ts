@@ -58,11 +58,15 @@ function sshConnection() {
   return ssh;
 }
 function dial(options, done) {
-  sshConnection().then((c) => c.exec('docker system dial-stdio', (e, channel) => {
-    if (e) return done(e);
-    for (const m of ['setKeepAlive', 'setNoDelay', 'setTimeout', 'ref', 'unref']) channel[m] = () => channel;
-    done(null, channel);
-  }), done);
+  sshConnection().then((c) => {
+    const opened = (e, channel) => {
+      if (e) return done(e);
+      for (const m of ['setKeepAlive', 'setNoDelay', 'setTimeout', 'ref', 'unref']) channel[m] = () => channel;
+      done(null, channel);
+    };
+    if (cfg.ssh.socket) c.openssh_forwardOutStreamLocal(cfg.ssh.socket, opened);
+    else c.exec('docker system dial-stdio', opened);
+  }, done);
 }
 const tls = {};
 if (cfg.tls) {
@@ -181,6 +185,7 @@ export function startReaper(
             username: ssh.username,
             agent: ssh.agent,
             hostKeys: ssh.hostKeys.map((k) => k.toString('base64')),
+            socket: ssh.socket,
             module: createRequire(import.meta.url).resolve('ssh2'),
           },
         }

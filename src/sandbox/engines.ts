@@ -9,7 +9,9 @@
  * - `ssh://user@host[:port]`: the engine's `docker system dial-stdio` over
  *   one ssh connection kept open, its channels multiplexed (ssh-transport.ts),
  *   keys from `SSH_AUTH_SOCK`'s agent, the host's key checked against
- *   known_hosts as ssh does (known-hosts.ts);
+ *   known_hosts as ssh does (known-hosts.ts); `ssh://user@host[:port]/path.sock`
+ *   (Podman's spelling) reaches the socket at that path by ssh's own socket
+ *   forwarding instead, no command run over there;
  * - any other word: a Docker context of that name, read from
  *   `$DOCKER_CONFIG/contexts` (default `~/.docker/contexts`), its TLS files included.
  *
@@ -150,12 +152,14 @@ function parseAddress(
         hostVerifier: (key: Buffer) => known.accepts(key),
       },
     } as Docker.DockerOptions;
+    const socket = decodeURIComponent(url.pathname);
     const ssh: SshTarget = {
       host: url.hostname,
       port: Number(port),
       username,
       ...(agent ? { agent } : {}),
       hostKeys: known.keys.filter((k) => known.accepts(k)),
+      ...(socket !== '' && socket !== '/' ? { socket } : {}),
     };
     return { name, where: host, options, local: false, ssh };
   }

@@ -1,7 +1,9 @@
 /**
  * Docker's API over ssh as the Docker CLI speaks it: on the remote side
  * `docker system dial-stdio` carries one HTTP connection to the engine's
- * socket over an ssh channel's stdio. dockerode's own ssh transport makes a
+ * socket over an ssh channel's stdio (or, given the socket's path, as
+ * Podman's clients do, the channel is ssh's forwarding of that socket: no
+ * process over there). dockerode's own ssh transport makes a
  * new ssh connection (handshake, key exchange, authentication) for every API
  * call. Here ONE ssh connection per engine is kept open, each HTTP connection
  * is a channel on it, and HTTP keep-alive keeps channels for the next calls:
@@ -30,7 +32,7 @@ const FREE_CHANNELS = 8;
 /** Connections per engine at most (sessions beyond the server's MaxSessions each). */
 const MAX_CONNECTIONS = 16;
 /** Channels kept open ahead, their dial-stdio started: an exec's stream takes one at once. */
-const SPARES = 3;
+const SPARES = 2;
 /** A spare unused this long is closed (before the engine would close its idle connection). */
 const SPARE_MS = 30_000;
 
@@ -128,12 +130,16 @@ export class SshChannels {
     return connection;
   }
 
+  /** A channel to the engine: its socket forwarded, or the Docker CLI's dial-stdio run. */
   private exec(connection: Connection): Promise<ClientChannel> {
     return new Promise((resolve, reject) => {
-      connection.client.exec(DIAL_STDIO, (error, channel) => {
+      const done = (error: Error | undefined, channel: ClientChannel): void => {
         if (error) reject(error);
         else resolve(channel);
-      });
+      };
+      const socket = this.target.socket;
+      if (socket) connection.client.openssh_forwardOutStreamLocal(socket, done);
+      else connection.client.exec(DIAL_STDIO, done);
     });
   }
 
@@ -203,6 +209,10 @@ export class SshChannels {
 function asSocket(opened: Opened): Duplex {
   const socket = opened.channel as unknown as Duplex & Record<string, unknown>;
   const hold = (on: boolean): void => opened.hold(on);
+  // The engine's end is the connection's end, as a TCP socket's is: a kept-alive
+  // channel the engine closed must leave the agent's pool at once (a forwarded
+  // socket's channel stays half open until our side ends it too).
+  socket.once('end', () => socket.destroy());
   const self = (): Duplex => socket;
   socket.setKeepAlive = self;
   socket.setNoDelay = self;

@@ -50,9 +50,16 @@ describe('a campaign on an ssh:// engine', function () {
     await engine?.stop();
   });
 
-  sandboxConformance('remote Docker over ssh (one connection, channels multiplexed)', async () => {
+  // Over the socket's forwarding (ssh://…/path.sock): the campaign below covers dial-stdio.
+  sandboxConformance('remote Docker over ssh, its socket forwarded (one connection)', async () => {
     const HOME = await homeKnowing('conformance', [gate.knownHostsLine]);
-    const address = engineAddress(gate.address, { SSH_AUTH_SOCK: gate.agentSocket }, HOME);
+    const socket = new URL(engine.host).pathname;
+    const address = engineAddress(
+      `${gate.address}${socket}`,
+      { SSH_AUTH_SOCK: gate.agentSocket },
+      HOME,
+    );
+    expect(address.ssh?.socket).to.equal(socket);
     const provider = new RemoteDockerProvider({ client: connectEngine(address) });
     return {
       provider,
