@@ -253,11 +253,15 @@ describe('docs: the README and docs/ pages', function () {
     it('marks every JSON block with what it is, and each one holds', async () => {
       let n = 0;
       for (const page of pages) {
-        for (const fence of page.fences.filter((f) => f.lang === 'json')) {
+        for (const [i, fence] of page.fences.entries()) {
+          if (fence.lang !== 'json') continue;
           const where = at(page, fence.line);
           if (!fence.marker)
             expect.fail(`${where}: a JSON block with no <!-- doc-test: … --> before it`);
-          await checkJsonExample(fence.body, fence.marker, path.join(scratch, String(n++)), where);
+          const next = page.fences[i + 1];
+          const shown = next?.lang === 'text' && !next.marker ? next.body : undefined;
+          const dir = path.join(scratch, String(n++));
+          await checkJsonExample({ ...fence, marker: fence.marker }, dir, where, shown);
         }
       }
       expect(n, 'JSON examples found').to.be.greaterThan(4);
@@ -376,12 +380,16 @@ function checkCommandLine(words: string[], synopsis: boolean): string[] {
   return [];
 }
 
-/** Checks one JSON example as its marker says, in `dir` (a fresh folder). */
+/**
+ * Checks one JSON example as its marker says, in `dir` (a fresh folder). An
+ * invalid example's refusal, when the page shows it in a text block right
+ * after, must be exactly what evalrig prints for a file named evals.json.
+ */
 async function checkJsonExample(
-  body: string,
-  marker: string,
+  { body, marker }: { body: string; marker: string },
   dir: string,
   where: string,
+  shown?: string,
 ): Promise<void> {
   await mkdir(dir, { recursive: true });
   if (marker === 'model-script') {
@@ -401,11 +409,13 @@ async function checkJsonExample(
     const members = JSON.parse(`{${body}}`) as object;
     await loadAt(dir, fragment[1]!, JSON.stringify({ ...base, ...members }));
   } else if (invalid) {
+    const file = path.join(dir, 'bad/evals.json');
     const refused = await loadAt(dir, 'bad/evals.json', body).then(
       () => undefined,
-      (error: Error) => error.message,
+      (error: Error) => error.message.replaceAll(file, 'evals.json'),
     );
     expect(refused, `${where}: must be refused`).to.be.a('string').and.include(invalid[1]);
+    if (shown !== undefined) expect(`evalrig: ${refused}`, where).to.equal(shown.trimEnd());
   } else expect.fail(`${where}: unknown doc-test marker "${marker}"`);
 }
 
