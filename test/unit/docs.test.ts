@@ -261,7 +261,9 @@ describe('docs: the README and docs/ pages', function () {
           const next = page.fences[i + 1];
           const shown = next?.lang === 'text' && !next.marker ? next.body : undefined;
           const dir = path.join(scratch, String(n++));
-          await checkJsonExample({ ...fence, marker: fence.marker }, dir, where, shown);
+          await checkJsonExample({ ...fence, marker: fence.marker }, dir, where, shown).catch(
+            (error: Error) => expect.fail(`${where}: ${fence.marker}: ${error.message}`),
+          );
         }
       }
       expect(n, 'JSON examples found').to.be.greaterThan(4);
