@@ -406,6 +406,12 @@ async function checkJsonExample(
   const invalid = /^invalid "(.+)"$/.exec(marker);
   if (placed) {
     await loadAt(dir, placed[1]!, body);
+    // Its "$schema", read from where the page says to save it, names the real schema.
+    const schema = (JSON.parse(body) as { $schema?: string }).$schema;
+    if (schema) {
+      const from = path.join(root, path.dirname(placed[1]!), schema);
+      expect(await exists(from), `${where}: $schema ${schema}`).to.equal(true);
+    }
   } else if (fragment) {
     const base = JSON.parse(await readFile(path.join(root, fragment[1]!), 'utf8')) as object;
     const members = JSON.parse(`{${body}}`) as object;
