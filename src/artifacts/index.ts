@@ -6,6 +6,7 @@
 export * from './types.js';
 export { writeArtifact, readArtifact, writeFileAtomic } from './io.js';
 export { digestStops, verifyRunFiles } from './stops.js';
+export { evalrigVersion } from './version.js';
 export {
   ArtifactSchemaError,
   assertArtifact,

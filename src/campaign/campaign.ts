@@ -7,7 +7,7 @@ import {
   writeArtifact,
   type ConditionsFile,
 } from '../artifacts/index.js';
-import { version } from '../cli/version.js';
+import { evalrigVersion as version } from '../artifacts/index.js';
 import { loadEvalSet, refuseBeyondEngine, type EvalSet } from '../config/index.js';
 import { sweepQuotas } from '../environment/index.js';
 import { EvalrigError, InputError } from '../errors/index.js';

@@ -27,8 +27,8 @@ export {
   type RateStats,
   type NumberStats,
 } from './stats.js';
+export type { BenchmarkFile, Provenance } from './benchmark-file.js';
 export type {
-  BenchmarkFile,
   GroupStats,
   MeasureStats,
   Comparison,
@@ -36,5 +36,4 @@ export type {
   NumberDifference,
   StatusCounts,
   CodebaseEntry,
-  Provenance,
 } from './benchmark.js';

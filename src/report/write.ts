@@ -6,17 +6,17 @@ import {
   writeFileAtomic,
   type ConditionsFile,
 } from '../artifacts/index.js';
-import { version as evalrigVersion } from '../cli/version.js';
+import { evalrigVersion } from '../artifacts/index.js';
 import { InputError } from '../errors/index.js';
 import {
   compare,
   comparisonPairs,
   GroupAccumulator,
   messageCheckNames,
-  type BenchmarkFile,
   type CodebaseEntry,
   type GroupStats,
 } from './benchmark.js';
+import type { BenchmarkFile } from './benchmark-file.js';
 import { GradingAccumulator } from './grading.js';
 import { checkHtml, renderHtml } from './html.js';
 import { checkMarkdown, renderBaseline, renderReportMd } from './markdown.js';
