@@ -5,7 +5,6 @@
  */
 export { writeReport, ReportInputError, type ReportOptions, type ReportSummary } from './write.js';
 export { formatSummaryTable } from './summary.js';
-export { StoredRunError } from './runs.js';
 export { ReportStructureError } from './markdown.js';
 export {
   wilson,
