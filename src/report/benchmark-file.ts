@@ -5,6 +5,7 @@
  */
 import type { AgentIdentity, CampaignImageRecord } from '../artifacts/index.js';
 import type { CodebaseEntry, Comparison, GroupStats } from './benchmark.js';
+import type { EngineGroup } from './engines.js';
 import type { GradingSection } from './grading.js';
 import type { TreatmentWarning } from './treatment.js';
 import type { PowerWarning, Verdict } from './verdict.js';
@@ -52,6 +53,8 @@ export interface BenchmarkFile {
   readonly prompts?: ReadonlyArray<EvalPrompt>;
   /** What the judge said (grading.json, comparison.json); absent when nothing was graded. */
   readonly grading?: GradingSection;
+  /** Each condition's runs by the engine they ran on; only when they ran on several. */
+  readonly by_engine?: ReadonlyArray<EngineGroup>;
 }
 
 /** What an eval asked of the agent, as the report shows it. */

@@ -43,10 +43,16 @@ export async function execStreamed(
   });
   client.docker.modem.demuxStream(stream, raw, stderr);
   const out = new PassThrough();
+  // Chunks already demuxed still arrive after the pause: wait for one drain, not one per chunk.
+  let blocked = false;
   raw.on('data', (c: Buffer) => {
-    if (!out.write(c)) {
+    if (!out.write(c) && !blocked) {
+      blocked = true;
       stream.pause();
-      out.once('drain', () => stream.resume());
+      out.once('drain', () => {
+        blocked = false;
+        stream.resume();
+      });
     }
   });
   let settled = false;
