@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { circles, folderOf, importGraph, importsOfCli } from '../../scripts/layers.js';
+import { circles, folderGraph, folderOf, importGraph, importsOfCli } from '../../scripts/layers.js';
 
 const src = fileURLToPath(new URL('../../src/', import.meta.url));
 
@@ -19,6 +19,10 @@ describe('the layering of src/', () => {
 
   it('has nothing below cli/ import from it', () => {
     expect(importsOfCli(graph)).to.deep.equal([]);
+  });
+
+  it('has no circle between folders: no import runs up (model-stand-in/ does not import config/)', () => {
+    expect(circles(folderGraph(graph))).to.deep.equal([]);
   });
 
   for (const folder of ['report', 'compare', 'judge', 'campaign', 'campaign-folder', 'artifacts']) {
