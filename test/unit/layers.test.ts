@@ -25,7 +25,15 @@ describe('the layering of src/', () => {
     expect(circles(folderGraph(graph))).to.deep.equal([]);
   });
 
-  for (const folder of ['report', 'compare', 'judge', 'campaign', 'campaign-folder', 'artifacts']) {
+  for (const folder of [
+    'report',
+    'compare',
+    'judge',
+    'campaign',
+    'campaign-folder',
+    'artifacts',
+    'runtime',
+  ]) {
     it(`has no import circle in ${folder}/`, () => {
       const inside = circles(graph).filter((c) => c.some((f) => folderOf(f) === folder));
       expect(inside).to.deep.equal([]);
