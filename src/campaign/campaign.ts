@@ -1,13 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { evalrigVersion as version, type ConditionsFile } from '../artifacts/index.js';
 import {
-  assertArtifact,
-  verifyRunFiles,
-  writeArtifact,
-  type ConditionsFile,
-} from '../artifacts/index.js';
-import { version } from '../cli/version.js';
+  campaignFiles,
+  readConditions,
+  readRun,
+  writeConditions,
+} from '../campaign-folder/index.js';
 import { loadEvalSet, refuseBeyondEngine, type EvalSet } from '../config/index.js';
 import { describeEngines, preflightEngines, shipBaseImage } from './engine-setup.js';
 import { sweepQuotas } from '../environment/index.js';
@@ -48,7 +48,7 @@ import {
 import { prepareCampaignAgent, treatmentsOf, upstreamOf } from './agent.js';
 import { preflightCommand } from './command-preflight.js';
 import { ensureEvalEnvironments, ensureSetups } from './environments.js';
-import { CONTAINER, conditionsFile, runLayout } from './layout.js';
+import { CONTAINER, runLayout } from './layout.js';
 import { lockCampaignFolder } from './lock.js';
 import { planRuns, type PlannedRun } from './plan.js';
 import { runPipeline } from './pool.js';
@@ -147,24 +147,12 @@ async function existingConditions(outDir: string): Promise<ConditionsFile | unde
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw folderError(outDir, error);
   }
-  const file = conditionsFile(outDir);
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw folderError(outDir, error);
-  }
-  try {
-    const data = JSON.parse(text) as unknown;
-    assertArtifact('conditions', data, file);
-    return data as ConditionsFile;
-  } catch (error) {
-    const why = (error as Error).message.split('\n').slice(0, 3).join('; ');
-    throw new InputError(
-      `${file} is not a campaign's conditions.json (${why}): move ${outDir} away to start afresh, or choose another --out`,
-    );
-  }
+  const read = await readConditions(outDir);
+  if (read.status === 'missing') return undefined;
+  if (read.status === 'ok') return read.value;
+  throw new InputError(
+    `${read.problem}: it is not a campaign's conditions.json; move ${outDir} away to start afresh, or choose another --out`,
+  );
 }
 
 const FOLDER_FAULTS: Readonly<Record<string, string>> = {
@@ -228,18 +216,14 @@ async function isFinished(
   planned: PlannedRun,
   log: NodeJS.WritableStream,
 ): Promise<boolean> {
-  const layout = runLayout(outDir, planned.key);
-  try {
-    await stat(layout.runJson);
-  } catch {
+  const read = await readRun(runLayout(outDir, planned.key).dir);
+  if (read.status === 'missing') return false;
+  if (read.status === 'broken') {
+    log.write(`evalrig: ${planned.key}: its files are broken (${read.problem}); replaying it\n`);
     return false;
   }
-  const checked = await verifyRunFiles(layout.dir);
-  if (checked.problem !== undefined) {
-    log.write(`evalrig: ${planned.key}: its files are broken (${checked.problem}); replaying it\n`);
-    return false;
-  }
-  return checked.record.status === 'completed' || checked.record.status === 'timed_out';
+  const { status } = read.value.record;
+  return status === 'completed' || status === 'timed_out';
 }
 
 /**
@@ -363,7 +347,7 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
   const reaper = startReaper(
     client,
     { [LABELS.session]: session },
-    { scratch: options.scratch, mounts: path.join(outDir, 'work') },
+    { scratch: options.scratch, mounts: campaignFiles(outDir).work },
   );
   // The other engines' containers too, where the reaper can reach them (sockets, tcp://, TLS; not ssh://).
   const otherReapers =
@@ -390,14 +374,14 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
       );
     }
     // Quotas of the runs in flight: unmounted before exit (a killed orchestrator's, at the next start).
-    await until(sweepQuotas(path.join(outDir, 'work')), deadline - 200);
+    await until(sweepQuotas(campaignFiles(outDir).work), deadline - 200);
     await until(release(), deadline);
   });
   try {
     // The judge is made ready (its key read, its script checked) before anything runs.
     const grader = await CampaignGrader.prepare(evalSet, { campaign, outDir, log });
     // A campaign that died left its runs' quotas mounted: unmount them first.
-    await sweepQuotas(path.join(outDir, 'work'));
+    await sweepQuotas(campaignFiles(outDir).work);
     // A campaign that died left containers behind: find them by label.
     const leftovers = await sandboxes.reap({ [LABELS.campaign]: campaign });
     if (leftovers > 0)
@@ -547,7 +531,7 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
         ...(options.conditions ? { conditions: [...options.conditions] } : {}),
       },
     };
-    await writeArtifact('conditions', conditionsFile(outDir), conditions);
+    await writeConditions(outDir, conditions);
     campaign = conditions.campaign;
 
     const todo: PlannedRun[] = [];

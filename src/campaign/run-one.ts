@@ -2,8 +2,6 @@ import { chmod, lstat, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import {
-  digestStops,
-  writeArtifact,
   writeFileAtomic,
   type CheckResult,
   type DiffCounters,
@@ -55,7 +53,15 @@ import {
   type SandboxProvider,
 } from '../sandbox/index.js';
 import { provenanceOf, type ResolvedCodebase } from '../source/index.js';
-import { flightFiles, witnessTurn } from '../flight/index.js';
+import { witnessTurn } from '../flight/index.js';
+import {
+  campaignFiles,
+  digestStops,
+  flightFiles,
+  writeCalls,
+  writeRun,
+  writeStop,
+} from '../campaign-folder/index.js';
 import { needlesOf, runTreatment, type StagedInstruction } from '../treatment/index.js';
 import { openRunGateway, type BodyBudget, type RunGateway } from '../gateway/index.js';
 import {
@@ -65,7 +71,7 @@ import {
   turnAgentRecord,
   type CampaignAgent,
 } from './agent.js';
-import { CONTAINER, runLayout, stopFileName, type RunLayout } from './layout.js';
+import { CONTAINER, runLayout, type RunLayout } from './layout.js';
 import type { PlannedRun } from './plan.js';
 import { truncationMark, turnPlayer, whyAgentFailed, type PlayedRunTurn } from './turns.js';
 
@@ -372,7 +378,7 @@ async function prepareEnvironmentOf(
   await rm(layout.dir, { recursive: true, force: true });
   await rm(layout.envRoot, { recursive: true, force: true });
   await mkdir(layout.stopsDir, { recursive: true });
-  await claimPrivateFolder(path.join(ctx.outDir, 'work'));
+  await claimPrivateFolder(campaignFiles(ctx.outDir).work);
   const base = path.join(layout.envRoot, 'base');
   const env = await prepareEnvironment({
     root: base,
@@ -775,15 +781,14 @@ async function collectTurnStop(
   });
   await checkRecord(run, state.tampered);
   const agent = played.claim ? await witnessedTurn(run, state, turn.n, played.claim) : undefined;
-  const file = stopFileName(turn.n);
   const kept: StopRecord = {
     ...stop,
     final_message: finalMessageOf(ctx, played, agent),
     ...(agent ? { agent } : {}),
   };
-  await writeArtifact('stop', path.join(run.layout.stopsDir, file), kept);
+  const file = await writeStop(run.layout.dir, turn.n, kept);
   state.stops.push(kept);
-  state.stopFiles.push(`stops/${file}`);
+  state.stopFiles.push(file);
   return kept;
 }
 
@@ -891,12 +896,12 @@ async function recordRun(
     });
   }
   const allCalls = [...ghRecordOf(prepared).calls];
-  await writeFile(layout.callsJsonl, allCalls.map((c) => `${JSON.stringify(c)}\n`).join(''));
+  await writeCalls(layout.dir, allCalls);
   const stopsSha256 = await digestStops(layout.dir, state.stopFiles);
   const record = runRecordOf(ctx, prepared, state, { allCalls, stopsSha256 });
   // What a signal cut is unfinished, whatever it measured: resume replays it.
   if (ctx.cut?.()) return { status: 'failed', record };
-  await writeArtifact('run', layout.runJson, record);
+  await writeRun(layout.dir, record);
   // Off the critical path too: nothing reads the environment any more.
   const keep = ctx.keepEnvironments || state.status === 'failed';
   ctx.removals.push(releaseEnvironment(prepared, keep).catch(() => undefined));

@@ -14,7 +14,7 @@ import { pointer, quote, type Problem } from './problems.js';
 import { whyNotBranchName } from './refname.js';
 import { keyProblems } from './keys.js';
 import { messageCheckProblems } from './message-checks.js';
-import { loadModelScript, ModelScriptError } from '../model-stand-in/index.js';
+import { loadModelScript, ModelScriptError } from '../model-stand-in/script.js';
 
 /** A quota smaller than this holds no real checkout. */
 const MIN_DISK_BYTES = 16 * 1024 * 1024;

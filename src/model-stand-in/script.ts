@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { InputError } from '../errors/index.js';
-import { isObject, kind, token } from '../config/json-shape.js';
+import { isObject, kind, token } from './json-shape.js';
 
 /** One content block the model answers with. */
 export type ScriptBlock =

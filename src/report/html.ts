@@ -1,10 +1,6 @@
 import { NUMBER_MEASURES, RATE_MEASURES, type NumberMeasure } from '../measure/index.js';
-import {
-  AGENT_MEASURES,
-  messageCheckNames,
-  type AgentMeasure,
-  type BenchmarkFile,
-} from './benchmark.js';
+import { AGENT_MEASURES, messageCheckNames, type AgentMeasure } from './benchmark.js';
+import type { BenchmarkFile } from './benchmark-file.js';
 import {
   AGENT_LABELS,
   formatDifference,
@@ -17,20 +13,14 @@ import {
   num,
   percent,
 } from './format.js';
+import { esc } from './format.js';
 import { gradingHtml } from './grading-render.js';
 import { codebaseLine, HOST_LOCAL_NOTE, ReportStructureError } from './markdown.js';
 import type { NumberStats, RateStats } from './stats.js';
 import type { RunTimeline, StopLine } from './timeline.js';
 
-/** Escapes text for HTML content and quoted attribute values. */
-export function esc(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
+/** Escapes text for HTML (in format.ts, beside the other helpers every page part shares). */
+export { esc };
 
 export const CSS = `
 :root{--fg:#1d2330;--muted:#667085;--line:#d9dee7;--bg:#fff;--soft:#f5f7fa;--good:#1a7f4b;--bad:#c0362c;--accent:#2d5bd7}

@@ -1,11 +1,7 @@
 import { EvalrigError } from '../errors/index.js';
 import { NUMBER_MEASURES, RATE_MEASURES } from '../measure/index.js';
-import {
-  AGENT_MEASURES,
-  messageCheckNames,
-  type BenchmarkFile,
-  type CodebaseEntry,
-} from './benchmark.js';
+import { AGENT_MEASURES, messageCheckNames, type CodebaseEntry } from './benchmark.js';
+import type { BenchmarkFile } from './benchmark-file.js';
 import { gradingMarkdown } from './grading-render.js';
 import {
   AGENT_LABELS,
@@ -17,25 +13,16 @@ import {
   messageCheckLabel,
   MEASURE_LABELS,
 } from './format.js';
+import { table } from './format.js';
+
+/** A table cell's text (in format.ts, shared with the judge's section). */
+export { cell } from './format.js';
 
 /** A generated page does not have the structure evalrig means it to: a bug, caught before writing. */
 export class ReportStructureError extends EvalrigError {
   constructor(file: string, problem: string) {
     super(`${file} would be malformed: ${problem}`, { exitCode: 70 });
   }
-}
-
-/** A table cell: pipes escaped, one line. */
-export function cell(text: string): string {
-  return text
-    .replace(/\\/g, '\\\\')
-    .replace(/\|/g, '\\|')
-    .replace(/[\r\n]+/g, ' ');
-}
-
-export function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
-  const line = (cells: readonly string[]): string => `| ${cells.map(cell).join(' | ')} |`;
-  return [line(header), `|${header.map(() => ' --- ').join('|')}|`, ...rows.map(line)].join('\n');
 }
 
 /** Where a codebase came from, as one line: "url @ ref → commit" or "path → commit". */

@@ -1,27 +1,27 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { evalrigVersion, type ConditionsFile } from '../artifacts/index.js';
 import {
-  readArtifact,
-  writeArtifact,
-  writeFileAtomic,
-  type ConditionsFile,
-} from '../artifacts/index.js';
-import { version as evalrigVersion } from '../cli/version.js';
+  campaignFiles,
+  notACampaign,
+  readConditions,
+  readRuns,
+  runLinks,
+  writeReportFiles,
+} from '../campaign-folder/index.js';
 import { InputError } from '../errors/index.js';
 import {
   compare,
   comparisonPairs,
   GroupAccumulator,
   messageCheckNames,
-  type BenchmarkFile,
   type CodebaseEntry,
   type GroupStats,
 } from './benchmark.js';
+import type { BenchmarkFile } from './benchmark-file.js';
 import { GradingAccumulator } from './grading.js';
 import { EngineSplit } from './engines.js';
 import { checkHtml, renderHtml } from './html.js';
 import { checkMarkdown, renderBaseline, renderReportMd } from './markdown.js';
-import { readStops, runFiles, storedRuns, StoredRunError } from './runs.js';
 import { toTimeline, type RunTimeline } from './timeline.js';
 import { TreatmentAccumulator } from './treatment.js';
 import { powerWarnings, verdicts } from './verdict.js';
@@ -54,20 +54,10 @@ export interface ReportSummary {
   readonly broken: ReadonlyArray<{ readonly run: string; readonly problem: string }>;
 }
 
-async function readConditions(outDir: string): Promise<ConditionsFile> {
-  const file = path.join(outDir, 'conditions.json');
-  try {
-    await readFile(file);
-  } catch {
-    throw new ReportInputError(
-      `${file} is missing: ${outDir} is not a campaign folder (evalrig run writes it first)`,
-    );
-  }
-  try {
-    return await readArtifact<ConditionsFile>('conditions', file);
-  } catch (error) {
-    throw new ReportInputError(`${file} cannot be read: ${(error as Error).message}`);
-  }
+async function conditionsOf(outDir: string): Promise<ConditionsFile> {
+  const read = await readConditions(outDir);
+  if (read.status === 'ok') return read.value;
+  throw new ReportInputError(notACampaign(read, outDir));
 }
 
 function codebaseKey(
@@ -99,7 +89,7 @@ export async function writeReport(
   options: ReportOptions = {},
 ): Promise<ReportSummary> {
   const dir = path.resolve(outDir);
-  const conditionsFile = await readConditions(dir);
+  const conditionsFile = await conditionsOf(dir);
   const limit = options.timelineLimit ?? 200;
   const generatedAt = (options.now ?? new Date()).toISOString();
 
@@ -131,27 +121,18 @@ export async function writeReport(
   let total = 0;
   let withoutRecord = 0;
   const broken: Array<{ run: string; problem: string }> = [];
-  for await (const { location, record, broken: problem } of storedRuns(dir)) {
-    const run = path.relative(dir, location.dir);
-    if (problem !== undefined) {
-      broken.push({ run, problem });
+  for await (const { entry, read } of readRuns(dir)) {
+    const run = path.relative(dir, entry.dir);
+    if (read.status === 'broken') {
+      broken.push({ run, problem: read.problem });
       continue;
     }
-    if (record === null) {
+    if (read.status === 'missing') {
       withoutRecord++;
       continue;
     }
-    // The stops are read before the run counts: a damaged stop leaves the run out, named.
-    let stops: Awaited<ReturnType<typeof readStops>> | undefined;
-    if (timelines.length < limit) {
-      try {
-        stops = await readStops(location, record.stops);
-      } catch (error) {
-        if (!(error instanceof StoredRunError)) throw error;
-        broken.push({ run, problem: error.message });
-        continue;
-      }
-    }
+    // Read and verified whole (the stops too): a damaged stop leaves the run out, named.
+    const { record, stops } = read.value;
     total++;
     let cond = byCondition.get(record.condition);
     if (!cond) byCondition.set(record.condition, (cond = new GroupAccumulator()));
@@ -166,13 +147,13 @@ export async function writeReport(
       );
     group.acc.add(record);
     byEngine.add(record);
-    const read = grading.add(location.dir, record);
-    read.catch(() => undefined); // awaited below; not "unhandled" meanwhile
-    gradingReads.push(read);
+    const graded = grading.add(entry.dir, record);
+    graded.catch(() => undefined); // awaited below; not "unhandled" meanwhile
+    gradingReads.push(graded);
     if (gradingReads.length >= 32) await Promise.all(gradingReads.splice(0));
     if (record.codebase) addCodebase(record.eval, record.codebase);
-    if (stops) {
-      const files = (await runFiles(location, record.stops)).map((f) => ({
+    if (timelines.length < limit) {
+      const files = (await runLinks(entry.dir, record.stops)).map((f) => ({
         label: f.label,
         path: [...run.split(path.sep), f.path].join('/'),
       }));
@@ -182,7 +163,7 @@ export async function writeReport(
   if (total === 0) {
     const brokenNote = broken.length ? `; broken: ${broken.map((b) => b.run).join(', ')}` : '';
     throw new ReportInputError(
-      `${path.join(dir, 'runs')} holds no run.json${withoutRecord ? ` (${withoutRecord} run folders without one)` : ''}${brokenNote}: nothing to report on`,
+      `${campaignFiles(dir).runs} holds no run.json${withoutRecord ? ` (${withoutRecord} run folders without one)` : ''}${brokenNote}: nothing to report on`,
     );
   }
 
@@ -245,12 +226,13 @@ export async function writeReport(
     ...engineSplitOf(byEngine),
   };
 
-  const files = {
-    benchmark: path.join(dir, 'benchmark.json'),
-    baseline: path.join(dir, 'BASELINE.md'),
-    reportMd: path.join(dir, 'report.md'),
-    reportHtml: path.join(dir, 'report.html'),
-  };
+  const {
+    benchmark: benchmarkJson,
+    baseline: baselinePath,
+    reportMd: mdPath,
+    reportHtml,
+  } = campaignFiles(dir);
+  const files = { benchmark: benchmarkJson, baseline: baselinePath, reportMd: mdPath, reportHtml };
   // Render and check everything before writing anything, so a failure leaves the old files whole.
   const baselineMd = renderBaseline(benchmark);
   checkMarkdown(files.baseline, baselineMd, [`# Baseline: ${benchmark.campaign}`]);
@@ -259,10 +241,7 @@ export async function writeReport(
   const html = renderHtml(benchmark, timelines, total - timelines.length);
   checkHtml(files.reportHtml, html, messageCheckNames(conditions).length);
 
-  await writeArtifact('benchmark', files.benchmark, benchmark);
-  await writeFileAtomic(files.baseline, baselineMd);
-  await writeFileAtomic(files.reportMd, reportMd);
-  await writeFileAtomic(files.reportHtml, html);
+  await writeReportFiles(dir, { benchmark, baselineMd, reportMd, reportHtml: html });
 
   return {
     outDir: dir,

@@ -2,6 +2,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { runCampaign } from '../../campaign/index.js';
+import { campaignFiles } from '../../campaign-folder/index.js';
 import { InputError } from '../../errors/index.js';
 import { gradingErrors } from '../../judge/index.js';
 import { formatSummaryTable, writeReport } from '../../report/index.js';
@@ -135,9 +136,9 @@ export function registerRun(program: Command): void {
       if (flags.report) {
         const summary = await writeReport(result.outDir);
         process.stdout.write(`${formatSummaryTable(summary)}\n`);
-        process.stdout.write(`report: ${path.join(result.outDir, 'report.html')}\n`);
+        process.stdout.write(`report: ${campaignFiles(result.outDir).reportHtml}\n`);
       } else {
-        process.stdout.write(`runs: ${path.join(result.outDir, 'runs')}\n`);
+        process.stdout.write(`runs: ${campaignFiles(result.outDir).runs}\n`);
       }
       if (result.failed > 0) process.exitCode = 1;
       const errored = gradingErrors(result.grading);
