@@ -6,6 +6,7 @@ import { registerValidate } from './validate.js';
 import { registerReport } from './report.js';
 import { registerCompare } from './compare.js';
 import { registerGrade } from './grade.js';
+import { registerView } from './view.js';
 
 /** Every verb of the CLI; each lives in its own file. */
 export function registerCommands(program: Command): void {
@@ -16,4 +17,5 @@ export function registerCommands(program: Command): void {
   registerReport(program);
   registerCompare(program);
   registerGrade(program);
+  registerView(program);
 }
