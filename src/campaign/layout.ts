@@ -43,6 +43,11 @@ export function stopFileName(turn: number): string {
   return `stop-${String(turn).padStart(2, '0')}.json`;
 }
 
+/** The patch against the baseline at a stop, beside its stop file (stops/stop-NN.patch). */
+export function stopPatchName(turn: number): string {
+  return `stop-${String(turn).padStart(2, '0')}.patch`;
+}
+
 export function turnOutputName(turn: number, stream: 'stdout' | 'stderr'): string {
   return `turn-${String(turn).padStart(2, '0')}.${stream}.txt`;
 }

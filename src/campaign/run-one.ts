@@ -64,7 +64,7 @@ import {
   turnAgentRecord,
   type CampaignAgent,
 } from './agent.js';
-import { CONTAINER, runLayout, stopFileName, type RunLayout } from './layout.js';
+import { CONTAINER, runLayout, stopFileName, stopPatchName, type RunLayout } from './layout.js';
 import type { PlannedRun } from './plan.js';
 import { truncationMark, turnPlayer, whyAgentFailed, type PlayedRunTurn } from './turns.js';
 
@@ -569,6 +569,8 @@ interface RunState {
   finalDiff: DiffCounters;
   /** The last planned turn's stop takes the patch too, reused as the final diff when nothing ran since. */
   lastDiff?: DiffMeasure;
+  /** The patch the stop being collected measured, written beside it as stops/stop-NN.patch. */
+  stopPatch?: string;
   readonly stops: StopRecord[];
   readonly stopFiles: string[];
   readonly checks: CheckResult[];
@@ -735,12 +737,13 @@ function stopContextOf(
     probeEnv: { HOME: run.home },
     probes: ctx.evalSet.probes,
     handOver: ctx.evalSet.hand_over,
-    // The patch is only wanted at the end: a stop measures counts alone, but
-    // the last planned turn's stop takes the patch too.
+    // Counts and patch come from one git process: each stop keeps its patch (what the viewer
+    // shows at that stop), and the last planned turn's is reused as the final diff.
     measureDiff: async () => {
-      if (!last) return counters(await measureDiff(run.seal, { patch: false }));
-      state.lastDiff = await measureDiff(run.seal, { maxPatchBytes: ctx.maxPatchBytes });
-      return counters(state.lastDiff);
+      const diff = await measureDiff(run.seal, { maxPatchBytes: ctx.maxPatchBytes });
+      state.stopPatch = diff.patch;
+      if (last) state.lastDiff = diff;
+      return counters(diff);
     },
     isAncestor: (objects, ancestor, descendant) =>
       isAncestorIn(run.seal, objects, ancestor, descendant),
@@ -778,6 +781,9 @@ async function collectTurnStop(
     final_message: finalMessageOf(ctx, played, agent),
     ...(agent ? { agent } : {}),
   };
+  if (state.stopPatch !== undefined)
+    await writeFile(path.join(run.layout.stopsDir, stopPatchName(turn.n)), state.stopPatch);
+  state.stopPatch = undefined;
   await writeArtifact('stop', path.join(run.layout.stopsDir, file), kept);
   state.stops.push(kept);
   state.stopFiles.push(`stops/${file}`);
