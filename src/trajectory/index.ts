@@ -10,7 +10,7 @@
  */
 import { buildTrajectory } from './build.js';
 import { assertTrajectory } from './schema.js';
-import { readTrajectoryInputs } from './source.js';
+import { hasFlightRecord, readTrajectoryInputs } from './source.js';
 import type { Trajectory } from './types.js';
 
 export { buildTrajectory, citedStep, type TrajectoryInputs } from './build.js';
@@ -23,4 +23,13 @@ export async function readTrajectory(runDir: string): Promise<Trajectory> {
   const trajectory = buildTrajectory(await readTrajectoryInputs(runDir));
   assertTrajectory(trajectory, runDir);
   return trajectory;
+}
+
+/**
+ * A run's trajectory where its gateway kept a flight record (what the host witnessed), else
+ * null: what the judge's transcript excerpt is taken from before the agent's own stream.
+ */
+export async function witnessedTrajectory(runDir: string): Promise<Trajectory | null> {
+  if (!(await hasFlightRecord(runDir))) return null;
+  return readTrajectory(runDir);
 }

@@ -71,6 +71,11 @@ function jsonLines<T>(text: string | null): T[] {
   });
 }
 
+/** The run's model gateway kept a flight record (an adapter agent's run). */
+export async function hasFlightRecord(runDir: string): Promise<boolean> {
+  return exists(flightFiles(runDir).calls);
+}
+
 /** A run's record, checked against its schema. */
 export async function readRunRecord(runDir: string): Promise<RunRecord> {
   return readArtifact<RunRecord>('run', path.join(runDir, 'run.json'));
