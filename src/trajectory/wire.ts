@@ -182,7 +182,8 @@ function messagesJson(m: Obj, answer: WireAnswer): void {
 
 function addItem(item: WireItem, answer: WireAnswer): void {
   if (item.type === 'text') answer.texts.push(item.text);
-  else if (item.type === 'tool_call') answer.toolCalls.push({ ...item });
+  else if (item.type === 'tool_call')
+    answer.toolCalls.push({ id: item.id, name: item.name, input: item.input });
 }
 
 function messagesEvents(events: readonly Obj[], answer: WireAnswer): void {

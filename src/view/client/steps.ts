@@ -107,7 +107,13 @@ export function stepElement(t: Trajectory, s: Step): HTMLElement {
   const side = s.kind === 'model' && s.side ? ' side' : '';
   return h(
     'div',
-    { class: `step step-${s.kind}${side}`, id: `step-${s.i}`, 'data-i': s.i, 'data-kind': s.kind },
+    {
+      class: `step step-${s.kind}${side}`,
+      id: `step-${s.i}`,
+      'data-i': s.i,
+      'data-kind': s.kind,
+      'data-role': s.kind === 'message' ? s.role : undefined,
+    },
     ...stepBody(t, s),
   );
 }
