@@ -1,7 +1,7 @@
 import type { FlightRecord, ModelCall } from '../flight/index.js';
 import { clipText } from './text.js';
 import { TEXT_CAP, type MessageStep, type ModelStep, type ToolStep } from './types.js';
-import { answerOf, requestEntries, type WireEntry } from './wire.js';
+import { answerOf, entryOf, requestHistory, type WireEntry } from './wire.js';
 
 /** A step before it has its place: its turn, and the time it sorts by. */
 export type Draft<S> = { -readonly [K in keyof S]: S[K] } & { sortAt: number };
@@ -29,9 +29,14 @@ export function modelSteps(flight: FlightRecord, turnOf: (seq: number) => number
     const body = call.api === null ? null : flight.request(call);
     const side = !declaresTools(body);
     if (!side && call.api !== null && body !== null) {
-      const entries = requestEntries(call.api, body);
-      const fresh = entries.length >= seen ? entries.slice(seen) : afterLastAnswer(entries);
-      seen = entries.length;
+      // Only what follows the last request's history is read: a long session costs its new part.
+      const api = call.api;
+      const history = requestHistory(api, body);
+      const fresh =
+        history.length >= seen
+          ? history.slice(seen).map((e) => entryOf(api, e))
+          : afterLastAnswer(history.map((e) => entryOf(api, e)));
+      seen = history.length;
       steps.push(...newEntries(fresh, call, turn, tools));
     }
     const model = modelStep(flight, call, turn, side);

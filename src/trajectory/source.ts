@@ -122,7 +122,8 @@ export async function readTrajectoryInputs(runDir: string): Promise<TrajectoryIn
     record,
     stops,
     patches,
-    flight: hasFlight ? await readFlight(runDir) : null,
+    // Bodies only read, never changed: a growing history is rebuilt once, not once per call.
+    flight: hasFlight ? await readFlight(runDir, { shared: true }) : null,
     ghCalls: jsonLines<GhCall>(await readBounded(path.join(runDir, 'calls.jsonl'), 32 << 20)),
     outputs,
     grading: await readGrading(runDir).catch(() => null),
@@ -219,4 +220,24 @@ export async function writeReviewText(
   text: string,
 ): Promise<void> {
   await writeFileAtomic(reviewFile(outDir, evalId, condition, run), text);
+}
+
+/**
+ * The text of every review note of the campaign (reviews/<eval>/<condition>/run-NN.json), in
+ * the campaign's order: only reviewed runs are read.
+ */
+export async function* reviewTexts(outDir: string): AsyncGenerator<{ file: string; text: string }> {
+  const root = path.join(outDir, 'reviews');
+  for (const evalId of await dirs(root)) {
+    for (const condition of await dirs(path.join(root, evalId))) {
+      const dir = path.join(root, evalId, condition);
+      const names = (await readdir(dir).catch(() => [] as string[]))
+        .filter((n) => /^run-\d+\.json$/u.test(n))
+        .sort((a, b) => Number(/\d+/u.exec(a)![0]) - Number(/\d+/u.exec(b)![0]));
+      for (const name of names) {
+        const text = await readBounded(path.join(dir, name), 64 * 1024);
+        if (text !== null) yield { file: path.join(dir, name), text };
+      }
+    }
+  }
 }

@@ -35,21 +35,26 @@ const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const jsonText = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v ?? null));
 
 /**
- * The history a request carries, one entry per element of its `messages` (Messages API) or
- * `input` (Responses API), plus its system prompt as a first entry when it has one.
+ * The history a request carries, as its raw elements: its `messages` (Messages API) or its
+ * `input` (Responses API; a string input is one user message). {@link entryOf} reads one.
  */
-export function requestEntries(api: WireApiName, body: unknown): WireEntry[] {
+export function requestHistory(api: WireApiName, body: unknown): unknown[] {
   if (!isObj(body)) return [];
-  if (api === 'messages') {
-    const messages = Array.isArray(body.messages) ? body.messages : [];
-    return messages.map(messageEntry);
-  }
-  if (typeof body.input === 'string') return [{ role: 'user', items: [userText(body.input)] }];
-  const input = Array.isArray(body.input) ? body.input : [];
-  return input.map(responsesEntry);
+  if (api === 'messages') return Array.isArray(body.messages) ? body.messages : [];
+  if (typeof body.input === 'string')
+    return [{ type: 'message', role: 'user', content: body.input }];
+  return Array.isArray(body.input) ? body.input : [];
 }
 
-const userText = (text: string): WireItem => ({ type: 'text', role: 'user', text });
+/** One element of a request's history, read. */
+export function entryOf(api: WireApiName, element: unknown): WireEntry {
+  return api === 'messages' ? messageEntry(element) : responsesEntry(element);
+}
+
+/** The history a request carries, one entry per element (see {@link requestHistory}). */
+export function requestEntries(api: WireApiName, body: unknown): WireEntry[] {
+  return requestHistory(api, body).map((e) => entryOf(api, e));
+}
 
 function messageEntry(m: unknown): WireEntry {
   if (!isObj(m)) return { role: 'unknown', items: [] };
