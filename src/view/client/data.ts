@@ -26,15 +26,32 @@ const runPath = (e: string, c: string, n: number): string =>
 export const runDetail = (e: string, c: string, n: number) =>
   json<{ row: RunRow; trajectory: Trajectory }>(`/_api/run/${runPath(e, c, n)}`);
 
-/** Every finished run's row, as the server streams them (one JSON line each). */
-export async function runRows(): Promise<RunRow[]> {
+/**
+ * Every finished run's row, as the server streams them (one JSON line each): `onRows` is
+ * called with each batch as it arrives, so a page shows its first rows before the last is read.
+ */
+export async function streamRows(onRows: (rows: RunRow[]) => void): Promise<void> {
   const res = await fetch('/_api/runs');
-  if (!res.ok) throw new Error(`/_api/runs: ${res.status}`);
-  const text = await res.text();
-  return text
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l) as RunRow);
+  if (!res.ok || !res.body) throw new Error(`/_api/runs: ${res.status}`);
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let rest = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    rest += done ? decoder.decode() : decoder.decode(value, { stream: true });
+    const lines = rest.split('\n');
+    rest = done ? '' : lines.pop()!;
+    const rows = lines.filter((l) => l !== '').map((l) => JSON.parse(l) as RunRow);
+    if (rows.length > 0) onRows(rows);
+    if (done) return;
+  }
+}
+
+/** Every finished run's row, once all are read. */
+export async function runRows(): Promise<RunRow[]> {
+  const all: RunRow[] = [];
+  await streamRows((rows) => all.push(...rows));
+  return all;
 }
 
 export async function saveReview(

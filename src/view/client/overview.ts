@@ -3,7 +3,9 @@ import {
   campaignInfo,
   FILTERS,
   listen,
+  rowKey,
   runRows,
+  streamRows,
   type BenchmarkFile,
   type CampaignInfo,
   type RunRow,
@@ -59,40 +61,61 @@ function verdictSection(b: BenchmarkFile | null): HTMLElement {
 }
 
 /** Per condition: how many runs each filter selects, each count a link to those runs. */
-function conditionTable(info: CampaignInfo, rows: readonly RunRow[]): HTMLElement {
-  const names = info.benchmark?.conditions.map((c) => c.condition) ??
-    info.conditions?.conditions.map((c) => c.name) ?? [...new Set(rows.map((r) => r.condition))];
-  const body = Object.entries(FILTERS).map(([filter, f]) =>
-    h(
-      'tr',
-      { 'data-filter': filter },
-      h('th', {}, f.label),
-      ...names.map((c) => {
-        const n = rows.filter((r) => r.condition === c && f.test(r)).length;
-        const q = new URLSearchParams({ condition: c });
-        if (filter !== 'all') q.set('filter', filter);
-        return h(
-          'td',
-          { class: 'v', 'data-condition': c },
-          h('a', { href: viewHref(['runs'], q) }, String(n)),
-        );
-      }),
-    ),
-  );
-  const rates =
-    (info.benchmark?.conditions ?? []).length === 0 ? [] : rateRows(info.benchmark!, names);
-  return h(
-    'section',
-    { id: 'per-condition' },
-    h('h2', {}, 'Per condition'),
-    h(
-      'table',
-      { id: 'conditions' },
-      h('tr', {}, h('th', {}, ''), ...names.map((c) => h('th', {}, c))),
-      ...body,
-      ...rates,
-    ),
-  );
+class ConditionTable {
+  readonly element: HTMLElement;
+  private readonly cells = new Map<string, HTMLElement>();
+  private readonly counts = new Map<string, number>();
+
+  constructor(
+    info: CampaignInfo,
+    private readonly names: readonly string[],
+  ) {
+    const body = Object.entries(FILTERS).map(([filter, f]) =>
+      h(
+        'tr',
+        { 'data-filter': filter },
+        h('th', {}, f.label),
+        ...names.map((c) => {
+          const q = new URLSearchParams({ condition: c });
+          if (filter !== 'all') q.set('filter', filter);
+          const a = h('a', { href: viewHref(['runs'], q) }, '0');
+          this.cells.set(`${filter}\u0000${c}`, a);
+          return h('td', { class: 'v', 'data-condition': c }, a);
+        }),
+      ),
+    );
+    const b = info.benchmark;
+    const rates = b && b.conditions.length > 0 ? rateRows(b, names) : [];
+    this.element = h(
+      'section',
+      { id: 'per-condition' },
+      h('h2', {}, 'Per condition'),
+      h(
+        'table',
+        { id: 'conditions' },
+        h('tr', {}, h('th', {}, ''), ...names.map((c) => h('th', {}, c))),
+        ...body,
+        ...rates,
+      ),
+    );
+  }
+
+  /** Counts rows as they stream in (a live row replacing one is counted by `recount`). */
+  add(rows: readonly RunRow[]): void {
+    for (const r of rows) {
+      for (const [filter, f] of Object.entries(FILTERS)) {
+        if (!f.test(r)) continue;
+        const key = `${filter}\u0000${r.condition}`;
+        this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+      }
+    }
+    for (const [key, a] of this.cells) a.textContent = String(this.counts.get(key) ?? 0);
+  }
+
+  recount(rows: Iterable<RunRow>): void {
+    this.counts.clear();
+    this.add([...rows]);
+  }
 }
 
 function rateRows(b: BenchmarkFile, names: readonly string[]): HTMLElement[] {
@@ -118,33 +141,55 @@ function rateRows(b: BenchmarkFile, names: readonly string[]): HTMLElement[] {
     );
 }
 
-/** The campaign's first screen: the verdict, the conditions, and every run, live. */
+function conditionNames(info: CampaignInfo): string[] {
+  return (
+    info.benchmark?.conditions.map((c) => c.condition) ??
+    info.conditions?.conditions.map((c) => c.name) ??
+    []
+  );
+}
+
+/**
+ * The campaign's first screen: the verdict and the conditions at once, then every run as the
+ * rows stream in; live afterwards (a run that finishes is added without a reload).
+ */
 export async function overviewPage(q: URLSearchParams, listOnly: boolean): Promise<void> {
-  const [info, rows] = await Promise.all([campaignInfo(), runRows()]);
+  const info = await campaignInfo();
   const name = info.benchmark?.campaign ?? info.conditions?.campaign ?? '';
   document.getElementById('campaign')!.textContent = name;
-  const list = new RunList(rows, q);
-  const table = conditionTable(info, rows);
+  const list = new RunList(q);
+  const table = new ConditionTable(info, conditionNames(info));
   if (listOnly) mount(h('h1', {}, 'Runs'), list.element);
   else
     mount(
       h('h1', {}, name),
       verdictSection(info.benchmark),
-      table,
+      table.element,
       h('h2', {}, 'Runs'),
       list.element,
     );
+  const seen = new Map<string, RunRow>();
   const live = document.getElementById('live')!;
-  live.textContent = '· live';
+  // Listening first: a run that finishes while the list streams is told, not missed.
   listen(
     (row) => {
+      seen.set(rowKey(row), row);
       list.upsert(row);
+      table.recount(seen.values());
       live.textContent = `· live: ${row.eval} / ${row.condition} / run-${row.run} finished`;
     },
     () => {
       live.textContent = '· live: benchmark.json updated (reload for the new verdict)';
     },
   );
+  live.textContent = '· live';
+  await streamRows((rows) => {
+    const fresh = rows.filter((r) => !seen.has(rowKey(r)));
+    for (const r of fresh) seen.set(rowKey(r), r);
+    list.add(fresh);
+    table.add(fresh);
+  });
+  list.element.setAttribute('data-loaded', '');
 }
 
 /** The runs behind a verdict line: each run number side by side under the two conditions. */

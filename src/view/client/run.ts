@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import type { Step, Trajectory } from '../../trajectory/types.js';
 import { rowKey, runDetail, runRows, saveReview, selectRows, type RunRow } from './data.js';
-import { fileHref, folded, h, mount, seconds, tag, viewHref } from './dom.js';
+import { append, fileHref, folded, h, mount, seconds, tag, viewHref } from './dom.js';
 import { runHref } from './runs.js';
 import { stepElement } from './steps.js';
 
@@ -114,13 +114,46 @@ export function stepList(t: Trajectory, steps: readonly Step[] = t.steps): HTMLE
   return list;
 }
 
-function header(
-  row: RunRow,
-  t: Trajectory,
-  others: readonly RunRow[],
-  q: URLSearchParams,
-): HTMLElement {
-  const pairs = others
+function header(row: RunRow, t: Trajectory, nav: HTMLElement): HTMLElement {
+  const dir = `run-${String(row.run).padStart(2, '0')}`;
+  const files = ['run.json', 'diff.patch', 'calls.jsonl'].map((f) =>
+    h('a', { href: fileHref(['runs', row.eval, row.condition, dir, f]) }, f),
+  );
+  const source = {
+    gateway: "the model gateway's flight record (witnessed)",
+    output: "the agent's stdout and stderr",
+    stream: "the agent's own stream (a claim: no flight record was kept)",
+    none: 'nothing recorded',
+  }[t.source];
+  const ok = row.status === 'completed' ? 'ok' : 'ko';
+  return h(
+    'div',
+    {},
+    h('h1', {}, runName(row), ' ', tag(row.status.replace('_', ' '), ok)),
+    t.error ? h('p', { class: 'note' }, t.error) : '',
+    h(
+      'p',
+      { class: 'small' },
+      `${t.steps.length} steps from ${source} · ${t.totals.model_calls} model calls, ${t.totals.tool_calls} tool calls, ${t.totals.gh_calls} gh calls · ${t.totals.tokens_in} in / ${t.totals.tokens_out} out tokens · ${seconds(t.duration_ms)}`,
+      t.steps_omitted > 0 ? ` · ${t.steps_omitted} steps not shown` : '',
+    ),
+    nav,
+    h('p', { class: 'small' }, 'files: ', ...files.flatMap((f, i) => (i ? [' ', f] : [f]))),
+  );
+}
+
+/** Previous and next run of the list the page was opened from, and the same run elsewhere. */
+function fillNav(nav: HTMLElement, row: RunRow, rows: readonly RunRow[], q: URLSearchParams): void {
+  const list = selectRows(rows, q);
+  const at = list.findIndex((r) => rowKey(r) === rowKey(row));
+  const prev = at > 0 ? list[at - 1] : undefined;
+  const next = at >= 0 && at < list.length - 1 ? list[at + 1] : undefined;
+  document.addEventListener('keydown', (e) => {
+    if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement) return;
+    if ((e.key === 'n' || e.key === ']') && next) location.assign(runHref(next, q));
+    if ((e.key === 'p' || e.key === '[') && prev) location.assign(runHref(prev, q));
+  });
+  const pairs = rows
     .filter((o) => o.eval === row.eval && o.run === row.run && o.condition !== row.condition)
     .map((o) =>
       h(
@@ -132,70 +165,7 @@ function header(
         `side by side with ${o.condition}`,
       ),
     );
-  const files = ['run.json', 'diff.patch', 'calls.jsonl'].map((f) =>
-    h(
-      'a',
-      {
-        href: fileHref([
-          'runs',
-          row.eval,
-          row.condition,
-          `run-${String(row.run).padStart(2, '0')}`,
-          f,
-        ]),
-      },
-      f,
-    ),
-  );
-  const source = {
-    gateway: "the model gateway's flight record (witnessed)",
-    output: "the agent's stdout and stderr",
-    stream: "the agent's own stream (a claim: no flight record was kept)",
-    none: 'nothing recorded',
-  }[t.source];
-  return h(
-    'div',
-    {},
-    h(
-      'h1',
-      {},
-      runName(row),
-      ' ',
-      tag(row.status.replace('_', ' '), row.status === 'completed' ? 'ok' : 'ko'),
-    ),
-    t.error ? h('p', { class: 'note' }, t.error) : '',
-    h(
-      'p',
-      { class: 'small' },
-      `${t.steps.length} steps from ${source} · ${t.totals.model_calls} model calls, ${t.totals.tool_calls} tool calls, ${t.totals.gh_calls} gh calls · ${t.totals.tokens_in} in / ${t.totals.tokens_out} out tokens · ${seconds(t.duration_ms)}`,
-      t.steps_omitted > 0 ? ` · ${t.steps_omitted} steps not shown` : '',
-    ),
-    h(
-      'p',
-      { class: 'small nav' },
-      ...navLinks(row, others, q),
-      ...pairs.flatMap((p) => [' · ', p]),
-      ' · files: ',
-      ...files.flatMap((f, i) => (i ? [' ', f] : [f])),
-    ),
-  );
-}
-
-function navLinks(
-  row: RunRow,
-  rows: readonly RunRow[],
-  q: URLSearchParams,
-): Array<HTMLElement | string> {
-  const list = selectRows(rows, q);
-  const at = list.findIndex((r) => rowKey(r) === rowKey(row));
-  const prev = at > 0 ? list[at - 1] : undefined;
-  const next = at >= 0 && at < list.length - 1 ? list[at + 1] : undefined;
-  document.addEventListener('keydown', (e) => {
-    if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement) return;
-    if ((e.key === 'n' || e.key === ']') && next) location.assign(runHref(next, q));
-    if ((e.key === 'p' || e.key === '[') && prev) location.assign(runHref(prev, q));
-  });
-  return [
+  append(nav, [
     prev
       ? h('a', { href: runHref(prev, q), rel: 'prev', class: 'prev' }, `← ${runName(prev)}`)
       : 'first run',
@@ -204,27 +174,30 @@ function navLinks(
       ? h('a', { href: runHref(next, q), rel: 'next', class: 'next' }, `${runName(next)} →`)
       : 'last run',
     ' (keys p and n)',
-  ];
+    ...pairs.flatMap((p) => [' · ', p]),
+  ]);
+  nav.setAttribute('data-ready', '');
 }
 
-/** One run: its header, its steps, its checks and grading, and the review form. */
+/** One run: its steps first, then (once the run list is read) next, previous and its pairs. */
 export async function runPage(
   evalId: string,
   condition: string,
   n: number,
   q: URLSearchParams,
 ): Promise<void> {
-  const [{ row, trajectory }, rows] = await Promise.all([
-    runDetail(evalId, condition, n),
-    runRows(),
-  ]);
+  const rows = runRows();
+  rows.catch(() => undefined);
+  const { row, trajectory } = await runDetail(evalId, condition, n);
   document.title = `${runName(row)} · evalrig view`;
+  const nav = h('p', { class: 'small nav' });
   mount(
-    header(row, trajectory, rows, q),
+    header(row, trajectory, nav),
     outcomes(trajectory),
     reviewForm(row),
     h('h2', {}, 'Steps'),
     stepList(trajectory),
   );
   if (location.hash) document.getElementById(location.hash.slice(1))?.scrollIntoView();
+  fillNav(nav, row, await rows, q);
 }

@@ -67,24 +67,24 @@ function rowElement(r: RunRow, q: URLSearchParams): HTMLElement {
 }
 
 /**
- * The runs a query selects, as a table whose rows keep their place as live rows arrive;
- * j/k (or the arrows) move the selection, Enter opens the selected run.
+ * The runs a query selects, as a table: rows are appended as they stream in, and a row that
+ * arrives live takes the place of the one it replaces (or is added). j/k (or the arrows) move
+ * the selection, Enter opens the selected run.
  */
 export class RunList {
   readonly element: HTMLElement;
   private readonly body: HTMLElement;
   private readonly count: HTMLElement;
-  private rows: RunRow[];
+  private readonly shown = new Map<string, HTMLElement>();
+  private total = 0;
   private selected = 0;
-  private pending = false;
+  private readonly filter: (r: RunRow) => boolean;
 
-  constructor(
-    rows: readonly RunRow[],
-    private readonly q: URLSearchParams,
-  ) {
-    this.rows = [...rows];
+  constructor(private readonly q: URLSearchParams) {
+    this.filter = (r) => selectRows([r], q).length === 1;
     this.body = h('tbody');
     this.count = h('span', { class: 'small count' });
+    const head = ['run', 'status', 'flags', 'judge', 'review', 'turns', 'duration'];
     this.element = h(
       'div',
       { class: 'run-list' },
@@ -93,17 +93,7 @@ export class RunList {
       h(
         'table',
         { id: 'runs' },
-        h(
-          'thead',
-          {},
-          h(
-            'tr',
-            {},
-            ...['run', 'status', 'flags', 'judge', 'review', 'turns', 'duration'].map((x) =>
-              h('th', {}, x),
-            ),
-          ),
-        ),
+        h('thead', {}, h('tr', {}, ...head.map((x) => h('th', {}, x)))),
         this.body,
       ),
       h(
@@ -121,7 +111,7 @@ export class RunList {
         ' next and previous',
       ),
     );
-    this.render();
+    this.counted();
     document.addEventListener('keydown', (e) => this.key(e));
   }
 
@@ -140,40 +130,49 @@ export class RunList {
     return h('div', { class: 'filters' }, scope ? h('span', {}, `${scope}:`) : '', ...links);
   }
 
-  /** A row that arrived live: added, or put in place of the one it replaces. */
+  /** Rows streamed in order: those the query selects are appended. */
+  add(rows: readonly RunRow[]): void {
+    const frag = document.createDocumentFragment();
+    for (const r of rows) {
+      this.total++;
+      if (!this.filter(r)) continue;
+      const tr = rowElement(r, this.q);
+      this.shown.set(rowKey(r), tr);
+      frag.append(tr);
+    }
+    const first = this.body.children.length === 0;
+    this.body.append(frag);
+    if (first) this.select(0, false);
+    this.counted();
+  }
+
+  /** A row that arrived live: in place of the one it replaces, or added. */
   upsert(row: RunRow): void {
     const key = rowKey(row);
-    const at = this.rows.findIndex((r) => rowKey(r) === key);
-    if (at >= 0) this.rows[at] = row;
-    else this.rows.push(row);
-    if (this.pending) return;
-    this.pending = true;
-    requestAnimationFrame(() => {
-      this.pending = false;
-      this.render();
-    });
+    const old = this.shown.get(key);
+    if (!old) return this.add([row]);
+    const tr = rowElement(row, this.q);
+    if (old.classList.contains('sel')) tr.classList.add('sel');
+    old.replaceWith(tr);
+    this.shown.set(key, tr);
   }
 
-  private render(): void {
-    const shown = selectRows(this.rows, this.q);
-    this.body.replaceChildren(...shown.map((r) => rowElement(r, this.q)));
-    this.count.textContent = `${shown.length} of ${this.rows.length} runs`;
-    this.select(Math.min(this.selected, shown.length - 1));
+  private counted(): void {
+    this.count.textContent = `${this.body.children.length} of ${this.total} runs`;
   }
 
-  private select(i: number): void {
+  private select(i: number, scroll = true): void {
     const trs = this.body.children;
     trs[this.selected]?.classList.remove('sel');
-    this.selected = Math.max(0, i);
+    this.selected = Math.max(0, Math.min(i, trs.length - 1));
     const tr = trs[this.selected];
     tr?.classList.add('sel');
-    tr?.scrollIntoView({ block: 'nearest' });
+    if (scroll) tr?.scrollIntoView({ block: 'nearest' });
   }
 
   private key(e: KeyboardEvent): void {
     if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement) return;
-    if (e.key === 'j' || e.key === 'ArrowDown')
-      this.select(Math.min(this.selected + 1, this.body.children.length - 1));
+    if (e.key === 'j' || e.key === 'ArrowDown') this.select(this.selected + 1);
     else if (e.key === 'k' || e.key === 'ArrowUp') this.select(this.selected - 1);
     else if (e.key === 'Enter') {
       const link = this.body.children[this.selected]?.querySelector('a.run-link');
