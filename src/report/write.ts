@@ -24,6 +24,7 @@ import { readStops, runFiles, storedRuns, StoredRunError } from './runs.js';
 import { toTimeline, type RunTimeline } from './timeline.js';
 import { TreatmentAccumulator } from './treatment.js';
 import { powerWarnings, verdicts } from './verdict.js';
+import { readReviews } from '../view/reviews.js';
 
 /** The campaign folder cannot be reported on (no conditions.json, no run). */
 export class ReportInputError extends InputError {}
@@ -246,7 +247,8 @@ export async function writeReport(
   checkMarkdown(files.baseline, baselineMd, [`# Baseline: ${benchmark.campaign}`]);
   const reportMd = renderReportMd(benchmark);
   checkMarkdown(files.reportMd, reportMd, ['## Per condition', '## Comparisons', '## Per eval']);
-  const html = renderHtml(benchmark, timelines, total - timelines.length);
+  const reviews = await readReviews(dir);
+  const html = renderHtml(benchmark, timelines, total - timelines.length, reviews);
   checkHtml(files.reportHtml, html, messageCheckNames(conditions).length);
 
   await writeArtifact('benchmark', files.benchmark, benchmark);

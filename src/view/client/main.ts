@@ -18,6 +18,11 @@ function route(): Promise<void> {
     .map((s) => decodeURIComponent(s));
   if (parts[0] !== '_view') return overviewPage(q, false);
   const [, page, ...rest] = parts;
+  // The report links to /_view/runs/<condition>/<filter>: a path, as its links hold no query.
+  if (page === 'runs' && rest.length > 0) {
+    q.set('condition', rest[0]!);
+    if (rest[1] && rest[1] !== 'all') q.set('filter', rest[1]);
+  }
   if (page === 'runs') return overviewPage(q, true);
   if (page === 'run' && rest.length === 3) return runPage(rest[0]!, rest[1]!, Number(rest[2]), q);
   if (page === 'pair' && rest.length === 4)

@@ -143,7 +143,7 @@ describe('view: evalrig run --view on a command-agent campaign, in a real headle
     browser = await launchChromium();
     overview = await watchedPage(browser);
     await overview.page.goto(url);
-    await overview.page.waitForSelector('#runs');
+    await overview.page.waitForSelector('.run-list[data-loaded]');
     rowsAtStart = await overview.page.locator('#runs tbody tr').count();
     await overview.page.evaluate(() => ((window as unknown as { __mark: number }).__mark = 1));
   });
@@ -232,8 +232,36 @@ describe('view: evalrig run --view on a command-agent campaign, in a real headle
     await page.close();
   });
 
-  it('leads from a verdict line to its runs, and shows them side by side with their stops aligned', async () => {
+  it("leads from report.html's per-condition table to the runs a filter selects", async () => {
     const { page, errors } = await watchedPage(browser);
+    await page.goto(`${url}report.html`);
+    await page
+      .locator('#conditions tr.view-runs td[data-condition="staged"] a[data-filter="all"]')
+      .click();
+    await page.waitForURL(/\/_view\/runs\/staged\/all$/u);
+    await page.waitForSelector('.run-list[data-loaded]');
+    expect(await page.locator('#runs tbody tr a.run-link').allTextContents()).to.deep.equal([
+      'hostile / staged / run-01',
+    ]);
+    await page.goto(`${url}report.html`);
+    await page
+      .locator('#conditions tr.view-runs td[data-condition="staged"] a[data-filter="tampered"]')
+      .click();
+    await page.waitForURL(/\/_view\/runs\/staged\/tampered$/u);
+    await page.waitForSelector('.run-list[data-loaded]');
+    expect(await page.locator('#runs tbody tr').count()).to.equal(0);
+    expect(errors).to.deep.equal([]);
+    await page.close();
+  });
+
+  it('leads from a verdict line (of the viewer and of report.html) to its runs, and shows them side by side with their stops aligned', async () => {
+    const { page, errors } = await watchedPage(browser);
+    await page.goto(`${url}report.html`);
+    await page
+      .locator('#verdict li.verdict[data-measure="message_checks.reports"] a.runs-behind')
+      .click();
+    await page.waitForURL(/\/_view\/line\/staged\/plain\/message_checks\.reports$/u);
+    await page.waitForSelector('#line-runs tr.line-run');
     await page.goto(url);
     const line = page.locator('#verdict li.verdict[data-measure="message_checks.reports"]');
     expect(await line.locator('.text').textContent()).to.match(
@@ -283,8 +311,16 @@ describe('view: evalrig run --view on a command-agent campaign, in a real headle
     expect(await page.locator('form.review input[value="disagree"]').isChecked()).to.equal(true);
     expect(await page.locator('form.review textarea').inputValue()).to.equal(note);
     await page.goto(`${url}_view/runs?filter=reviewed`);
+    await page.waitForSelector('.run-list[data-loaded]');
     expect(await page.locator('#runs tbody tr').allTextContents()).to.have.length(1);
     expect(await page.locator('#runs tbody tr .review').textContent()).to.contain('disagrees');
+    // The report shows it too, apart from the grading.
+    const report = await execa('node', ['--import', 'tsx', 'src/cli/main.ts', 'report', ws.outDir]);
+    expect(report.exitCode).to.equal(0);
+    await page.goto(`${url}report.html`);
+    const shown = page.locator('#reviews tr.review[data-condition="staged"]');
+    expect(await shown.locator('.note-text').textContent()).to.equal(note);
+    expect(await shown.textContent()).to.contain('disagrees with the judge');
     expect(errors).to.deep.equal([]);
     await page.close();
   });
@@ -296,10 +332,10 @@ describe('view: evalrig run --view on a command-agent campaign, in a real headle
     await page.keyboard.press('j');
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/_view\/run\/hostile\/staged\/1$/u);
-    await page.waitForSelector('.steps');
+    await page.waitForSelector('.nav[data-ready]');
     await page.keyboard.press('p');
     await page.waitForURL(/\/_view\/run\/hostile\/plain\/1$/u);
-    await page.waitForSelector('.steps');
+    await page.waitForSelector('.nav[data-ready]');
     await page.keyboard.press('n');
     await page.waitForURL(/\/_view\/run\/hostile\/staged\/1$/u);
     await page.close();
