@@ -22,7 +22,7 @@ import {
   pullRequestScript,
 } from '../support/adapter-campaign.js';
 import { requireDocker } from '../support/docker.js';
-import { expectViewerShowsSession } from '../support/viewer.js';
+import { expectJudgeSeesWitness, expectViewerShowsSession } from '../support/viewer.js';
 import { evalrigRun, makeToyWorkspace, type ToyWorkspace } from '../support/toy.js';
 import {
   E2E_KEY,
@@ -124,6 +124,10 @@ describe('e2e: a claude-code campaign plays the real binary against the model st
       shell: SHELL.name,
       prompt: /Plan multiply\./u,
     });
+  });
+
+  it("gives the judge the witnessed steps as the transcript excerpt, not the agent's stream", async () => {
+    await expectJudgeSeesWitness(campaign.runDir('nominal'), SHELL.name);
   });
 });
 

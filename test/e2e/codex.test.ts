@@ -27,7 +27,7 @@ import {
 } from '../support/adapter-campaign.js';
 import { readJson, readJsonLines } from '../support/campaign.js';
 import { requireDocker } from '../support/docker.js';
-import { expectViewerShowsSession } from '../support/viewer.js';
+import { expectJudgeSeesWitness, expectViewerShowsSession } from '../support/viewer.js';
 import {
   E2E_KEY,
   E2E_KEY_ENV,
@@ -163,6 +163,10 @@ describe('e2e: a codex campaign plays the real binary against the model stand-in
       shell: SHELL.name,
       prompt: /Plan multiply\./u,
     });
+  });
+
+  it("gives the judge the witnessed steps as the transcript excerpt, not the agent's stream", async () => {
+    await expectJudgeSeesWitness(campaign.runDir('nominal'), SHELL.name);
   });
 });
 

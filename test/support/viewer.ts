@@ -5,6 +5,10 @@
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { RunRecord } from '../../src/artifacts/index.js';
+import { readRunEvidence } from '../../src/judge/index.js';
 import { startViewServer, type ViewServer } from '../../src/view/index.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -134,4 +138,19 @@ export async function expectViewerShowsSession(
     await view?.close();
     await browser.close();
   }
+}
+
+/**
+ * The judge's transcript excerpt of an adapter run is its witnessed trajectory: the tool
+ * calls the gateway relayed, never a line of the agent's own (writable) stream.
+ */
+export async function expectJudgeSeesWitness(runDir: string, shell: string): Promise<void> {
+  const record = JSON.parse(await readFile(path.join(runDir, 'run.json'), 'utf8')) as RunRecord;
+  const evidence = await readRunEvidence(runDir, record, {
+    maxDiffBytes: 65_536,
+    maxTranscriptBytes: 65_536,
+  });
+  expect(evidence.transcript).to.contain(`[tool ${shell}]`);
+  expect(evidence.transcript).to.contain('[model] multiply is done and the description refreshed.');
+  expect(evidence.transcript).to.not.contain('"type":"result"');
 }
