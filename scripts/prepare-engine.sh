@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What the tests and the main job need before they start: a Docker engine that
 # answers and the local base image (and, with --tests, Chromium for the report
-# test and the real agents' packages for the agent tests). Idempotent and quick
+# test, OpenSSH and Podman's API services for the engine tests, and the real
+# agents' packages for the agent tests). Idempotent and quick
 # when all are there.
 # EVALRIG_NO_SETUP=1 skips it (to see how the tests fail with no engine).
 set -euo pipefail
@@ -14,5 +15,6 @@ fi
 if [ "${1:-}" = --tests ]; then
   bash "$here/chromium.sh"
   bash "$here/sshd.sh"
+  bash "$here/podman.sh"
   bash "$here/agents.sh" >/dev/null
 fi

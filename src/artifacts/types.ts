@@ -321,6 +321,21 @@ export interface RunRecord {
   readonly agent?: RunAgentRecord;
   /** An adapter agent's treatment check (absent for a command agent, and in older runs). */
   readonly treatment?: RunTreatment;
+  /** The engine the run's sandbox ran on (absent when none started, and in runs of older versions). */
+  readonly engine?: EngineRecord;
+}
+
+/** A Docker engine runs ran on: the address as given, and who answered there. */
+export interface EngineRecord {
+  /** As the user gave it: an --engine value (a context's name, an address), or DOCKER_HOST's. */
+  readonly address: string;
+  readonly kind: 'docker' | 'podman';
+  /** dockerd's ID; Podman's, a digest of its host name and storage roots. */
+  readonly id: string;
+  readonly version: string;
+  readonly rootless: boolean;
+  /** False when the engine did not hold its containers to their memory and process limits. */
+  readonly limits_enforced: boolean;
 }
 
 /** The environment image a run's image is built over, and its setup commands. */
@@ -385,6 +400,8 @@ export interface ConditionsFile {
     readonly message_checks?: readonly string[];
   }>;
   readonly image: CampaignImageRecord;
+  /** The engines this invocation spread its runs over, in order (absent in campaigns of older versions). */
+  readonly engines?: readonly EngineRecord[];
   readonly stand_in_sha256: string;
   /** An adapter agent: its package, version and binary (absent for a command agent). */
   readonly agent?: AgentIdentity;

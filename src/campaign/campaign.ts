@@ -9,6 +9,7 @@ import {
 } from '../artifacts/index.js';
 import { version } from '../cli/version.js';
 import { loadEvalSet, refuseBeyondEngine, type EvalSet } from '../config/index.js';
+import { describeEngines, preflightEngines, shipBaseImage } from './engine-setup.js';
 import { sweepQuotas } from '../environment/index.js';
 import { EvalrigError, InputError } from '../errors/index.js';
 import { BodyBudget, CAMPAIGN_BODY_BUDGET } from '../gateway/index.js';
@@ -343,8 +344,10 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
       ? enginePoolOf(client, engines, jobs, options.engineWatch)
       : new LocalDockerProvider(client));
   const slots = sandboxes instanceof EnginePool ? sandboxes.slots : jobs;
-  // Resources this engine cannot give fail every run at it: refuse before anything is created.
-  await refuseBeyondEngine(options.evalSetFile, evalSet, () => client.docker.info());
+  // Who each engine is. Resources an engine cannot give fail every run at it: refuse before anything is created.
+  const described = await describeEngines(sandboxes, options.evalSetFile, evalSet);
+  if (described.length === 0)
+    await refuseBeyondEngine(options.evalSetFile, evalSet, () => client.docker.info());
 
   if (previous && previous.eval_set.sha256 !== evalSet.sha256) {
     throw new InputError(
@@ -402,6 +405,11 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
         `evalrig: removed ${leftovers} container(s) left by an earlier run of this campaign\n`,
       );
 
+    // An engine named first may lack the base image another engine (or the machine's) has.
+    if (options.engines?.length) {
+      const others = sandboxes instanceof EnginePool ? sandboxes.clients().slice(1) : [];
+      await shipBaseImage(client, others, options.baseImage, log);
+    }
     // A build may take minutes: no time bound, but an engine lost meanwhile ends the wait.
     const image = await bounded(
       client,
@@ -431,6 +439,14 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
     // Every image a run starts from must be runnable where it runs (locally: there, the same id).
     const runImages = new Map([image, ...environments.images.values()].map((i) => [i.tag, i.id]));
     for (const [tag, id] of runImages) await sandboxes.ensureImage({ tag, id });
+    // A locked-down container on every engine, while the agent and setups get ready; awaited before any run.
+    const preflight = preflightEngines(sandboxes, {
+      image: image.tag,
+      evalSet,
+      labels: { [LABELS.campaign]: campaign },
+      log,
+    });
+    preflight.catch(() => undefined);
 
     const codebases = new Map<string, { resolved: ResolvedCodebase; cachePath: string }>();
     const byCommit = new Map<string, Promise<string>>();
@@ -461,7 +477,7 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
     // A command agent's program must exist in every image its runs start it in.
     if (!agent) {
       await preflightCommand({
-        client,
+        sandboxes,
         evalSet,
         planned,
         imageOf: (p) => environments.images.get(p.eval.id)?.tag ?? image.tag,
@@ -484,6 +500,7 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
       log,
     });
 
+    const engineRecords = await preflight;
     const conditions: ConditionsFile = {
       schema: 'evalrig/conditions@1',
       campaign,
@@ -518,6 +535,7 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
         };
       }),
       image: environments.record({ tag: image.tag, id: image.id }),
+      ...(engineRecords.size > 0 ? { engines: [...engineRecords.values()] } : {}),
       stand_in_sha256: image.standInSha256,
       ...(agent ? { agent: agent.identity } : {}),
       evalrig_version: version,
@@ -552,6 +570,7 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
       maxOutputBytes: 1024 * 1024,
       maxPatchBytes: 1024 * 1024,
       ...(agent ? { agent, modelBudget: new BodyBudget(CAMPAIGN_BODY_BUDGET), treatments } : {}),
+      engines: engineRecords,
       live,
       removals: [],
       cut: () => interrupted,

@@ -1,6 +1,7 @@
 import { AgentPreflightError } from '../agents/index.js';
 import type { EvalSet } from '../config/index.js';
-import { LABELS, runOnce, type DockerClient } from '../runtime/index.js';
+import { LABELS, type ExecResult } from '../runtime/index.js';
+import type { SandboxProvider } from '../sandbox/index.js';
 import { CONTAINER } from './layout.js';
 import type { PlannedRun } from './plan.js';
 import { fillPlaceholders, placeholderValues } from './turns.js';
@@ -24,8 +25,9 @@ const CHECK = `for p in "$@"; do
 done`;
 
 /**
- * A command agent's preflight: in a throwaway container of every image the planned runs use,
- * as the agent's user, with the eval set's folder where runs see it, each program that a turn
+ * A command agent's preflight: in a throwaway sandbox of every image the planned runs use
+ * (through the campaign's provider: on an engine that cannot see the host's disk, the eval set's
+ * folder is copied in), as the agent's user, with the eval set's folder where runs see it, each program that a turn
  * would start (agent.command[0], and agent.resume_command[0] when a run has later turns,
  * placeholders filled as for that run) must be found. A program that is missing refuses the
  * campaign before anything is played, naming the field, the program and the image.
@@ -34,7 +36,7 @@ done`;
  * has: it is not checked here (a turn that cannot start it fails its run in phase agent).
  */
 export async function preflightCommand(options: {
-  readonly client: DockerClient;
+  readonly sandboxes: SandboxProvider;
   readonly evalSet: EvalSet;
   readonly planned: readonly PlannedRun[];
   readonly imageOf: (planned: PlannedRun) => string;
@@ -60,17 +62,7 @@ export async function preflightCommand(options: {
   }
   for (const [image, programs] of byImage) {
     if (programs.size === 0) continue;
-    const r = await runOnce(
-      options.client,
-      {
-        image,
-        user: options.user,
-        labels: { [LABELS.campaign]: options.campaign },
-        binds: [{ host: evalSet.dir, container: CONTAINER.evalSetDir, readOnly: true }],
-      },
-      ['sh', '-c', CHECK, 'sh', ...programs.keys()],
-      { timeoutMs: 60_000, maxOutputBytes: 64 * 1024 },
-    );
+    const r = await checkIn(options, image, [...programs.keys()]);
     if (r.timedOut || r.exitCode !== 0) {
       throw new AgentPreflightError(
         `agent: the preflight of the agent's command did not finish in ${image} (exit ${r.exitCode}): ${r.stderr.trim().slice(0, 300)}`,
@@ -86,5 +78,28 @@ export async function preflightCommand(options: {
           'Install it in the image (an environment, or --base), or use agent.type "claude-code" or "codex".',
       );
     }
+  }
+}
+
+/** Runs {@link CHECK} over `programs` in a throwaway sandbox of `image`, as the agent's user. */
+async function checkIn(
+  options: Parameters<typeof preflightCommand>[0],
+  image: string,
+  programs: readonly string[],
+): Promise<ExecResult> {
+  const sandbox = await options.sandboxes.start({
+    image,
+    user: options.user,
+    execUser: options.user,
+    labels: { [LABELS.campaign]: options.campaign },
+    folders: [{ host: options.evalSet.dir, container: CONTAINER.evalSetDir, readOnly: true }],
+  });
+  try {
+    return await sandbox.exec(['sh', '-c', CHECK, 'sh', ...programs], {
+      timeoutMs: 60_000,
+      maxOutputBytes: 64 * 1024,
+    });
+  } finally {
+    await sandbox.remove().catch(() => undefined);
   }
 }

@@ -8,3 +8,4 @@ export { planRuns, runKey, type PlannedRun, type PlanFilters } from './plan.js';
 export { conditionsFile, runLayout, CONTAINER, type RunLayout } from './layout.js';
 export { runPool } from './pool.js';
 export { formatDuration } from './progress.js';
+export { examineEngines, formatExamination, type EngineExamination } from './doctor.js';

@@ -7,6 +7,7 @@ import {
   writeFileAtomic,
   type CheckResult,
   type DiffCounters,
+  type EngineRecord,
   type GhCall,
   type GhPullRequest,
   type ImageRecord,
@@ -119,6 +120,8 @@ export interface CampaignContext {
   readonly modelBudget?: BodyBudget;
   /** What each condition stages that the model should receive, by condition name. */
   readonly treatments?: ReadonlyMap<string, readonly StagedInstruction[]>;
+  /** Each engine's record by its address (a sandbox's `engine`): run.json names the run's. */
+  readonly engines?: ReadonlyMap<string, EngineRecord>;
 }
 
 export interface RunOutcome {
@@ -906,6 +909,12 @@ async function recordRun(
   return { status: state.status, record };
 }
 
+/** run.json's `engine`: the record of the engine its sandbox ran on, when it started. */
+function engineOf(ctx: CampaignContext, sandbox: Sandbox | undefined): { engine?: EngineRecord } {
+  const engine = sandbox === undefined ? undefined : ctx.engines?.get(sandbox.engine);
+  return engine === undefined ? {} : { engine };
+}
+
 /** run.json's content: what the phases left in `state`, the host's calls, the stops' digest. */
 function runRecordOf(
   ctx: CampaignContext,
@@ -943,6 +952,7 @@ function runRecordOf(
     stops_sha256: read.stopsSha256,
     ...(codebase ? { codebase: provenanceOf(codebase.resolved) } : {}),
     image: ctx.images?.get(e.id) ?? { tag: ctx.image.tag, id: ctx.image.id },
+    ...engineOf(ctx, prepared.sandbox),
     diff: state.finalDiff,
     checks,
     message_checks: runMessageChecks(e.message_checks, stops),

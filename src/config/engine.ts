@@ -15,6 +15,8 @@ import type { EvalSet } from './types.js';
 export interface EngineCapacity {
   readonly cpus: number;
   readonly memoryBytes: number;
+  /** Its address, named in the messages when given (a campaign over several engines). */
+  readonly name?: string;
 }
 
 /**
@@ -29,19 +31,36 @@ export interface EngineCapacity {
 export function checkResourcesAgainstEngine(set: EvalSet, engine: EngineCapacity): Problem[] {
   const problems: Problem[] = [];
   const { cpus, memory_bytes: memory } = set.resources;
+  const it = engine.name === undefined ? 'the engine' : `the engine at ${engine.name}`;
   if (engine.cpus > 0 && cpus > engine.cpus) {
     problems.push({
       pointer: '/resources/cpus',
-      message: `asks for ${cpus} CPUs${cpus === DEFAULTS.cpus ? ' (the default)' : ''} but the engine has ${engine.cpus}; Docker refuses such a container: lower resources.cpus to at most ${engine.cpus}`,
+      message: `asks for ${cpus} CPUs${cpus === DEFAULTS.cpus ? ' (the default)' : ''} but ${it} has ${engine.cpus}; Docker refuses such a container: lower resources.cpus to at most ${engine.cpus}`,
     });
   }
   if (engine.memoryBytes > 0 && memory > engine.memoryBytes) {
     problems.push({
       pointer: '/resources/memory',
-      message: `asks for ${mebibytes(memory)}${memory === parseMemory(DEFAULTS.memory) ? ' (the default)' : ''} but the engine has ${mebibytes(engine.memoryBytes)}, so the limit would hold nothing: lower resources.memory`,
+      message: `asks for ${mebibytes(memory)}${memory === parseMemory(DEFAULTS.memory) ? ' (the default)' : ''} but ${it} has ${mebibytes(engine.memoryBytes)}, so the limit would hold nothing: lower resources.memory`,
     });
   }
   return problems;
+}
+
+/**
+ * Refuses the eval set when its resources do not fit one of the engines a
+ * campaign spreads its runs over (each already asked its capacity): every run
+ * landing there would fail. Each problem names its engine.
+ *
+ * @throws EvalSetError (exit 2) listing each resource that does not fit, engine by engine.
+ */
+export function refuseBeyondEngines(
+  file: string,
+  set: EvalSet,
+  engines: readonly EngineCapacity[],
+): void {
+  const problems = engines.flatMap((engine) => checkResourcesAgainstEngine(set, engine));
+  if (problems.length > 0) throw new EvalSetError(file, problems);
 }
 
 /** The part of `docker info` read here (dockerode's `docker.info()` gives it). */

@@ -17,6 +17,7 @@ export { parseMemory } from './memory.js';
 export {
   checkResourcesAgainstEngine,
   refuseBeyondEngine,
+  refuseBeyondEngines,
   type EngineCapacity,
   type EngineInfo,
 } from './engine.js';

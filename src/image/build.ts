@@ -171,7 +171,7 @@ export async function ensureTestImage(
 
   const buildArgs = { BASE_IMAGE: baseImage };
   const hash = testImageContextHash(files, baseId, buildArgs);
-  const tag = `${TEST_IMAGE_REPOSITORY}:${hash.slice(0, 12)}`;
+  const tag = testImageTagOf(hash);
   const content = (name: string): Buffer => files.find((f) => f.name === name)!.content;
   const standInSha256 = sha256(content(CONTEXT_NAMES.standIn));
   const agentSha256 = sha256(content(CONTEXT_NAMES.agent));
@@ -213,6 +213,23 @@ export async function ensureTestImage(
   } finally {
     await context.dispose();
   }
+}
+
+function testImageTagOf(hash: string): string {
+  return `${TEST_IMAGE_REPOSITORY}:${hash.slice(0, 12)}`;
+}
+
+/**
+ * The tag {@link ensureTestImage} gives the test image over `baseImage` (whose
+ * id is `baseId`), without building anything: what `evalrig doctor` looks for.
+ */
+export async function testImageTag(
+  baseImage: string,
+  baseId: string,
+  sources: TestImageSources = defaultSources(),
+): Promise<string> {
+  const files = await readTestImageContext(sources);
+  return testImageTagOf(testImageContextHash(files, baseId, { BASE_IMAGE: baseImage }));
 }
 
 /**

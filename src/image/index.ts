@@ -13,6 +13,7 @@ export {
   LOCAL_BASE_IMAGE,
   REGISTRY_BASE_IMAGE,
   TEST_IMAGE_REPOSITORY,
+  testImageTag,
   type EnsureTestImageOptions,
   type TestImage,
 } from './build.js';

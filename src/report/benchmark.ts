@@ -15,6 +15,7 @@ import {
 import type { PowerWarning, Verdict } from './verdict.js';
 import type { GradingSection } from './grading.js';
 import type { TreatmentWarning } from './treatment.js';
+import type { EngineGroup } from './engines.js';
 import {
   fisherExact,
   newcombeDifference,
@@ -160,6 +161,8 @@ export interface BenchmarkFile {
   readonly prompts?: ReadonlyArray<EvalPrompt>;
   /** What the judge said (grading.json, comparison.json); absent when nothing was graded. */
   readonly grading?: GradingSection;
+  /** Each condition's runs by the engine they ran on; only when they ran on several. */
+  readonly by_engine?: ReadonlyArray<EngineGroup>;
 }
 
 /** What an eval asked of the agent, as the report shows it. */

@@ -207,6 +207,7 @@ export function renderReportMd(b: BenchmarkFile): string {
       '',
     );
   }
+  parts.push(...engineLines(b));
   parts.push(...promptLines(b));
   parts.push(...gradingMarkdown(b.grading));
   return parts.join('\n');
@@ -241,6 +242,26 @@ function verdictLines(b: BenchmarkFile): string[] {
     '',
     ...warnings.flatMap((w) => [w, '']),
     'Differences: Newcombe 95% interval in points; p: Fisher\'s exact test, two-sided. "Could be chance": p ≥ 0.05.',
+    '',
+  ];
+}
+
+/** The runs of each condition by the engine they ran on (benchmark.json's `by_engine`). */
+function engineLines(b: BenchmarkFile): string[] {
+  const groups = b.by_engine ?? [];
+  if (groups.length === 0) return [];
+  const rows = groups.map((g) => [
+    g.condition,
+    `${g.engine} (${g.kind})`,
+    String(g.runs),
+    ...RATE_MEASURES.map((m) => formatRate(g.measures[m])),
+  ]);
+  return [
+    '## Per engine',
+    '',
+    'The runs of each condition by the engine they ran on: rows of one condition whose intervals do not overlap would say an engine biases the result.',
+    '',
+    table(['condition', 'engine', 'runs', ...RATE_MEASURES.map((m) => MEASURE_LABELS[m])], rows),
     '',
   ];
 }

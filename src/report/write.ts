@@ -18,6 +18,7 @@ import {
   type GroupStats,
 } from './benchmark.js';
 import { GradingAccumulator } from './grading.js';
+import { EngineSplit } from './engines.js';
 import { checkHtml, renderHtml } from './html.js';
 import { checkMarkdown, renderBaseline, renderReportMd } from './markdown.js';
 import { readStops, runFiles, storedRuns, StoredRunError } from './runs.js';
@@ -88,6 +89,12 @@ function codebaseKey(
  * console.log(formatSummaryTable(summary));
  * console.log(summary.files.reportHtml);
  */
+/** benchmark.json's `by_engine`, when the runs ran on several engines. */
+function engineSplitOf(split: EngineSplit): Pick<BenchmarkFile, 'by_engine'> {
+  const groups = split.groupsIfSplit();
+  return groups ? { by_engine: groups } : {};
+}
+
 export async function writeReport(
   outDir: string,
   options: ReportOptions = {},
@@ -117,6 +124,7 @@ export async function writeReport(
 
   // The judge's gradings, read from each run's grading.json (never asked again here).
   const grading = new GradingAccumulator(conditionsFile.conditions.map((c) => c.name));
+  const byEngine = new EngineSplit();
   // Read beside the loop, a few at a time: most runs have none, and a miss still costs an open.
   const gradingReads: Promise<void>[] = [];
   const treatment = new TreatmentAccumulator();
@@ -158,6 +166,7 @@ export async function writeReport(
         (group = { eval: record.eval, condition: record.condition, acc: new GroupAccumulator() }),
       );
     group.acc.add(record);
+    byEngine.add(record);
     const read = grading.add(location.dir, record);
     read.catch(() => undefined); // awaited below; not "unhandled" meanwhile
     gradingReads.push(read);
@@ -234,6 +243,7 @@ export async function writeReport(
     power_warnings: powerWarnings(comparisons, measuredRuns),
     prompts,
     ...(gradingSection ? { grading: gradingSection } : {}),
+    ...engineSplitOf(byEngine),
   };
 
   const files = {

@@ -2,6 +2,7 @@ import Docker from 'dockerode';
 import { EvalrigError } from '../errors/index.js';
 import type { CreationGate } from './container.js';
 import { EngineHealth, PING_BOUND_MS, bounded } from './engine.js';
+import { EngineProfile } from './profile.js';
 
 const DEFAULT_SOCKET = '/var/run/docker.sock';
 
@@ -12,6 +13,23 @@ export interface TlsFiles {
   readonly key: string;
 }
 
+/** Where an ssh engine is, and what proves it is the one (never a secret: keys stay in the agent). */
+export interface SshTarget {
+  readonly host: string;
+  readonly port: number;
+  readonly username: string;
+  /** SSH_AUTH_SOCK: the agent holding the user's keys. */
+  readonly agent?: string;
+  /** The host keys known_hosts accepts for it (raw blobs, as the server sends them). */
+  readonly hostKeys: readonly Buffer[];
+  /**
+   * The engine's socket on that host (`ssh://user@host/run/podman/podman.sock`,
+   * Podman's spelling): reached by ssh's own socket forwarding, no remote
+   * command. Unset: the Docker CLI's `docker system dial-stdio`.
+   */
+  readonly socket?: string;
+}
+
 /** Where the Docker engine is expected, and how dockerode reaches it. */
 export interface DockerEndpoint {
   /** Human-readable address, as DOCKER_HOST would spell it. */
@@ -19,6 +37,8 @@ export interface DockerEndpoint {
   readonly options: Docker.DockerOptions;
   /** Where `options`' TLS material was read from: the reaper reads it there itself. */
   readonly tlsFiles?: TlsFiles;
+  /** An ssh:// engine (its `docker system dial-stdio`): the reaper dials it the same way. */
+  readonly ssh?: SshTarget;
 }
 
 /**
@@ -111,6 +131,8 @@ export interface DockerClient {
   readonly gate?: CreationGate;
   /** Labels every container created through this client carries. */
   readonly labels?: Readonly<Record<string, string>>;
+  /** What the engine does differently (Podman), once learned: how its containers are asked for. */
+  readonly profile?: EngineProfile;
 }
 
 /** Creates the project's Docker client. Nothing is contacted until first use. */
@@ -121,6 +143,7 @@ export function connectDocker(env: NodeJS.ProcessEnv = process.env): DockerClien
     where: endpoint.where,
     endpoint,
     health: new EngineHealth(),
+    profile: new EngineProfile(),
   };
 }
 

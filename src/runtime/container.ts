@@ -2,6 +2,8 @@ import { PassThrough, type Readable } from 'node:stream';
 import type Docker from 'dockerode';
 import type { DockerClient } from './connection.js';
 import { bounded } from './engine.js';
+import type { EngineProfile } from './profile.js';
+import { asRefusal, engineMessageOf, statusOf } from './refusal.js';
 
 /** Labels on everything evalrig starts, so leftovers can always be found. */
 export const LABELS = {
@@ -115,7 +117,7 @@ done`;
 const IDLE = ['sh', '-c', 'trap "exit 0" TERM INT; while :; do sleep 3600 & wait $!; done'];
 const DEFAULT_MAX_OUTPUT = 1024 * 1024;
 
-function hostConfig(spec: ContainerSpec): Docker.HostConfig {
+function hostConfig(spec: ContainerSpec, profile?: EngineProfile): Docker.HostConfig {
   const limits = { ...DEFAULT_LIMITS, ...spec.limits };
   return {
     NetworkMode: 'none',
@@ -128,6 +130,7 @@ function hostConfig(spec: ContainerSpec): Docker.HostConfig {
     PidsLimit: limits.pids,
     Binds: (spec.binds ?? []).map((b) => `${b.host}:${b.container}:${b.readOnly ? 'ro' : 'rw'}`),
     Init: true,
+    ...(profile?.ulimits ? { Ulimits: profile.ulimits.map((u) => ({ ...u })) } : {}),
   };
 }
 
@@ -181,18 +184,22 @@ export class RunContainer {
     const started = Date.now();
     const client = this.client;
     const exec = await bounded(client, 'an exec', () =>
-      this.container.exec({
-        Cmd: [...cmd],
-        AttachStdout: true,
-        AttachStderr: true,
-        AttachStdin: options.stdin !== undefined,
-        Env: Object.entries(options.env ?? {}).map(([k, v]) => `${k}=${v}`),
-        User: options.user ?? this.execUser,
-        WorkingDir: options.workingDir,
-      }),
+      this.container
+        .exec({
+          Cmd: [...cmd],
+          AttachStdout: true,
+          AttachStderr: true,
+          AttachStdin: options.stdin !== undefined,
+          Env: Object.entries(options.env ?? {}).map(([k, v]) => `${k}=${v}`),
+          User: options.user ?? this.execUser,
+          WorkingDir: options.workingDir,
+        })
+        .catch(refused(client, 'an exec')),
     );
     const stream = (await bounded(client, 'an exec start', () =>
-      exec.start({ hijack: true, stdin: options.stdin !== undefined }),
+      exec
+        .start({ hijack: true, stdin: options.stdin !== undefined })
+        .catch(refused(client, 'an exec start')),
     )) as NodeJS.ReadWriteStream & Readable;
     // A cut connection may emit several errors; the first decides, the rest are expected.
     stream.on('error', () => undefined);
@@ -303,10 +310,19 @@ export class RunContainer {
 }
 
 function ignoreGone(error: unknown): void {
-  const status = (error as { statusCode?: number }).statusCode;
+  const status = statusOf(error);
   // 404: already removed; 409: not running / removal in progress.
   if (status === 404 || status === 409) return;
+  // Podman 4 says "not running" with a 500: "can only kill running containers … container state improper".
+  if (status === 500 && /container state improper/u.test(engineMessageOf(error))) return;
   throw error;
+}
+
+/** Turns an engine's error answer into an EngineRefusedError naming the engine and `operation`. */
+function refused(client: DockerClient, operation: string): (error: unknown) => never {
+  return (error) => {
+    throw asRefusal(client.where, operation, error);
+  };
 }
 
 /** A creation refused because the gate closed (a signal is being handled). */
@@ -368,23 +384,46 @@ export async function startContainer(
   return run;
 }
 
+/**
+ * Creates and starts the container; a limit the engine refuses to set
+ * (rootful Podman's) is lowered in the client's profile and the creation
+ * tried again, so every later container there is asked for within it.
+ */
 async function createAndStart(client: DockerClient, spec: ContainerSpec): Promise<RunContainer> {
+  for (;;) {
+    const sent = client.profile?.ulimits;
+    try {
+      return await createAndStartOnce(client, spec);
+    } catch (error) {
+      if (!client.profile?.lowerAfter(error, sent)) throw error;
+    }
+  }
+}
+
+async function createAndStartOnce(
+  client: DockerClient,
+  spec: ContainerSpec,
+): Promise<RunContainer> {
   const container = await bounded(client, 'a container creation', () =>
-    client.docker.createContainer({
-      name: spec.name,
-      Image: spec.image,
-      Cmd: [...(spec.cmd ?? IDLE)],
-      User: spec.user,
-      WorkingDir: spec.workingDir,
-      Env: Object.entries(spec.env ?? {}).map(([k, v]) => `${k}=${v}`),
-      Labels: { [LABELS.managed]: 'true', ...client.labels, ...spec.labels },
-      HostConfig: hostConfig(spec),
-      NetworkDisabled: true,
-    }),
+    client.docker
+      .createContainer({
+        name: spec.name,
+        Image: spec.image,
+        Cmd: [...(spec.cmd ?? IDLE)],
+        User: spec.user,
+        WorkingDir: spec.workingDir,
+        Env: Object.entries(spec.env ?? {}).map(([k, v]) => `${k}=${v}`),
+        Labels: { [LABELS.managed]: 'true', ...client.labels, ...spec.labels },
+        HostConfig: hostConfig(spec, client.profile),
+        NetworkDisabled: true,
+      })
+      .catch(refused(client, 'a container creation')),
   );
   const run = new RunContainer(client, container, spec.execUser);
   try {
-    await bounded(client, 'a container start', () => container.start());
+    await bounded(client, 'a container start', () =>
+      container.start().catch(refused(client, 'a container start')),
+    );
   } catch (error) {
     await run.remove();
     throw error;

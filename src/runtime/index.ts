@@ -10,6 +10,7 @@ export {
   NoDockerEngineError,
   type DockerClient,
   type DockerEndpoint,
+  type SshTarget,
   type TlsFiles,
 } from './connection.js';
 export {
@@ -22,6 +23,15 @@ export {
   watchEngine,
   type EngineWatchOptions,
 } from './engine.js';
+export { EngineProfile, type EngineKind, type Ulimit } from './profile.js';
+export {
+  EngineRefusedError,
+  asRefusal,
+  engineMessageOf,
+  refusalHint,
+  statusOf,
+} from './refusal.js';
+export { identifyEngine, type EngineIdentity } from './identity.js';
 export { startReaper, type Reaper, type ReaperOptions } from './reaper.js';
 export { isProcessAlive, sweepStaleScratch, useScratchFolder } from './scratch.js';
 export {

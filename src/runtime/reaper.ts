@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
 import type { DockerClient } from './connection.js';
 import { LABELS } from './container.js';
@@ -26,12 +27,47 @@ import { LABELS } from './container.js';
  * behind TLS is reached with the files the orchestrator read (given by path
  * in argv, never the key itself: argv is world-readable in /proc), which the
  * reaper reads once at its start, so a file removed later does not matter.
+ * An ssh:// engine is dialled as evalrig dials it (ssh2, loaded by its
+ * absolute path; keys from the agent at SSH_AUTH_SOCK, the host's key one of
+ * those known_hosts listed), once the orchestrator is gone.
  */
 const REAPER_SOURCE = String.raw`
 'use strict';
 const cfg = JSON.parse(process.argv[1]);
 for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(s, () => {});
 const client = require(cfg.https ? 'node:https' : 'node:http');
+// An ssh:// engine: one ssh connection (made once the orchestrator is gone),
+// each HTTP call a channel running the engine's docker system dial-stdio.
+let ssh;
+function sshConnection() {
+  if (!ssh) {
+    ssh = new Promise((resolve, reject) => {
+      const { Client } = require(cfg.ssh.module);
+      const keys = cfg.ssh.hostKeys.map((k) => Buffer.from(k, 'base64'));
+      const c = new Client();
+      c.on('ready', () => resolve(c));
+      c.on('error', (e) => { ssh = undefined; reject(e); });
+      c.on('close', () => { ssh = undefined; });
+      c.connect({
+        host: cfg.ssh.host, port: cfg.ssh.port, username: cfg.ssh.username,
+        agent: cfg.ssh.agent, readyTimeout: 5000,
+        hostVerifier: (key) => keys.some((k) => k.equals(key)),
+      });
+    });
+  }
+  return ssh;
+}
+function dial(options, done) {
+  sshConnection().then((c) => {
+    const opened = (e, channel) => {
+      if (e) return done(e);
+      for (const m of ['setKeepAlive', 'setNoDelay', 'setTimeout', 'ref', 'unref']) channel[m] = () => channel;
+      done(null, channel);
+    };
+    if (cfg.ssh.socket) c.openssh_forwardOutStreamLocal(cfg.ssh.socket, opened);
+    else c.exec('docker system dial-stdio', opened);
+  }, done);
+}
 const tls = {};
 if (cfg.tls) {
   // Read now: the orchestrator (or its user) may remove them once it has ended.
@@ -41,18 +77,22 @@ if (cfg.tls) {
     } catch {}
   }
 }
-const base = cfg.socketPath
-  ? { socketPath: cfg.socketPath }
-  : { host: cfg.host, port: cfg.port, ...tls, agent: false };
+const base = cfg.ssh
+  ? { host: 'ssh-engine', createConnection: dial }
+  : cfg.socketPath
+    ? { socketPath: cfg.socketPath }
+    : { host: cfg.host, port: cfg.port, ...tls, agent: false };
 function call(method, path) {
   return new Promise((resolve, reject) => {
-    const req = client.request({ ...base, method, path, timeout: 5000 }, (res) => {
+    const req = client.request({ ...base, method, path }, (res) => {
       const chunks = [];
       res.on('data', (c) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString() }));
       res.on('error', reject);
     });
-    req.on('timeout', () => req.destroy(new Error('timeout')));
+    // Bounded here, not by the socket's timeout (an ssh channel has none).
+    const timer = setTimeout(() => req.destroy(new Error('timeout')), 5000);
+    req.on('close', () => clearTimeout(timer));
     req.on('error', reject);
     req.end();
   });
@@ -135,7 +175,21 @@ export function startReaper(
   options: ReaperOptions = {},
 ): Reaper {
   const endpoint = client.endpoint?.options ?? { socketPath: '/var/run/docker.sock' };
+  const ssh = client.endpoint?.ssh;
   const config = {
+    ...(ssh
+      ? {
+          ssh: {
+            host: ssh.host,
+            port: ssh.port,
+            username: ssh.username,
+            agent: ssh.agent,
+            hostKeys: ssh.hostKeys.map((k) => k.toString('base64')),
+            socket: ssh.socket,
+            module: createRequire(import.meta.url).resolve('ssh2'),
+          },
+        }
+      : {}),
     socketPath: endpoint.socketPath,
     host: endpoint.host,
     port: endpoint.port,

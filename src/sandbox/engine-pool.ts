@@ -23,6 +23,7 @@ import {
   type ExecOptions,
   type ExecResult,
 } from '../runtime/index.js';
+import type { EngineDescription, PreflightResult, PreflightSpec } from './engine-check.js';
 import { connectEngine, type EngineAddress } from './engines.js';
 import { SandboxError } from './errors.js';
 import { LocalDockerProvider } from './local-docker.js';
@@ -144,6 +145,18 @@ export class EnginePool implements SandboxProvider {
       this.seats.map((s) => (this.isDown(s) ? 0 : s.provider.reap(labels).catch(() => 0))),
     );
     return counts.reduce((a, b) => a + b, 0);
+  }
+
+  /** Every member's engines, in order. */
+  async describe(): Promise<readonly EngineDescription[]> {
+    const each = await Promise.all(this.seats.map((s) => s.provider.describe?.() ?? []));
+    return each.flat();
+  }
+
+  /** Every member's preflight, at once: an engine that would refuse every run refuses the campaign. */
+  async preflight(spec: PreflightSpec): Promise<readonly PreflightResult[]> {
+    const each = await Promise.all(this.seats.map((s) => s.provider.preflight?.(spec) ?? []));
+    return each.flat();
   }
 }
 

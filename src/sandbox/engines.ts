@@ -6,9 +6,12 @@
  * - `tcp://host:port`: TLS when `DOCKER_TLS_VERIFY` is set, with `ca.pem`,
  *   `cert.pem` and `key.pem` from `DOCKER_CERT_PATH` (default `~/.docker`);
  *   the default port is 2376 with TLS, 2375 without;
- * - `ssh://user@host[:port]`: dockerode's ssh transport (the engine's
- *   `docker system dial-stdio` over ssh, keys from `SSH_AUTH_SOCK`'s agent),
- *   the host's key checked against known_hosts as ssh does (known-hosts.ts);
+ * - `ssh://user@host[:port]`: the engine's `docker system dial-stdio` over
+ *   one ssh connection kept open, its channels multiplexed (ssh-transport.ts),
+ *   keys from `SSH_AUTH_SOCK`'s agent, the host's key checked against
+ *   known_hosts as ssh does (known-hosts.ts); `ssh://user@host[:port]/path.sock`
+ *   (Podman's spelling) reaches the socket at that path by ssh's own socket
+ *   forwarding instead, no command run over there;
  * - any other word: a Docker context of that name, read from
  *   `$DOCKER_CONFIG/contexts` (default `~/.docker/contexts`), its TLS files included.
  *
@@ -28,10 +31,13 @@ import path from 'node:path';
 import Docker from 'dockerode';
 import { InputError } from '../errors/index.js';
 import { knownHostKeys, knownHostsFiles } from './known-hosts.js';
+import { SshAgent } from './ssh-transport.js';
 import {
   EngineHealth,
+  EngineProfile,
   type DockerClient,
   type DockerEndpoint,
+  type SshTarget,
   type TlsFiles,
 } from '../runtime/index.js';
 
@@ -48,6 +54,8 @@ export interface EngineAddress {
   readonly tlsFiles?: TlsFiles;
   /** The engine of this machine's default socket: its containers can mount host folders. */
   readonly local: boolean;
+  /** An ssh:// engine: where, and the host keys that prove it. */
+  readonly ssh?: SshTarget;
 }
 
 interface Tls {
@@ -133,17 +141,27 @@ function parseAddress(
         `${flag}: no ssh host key is known for ${known.name} (~/.ssh/known_hosts, /etc/ssh/ssh_known_hosts): add its key there, as ssh would ask you to`,
       );
     }
+    const username = decodeURIComponent(url.username);
     const options = {
       protocol: 'ssh',
       host: url.hostname,
       port,
-      username: decodeURIComponent(url.username),
+      username,
       sshOptions: {
         ...(agent ? { agent } : {}),
         hostVerifier: (key: Buffer) => known.accepts(key),
       },
     } as Docker.DockerOptions;
-    return { name, where: host, options, local: false };
+    const socket = decodeURIComponent(url.pathname);
+    const ssh: SshTarget = {
+      host: url.hostname,
+      port: Number(port),
+      username,
+      ...(agent ? { agent } : {}),
+      hostKeys: known.keys.filter((k) => known.accepts(k)),
+      ...(socket !== '' && socket !== '/' ? { socket } : {}),
+    };
+    return { name, where: host, options, local: false, ssh };
   }
   throw new InputError(
     `${flag}: ${url.protocol}// engines are not supported (unix://, tcp://, ssh://)`,
@@ -204,21 +222,31 @@ export function engineAddress(
   return contextAddress(value, env, home);
 }
 
-/** A client on the engine, with its own health (an engine lost is lost for its own runs only). */
+/**
+ * A client on the engine, with its own health (an engine lost is lost for its
+ * own runs only). An ssh:// engine is spoken to over one kept-open ssh
+ * connection (ssh-transport.ts); its endpoint tells the reaper how to reach it.
+ */
 export function connectEngine(address: EngineAddress): DockerClient {
-  const o = address.options;
-  // The reaper process reaches sockets, tcp:// and tcp:// with TLS (its files
-  // by path); not ssh://, which needs dockerode's transport.
-  const reachable = o.socketPath !== undefined || o.protocol === 'http' || o.protocol === 'https';
+  const o: Docker.DockerOptions = address.ssh
+    ? ({
+        protocol: 'http',
+        host: 'ssh-engine',
+        port: 80,
+        agent: new SshAgent(address.ssh),
+      } as Docker.DockerOptions)
+    : address.options;
   const endpoint: DockerEndpoint = {
     where: address.where,
     options: o,
     ...(address.tlsFiles ? { tlsFiles: address.tlsFiles } : {}),
+    ...(address.ssh ? { ssh: address.ssh } : {}),
   };
   return {
     docker: new Docker(o),
     where: address.name,
     health: new EngineHealth(),
-    ...(reachable ? { endpoint } : {}),
+    profile: new EngineProfile(),
+    endpoint,
   };
 }

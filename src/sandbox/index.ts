@@ -9,11 +9,20 @@ export {
   DEFAULT_REMOTE_LIMITS,
   RemoteDockerProvider,
   RemoteSandbox,
-  type ImageExporter,
   type RemoteDockerOptions,
   type RemoteLimits,
 } from './remote-docker.js';
 export { connectEngine, engineAddress, type EngineAddress } from './engines.js';
+export { exporterOf, imageIdOn, shipImage, type ImageExporter } from './ship-image.js';
+export {
+  EngineChecks,
+  describeEngine,
+  preflightEngine,
+  type EngineDescription,
+  type LockedDownLook,
+  type PreflightResult,
+  type PreflightSpec,
+} from './engine-check.js';
 export { EnginePool, enginePoolOf, type EngineChoice, type PoolMember } from './engine-pool.js';
 // What a sandbox's exec takes and returns, what stopProcessesOf throws, the labels
 // every sandbox carries: one vocabulary for every backend.

@@ -14,7 +14,14 @@ import {
   type ExecResult,
   type RunContainer,
 } from '../runtime/index.js';
+import {
+  EngineChecks,
+  type EngineDescription,
+  type PreflightResult,
+  type PreflightSpec,
+} from './engine-check.js';
 import { SandboxError, SandboxFileError } from './errors.js';
+import { refuseUnlessRegular } from './path-stat.js';
 import type {
   Owner,
   Sandbox,
@@ -119,6 +126,9 @@ export class LocalDockerSandbox implements Sandbox {
    */
   async readFile(containerPath: string, options: { readonly maxBytes: number }): Promise<Buffer> {
     const where = absolute(containerPath);
+    if (this.client.profile?.kind === 'podman') {
+      await refuseUnlessRegular(this.client, this.run.container, where);
+    }
     let archive: Readable;
     try {
       archive = (await bounded(this.client, 'an archive read', () =>
@@ -216,8 +226,11 @@ export class LocalDockerSandbox implements Sandbox {
  */
 export class LocalDockerProvider implements SandboxProvider {
   readonly mountsHostFolders = true;
+  private readonly checks: EngineChecks;
 
-  constructor(readonly client: DockerClient) {}
+  constructor(readonly client: DockerClient) {
+    this.checks = new EngineChecks(client, client.where);
+  }
 
   get name(): string {
     return this.client.where;
@@ -269,5 +282,13 @@ export class LocalDockerProvider implements SandboxProvider {
 
   reap(labels: Readonly<Record<string, string>>): Promise<number> {
     return removeContainers(this.client, labels);
+  }
+
+  async describe(): Promise<readonly EngineDescription[]> {
+    return [await this.checks.describe()];
+  }
+
+  async preflight(spec: PreflightSpec): Promise<readonly PreflightResult[]> {
+    return [await this.checks.preflight(spec)];
   }
 }

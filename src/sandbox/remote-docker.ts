@@ -1,6 +1,8 @@
 /**
  * A Docker engine that cannot see the host's disk (another machine, or one
- * whose disk the campaign must not rely on): no bind mount at all.
+ * whose disk the campaign must not rely on): no bind mount of a host path.
+ * Read-only shared files (an agent's binary) cross once per engine, into
+ * named volumes mounted read-only (remote/file-cache.ts).
  *
  * In: folders, files, the socket folders and the tunnel program go in as one
  * tar stream built on the host (pack.ts), owners and modes set in the tar
@@ -48,6 +50,12 @@ import {
   type ExecResult,
   type RunContainer,
 } from '../runtime/index.js';
+import {
+  EngineChecks,
+  type EngineDescription,
+  type PreflightResult,
+  type PreflightSpec,
+} from './engine-check.js';
 import { SandboxError, SandboxFileError } from './errors.js';
 import {
   addedBytes,
@@ -56,6 +64,8 @@ import {
   hostBytesOf,
   type ApplyLimits,
 } from './remote/apply.js';
+import { refuseUnlessRegular } from './path-stat.js';
+import { shipImage, type ImageExporter } from './ship-image.js';
 import { execStreamed } from './remote/exec-stream.js';
 import {
   diffListings,
@@ -65,6 +75,7 @@ import {
   type Listing,
 } from './remote/listing.js';
 import { packItems, ROOT, type PackItem } from './remote/pack.js';
+import { FileCache } from './remote/file-cache.js';
 import { Tunnel } from './remote/tunnel.js';
 import type {
   Owner,
@@ -92,11 +103,6 @@ export const DEFAULT_REMOTE_LIMITS: RemoteLimits = {
   maxEntries: 2_000_000,
   maxListingBytes: 512 * 1024 ** 2,
 };
-
-/** An engine images can be shipped from (docker save through the API). */
-export interface ImageExporter {
-  exportImage(tag: string): Promise<Readable>;
-}
 
 export interface RemoteDockerOptions {
   readonly client: DockerClient;
@@ -143,10 +149,15 @@ export class RemoteDockerProvider implements SandboxProvider, ImageExporter {
   readonly client: DockerClient;
   readonly limits: RemoteLimits;
   private readonly tunnelProgram: string;
+  private readonly checks: EngineChecks;
+  /** The shared read-only files (an agent's binary), once per engine as volumes. */
+  private readonly files: FileCache;
 
   constructor(options: RemoteDockerOptions) {
     this.client = options.client;
     this.name = options.name ?? options.client.where;
+    this.checks = new EngineChecks(this.client, this.name);
+    this.files = new FileCache(this.client, this.name);
     this.limits = { ...DEFAULT_REMOTE_LIMITS, ...options.limits };
     this.tunnelProgram =
       options.tunnelProgram ?? path.join(projectRoot(), 'dist', 'stand-in', 'tunnel', 'tunnel');
@@ -166,51 +177,17 @@ export class RemoteDockerProvider implements SandboxProvider, ImageExporter {
     )) as unknown as Readable;
   }
 
-  /** The id this engine holds under `tag`, or undefined. */
-  private async imageId(tag: string): Promise<string | undefined> {
-    try {
-      const info = await bounded(this.client, 'an image inspect', () =>
-        this.client.docker.getImage(tag).inspect(),
-      );
-      return info.Id;
-    } catch (error) {
-      if ((error as { statusCode?: number }).statusCode === 404) return undefined;
-      throw error;
-    }
-  }
-
   async ensureImage(image: SandboxImage, from?: SandboxProvider): Promise<void> {
-    if ((await this.imageId(image.tag)) === image.id) return;
-    const exporter = from as Partial<ImageExporter> | undefined;
-    if (typeof exporter?.exportImage !== 'function') {
-      throw new SandboxError(
-        this.name,
-        'image',
-        `${image.tag} (${image.id}) is not on this engine and no engine to ship it from was given`,
-      );
-    }
-    const archive = await exporter.exportImage(image.tag);
-    const response = (await bounded(
-      this.client,
-      'an image load',
-      () => this.client.docker.loadImage(archive, { quiet: true }),
-      LONG_CALL_MS,
-    )) as unknown as Readable;
-    let said = '';
-    for await (const chunk of response) said += (chunk as Buffer).toString('utf8');
-    const failed = /"error(?:Detail)?"\s*:/u.test(said);
-    const id = await this.imageId(image.tag);
-    if (failed || id !== image.id) {
-      throw new SandboxError(
-        this.name,
-        'image',
-        `shipping ${image.tag} from ${from?.name} left ${id ?? 'nothing'} (wanted ${image.id})${failed ? `: ${said.slice(0, 300)}` : ''}`,
-      );
-    }
+    await shipImage(this.client, this.name, image, from);
   }
 
   async start(spec: SandboxSpec): Promise<Sandbox> {
     const keeper = ownerOf(spec.user);
+    const { binds, copied } = await this.files
+      .mounts(spec.files ?? [], spec.image)
+      .catch((error: unknown) => {
+        throw new SandboxError(this.name, 'start', (error as Error).message, { cause: error });
+      });
     const run = await startContainer(this.client, {
       image: spec.image,
       // Root holds CAP_DAC_READ_SEARCH only when the main process is root's (an
@@ -223,10 +200,12 @@ export class RemoteDockerProvider implements SandboxProvider, ImageExporter {
       labels: spec.labels,
       limits: spec.limits,
       rootCapabilities: HARNESS_CAPABILITIES,
+      // Named volumes of this engine (the shared files' cache), read-only: no host path.
+      binds,
     });
     const sandbox = new RemoteSandbox(this, run, keeper, spec.diskBytes);
     try {
-      await sandbox.fill(spec, this.tunnelProgram);
+      await sandbox.fill({ ...spec, files: copied }, this.tunnelProgram);
     } catch (error) {
       await sandbox.remove().catch(() => undefined);
       throw error instanceof SandboxError || error instanceof SandboxFileError
@@ -238,6 +217,14 @@ export class RemoteDockerProvider implements SandboxProvider, ImageExporter {
 
   async reap(labels: Readonly<Record<string, string>>): Promise<number> {
     return removeContainers(this.client, labels);
+  }
+
+  async describe(): Promise<readonly EngineDescription[]> {
+    return [await this.checks.describe()];
+  }
+
+  async preflight(spec: PreflightSpec): Promise<readonly PreflightResult[]> {
+    return [await this.checks.preflight(spec)];
   }
 }
 
@@ -400,6 +387,9 @@ export class RemoteSandbox implements Sandbox {
   }
 
   async readFile(containerPath: string, options: { readonly maxBytes: number }): Promise<Buffer> {
+    if (this.client.profile?.kind === 'podman') {
+      await refuseUnlessRegular(this.client, this.run.container, containerPath);
+    }
     let archive: Readable;
     try {
       archive = (await bounded(this.client, 'an archive read', () =>

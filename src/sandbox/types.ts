@@ -1,4 +1,5 @@
 import type { ContainerLimits, ExecOptions, ExecResult } from '../runtime/index.js';
+import type { EngineDescription, PreflightResult, PreflightSpec } from './engine-check.js';
 
 /**
  * The seam between a campaign and where its runs execute. A campaign and the
@@ -166,4 +167,15 @@ export interface SandboxProvider {
   lost?(): Error | undefined;
   /** Removes every sandbox carrying all of `labels`; how many were removed. */
   reap(labels: Readonly<Record<string, string>>): Promise<number>;
+  /**
+   * Who the engines behind this provider are, in order (each pinged and asked
+   * once); what each does differently is learned on the way. Optional: a
+   * backend that is no engine says nothing.
+   */
+  describe?(): Promise<readonly EngineDescription[]>;
+  /**
+   * A locked-down container started and removed on each engine, as every run's
+   * would be; fails with the engine's refusal when one would refuse them all.
+   */
+  preflight?(spec: PreflightSpec): Promise<readonly PreflightResult[]>;
 }

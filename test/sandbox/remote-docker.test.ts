@@ -23,6 +23,7 @@ import { RemoteDockerProvider } from '../../src/sandbox/remote-docker.js';
 import { connectEngine, engineAddress } from '../../src/sandbox/index.js';
 import { BASE_IMAGE, TEST_CAMPAIGN, requireDocker } from '../support/docker.js';
 import { sandboxConformance } from './conformance.js';
+import { sharedFilesOncePerEngine } from './file-cache.js';
 import { startSecondEngine, type SecondEngine } from '../support/second-engine.js';
 
 /** What a tree holds, read on the host without following links: path → type, bytes' digest or target, x bit. */
@@ -102,6 +103,8 @@ describe('sandbox/RemoteDockerProvider', function () {
   );
 
   describe('what a copying backend holds to', remoteSpecifics);
+
+  sharedFilesOncePerEngine(() => provider, labels);
 
   function remoteSpecifics(): void {
     let dir: string;

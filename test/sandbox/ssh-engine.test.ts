@@ -3,12 +3,15 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import { ensureTestImage } from '../../src/image/index.js';
-import { requireDocker, testDocker } from '../support/docker.js';
+import { LABELS } from '../../src/runtime/index.js';
+import { connectEngine, engineAddress, RemoteDockerProvider } from '../../src/sandbox/index.js';
+import { BASE_IMAGE, TEST_CAMPAIGN, requireDocker, testDocker } from '../support/docker.js';
 import { containersWhile, expectBothRunsCompleted, nominalWorkspace } from '../support/engines.js';
-import { cli, runRecords } from '../support/faults.js';
+import { campaignContainers, cli, runRecords, waitFor } from '../support/faults.js';
 import { startSecondEngine, type SecondEngine } from '../support/second-engine.js';
 import { sshAvailable, startSshGateway, type SshGateway } from '../support/ssh-gateway.js';
-import type { ToyWorkspace } from '../support/toy.js';
+import { makeToyWorkspace, type ToyWorkspace } from '../support/toy.js';
+import { sandboxConformance } from './conformance.js';
 
 /**
  * A Docker engine reached over ssh, as the Docker CLI reaches one: an sshd of
@@ -47,6 +50,26 @@ describe('a campaign on an ssh:// engine', function () {
     await engine?.stop();
   });
 
+  // Over the socket's forwarding (ssh://…/path.sock): the campaign below covers dial-stdio.
+  sandboxConformance('remote Docker over ssh, its socket forwarded (one connection)', async () => {
+    const HOME = await homeKnowing('conformance', [gate.knownHostsLine]);
+    const socket = new URL(engine.host).pathname;
+    const address = engineAddress(
+      `${gate.address}${socket}`,
+      { SSH_AUTH_SOCK: gate.agentSocket },
+      HOME,
+    );
+    expect(address.ssh?.socket).to.equal(socket);
+    const provider = new RemoteDockerProvider({ client: connectEngine(address) });
+    return {
+      provider,
+      image: BASE_IMAGE,
+      labels: { [LABELS.campaign]: `${TEST_CAMPAIGN}-ssh` },
+      close: async () =>
+        (provider.client.docker.modem as { agent?: { destroy(): void } }).agent?.destroy(),
+    };
+  });
+
   it('ssh://root@127.0.0.1:PORT with SSH_AUTH_SOCK: every run plays on the engine behind it', async () => {
     const out = path.join(ws.root, 'ssh');
     const args = ['run', ws.evalSetFile, '--out', out, '--jobs', '2', '--no-report'];
@@ -60,6 +83,36 @@ describe('a campaign on an ssh:// engine', function () {
     expect(r.exitCode, r.stderr).to.equal(0);
     expect(held.behind, 'run containers on the engine behind sshd').to.equal(2);
     await expectBothRunsCompleted(out);
+  });
+
+  it('evalrig killed (SIGKILL): its reaper reaches the ssh engine and removes its containers within 10 s', async () => {
+    const slow = await makeToyWorkspace({
+      scripts: { slow: { turns: [{ actions: [{ sleep: 60 }, { stop: 'conformant' }] }] } },
+      set: { conditions: { a: {}, b: {} }, evals: [{ id: 'slow', prompt: 'wait', runs: 1 }] },
+    });
+    try {
+      const HOME = await homeKnowing('reaped', [gate.knownHostsLine]);
+      const args = ['run', slow.evalSetFile, '--out', slow.outDir, '--jobs', '2', '--no-report'];
+      const child = cli([...args, '--engine', gate.address], {
+        SSH_AUTH_SOCK: gate.agentSocket,
+        HOME,
+      });
+      const behind = engine.client();
+      await waitFor(
+        async () => (await campaignContainers(behind, slow.outDir)) === 2,
+        120_000,
+        'both runs on the engine behind sshd',
+      );
+      child.kill('SIGKILL');
+      await child;
+      await waitFor(
+        async () => (await campaignContainers(behind, slow.outDir)) === 0,
+        10_000,
+        'no container of the campaign behind sshd',
+      );
+    } finally {
+      await slow.cleanup();
+    }
   });
 
   /** The campaign is refused before anything runs: one line naming the engine, no stack. */

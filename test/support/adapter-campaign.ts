@@ -308,6 +308,8 @@ export async function expectComparesWithItself(campaign: AdapterCampaign): Promi
   const { images: _images, ...agent } = conditions.agent!;
   expect(compare.provenance.a.agent).to.deep.equal(agent);
   expect(compare.provenance.differences).to.deep.equal([]);
-  expect(compare.groups.map((g) => g.eval)).to.deep.equal([null, 'nominal', 'refused']);
+  // One group per condition over all evals (eval null), then one per eval the campaign played.
+  const played = conditions.evals.map((e) => e.id).sort();
+  expect(compare.groups.map((g) => g.eval)).to.deep.equal([null, ...played]);
   return compare;
 }

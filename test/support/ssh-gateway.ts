@@ -8,7 +8,9 @@
  * It listens on a free loopback port with a host key of its own, takes one
  * key (held by an ssh-agent of its own: SSH_AUTH_SOCK) for root, and that key
  * is forced to nothing but `docker system dial-stdio` against the engine's
- * socket (`restrict`: no pty, no forwarding). Nothing of the machine's ssh
+ * socket (`restrict`: no pty, no agent or X11 forwarding), or to a forwarding
+ * of a socket (`ssh://root@127.0.0.1:PORT/path/docker.sock`, Podman's way:
+ * `port-forwarding` given back for that). Nothing of the machine's ssh
  * set-up is read or changed (its own sshd_config, keys and authorized_keys
  * under its folder); only the privilege-separation folder /run/sshd, which
  * sshd insists on, is made when missing.
@@ -87,9 +89,13 @@ export async function startSshGateway(dockerHost: string): Promise<SshGateway> {
   const clientKey = (await readFile(at('client_key.pub'), 'utf8')).trim();
   // Whatever the client asks to run, this key runs the dial-stdio of one engine.
   const forced = `DOCKER_HOST=${dockerHost} exec docker system dial-stdio`;
-  await writeFile(at('authorized_keys'), `restrict,command="${forced}" ${clientKey}\n`, {
-    mode: 0o600,
-  });
+  await writeFile(
+    at('authorized_keys'),
+    `restrict,port-forwarding,command="${forced}" ${clientKey}\n`,
+    {
+      mode: 0o600,
+    },
+  );
   await writeFile(
     at('sshd_config'),
     [
@@ -111,9 +117,20 @@ export async function startSshGateway(dockerHost: string): Promise<SshGateway> {
   );
   await mkdir('/run/sshd', { recursive: true, mode: 0o755 });
   const log = openSync(at('sshd.log'), 'a');
-  const sshd = spawn(SSHD, ['-D', '-e', '-f', at('sshd_config')], {
-    stdio: ['ignore', log, log],
-  });
+  // Debian's bash reads ~/.bashrc for a command run by sshd, and this machine's root's runs
+  // tools (pyenv) that cost every session 0.3 s: the gateway's own mount namespace hides it,
+  // so that what is timed is ssh and the engine, not the host's shell set-up.
+  const hideRc = 'for f in "$HOME/.bashrc"; do [ -f "$f" ] && mount --bind /dev/null "$f"; done';
+  const sshd = spawn(
+    'unshare',
+    ['-m', '--propagation', 'private', 'sh', '-c', `${hideRc}; exec "$@"`, 'sh', SSHD].concat([
+      '-D',
+      '-e',
+      '-f',
+      at('sshd_config'),
+    ]),
+    { stdio: ['ignore', log, log] },
+  );
   closeSync(log);
   const agentSocket = at('agent.sock');
   const agent = spawn('ssh-agent', ['-D', '-a', agentSocket], { stdio: 'ignore' });

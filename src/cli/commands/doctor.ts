@@ -1,14 +1,33 @@
 import type { Command } from 'commander';
-import { bounded, connectDocker, pingDocker } from '../../runtime/index.js';
+import { examineEngines, formatExamination } from '../../campaign/index.js';
+import { EvalrigError } from '../../errors/index.js';
+import { engineAddress } from '../../sandbox/index.js';
 
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+/**
+ * `evalrig doctor [--engine ADDRESS]…`: each engine examined (what answers,
+ * its capacity, the images, a locked-down container), printed on stdout; the
+ * first engine's first thing to fix, when one has any, is the error (exit 1).
+ */
 export function registerDoctor(program: Command): void {
   program
     .command('doctor')
-    .description('check that a Docker engine answers')
-    .action(async () => {
-      const client = connectDocker();
-      await pingDocker(client);
-      const info = await bounded(client, 'a version query', () => client.docker.version(), 5000);
-      process.stdout.write(`Docker engine ${info.Version} answers at ${client.where}\n`);
+    .description(
+      'check each engine a campaign would run on: what answers, its CPUs and memory, the images, a locked-down container, and what to fix',
+    )
+    .option(
+      '--engine <address>',
+      'an engine to check (unix://, tcp://, ssh://user@host or a context name); repeat for several; default DOCKER_HOST',
+      collect,
+    )
+    .action(async (flags: { engine?: string[] }) => {
+      const addresses = (flags.engine ?? []).map((spec) => engineAddress(spec));
+      const exams = await examineEngines(addresses);
+      process.stdout.write(`${exams.map(formatExamination).join('\n')}\n`);
+      const broken = exams.find((e) => e.fix !== undefined);
+      if (broken) throw new EvalrigError(broken.fix!);
     });
 }

@@ -138,7 +138,11 @@ describe('campaign: through the sandbox seam', function () {
       sandboxes: (c) => (recording = new RecordingProvider(c)),
     });
     expect(r).to.include({ played: 1, failed: 0 });
-    const [spec] = recording!.specs;
+    // First the command agent's preflight, through the seam too: the eval set's folder alone.
+    const [preflight, spec] = recording!.specs;
+    expect(preflight!.folders!.map((f) => [f.container, f.readOnly])).to.deep.equal([
+      ['/evalset', true],
+    ]);
     const folders = spec!.folders!.map((f) => [f.container, f.host] as const);
     const [work, origin] = folders;
     expect(work![0]).to.equal('/work/toy');
@@ -146,7 +150,10 @@ describe('campaign: through the sandbox seam', function () {
     const sync = folders.slice(0, 2).map(([c, h]) => `sync ${c} ${h}`);
     const agent = 'exec evalrig-agent';
     const stop = 'stop processes of 1000:1000';
-    expect(recording!.log.filter((l) => !l.startsWith('image '))).to.deep.equal([
+    const calls = recording!.log.filter((l) => !l.startsWith('image '));
+    expect(calls[0]).to.match(/^exec sh for p in "\$@"/u);
+    expect(calls.slice(1)).to.deep.equal([
+      'remove',
       agent,
       stop,
       ...sync,

@@ -77,6 +77,14 @@ describe('sandbox/engines: naming engines', () => {
     expect(ssh.agent).to.equal('/tmp/agent');
     expect(ssh.hostVerifier(key)).to.equal(true);
     expect(ssh.hostVerifier(Buffer.from('another key'))).to.equal(false);
+    // What evalrig's own transport and the reaper dial: the keys known_hosts accepts, no secret.
+    expect(a.ssh).to.deep.equal({
+      host: 'builder',
+      port: 2222,
+      username: 'ci',
+      agent: '/tmp/agent',
+      hostKeys: [key],
+    });
     expect(() => engineAddress('ssh://ci@builder', {}, home)).to.throw(
       InputError,
       /--engine "ssh:\/\/ci@builder": no ssh host key is known for builder /u,
