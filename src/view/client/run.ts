@@ -186,9 +186,9 @@ export async function runPage(
   n: number,
   q: URLSearchParams,
 ): Promise<void> {
-  const rows = runRows();
-  rows.catch(() => undefined);
+  // The run first: the list (for next and previous) streams every row, and would slow it.
   const { row, trajectory } = await runDetail(evalId, condition, n);
+  const rows = runRows();
   document.title = `${runName(row)} · evalrig view`;
   const nav = h('p', { class: 'small nav' });
   mount(
