@@ -28,6 +28,7 @@ import {
   runStepsLink,
   verdictRunsLink,
 } from '../view/report-links.js';
+import { embedKey } from '../view/embed.js';
 
 /** Escapes text for HTML content and quoted attribute values. */
 export function esc(text: string): string {
@@ -430,7 +431,11 @@ function fileLinks(files: RunTimeline['files']): string {
   return `<p class="files small">files: ${links.join(' · ')}</p>`;
 }
 
-function timelines(runs: readonly RunTimeline[], notShown: number): string {
+function timelines(
+  runs: readonly RunTimeline[],
+  notShown: number,
+  embedded: ReadonlyMap<string, string>,
+): string {
   const items = runs.map((r) => {
     const id = `${r.eval} / ${r.condition} / run-${String(r.run).padStart(2, '0')}`;
     const stops =
@@ -448,7 +453,7 @@ function timelines(runs: readonly RunTimeline[], notShown: number): string {
                 `<span class="tag${c.passed === null ? '' : c.passed ? ' ok' : ' ko'}" data-check="${esc(c.name)}" data-passed="${c.passed ?? ''}">${esc(c.name)} ${c.passed === null ? 'n/a' : c.passed ? 'passed' : 'failed'}</span>`,
             )
             .join('')}</p>`;
-    return `<details class="run" open><summary>${esc(id)} <span class="st-${r.status}">${r.status.replace('_', ' ')}</span>${sah}</summary>${error}${fileLinks(r.files)}<p class="small">${runStepsLink(r)}</p>${checks}${stops}</details>`;
+    return `<details class="run" open><summary>${esc(id)} <span class="st-${r.status}">${r.status.replace('_', ' ')}</span>${sah}</summary>${error}${fileLinks(r.files)}<p class="small">${runStepsLink(r)}</p>${checks}${stops}${embedded.get(embedKey(r)) ?? ''}</details>`;
   });
   const more =
     notShown > 0
@@ -485,6 +490,7 @@ export function renderHtml(
   runs: readonly RunTimeline[],
   notShown: number,
   reviews: readonly ReviewFile[] = [],
+  embedded: ReadonlyMap<string, string> = new Map(),
 ): string {
   return `<!doctype html>
 <html lang="en">
@@ -505,7 +511,7 @@ ${promptSection(b)}
 ${gradingHtml(b.grading)}
 ${reviewsSection(reviews)}
 <section id="provenance-section"><h2>Provenance</h2>${provenance(b)}</section>
-<section id="runs"><h2>Runs</h2><p class="small">Each box is a stop, in turn order; ⇥ and a blue edge: the stop hands over. PR: the branch's pull request at that stop; described: its description is the one the description probe printed then.</p>${timelines(runs, notShown)}</section>
+<section id="runs"><h2>Runs</h2><p class="small">Each box is a stop, in turn order; ⇥ and a blue edge: the stop hands over. PR: the branch's pull request at that stop; described: its description is the one the description probe printed then.</p>${timelines(runs, notShown, embedded)}</section>
 </body>
 </html>
 `;

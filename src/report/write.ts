@@ -26,6 +26,7 @@ import { toTimeline, type RunTimeline } from './timeline.js';
 import { TreatmentAccumulator } from './treatment.js';
 import { powerWarnings, verdicts } from './verdict.js';
 import { readReviews } from '../view/reviews.js';
+import { embedRuns } from '../view/embed.js';
 
 /** The campaign folder cannot be reported on (no conditions.json, no run). */
 export class ReportInputError extends InputError {}
@@ -129,6 +130,7 @@ export async function writeReport(
   const gradingReads: Promise<void>[] = [];
   const treatment = new TreatmentAccumulator();
   const timelines: RunTimeline[] = [];
+  const timelineDirs: string[] = [];
   let total = 0;
   let withoutRecord = 0;
   const broken: Array<{ run: string; problem: string }> = [];
@@ -178,6 +180,7 @@ export async function writeReport(
         path: [...run.split(path.sep), f.path].join('/'),
       }));
       timelines.push(toTimeline(record, stops, files));
+      timelineDirs.push(location.dir);
     }
   }
   if (total === 0) {
@@ -258,7 +261,12 @@ export async function writeReport(
   const reportMd = renderReportMd(benchmark);
   checkMarkdown(files.reportMd, reportMd, ['## Per condition', '## Comparisons', '## Per eval']);
   const reviews = await readReviews(dir);
-  const html = renderHtml(benchmark, timelines, total - timelines.length, reviews);
+  // A small campaign's report shows each run's steps itself; a larger one links to the viewer.
+  const embedded = await embedRuns(
+    timelines.map((t, k) => ({ ...t, dir: timelineDirs[k]! })),
+    total,
+  );
+  const html = renderHtml(benchmark, timelines, total - timelines.length, reviews, embedded);
   checkHtml(files.reportHtml, html, messageCheckNames(conditions).length);
 
   await writeArtifact('benchmark', files.benchmark, benchmark);

@@ -232,6 +232,25 @@ describe('view: evalrig run --view on a command-agent campaign, in a real headle
     await page.close();
   });
 
+  it("embeds each run's steps in a small campaign's report.html, folded, as text", async () => {
+    const { page, errors } = await watchedPage(browser);
+    await page.goto(`${url}report.html`);
+    const runs = page.locator('#runs details.run');
+    expect(await runs.locator('details.embedded-steps').count()).to.equal(await runs.count());
+    const staged = runs.filter({ hasText: 'hostile / staged / run-01' });
+    const steps = staged.locator('details.embedded-steps li.step');
+    const kinds = await steps.evaluateAll((els) => els.map((e) => e.getAttribute('data-kind')));
+    expect(kinds).to.include.members(['output', 'gh', 'stop']);
+    expect(kinds.filter((k) => k === 'stop')).to.have.length(2);
+    const texts = (await steps.allTextContents()).join('\n');
+    expect(texts).to.contain(TITLE).and.contain(SAID_DONE);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).to.equal(
+      undefined,
+    );
+    expect(errors).to.deep.equal([]);
+    await page.close();
+  });
+
   it("leads from report.html's per-condition table to the runs a filter selects", async () => {
     const { page, errors } = await watchedPage(browser);
     await page.goto(`${url}report.html`);
