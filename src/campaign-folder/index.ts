@@ -25,6 +25,7 @@ export {
   runName,
   stopFileName,
   stopPath,
+  stopPatchPath,
   transcriptName,
   turnOutputName,
   type CampaignFiles,
@@ -66,5 +67,6 @@ export {
   writeReportFiles,
   writeRun,
   writeStop,
+  writeStopPatch,
   type ReportTexts,
 } from './write.js';

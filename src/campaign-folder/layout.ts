@@ -132,6 +132,11 @@ export function stopPath(turn: number): string {
   return `stops/${stopFileName(turn)}`;
 }
 
+/** The patch against the baseline at a stop, beside its stop file: stops/stop-NN.patch. */
+export function stopPatchPath(turn: number): string {
+  return `stops/stop-${pad(turn)}.patch`;
+}
+
 /** The stop paths evalrig writes; run.json naming any other is broken. */
 export const STOP_PATH = /^stops\/stop-\d+\.json$/u;
 

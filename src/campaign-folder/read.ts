@@ -92,7 +92,7 @@ export function readComparison(file: string): Promise<Read<ComparisonFile>> {
 /** The flight record of a run folder: what its model gateway relayed (src/flight's format). */
 export function readRunFlight(
   dir: string,
-  options: { readonly maxBlockBytes?: number } = {},
+  options: Parameters<typeof readFlight>[1] = {},
 ): Promise<FlightRecord> {
   return readFlight(flightFiles(dir), options);
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   writeArtifact,
@@ -10,7 +10,7 @@ import {
   type RunRecord,
   type StopRecord,
 } from '../artifacts/index.js';
-import { campaignFiles, comparisonFiles, runFiles, stopPath } from './layout.js';
+import { campaignFiles, comparisonFiles, runFiles, stopPatchPath, stopPath } from './layout.js';
 
 /** Writes conditions.json (validated, atomic): the first file of a campaign. */
 export async function writeConditions(outDir: string, conditions: ConditionsFile): Promise<void> {
@@ -25,6 +25,11 @@ export async function writeStop(dir: string, turn: number, stop: StopRecord): Pr
   const rel = stopPath(turn);
   await writeArtifact('stop', path.join(dir, rel), stop);
   return rel;
+}
+
+/** Writes the patch of a stop beside its stop file (the viewer shows the diff at every stop). */
+export async function writeStopPatch(dir: string, turn: number, patch: string): Promise<void> {
+  await writeFile(path.join(dir, stopPatchPath(turn)), patch);
 }
 
 /**

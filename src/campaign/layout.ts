@@ -6,6 +6,7 @@ export {
   conditionsFile,
   runLayout,
   stopFileName,
+  stopPatchPath,
   transcriptName,
   turnOutputName,
   type RunLayout,

@@ -61,6 +61,7 @@ import {
   writeCalls,
   writeRun,
   writeStop,
+  writeStopPatch,
 } from '../campaign-folder/index.js';
 import { needlesOf, runTreatment, type StagedInstruction } from '../treatment/index.js';
 import { openRunGateway, type BodyBudget, type RunGateway } from '../gateway/index.js';
@@ -578,6 +579,8 @@ interface RunState {
   finalDiff: DiffCounters;
   /** The last planned turn's stop takes the patch too, reused as the final diff when nothing ran since. */
   lastDiff?: DiffMeasure;
+  /** The patch the stop being collected measured, written beside it as stops/stop-NN.patch. */
+  stopPatch?: string;
   readonly stops: StopRecord[];
   readonly stopFiles: string[];
   readonly checks: CheckResult[];
@@ -744,12 +747,13 @@ function stopContextOf(
     probeEnv: { HOME: run.home },
     probes: ctx.evalSet.probes,
     handOver: ctx.evalSet.hand_over,
-    // The patch is only wanted at the end: a stop measures counts alone, but
-    // the last planned turn's stop takes the patch too.
+    // Counts and patch come from one git process: each stop keeps its patch (what the viewer
+    // shows at that stop), and the last planned turn's is reused as the final diff.
     measureDiff: async () => {
-      if (!last) return counters(await measureDiff(run.seal, { patch: false }));
-      state.lastDiff = await measureDiff(run.seal, { maxPatchBytes: ctx.maxPatchBytes });
-      return counters(state.lastDiff);
+      const diff = await measureDiff(run.seal, { maxPatchBytes: ctx.maxPatchBytes });
+      state.stopPatch = diff.patch;
+      if (last) state.lastDiff = diff;
+      return counters(diff);
     },
     isAncestor: (objects, ancestor, descendant) =>
       isAncestorIn(run.seal, objects, ancestor, descendant),
@@ -786,6 +790,8 @@ async function collectTurnStop(
     final_message: finalMessageOf(ctx, played, agent),
     ...(agent ? { agent } : {}),
   };
+  if (state.stopPatch !== undefined) await writeStopPatch(run.layout.dir, turn.n, state.stopPatch);
+  state.stopPatch = undefined;
   const file = await writeStop(run.layout.dir, turn.n, kept);
   state.stops.push(kept);
   state.stopFiles.push(file);

@@ -49,13 +49,22 @@ export interface FlightRecord {
  */
 export async function readFlight(
   files: FlightFiles,
-  options: { readonly maxBlockBytes?: number } = {},
+  options: {
+    readonly maxBlockBytes?: number;
+    /**
+     * Rebuilt blocks are kept and shared between the bodies that hold them, so reading every
+     * request of a growing history costs its new blocks only. The bodies returned then share
+     * parts: a caller must not change them.
+     */
+    readonly shared?: boolean;
+  } = {},
 ): Promise<FlightRecord> {
   const calls = parseLines(await readFile(files.calls, 'utf8'), files.calls);
   const manifest = await readManifest(files.manifest);
   const blocks = await readBlocks(files.blocks, options.maxBlockBytes ?? 512 * 1024 * 1024);
+  const memo = options.shared ? new Map<string, unknown>() : undefined;
   const body = (ref: BodyRef | undefined): unknown =>
-    ref && 'block' in ref ? joinBlocks(ref.block, (id) => blocks.get(id)) : null;
+    ref && 'block' in ref ? joinBlocks(ref.block, (id) => blocks.get(id), memo) : null;
   const responseText = (call: ModelCall): string | null => {
     const v = body(call.response);
     return typeof v === 'string' ? v : null;

@@ -10,6 +10,7 @@ import {
 } from '../campaign-folder/index.js';
 import { EvalrigError } from '../errors/index.js';
 import { commandFinalMessage, finalMessageOf } from '../measure/index.js';
+import { trajectoryExcerpt, witnessedTrajectory } from '../trajectory/index.js';
 
 /** A stop's final message, as the judge is shown it. */
 export interface StopMessage {
@@ -25,7 +26,10 @@ export interface RunEvidence {
   readonly stops: readonly StopMessage[];
   /** The head of diff.patch, marked when cut. */
   readonly diff: string;
-  /** The end of each turn's transcript (or stdout), sharing one budget, marked when cut. */
+  /**
+   * The end of each turn, sharing one budget, marked when cut: the steps the model gateway
+   * witnessed where it kept a flight record, else the turn's transcript (or stdout).
+   */
   readonly transcript: string;
 }
 
@@ -73,12 +77,15 @@ export async function readRunEvidence(
   const turns = record.turns_completed;
   const share = Math.floor(caps.maxTranscriptBytes / Math.max(1, turns));
   const parts: string[] = [];
+  // Where the gateway kept a flight record, the steps it witnessed; never the agent's own stream.
+  const witnessed = await witnessedTrajectory(runDir);
   for (let turn = 1; turn <= turns; turn++) {
     const jsonl = path.join(files.turnsDir, transcriptName(turn));
-    const text =
-      (await readTail(jsonl, share)) ??
-      (await readTail(stdoutOf(files.turnsDir, turn), share)) ??
-      '';
+    const text = witnessed
+      ? trajectoryExcerpt(witnessed, turn, share)
+      : ((await readTail(jsonl, share)) ??
+        (await readTail(stdoutOf(files.turnsDir, turn), share)) ??
+        '');
     parts.push(`--- turn ${turn} ---\n${text}`);
   }
   return {

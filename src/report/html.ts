@@ -18,6 +18,14 @@ import { gradingHtml } from './grading-render.js';
 import { codebaseLine, HOST_LOCAL_NOTE, ReportStructureError } from './markdown.js';
 import type { NumberStats, RateStats } from './stats.js';
 import type { RunTimeline, StopLine } from './timeline.js';
+import type { ReviewFile } from '../view/review.js';
+import {
+  conditionRunsRow,
+  reviewsSection,
+  runStepsLink,
+  verdictRunsLink,
+} from '../view/report-links.js';
+import { embedKey } from '../view/embed.js';
 
 /** Escapes text for HTML (in format.ts, beside the other helpers every page part shares). */
 export { esc };
@@ -98,7 +106,7 @@ function treatmentSection(b: BenchmarkFile): string {
 function verdictSection(b: BenchmarkFile): string {
   const lines = (b.verdicts ?? []).map(
     (v) =>
-      `<li class="verdict${v.significant ? ' sig' : ''}" data-measure="${esc(v.measure)}" data-condition="${esc(v.condition)}" data-p="${v.p_value ?? ''}">${esc(v.text)}</li>`,
+      `<li class="verdict${v.significant ? ' sig' : ''}" data-measure="${esc(v.measure)}" data-condition="${esc(v.condition)}" data-p="${v.p_value ?? ''}"><span class="text">${esc(v.text)}</span>${verdictRunsLink(v)}</li>`,
   );
   const warnings = (b.power_warnings ?? []).map(
     (w) =>
@@ -168,6 +176,7 @@ function conditionTable(b: BenchmarkFile): string {
       (name) =>
         `<tr><th>${esc(messageCheckLabel(name))}</th>${conds.map((c) => rateCell(c.condition, `message_checks.${name}`, c.message_checks?.[name] ?? NO_RUNS)).join('')}</tr>`,
     ),
+    conditionRunsRow(conds.map((c) => c.condition)),
   ];
   return `<table id="conditions">${head}${rows.join('')}</table>`;
 }
@@ -412,7 +421,11 @@ function fileLinks(files: RunTimeline['files']): string {
   return `<p class="files small">files: ${links.join(' · ')}</p>`;
 }
 
-function timelines(runs: readonly RunTimeline[], notShown: number): string {
+function timelines(
+  runs: readonly RunTimeline[],
+  notShown: number,
+  embedded: ReadonlyMap<string, string>,
+): string {
   const items = runs.map((r) => {
     const id = `${r.eval} / ${r.condition} / run-${String(r.run).padStart(2, '0')}`;
     const stops =
@@ -430,7 +443,7 @@ function timelines(runs: readonly RunTimeline[], notShown: number): string {
                 `<span class="tag${c.passed === null ? '' : c.passed ? ' ok' : ' ko'}" data-check="${esc(c.name)}" data-passed="${c.passed ?? ''}">${esc(c.name)} ${c.passed === null ? 'n/a' : c.passed ? 'passed' : 'failed'}</span>`,
             )
             .join('')}</p>`;
-    return `<details class="run" open><summary>${esc(id)} <span class="st-${r.status}">${r.status.replace('_', ' ')}</span>${sah}</summary>${error}${fileLinks(r.files)}${checks}${stops}</details>`;
+    return `<details class="run" open><summary>${esc(id)} <span class="st-${r.status}">${r.status.replace('_', ' ')}</span>${sah}</summary>${error}${fileLinks(r.files)}<p class="small">${runStepsLink(r)}</p>${checks}${stops}${embedded.get(embedKey(r)) ?? ''}</details>`;
   });
   const more =
     notShown > 0
@@ -466,6 +479,8 @@ export function renderHtml(
   b: BenchmarkFile,
   runs: readonly RunTimeline[],
   notShown: number,
+  reviews: readonly ReviewFile[] = [],
+  embedded: ReadonlyMap<string, string> = new Map(),
 ): string {
   return `<!doctype html>
 <html lang="en">
@@ -484,8 +499,9 @@ ${treatmentSection(b)}${verdictSection(b)}
 <section id="comparisons"><h2>Comparisons</h2>${comparisons(b)}</section>
 ${promptSection(b)}
 ${gradingHtml(b.grading)}
+${reviewsSection(reviews)}
 <section id="provenance-section"><h2>Provenance</h2>${provenance(b)}</section>
-<section id="runs"><h2>Runs</h2><p class="small">Each box is a stop, in turn order; ⇥ and a blue edge: the stop hands over. PR: the branch's pull request at that stop; described: its description is the one the description probe printed then.</p>${timelines(runs, notShown)}</section>
+<section id="runs"><h2>Runs</h2><p class="small">Each box is a stop, in turn order; ⇥ and a blue edge: the stop hands over. PR: the branch's pull request at that stop; described: its description is the one the description probe printed then.</p>${timelines(runs, notShown, embedded)}</section>
 </body>
 </html>
 `;

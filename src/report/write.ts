@@ -25,6 +25,8 @@ import { checkMarkdown, renderBaseline, renderReportMd } from './markdown.js';
 import { toTimeline, type RunTimeline } from './timeline.js';
 import { TreatmentAccumulator } from './treatment.js';
 import { powerWarnings, verdicts } from './verdict.js';
+import { readReviews } from '../view/reviews.js';
+import { embedRuns } from '../view/embed.js';
 
 /** The campaign folder cannot be reported on (no conditions.json, no run). */
 export class ReportInputError extends InputError {}
@@ -118,6 +120,7 @@ export async function writeReport(
   const gradingReads: Promise<void>[] = [];
   const treatment = new TreatmentAccumulator();
   const timelines: RunTimeline[] = [];
+  const timelineDirs: string[] = [];
   let total = 0;
   let withoutRecord = 0;
   const broken: Array<{ run: string; problem: string }> = [];
@@ -158,6 +161,7 @@ export async function writeReport(
         path: [...run.split(path.sep), f.path].join('/'),
       }));
       timelines.push(toTimeline(record, stops, files));
+      timelineDirs.push(entry.dir);
     }
   }
   if (total === 0) {
@@ -238,7 +242,13 @@ export async function writeReport(
   checkMarkdown(files.baseline, baselineMd, [`# Baseline: ${benchmark.campaign}`]);
   const reportMd = renderReportMd(benchmark);
   checkMarkdown(files.reportMd, reportMd, ['## Per condition', '## Comparisons', '## Per eval']);
-  const html = renderHtml(benchmark, timelines, total - timelines.length);
+  const reviews = await readReviews(dir);
+  // A small campaign's report shows each run's steps itself; a larger one links to the viewer.
+  const embedded = await embedRuns(
+    timelines.map((t, k) => ({ ...t, dir: timelineDirs[k]! })),
+    total,
+  );
+  const html = renderHtml(benchmark, timelines, total - timelines.length, reviews, embedded);
   checkHtml(files.reportHtml, html, messageCheckNames(conditions).length);
 
   await writeReportFiles(dir, { benchmark, baselineMd, reportMd, reportHtml: html });

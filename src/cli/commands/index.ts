@@ -15,6 +15,7 @@ const VERBS: Readonly<Record<string, () => Promise<Register>>> = {
   report: async () => (await import('./report.js')).registerReport,
   compare: async () => (await import('./compare.js')).registerCompare,
   grade: async () => (await import('./grade.js')).registerGrade,
+  view: async () => (await import('./view.js')).registerView,
 };
 
 const VERSION_FLAGS = new Set(['-V', '--version']);

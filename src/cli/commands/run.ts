@@ -1,4 +1,4 @@
-import { rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { runCampaign } from '../../campaign/index.js';
@@ -8,6 +8,7 @@ import { gradingErrors } from '../../judge/index.js';
 import { formatSummaryTable, writeReport } from '../../report/index.js';
 import { useScratchFolder } from '../../runtime/index.js';
 import { engineAddress, type EngineChoice } from '../../sandbox/index.js';
+import { openView, portNumber } from './view.js';
 
 function positiveInt(flag: string) {
   return (value: string): number => {
@@ -42,6 +43,8 @@ interface RunFlags {
   engine?: string[];
   engineMounts?: string[];
   failOnGradingErrors?: boolean;
+  view?: boolean;
+  viewPort?: number;
 }
 
 function collect(value: string, previous: string[] = []): string[] {
@@ -112,9 +115,15 @@ export function registerRun(program: Command): void {
       '--fail-on-grading-errors',
       "exit 1 when a run's grading or a blind comparison errored (runs that failed exit 1 anyway)",
     )
+    .option('--view', 'serve the campaign folder on 127.0.0.1 while it plays (see evalrig view)')
+    .option('--view-port <n>', 'the port of --view (default: one the system picks)', portNumber)
     .action(async (file: string, flags: RunFlags) => {
       const outDir =
         flags.out ?? path.join('evalrig-out', path.basename(path.dirname(path.resolve(file))));
+      if (flags.view) {
+        await mkdir(outDir, { recursive: true });
+        await openView(outDir, flags.viewPort);
+      }
       // Temporary folders of this run go in one scratch folder its reaper removes if it dies.
       const scratch = useScratchFolder();
       const result = await runCampaign({
@@ -145,6 +154,10 @@ export function registerRun(program: Command): void {
       if (errored && flags.failOnGradingErrors) {
         process.stderr.write(`evalrig: ${errored}: exit 1 (--fail-on-grading-errors)\n`);
         process.exitCode = 1;
+      }
+      if (flags.view) {
+        process.stderr.write('evalrig view: the campaign is done; still served until Ctrl-C\n');
+        await new Promise<never>(() => undefined);
       }
     });
 }
