@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { PhaseTiming } from '../artifacts/index.js';
 import { describeGradeSummary, type GradeSummary } from '../judge/index.js';
 import type { DockerClient, EngineWatchOptions } from '../runtime/index.js';
 import type { EngineChoice, SandboxProvider } from '../sandbox/index.js';
@@ -70,6 +71,8 @@ export interface CampaignResult {
   readonly interrupted: boolean;
   /** What the judge did, when the eval set has one and expectations to grade. */
   readonly grading?: GradeSummary;
+  /** The campaign's phases and how long each took, in order (each run's are in its run.json). */
+  readonly phases?: readonly PhaseTiming[];
 }
 
 /**
@@ -94,41 +97,36 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
  */
 async function campaignIn(outDir: string, options: CampaignOptions): Promise<CampaignResult> {
   const log = options.log ?? process.stderr;
-  const resolved = await resolveCampaign(outDir, options, log);
+  const phases: PhaseTiming[] = [];
+  const timed = phaseTimer(phases);
+  const resolved = await timed('resolve', () => resolveCampaign(outDir, options, log));
   const { evalSet, planned, previous } = resolved;
-  const opened = await openEngines(options, evalSet, resolved.jobs);
-  const release = await claimFolder(outDir, previous, evalSet);
+  const opened = await timed('engines', () => openEngines(options, evalSet, resolved.jobs));
+  const release = await timed('folder', () => claimFolder(outDir, previous, evalSet));
   const campaignId = previous?.campaign ?? newCampaignId(evalSet.name);
   const guard = guardCampaign(outDir, options, opened, campaignId, release, log);
   try {
-    const grader = await recoverCampaign(outDir, evalSet, opened.sandboxes, guard.campaign, log);
-    const images = await ensureImages(outDir, options, opened, evalSet, planned, previous, log);
-    const setup = await setupCampaign(options, opened, resolved, images, guard.campaign, log);
-    const conditions = await writeConditions(
-      outDir,
-      options,
-      resolved,
-      images,
-      setup,
-      guard.campaign,
+    const grader = await timed('recover', () =>
+      recoverCampaign(outDir, evalSet, opened.sandboxes, guard.campaign, log),
+    );
+    const images = await timed('images', () =>
+      ensureImages(outDir, options, opened, evalSet, planned, previous, log),
+    );
+    const setup = await timed('setup', () =>
+      setupCampaign(options, opened, resolved, images, guard.campaign, log),
+    );
+    const conditions = await timed('conditions', () =>
+      writeConditions(outDir, options, resolved, images, setup, guard.campaign),
     );
     guard.campaign = conditions.campaign;
-    const runs = await playCampaign(
-      outDir,
-      options,
-      opened,
-      resolved,
-      images,
-      setup,
-      guard,
-      grader,
-      log,
+    const runs = await timed('play', () =>
+      playCampaign(outDir, options, opened, resolved, images, setup, guard, grader, log),
     );
     // Every finished run is graded (the ones played now, earlier ones without a good grading),
     // then the blind comparisons: unchanged answers come from their files, no call.
     let grading: GradeSummary | undefined;
     if (grader && !guard.interrupted) {
-      grading = await grader.sweep();
+      grading = await timed('grade', () => grader.sweep());
       log.write(`evalrig: ${describeGradeSummary(grading)}\n`);
     }
     return {
@@ -141,8 +139,21 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
       timedOut: runs.timedOut,
       interrupted: guard.interrupted,
       ...(grading ? { grading } : {}),
+      phases,
     };
   } finally {
     await guard.close();
   }
+}
+
+/** Runs a phase and keeps its duration in `phases` (in order, whether it succeeded or not). */
+function phaseTimer(phases: PhaseTiming[]) {
+  return async <T>(name: string, phase: () => Promise<T>): Promise<T> => {
+    const began = performance.now();
+    try {
+      return await phase();
+    } finally {
+      phases.push({ name, ms: Math.max(0, Math.round(performance.now() - began)) });
+    }
+  };
 }

@@ -7,6 +7,7 @@ import {
   SandboxFileError,
   type SandboxProvider,
 } from '../sandbox/index.js';
+import type { PhaseTiming } from '../artifacts/index.js';
 import type { PlannedRun } from './plan.js';
 import { runChecks } from './run/checks.js';
 import {
@@ -70,14 +71,25 @@ export async function prepareRun(ctx: CampaignContext, planned: PlannedRun): Pro
     home: place.home,
   };
   let phase: 'prepare' | 'start' = 'prepare';
+  // Each phase's duration, for run.json: these two often run ahead, while another run plays.
+  const phases: PhaseTiming[] = [];
+  let began = performance.now();
+  const ended = () => {
+    const now = performance.now();
+    phases.push({ name: phase, ms: Math.max(0, Math.round(now - began)) });
+    began = now;
+  };
   try {
     await prepareEnvironmentOf(ctx, planned, place, opened);
+    ended();
     phase = 'start';
     await startSandbox(ctx, planned, place, opened);
-    return { ...where, ...opened };
+    ended();
+    return { ...where, ...opened, phases };
   } catch (caught) {
+    ended();
     const error = caught instanceof Error ? caught.message : String(caught);
-    return { ...where, ...opened, error, failedIn: phase };
+    return { ...where, ...opened, error, failedIn: phase, phases };
   }
 }
 
@@ -107,6 +119,7 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
     listedSkills: null,
     startedAt,
     deadline: startedAt.getTime() + (ctx.timeoutS ?? prepared.planned.eval.timeout) * 1000,
+    phases: [...prepared.phases],
   };
   try {
     const run = readyRun(prepared);

@@ -2,7 +2,7 @@
  * The `checks` phase of a run: each check's command in the sandbox.
  */
 import { truncationMark } from '../turns.js';
-import type { CampaignContext, ReadyRun, RunState } from './context.js';
+import { enterPhase, type CampaignContext, type ReadyRun, type RunState } from './context.js';
 
 const CHECK_OUTPUT_BYTES = 64 * 1024;
 
@@ -12,7 +12,7 @@ export async function runChecks(
   run: ReadyRun,
   state: RunState,
 ): Promise<void> {
-  state.phase = 'checks';
+  enterPhase(state, 'checks');
   for (const check of run.planned.eval.checks) {
     state.lastDiff = undefined;
     const remaining = Math.max(1000, state.deadline - Date.now());

@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import type {
+  PhaseTiming,
   CheckResult,
   DiffCounters,
   EngineRecord,
@@ -128,6 +129,8 @@ export interface PreparedRun {
   readonly error?: string;
   /** Where preparation failed: the environment (`prepare`) or the sandbox's start (`start`). */
   readonly failedIn?: 'prepare' | 'start';
+  /** How long `prepare` and `start` took (the run's first phases in run.json). */
+  readonly phases: readonly PhaseTiming[];
 }
 
 /** Where one run's things are, on the host and in its sandbox, and whose they are. */
@@ -234,4 +237,23 @@ export interface RunState {
   listedSkills: readonly string[] | null;
   readonly startedAt: Date;
   readonly deadline: number;
+  /** The phases passed through so far and their durations, for run.json (see enterPhase). */
+  readonly phases: PhaseTiming[];
+  /** When the current phase began (performance.now()); undefined once the clock is stopped. */
+  phaseStartedAt?: number;
+}
+
+/** Enters phase `name`: the one before ends now, its duration kept for run.json. */
+export function enterPhase(state: RunState, name: string): void {
+  stopPhaseClock(state);
+  state.phase = name;
+  state.phaseStartedAt = performance.now();
+}
+
+/** Ends the current phase's timing: what `state.phases` holds is then final. */
+export function stopPhaseClock(state: RunState): void {
+  if (state.phaseStartedAt === undefined) return;
+  const ms = Math.max(0, Math.round(performance.now() - state.phaseStartedAt));
+  state.phases.push({ name: state.phase, ms });
+  state.phaseStartedAt = undefined;
 }

@@ -25,6 +25,8 @@ import {
   type RunOutcome,
   type RunState,
   counters,
+  enterPhase,
+  stopPhaseClock,
 } from './context.js';
 import { releaseEnvironment } from './release.js';
 
@@ -34,7 +36,7 @@ export async function measureFinalDiff(
   run: ReadyRun,
   state: RunState,
 ): Promise<void> {
-  state.phase = 'record';
+  enterPhase(state, 'record');
   if (!state.lastDiff) {
     // A check (or a cut turn) may have left processes: nothing runs while the last diff is read.
     await run.sandbox.kill();
@@ -97,6 +99,7 @@ function runRecordOf(
   const { status, error, stops, checks, tampered, stoppedAtHandOver } = state;
   const treatment = treatmentOf(ctx, prepared, state);
   const finishedAt = new Date();
+  stopPhaseClock(state);
   const durationMs = finishedAt.getTime() - state.startedAt.getTime();
   const codebase = ctx.codebases.get(e.id);
   return {
@@ -114,6 +117,7 @@ function runRecordOf(
     started_at: state.startedAt.toISOString(),
     finished_at: finishedAt.toISOString(),
     duration_ms: durationMs,
+    phases: state.phases,
     turns_planned: 1 + e.turns.length,
     turns_completed: stops.length,
     stopped_at_hand_over: stoppedAtHandOver,

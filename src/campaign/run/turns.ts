@@ -4,7 +4,7 @@
  */
 import { turnPlayer, whyAgentFailed } from '../turns.js';
 import { collectTurnStop } from './collect.js';
-import type { CampaignContext, ReadyRun, RunState } from './context.js';
+import { enterPhase, type CampaignContext, type ReadyRun, type RunState } from './context.js';
 
 /** The turns, each ended by its collected stop, until the last, a cut, an agent's failure or a hand-over. */
 export async function playTurns(
@@ -26,7 +26,7 @@ export async function playTurns(
   let afterSeq = 0;
   for (const [index, message] of messages.entries()) {
     const n = index + 1;
-    state.phase = `turn ${n}`;
+    enterPhase(state, `turn ${n}`);
     const remaining = state.deadline - Date.now();
     if (remaining <= 0) {
       state.status = 'timed_out';
@@ -41,7 +41,7 @@ export async function playTurns(
       state.status = 'timed_out';
       return;
     }
-    state.phase = 'collect';
+    enterPhase(state, 'collect');
     const last = n === messages.length;
     const stop = await collectTurnStop(
       ctx,
