@@ -323,6 +323,18 @@ export interface RunRecord {
   readonly treatment?: RunTreatment;
   /** The engine the run's sandbox ran on (absent when none started, and in runs of older versions). */
   readonly engine?: EngineRecord;
+  /** Where the run's time went: each phase it passed through, in order (absent in older runs). */
+  readonly phases?: readonly PhaseTiming[];
+}
+
+/**
+ * One phase of a run and how long it took: prepare and start (often ahead of
+ * the run's own start, while another run plays), turn N, collect (a turn's
+ * stop), checks, record.
+ */
+export interface PhaseTiming {
+  readonly name: string;
+  readonly ms: number;
 }
 
 /** A Docker engine runs ran on: the address as given, and who answered there. */

@@ -101,6 +101,18 @@ describe('campaign: evalrig run with the scripted agent in real containers', fun
       const calls = (await readFile(path.join(dir, 'calls.jsonl'), 'utf8')).trim().split('\n');
       expect(calls).to.have.length(2);
       expect(await readFile(path.join(dir, 'diff.patch'), 'utf8')).to.match(/\+exports\.multiply/);
+      // Where its time went: every phase it passed through, in order.
+      expect(record.phases?.map((p) => p.name)).to.deep.equal([
+        'prepare',
+        'start',
+        'turn 1',
+        'collect',
+        'turn 2',
+        'collect',
+        'checks',
+        'record',
+      ]);
+      expect(record.phases!.every((p) => Number.isInteger(p.ms) && p.ms >= 0)).to.equal(true);
     });
 
     it("stages the condition's paths into the baseline, not into the diff", async () => {
