@@ -176,14 +176,16 @@ describe('campaign: evalrig run with the scripted agent in real containers', fun
     before(async () => {
       ws = await makeToyWorkspace({
         scripts: {
-          slow: { turns: [planningTurn(), { actions: [{ sleep: 60 }, { stop: 'conformant' }] }] },
+          // Turn 1 must end within the turn timeout even on a loaded 2-core machine (5 s was not:
+          // its exec alone took longer at load 25), and turn 2 must not.
+          slow: { turns: [planningTurn(), { actions: [{ sleep: 600 }, { stop: 'conformant' }] }] },
         },
         set: {
           evals: [
             {
               id: 'slow',
               prompt: 'p',
-              turn_timeout: 5,
+              turn_timeout: 20,
               turns: [{ message: 'go', phase: 'execution' }],
             },
           ],
