@@ -123,14 +123,17 @@ export interface ServiceDef {
   /** Its host name on the run's network. */
   readonly name: string;
   readonly image:
-    | { readonly dockerfile: string; readonly context: string }
-    | { readonly local: string };
+    { readonly dockerfile: string; readonly context: string } | { readonly local: string };
   /** The main process (argv); absent: the image's own. */
   readonly command?: readonly string[];
   readonly env: Readonly<Record<string, string>>;
   /** A shell command in the service that exits 0, or a port the agent's container reaches; seconds. */
   readonly ready: { readonly command?: string; readonly port?: number; readonly timeout: number };
-  readonly resources: { readonly memory_bytes: number; readonly cpus: number; readonly pids: number };
+  readonly resources: {
+    readonly memory_bytes: number;
+    readonly cpus: number;
+    readonly pids: number;
+  };
   /** Shell commands run once per image in a ready service; what they leave is the runs' image. */
   readonly setup: readonly string[];
 }
