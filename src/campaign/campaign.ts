@@ -48,6 +48,7 @@ import {
 import { prepareCampaignAgent, treatmentsOf, upstreamOf } from './agent.js';
 import { preflightCommand } from './command-preflight.js';
 import { ensureEvalEnvironments, ensureSetups } from './environments.js';
+import { ensureEvalServices, refuseServicesBeyond } from './services.js';
 import { CONTAINER, conditionsFile, runLayout } from './layout.js';
 import { lockCampaignFolder } from './lock.js';
 import { planRuns, type PlannedRun } from './plan.js';
@@ -348,6 +349,12 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
   const described = await describeEngines(sandboxes, options.evalSetFile, evalSet);
   if (described.length === 0)
     await refuseBeyondEngine(options.evalSetFile, evalSet, () => client.docker.info());
+  // Services need a provider that keeps a run's network private: refused in one line otherwise.
+  refuseServicesBeyond(
+    sandboxes,
+    evalSet,
+    evalSet.evals.filter((e) => planned.some((p) => p.eval.id === e.id)),
+  );
 
   if (previous && previous.eval_set.sha256 !== evalSet.sha256) {
     throw new InputError(
@@ -436,8 +443,19 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
       log,
     });
 
+    // Each service's image, once per campaign (found by its content when unchanged).
+    const services = await bounded(
+      client,
+      'the service images',
+      () =>
+        ensureEvalServices(client, evalSet, plannedEvals, { baseImage: options.baseImage, log }),
+      Infinity,
+    );
+    const serviceImages = [...services.values()].flat().map((s) => s.image);
     // Every image a run starts from must be runnable where it runs (locally: there, the same id).
-    const runImages = new Map([image, ...environments.images.values()].map((i) => [i.tag, i.id]));
+    const runImages = new Map(
+      [image, ...environments.images.values(), ...serviceImages].map((i) => [i.tag, i.id]),
+    );
     for (const [tag, id] of runImages) await sandboxes.ensureImage({ tag, id });
     // A locked-down container on every engine, while the agent and setups get ready; awaited before any run.
     const preflight = preflightEngines(sandboxes, {
@@ -571,6 +589,7 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
       maxPatchBytes: 1024 * 1024,
       ...(agent ? { agent, modelBudget: new BodyBudget(CAMPAIGN_BODY_BUDGET), treatments } : {}),
       engines: engineRecords,
+      ...(services.size > 0 ? { services } : {}),
       live,
       removals: [],
       cut: () => interrupted,

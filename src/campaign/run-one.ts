@@ -12,6 +12,7 @@ import {
   type GhPullRequest,
   type ImageRecord,
   type RunRecord,
+  type RunServiceRecord,
   type RunStatus,
   type RunTreatment,
   type StopRecord,
@@ -53,6 +54,7 @@ import {
   type Owner,
   type Sandbox,
   type SandboxProvider,
+  type ServiceFailure,
 } from '../sandbox/index.js';
 import { provenanceOf, type ResolvedCodebase } from '../source/index.js';
 import { flightFiles, witnessTurn } from '../flight/index.js';
@@ -66,6 +68,7 @@ import {
   type CampaignAgent,
 } from './agent.js';
 import { CONTAINER, runLayout, stopFileName, type RunLayout } from './layout.js';
+import { ServiceDiedError, serviceRecords, serviceSpecsOf, type EvalServices } from './services.js';
 import type { PlannedRun } from './plan.js';
 import { truncationMark, turnPlayer, whyAgentFailed, type PlayedRunTurn } from './turns.js';
 
@@ -122,6 +125,8 @@ export interface CampaignContext {
   readonly treatments?: ReadonlyMap<string, readonly StagedInstruction[]>;
   /** Each engine's record by its address (a sandbox's `engine`): run.json names the run's. */
   readonly engines?: ReadonlyMap<string, EngineRecord>;
+  /** Per eval id with services: each one's definition and image, started beside every run. */
+  readonly services?: EvalServices;
 }
 
 export interface RunOutcome {
@@ -454,7 +459,10 @@ async function startSandbox(
       ? ctx.agent.shares(opened.gateway.hostDir)
       : { files: [], sockets: [] };
   const keeper = `${place.keeper}:${place.keeper}`;
+  const services = ctx.services?.get(planned.eval.id);
   opened.sandbox = await ctx.sandboxes.start({
+    // Ready before the sandbox is handed over: the first turn finds them answering.
+    ...(services ? { services: serviceSpecsOf(services) } : {}),
     image: runImageOf(ctx, planned.eval.id),
     user: keeper,
     execUser: place.agentUser,
@@ -582,6 +590,8 @@ interface RunState {
   listedSkills: readonly string[] | null;
   readonly startedAt: Date;
   readonly deadline: number;
+  /** Services found dead while the run played (the run then failed in phase `service`). */
+  serviceFailures: readonly ServiceFailure[];
 }
 
 /**
@@ -610,17 +620,27 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
     listedSkills: null,
     startedAt,
     deadline: startedAt.getTime() + (ctx.timeoutS ?? prepared.planned.eval.timeout) * 1000,
+    serviceFailures: [],
   };
   try {
     const run = readyRun(prepared);
     await playTurns(ctx, run, state);
     if (state.status === 'completed') await runChecks(ctx, run, state);
+    await watchServices(run, 'the checks');
     await measureFinalDiff(ctx, run, state);
   } catch (caught) {
-    // A lost engine is the harness's failure whatever it interrupted.
-    const broken = isBrokenByAgent(caught) && !(await engineAtFault(ctx.sandboxes, caught));
-    state.status = broken ? 'broken' : 'failed';
-    state.error = `${state.phase}: ${caught instanceof Error ? caught.message : String(caught)}`;
+    if (caught instanceof ServiceDiedError) {
+      // The harness's failure (redone on resume), never counted against the agent.
+      state.serviceFailures = caught.failures;
+      state.status = 'failed';
+      state.error = `service: ${caught.message}`;
+      state.failedPhase = 'service';
+    } else {
+      // A lost engine is the harness's failure whatever it interrupted.
+      const broken = isBrokenByAgent(caught) && !(await engineAtFault(ctx.sandboxes, caught));
+      state.status = broken ? 'broken' : 'failed';
+      state.error = `${state.phase}: ${caught instanceof Error ? caught.message : String(caught)}`;
+    }
   } finally {
     if (prepared.sandbox) {
       ctx.live.delete(prepared.sandbox);
@@ -680,6 +700,8 @@ async function playTurns(ctx: CampaignContext, run: ReadyRun, state: RunState): 
       afterSeq,
     );
     afterSeq = stop.calls.reduce((m, c) => Math.max(m, c.seq), afterSeq);
+    // A service that died explains the turn before the agent's own failure would.
+    await watchServices(run, `turn ${n}`);
     // An agent that cannot start, exits non-zero, reports an error or never finishes its
     // stream played no real turn: the run failed in the agent (its stop is kept, no more turns).
     const agentFailure = whyAgentFailed({ exec: played.exec, agent: stop.agent });
@@ -694,6 +716,13 @@ async function playTurns(ctx: CampaignContext, run: ReadyRun, state: RunState): 
       return;
     }
   }
+}
+
+/** Throws ServiceDiedError when a service of the run is no longer running. */
+async function watchServices(run: ReadyRun, during: string): Promise<void> {
+  if (!run.sandbox.services?.length) return;
+  const failures = (await run.sandbox.serviceFailures?.()) ?? [];
+  if (failures.length > 0) throw new ServiceDiedError(failures, during);
 }
 
 /** Brings the sandbox's work tree and origin to the host folders the measures read (mounted: nothing moves). */
@@ -909,6 +938,17 @@ function engineOf(ctx: CampaignContext, sandbox: Sandbox | undefined): { engine?
   return engine === undefined ? {} : { engine };
 }
 
+/** run.json's `services`: what started beside the sandbox, and what died. */
+function servicesOf(
+  ctx: CampaignContext,
+  prepared: PreparedRun,
+  state: RunState,
+): { services?: RunServiceRecord[] } {
+  const services = ctx.services?.get(prepared.planned.eval.id) ?? [];
+  if (services.length === 0) return {};
+  return { services: serviceRecords(services, prepared.sandbox, state.serviceFailures) };
+}
+
 /** run.json's content: what the phases left in `state`, the host's calls, the stops' digest. */
 function runRecordOf(
   ctx: CampaignContext,
@@ -947,6 +987,7 @@ function runRecordOf(
     ...(codebase ? { codebase: provenanceOf(codebase.resolved) } : {}),
     image: ctx.images?.get(e.id) ?? { tag: ctx.image.tag, id: ctx.image.id },
     ...engineOf(ctx, prepared.sandbox),
+    ...servicesOf(ctx, prepared, state),
     diff: state.finalDiff,
     checks,
     message_checks: runMessageChecks(e.message_checks, stops),
