@@ -16,6 +16,7 @@ import type { PowerWarning, Verdict } from './verdict.js';
 import type { GradingSection } from './grading.js';
 import type { TreatmentWarning } from './treatment.js';
 import type { EngineGroup } from './engines.js';
+import type { ServiceEntry } from './services.js';
 import {
   fisherExact,
   newcombeDifference,
@@ -124,6 +125,8 @@ export interface Provenance {
   /** Some codebase is a path on the host: the campaign cannot be replayed elsewhere. */
   readonly host_local: boolean;
   readonly image: CampaignImageRecord;
+  /** The services runs had beside them: image, readiness, deaths (absent: none). */
+  readonly services?: readonly ServiceEntry[];
   readonly stand_in_sha256: string;
   /** An adapter agent's package, exact version and binary sha256 (absent for a command agent). */
   readonly agent?: AgentIdentity;

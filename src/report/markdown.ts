@@ -6,6 +6,7 @@ import {
   type BenchmarkFile,
   type CodebaseEntry,
 } from './benchmark.js';
+import { serviceRows } from './services.js';
 import { gradingMarkdown } from './grading-render.js';
 import {
   AGENT_LABELS,
@@ -75,6 +76,7 @@ export function renderBaseline(b: BenchmarkFile): string {
     ...p.codebases.map((c) => [`codebase (${c.evals.join(', ')})`, codebaseLine(c)]),
     ['image', `${p.image.tag} ${p.image.id}`],
     ...(p.image.environments ?? []).flatMap((x) => environmentRows(x)),
+    ...serviceRows(p.services),
     ['gh stand-in sha256', p.stand_in_sha256],
     ...(p.agent
       ? [

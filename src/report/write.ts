@@ -14,11 +14,13 @@ import {
   GroupAccumulator,
   messageCheckNames,
   type BenchmarkFile,
+  type Provenance,
   type CodebaseEntry,
   type GroupStats,
 } from './benchmark.js';
 import { GradingAccumulator } from './grading.js';
 import { EngineSplit } from './engines.js';
+import { ServiceSplit } from './services.js';
 import { checkHtml, renderHtml } from './html.js';
 import { checkMarkdown, renderBaseline, renderReportMd } from './markdown.js';
 import { readStops, runFiles, storedRuns, StoredRunError } from './runs.js';
@@ -88,6 +90,12 @@ function codebaseKey(
  * console.log(formatSummaryTable(summary));
  * console.log(summary.files.reportHtml);
  */
+/** benchmark.json's `provenance.services`, when runs had services beside them. */
+function servicesOf(split: ServiceSplit): Pick<Provenance, 'services'> {
+  const entries = split.entries();
+  return entries ? { services: entries } : {};
+}
+
 /** benchmark.json's `by_engine`, when the runs ran on several engines. */
 function engineSplitOf(split: EngineSplit): Pick<BenchmarkFile, 'by_engine'> {
   const groups = split.groupsIfSplit();
@@ -124,6 +132,7 @@ export async function writeReport(
   // The judge's gradings, read from each run's grading.json (never asked again here).
   const grading = new GradingAccumulator(conditionsFile.conditions.map((c) => c.name));
   const byEngine = new EngineSplit();
+  const services = new ServiceSplit();
   // Read beside the loop, a few at a time: most runs have none, and a miss still costs an open.
   const gradingReads: Promise<void>[] = [];
   const treatment = new TreatmentAccumulator();
@@ -166,6 +175,7 @@ export async function writeReport(
       );
     group.acc.add(record);
     byEngine.add(record);
+    services.add(record);
     const read = grading.add(location.dir, record);
     read.catch(() => undefined); // awaited below; not "unhandled" meanwhile
     gradingReads.push(read);
@@ -221,6 +231,7 @@ export async function writeReport(
       codebases: codebaseList,
       host_local: codebaseList.some((c) => c.host_local === true),
       image: conditionsFile.image,
+      ...servicesOf(services),
       stand_in_sha256: conditionsFile.stand_in_sha256,
       ...(conditionsFile.agent ? { agent: conditionsFile.agent } : {}),
       evalrig_version: conditionsFile.evalrig_version,

@@ -26,7 +26,6 @@ export const SERVICE_LABEL = 'evalrig.service';
 /** Log lines kept of a service that failed. */
 const LOG_TAIL_LINES = 20;
 const READY_POLL_MS = 50;
-const READY_ATTEMPT_MS = 5000;
 
 /** Starts a sandbox on a given network (or none): the provider's own start. */
 export type StartOnNetwork = (network: RunNetwork | undefined) => Promise<Sandbox>;
@@ -106,12 +105,17 @@ class ServiceGroup {
     return run;
   }
 
-  /** Polls the readiness check until it passes; a service that exits meanwhile fails at once. */
+  /**
+   * Waits for the readiness check: one exec that repeats it inside (an exec
+   * per attempt costs far more than the check on a busy engine); a service that
+   * exits meanwhile ends that exec, and fails the start at once.
+   */
   async waitReady(s: ServiceSpec, run: RunContainer, sandbox: Sandbox): Promise<StartedService> {
     const startedAt = this.containers.get(s.name)!.startedAt;
     const deadline = startedAt + s.ready.timeoutMs;
     for (;;) {
-      if (await this.readyOnce(s, run, sandbox)) {
+      const remaining = deadline - Date.now();
+      if (remaining > 0 && (await this.readyWithin(s, run, sandbox, remaining))) {
         return { name: s.name, id: run.id, readyMs: Date.now() - startedAt };
       }
       const failure = await this.failureOf(s.name, run);
@@ -127,17 +131,36 @@ class ServiceGroup {
     }
   }
 
-  private async readyOnce(s: ServiceSpec, run: RunContainer, sandbox: Sandbox): Promise<boolean> {
-    const options: ExecOptions = { timeoutMs: READY_ATTEMPT_MS, maxOutputBytes: 4096 };
+  /** True once the check passed within `ms`: by port from the sandbox, else the command in the service. */
+  private async readyWithin(
+    s: ServiceSpec,
+    run: RunContainer,
+    sandbox: Sandbox,
+    ms: number,
+  ): Promise<boolean> {
+    const options: ExecOptions = { timeoutMs: ms, maxOutputBytes: 4096 };
+    const pause = `sleep ${READY_POLL_MS / 1000}`;
     try {
       const r =
         s.ready.port !== undefined
           ? // From the sandbox, by name: what the agent will connect to.
             await sandbox.exec(
-              ['bash', '-c', `exec 3<>/dev/tcp/${s.name}/${s.ready.port}`],
+              [
+                'bash',
+                '-c',
+                `until (exec 3<>/dev/tcp/${s.name}/${s.ready.port}) 2>/dev/null; do ${pause}; done`,
+              ],
               options,
             )
-          : await run.exec(['sh', '-c', s.ready.command ?? 'true'], options);
+          : await run.exec(
+              [
+                'sh',
+                '-c',
+                // A subshell: a check that says `exit 1` ends its attempt, not the loop.
+                `until (${s.ready.command ?? 'true'}\n); do ${pause}; done`,
+              ],
+              options,
+            );
       return r.exitCode === 0;
     } catch {
       return false;
