@@ -34,12 +34,19 @@ const provider = new LocalDockerProvider(client);
  * default bridge network, no limits), then its readiness command repeated in
  * one exec until it passes, as evalrig checks it.
  */
-async function bare(networkMode = 'default'): Promise<number> {
+async function bare(networkMode = 'default', limited = false): Promise<number> {
   const started = performance.now();
+  const l = spec.limits!;
   const container = await client.docker.createContainer({
     Image: spec.image,
     Labels: labels,
-    HostConfig: { NetworkMode: networkMode },
+    HostConfig: {
+      NetworkMode: networkMode,
+      // The limits the eval set gives the service (its CPU share slows its start on a busy machine).
+      ...(limited
+        ? { Memory: l.memoryBytes, NanoCpus: Math.round(l.cpus! * 1e9), PidsLimit: l.pids }
+        : {}),
+    },
   });
   await container.start();
   try {
@@ -86,6 +93,7 @@ const median = (xs: number[]): number => {
 
 const bares: number[] = [];
 const nones: number[] = [];
+const limiteds: number[] = [];
 const totals: number[] = [];
 const readies: number[] = [];
 const alones: number[] = [];
@@ -94,6 +102,7 @@ try {
   for (let i = 0; i < TRIALS; i++) {
     bares.push(await bare());
     nones.push(await bare('none'));
+    limiteds.push(await bare('default', true));
     const w = await withService();
     totals.push(w.total);
     readies.push(w.ready);
@@ -106,6 +115,7 @@ const fmt = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
 console.log(`trials: ${TRIALS} (medians)`);
 console.log(`bare docker run of ${spec.image} to ready (default bridge): ${fmt(median(bares))}`);
 console.log(`bare, network none (no network to set up):     ${fmt(median(nones))}`);
+console.log(`bare, with the service's limits:                ${fmt(median(limiteds))}`);
 console.log(`evalrig: the service ready (its readyMs):   ${fmt(median(readies))}`);
 console.log(`evalrig: sandbox + service, start returned: ${fmt(median(totals))}`);
 console.log(`evalrig: sandbox alone (network none):      ${fmt(median(alones))}`);

@@ -59,15 +59,20 @@ export async function startWithServices(
   if (services.length === 0) return start(undefined);
   const network = await createRunNetwork(client, spec.labels ?? {});
   const group = new ServiceGroup(client, engine, network);
+  let sandbox: Promise<Sandbox> | undefined;
   try {
     const containers = await Promise.all(services.map((s) => group.startOne(s, spec.labels)));
-    const sandbox = await start(network);
-    group.sandbox = sandbox;
-    const started = await Promise.all(
-      services.map((s, i) => group.waitReady(s, containers[i]!, sandbox)),
-    );
-    return new ServicedSandbox(sandbox, group, started);
+    // The sandbox starts while the services get ready; a port check waits for it (it connects from there).
+    const starting = start(network).then((started) => (group.sandbox = started));
+    sandbox = starting;
+    starting.catch(() => undefined);
+    const ready = Promise.all(services.map((s, i) => group.waitReady(s, containers[i]!, starting)));
+    ready.catch(() => undefined);
+    const [started] = await Promise.all([ready, starting]);
+    return new ServicedSandbox(await starting, group, started);
   } catch (error) {
+    // A sandbox still starting lands first, so that its removal sees it.
+    await sandbox?.catch(() => undefined);
     await group.remove().catch(() => undefined);
     throw error instanceof SandboxError
       ? error
@@ -110,7 +115,11 @@ class ServiceGroup {
    * per attempt costs far more than the check on a busy engine); a service that
    * exits meanwhile ends that exec, and fails the start at once.
    */
-  async waitReady(s: ServiceSpec, run: RunContainer, sandbox: Sandbox): Promise<StartedService> {
+  async waitReady(
+    s: ServiceSpec,
+    run: RunContainer,
+    sandbox: Promise<Sandbox>,
+  ): Promise<StartedService> {
     const startedAt = this.containers.get(s.name)!.startedAt;
     const deadline = startedAt + s.ready.timeoutMs;
     for (;;) {
@@ -135,7 +144,7 @@ class ServiceGroup {
   private async readyWithin(
     s: ServiceSpec,
     run: RunContainer,
-    sandbox: Sandbox,
+    sandbox: Promise<Sandbox>,
     ms: number,
   ): Promise<boolean> {
     const options: ExecOptions = { timeoutMs: ms, maxOutputBytes: 4096 };
@@ -144,7 +153,9 @@ class ServiceGroup {
       const r =
         s.ready.port !== undefined
           ? // From the sandbox, by name: what the agent will connect to.
-            await sandbox.exec(
+            await (
+              await sandbox
+            ).exec(
               [
                 'bash',
                 '-c',
