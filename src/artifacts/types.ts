@@ -325,6 +325,8 @@ export interface RunRecord {
   readonly engine?: EngineRecord;
   /** Where the run's time went: each phase it passed through, in order (absent in older runs). */
   readonly phases?: readonly PhaseTiming[];
+  /** The services started beside the run's sandbox (absent: none). */
+  readonly services?: readonly RunServiceRecord[];
 }
 
 /**
@@ -335,6 +337,21 @@ export interface RunRecord {
 export interface PhaseTiming {
   readonly name: string;
   readonly ms: number;
+}
+
+/** A service of a run: its image, how long it took to be ready, and how it died if it did. */
+export interface RunServiceRecord {
+  readonly name: string;
+  readonly image: { readonly tag: string; readonly id: string };
+  /** From its container's creation to its readiness; absent when the run's start failed before. */
+  readonly ready_ms?: number;
+  /** Set when it was found dead while the run played (the run then failed, not the agent). */
+  readonly failure?: {
+    readonly at: string;
+    readonly exit_code: number | null;
+    readonly oom_killed: boolean;
+    readonly log_tail: readonly string[];
+  };
 }
 
 /** A Docker engine runs ran on: the address as given, and who answered there. */

@@ -23,7 +23,8 @@ import {
 import { prepareEnvironmentOf } from './run/prepare.js';
 import { measureFinalDiff, recordRun } from './run/record.js';
 import { startSandbox } from './run/start.js';
-import { playTurns } from './run/turns.js';
+import { ServiceDiedError } from './services.js';
+import { playTurns, watchServices } from './run/turns.js';
 
 /** What the agent did to its environment that stops the run: its outcome, not a harness failure. */
 function isBrokenByAgent(error: unknown): boolean {
@@ -120,17 +121,27 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
     startedAt,
     deadline: startedAt.getTime() + (ctx.timeoutS ?? prepared.planned.eval.timeout) * 1000,
     phases: [...prepared.phases],
+    serviceFailures: [],
   };
   try {
     const run = readyRun(prepared);
     await playTurns(ctx, run, state);
     if (state.status === 'completed') await runChecks(ctx, run, state);
+    await watchServices(run, 'the checks');
     await measureFinalDiff(ctx, run, state);
   } catch (caught) {
-    // A lost engine is the harness's failure whatever it interrupted.
-    const broken = isBrokenByAgent(caught) && !(await engineAtFault(ctx.sandboxes, caught));
-    state.status = broken ? 'broken' : 'failed';
-    state.error = `${state.phase}: ${caught instanceof Error ? caught.message : String(caught)}`;
+    if (caught instanceof ServiceDiedError) {
+      // The harness's failure (redone on resume), never counted against the agent.
+      state.serviceFailures = caught.failures;
+      state.status = 'failed';
+      state.error = `service: ${caught.message}`;
+      state.failedPhase = 'service';
+    } else {
+      // A lost engine is the harness's failure whatever it interrupted.
+      const broken = isBrokenByAgent(caught) && !(await engineAtFault(ctx.sandboxes, caught));
+      state.status = broken ? 'broken' : 'failed';
+      state.error = `${state.phase}: ${caught instanceof Error ? caught.message : String(caught)}`;
+    }
   } finally {
     if (prepared.sandbox) {
       ctx.live.delete(prepared.sandbox);

@@ -12,9 +12,18 @@ import type {
   RawEval,
   RawEvalSet,
   RawJudge,
+  RawService,
   RawTurn,
 } from './raw.js';
-import type { Condition, EnvironmentImageSpec, Eval, EvalSet, JudgeSpec, Turn } from './types.js';
+import type {
+  Condition,
+  EnvironmentImageSpec,
+  Eval,
+  EvalSet,
+  JudgeSpec,
+  ServiceDef,
+  Turn,
+} from './types.js';
 
 /** Defaults of what the user may leave out; the schema's `default`s say the same. */
 export const DEFAULTS = {
@@ -35,6 +44,10 @@ export const DEFAULTS = {
   judge_max_diff_bytes: 65536,
   judge_max_transcript_bytes: 32768,
   judge_max_tokens: 4096,
+  service_ready_timeout: 60,
+  service_memory: '512m',
+  service_cpus: 1,
+  service_pids: 256,
 } as const;
 
 export interface FileFacts {
@@ -113,6 +126,7 @@ function normalizeEval(item: RawEval, set: RawEvalSet, dir: string): Eval {
   const phase = item.phase ?? DEFAULTS.phase;
   const start = item.start;
   const environment = item.environment ?? set.environment;
+  const services = Object.entries(item.services ?? set.services ?? {});
   return {
     id: item.id,
     prompt: item.prompt,
@@ -150,6 +164,9 @@ function normalizeEval(item: RawEval, set: RawEvalSet, dir: string): Eval {
       item.message_checks,
     ),
     ...(environment === undefined ? {} : { environment: normalizeEnvironment(environment, dir) }),
+    ...(services.length === 0
+      ? {}
+      : { services: services.map(([name, raw]) => normalizeService(name, raw, dir)) }),
     ...(item.model_script === undefined
       ? {}
       : { model_script: path.resolve(dir, item.model_script) }),
@@ -162,6 +179,37 @@ function normalizeEnvironment(raw: RawEnvironment, dir: string): EnvironmentImag
   return {
     dockerfile,
     context: raw.context === undefined ? path.dirname(dockerfile) : path.resolve(dir, raw.context),
+    setup: raw.setup ?? [],
+  };
+}
+
+/** A service with its defaults; a Dockerfile's paths made absolute. */
+function normalizeService(name: string, raw: RawService, dir: string): ServiceDef {
+  const image =
+    raw.dockerfile === undefined
+      ? { local: raw.image ?? '' }
+      : {
+          dockerfile: path.resolve(dir, raw.dockerfile),
+          context:
+            raw.context === undefined
+              ? path.dirname(path.resolve(dir, raw.dockerfile))
+              : path.resolve(dir, raw.context),
+        };
+  return {
+    name,
+    image,
+    ...(raw.command === undefined ? {} : { command: raw.command }),
+    env: raw.env ?? {},
+    ready: {
+      ...(raw.ready.command === undefined ? {} : { command: raw.ready.command }),
+      ...(raw.ready.port === undefined ? {} : { port: raw.ready.port }),
+      timeout: raw.ready.timeout ?? DEFAULTS.service_ready_timeout,
+    },
+    resources: {
+      memory_bytes: parseMemory(raw.resources?.memory ?? DEFAULTS.service_memory),
+      cpus: raw.resources?.cpus ?? DEFAULTS.service_cpus,
+      pids: raw.resources?.pids ?? DEFAULTS.service_pids,
+    },
     setup: raw.setup ?? [],
   };
 }

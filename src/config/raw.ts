@@ -54,6 +54,7 @@ export interface RawEval {
   checks?: RawCheck[];
   message_checks?: RawMessageCheck[];
   environment?: RawEnvironment;
+  services?: Record<string, RawService>;
   model_script?: string;
 }
 
@@ -85,6 +86,7 @@ export interface RawEvalSet {
   message_checks?: RawMessageCheck[];
   builtin_message_checks?: string[];
   environment?: RawEnvironment;
+  services?: Record<string, RawService>;
   judge?: RawJudge;
   evals: RawEval[];
 }
@@ -97,4 +99,15 @@ export interface RawJudge {
   max_transcript_bytes?: number;
   max_tokens?: number;
   compare?: [string, string];
+}
+
+export interface RawService {
+  dockerfile?: string;
+  context?: string;
+  image?: string;
+  command?: string[];
+  env?: Record<string, string>;
+  ready: { command?: string; port?: number; timeout?: number };
+  resources?: { memory?: string | number; cpus?: number; pids?: number };
+  setup?: string[];
 }

@@ -114,6 +114,30 @@ export interface EnvironmentImageSpec {
   readonly setup: readonly string[];
 }
 
+/**
+ * A service every run of an eval gets beside its agent (a database), on the
+ * run's private network, reached by `name`. Its image is built from a
+ * Dockerfile over evalrig's base image, or is a local image of the engine.
+ */
+export interface ServiceDef {
+  /** Its host name on the run's network. */
+  readonly name: string;
+  readonly image:
+    { readonly dockerfile: string; readonly context: string } | { readonly local: string };
+  /** The main process (argv); absent: the image's own. */
+  readonly command?: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+  /** A shell command in the service that exits 0, or a port the agent's container reaches; seconds. */
+  readonly ready: { readonly command?: string; readonly port?: number; readonly timeout: number };
+  readonly resources: {
+    readonly memory_bytes: number;
+    readonly cpus: number;
+    readonly pids: number;
+  };
+  /** Shell commands run once per image in a ready service; what they leave is the runs' image. */
+  readonly setup: readonly string[];
+}
+
 export interface Eval {
   readonly id: string;
   readonly prompt: string;
@@ -138,6 +162,8 @@ export interface Eval {
   readonly message_checks: readonly MessageCheck[];
   /** The eval's own environment, else the eval set's; absent: the plain test image. */
   readonly environment?: EnvironmentImageSpec;
+  /** The eval's services, else the eval set's; absent or empty: none (network none). */
+  readonly services?: readonly ServiceDef[];
   /** Absolute path of the model script its runs play (claude-code), overriding `agent.model`. */
   readonly model_script?: string;
 }

@@ -7,6 +7,7 @@ import type { AgentIdentity, CampaignImageRecord } from '../artifacts/index.js';
 import type { CodebaseEntry, Comparison, GroupStats } from './benchmark.js';
 import type { EngineGroup } from './engines.js';
 import type { GradingSection } from './grading.js';
+import type { ServiceEntry } from './services.js';
 import type { TreatmentWarning } from './treatment.js';
 import type { PowerWarning, Verdict } from './verdict.js';
 
@@ -16,6 +17,8 @@ export interface Provenance {
   /** Some codebase is a path on the host: the campaign cannot be replayed elsewhere. */
   readonly host_local: boolean;
   readonly image: CampaignImageRecord;
+  /** The services runs had beside them: image, readiness, deaths (absent: none). */
+  readonly services?: readonly ServiceEntry[];
   readonly stand_in_sha256: string;
   /** An adapter agent's package, exact version and binary sha256 (absent for a command agent). */
   readonly agent?: AgentIdentity;

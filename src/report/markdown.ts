@@ -2,6 +2,7 @@ import { EvalrigError } from '../errors/index.js';
 import { NUMBER_MEASURES, RATE_MEASURES } from '../measure/index.js';
 import { AGENT_MEASURES, messageCheckNames, type CodebaseEntry } from './benchmark.js';
 import type { BenchmarkFile } from './benchmark-file.js';
+import { serviceRows } from './services.js';
 import { gradingMarkdown } from './grading-render.js';
 import {
   AGENT_LABELS,
@@ -62,6 +63,7 @@ export function renderBaseline(b: BenchmarkFile): string {
     ...p.codebases.map((c) => [`codebase (${c.evals.join(', ')})`, codebaseLine(c)]),
     ['image', `${p.image.tag} ${p.image.id}`],
     ...(p.image.environments ?? []).flatMap((x) => environmentRows(x)),
+    ...serviceRows(p.services),
     ['gh stand-in sha256', p.stand_in_sha256],
     ...(p.agent
       ? [

@@ -17,9 +17,10 @@ import {
   type CodebaseEntry,
   type GroupStats,
 } from './benchmark.js';
-import type { BenchmarkFile } from './benchmark-file.js';
+import type { BenchmarkFile, Provenance } from './benchmark-file.js';
 import { GradingAccumulator } from './grading.js';
 import { EngineSplit } from './engines.js';
+import { ServiceSplit } from './services.js';
 import { checkHtml, renderHtml } from './html.js';
 import { checkMarkdown, renderBaseline, renderReportMd } from './markdown.js';
 import { toTimeline, type RunTimeline } from './timeline.js';
@@ -68,6 +69,18 @@ function codebaseKey(
   return JSON.stringify([c.kind, c.url, c.ref, c.path, c.commit, c.branch]);
 }
 
+/** benchmark.json's `provenance.services`, when runs had services beside them. */
+function servicesOf(split: ServiceSplit): Pick<Provenance, 'services'> {
+  const entries = split.entries();
+  return entries ? { services: entries } : {};
+}
+
+/** benchmark.json's `by_engine`, when the runs ran on several engines. */
+function engineSplitOf(split: EngineSplit): Pick<BenchmarkFile, 'by_engine'> {
+  const groups = split.groupsIfSplit();
+  return groups ? { by_engine: groups } : {};
+}
+
 /**
  * Recomputes the campaign's aggregate artifacts from its stored runs, running
  * nothing: benchmark.json, BASELINE.md, report.md and report.html at the top
@@ -80,12 +93,6 @@ function codebaseKey(
  * console.log(formatSummaryTable(summary));
  * console.log(summary.files.reportHtml);
  */
-/** benchmark.json's `by_engine`, when the runs ran on several engines. */
-function engineSplitOf(split: EngineSplit): Pick<BenchmarkFile, 'by_engine'> {
-  const groups = split.groupsIfSplit();
-  return groups ? { by_engine: groups } : {};
-}
-
 export async function writeReport(
   outDir: string,
   options: ReportOptions = {},
@@ -116,6 +123,7 @@ export async function writeReport(
   // The judge's gradings, read from each run's grading.json (never asked again here).
   const grading = new GradingAccumulator(conditionsFile.conditions.map((c) => c.name));
   const byEngine = new EngineSplit();
+  const services = new ServiceSplit();
   // Read beside the loop, a few at a time: most runs have none, and a miss still costs an open.
   const gradingReads: Promise<void>[] = [];
   const treatment = new TreatmentAccumulator();
@@ -150,6 +158,7 @@ export async function writeReport(
       );
     group.acc.add(record);
     byEngine.add(record);
+    services.add(record);
     const graded = grading.add(entry.dir, record);
     graded.catch(() => undefined); // awaited below; not "unhandled" meanwhile
     gradingReads.push(graded);
@@ -206,6 +215,7 @@ export async function writeReport(
       codebases: codebaseList,
       host_local: codebaseList.some((c) => c.host_local === true),
       image: conditionsFile.image,
+      ...servicesOf(services),
       stand_in_sha256: conditionsFile.stand_in_sha256,
       ...(conditionsFile.agent ? { agent: conditionsFile.agent } : {}),
       evalrig_version: conditionsFile.evalrig_version,

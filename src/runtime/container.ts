@@ -40,7 +40,8 @@ export interface Bind {
 }
 
 /**
- * What to start. Security is not optional: every container has network none,
+ * What to start. Security is not optional: every container has network none
+ * (or its run's private network),
  * all capabilities dropped, no-new-privileges and resource limits. There is no
  * way to mount the Docker socket through this type on purpose.
  */
@@ -70,6 +71,14 @@ export interface ContainerSpec {
    * execs need DAC_READ_SEARCH to read whatever modes the agent left.
    */
   readonly rootCapabilities?: readonly string[];
+  /**
+   * A run's private network (runtime/network.ts) instead of network none: the
+   * run's own containers and nothing else, no route out, the host not on it.
+   * `aliases` are the names the others reach this container by (a service's).
+   */
+  readonly network?: { readonly name: string; readonly aliases?: readonly string[] };
+  /** The image's own command as the main process (a service's), instead of `cmd` or the idler. */
+  readonly imageCmd?: boolean;
 }
 
 export interface ExecOptions {
@@ -123,7 +132,9 @@ const DEFAULT_MAX_OUTPUT = 1024 * 1024;
 function hostConfig(spec: ContainerSpec, profile?: EngineProfile): Docker.HostConfig {
   const limits = { ...DEFAULT_LIMITS, ...spec.limits };
   return {
-    NetworkMode: 'none',
+    NetworkMode: spec.network?.name ?? 'none',
+    // On a run's network: no IPv6 either (its link-local addresses would reach the host's bridge).
+    ...(spec.network ? { Sysctls: { 'net.ipv6.conf.all.disable_ipv6': '1' } } : {}),
     CapDrop: ['ALL'],
     ...(spec.rootCapabilities?.length ? { CapAdd: [...spec.rootCapabilities] } : {}),
     SecurityOpt: ['no-new-privileges'],
@@ -372,13 +383,22 @@ async function createAndStartOnce(
       .createContainer({
         name: spec.name,
         Image: spec.image,
-        Cmd: [...(spec.cmd ?? IDLE)],
+        Cmd: spec.imageCmd ? undefined : [...(spec.cmd ?? IDLE)],
         User: spec.user,
         WorkingDir: spec.workingDir,
         Env: Object.entries(spec.env ?? {}).map(([k, v]) => `${k}=${v}`),
         Labels: { [LABELS.managed]: 'true', ...client.labels, ...spec.labels },
         HostConfig: hostConfig(spec, client.profile),
-        NetworkDisabled: true,
+        NetworkDisabled: spec.network === undefined,
+        ...(spec.network
+          ? {
+              NetworkingConfig: {
+                EndpointsConfig: {
+                  [spec.network.name]: { Aliases: [...(spec.network.aliases ?? [])] },
+                },
+              },
+            }
+          : {}),
       })
       .catch(refused(client, 'a container creation')),
   );

@@ -11,12 +11,15 @@ import { EnginePool } from '../../sandbox/index.js';
 import type { CampaignOptions } from '../campaign.js';
 import { shipBaseImage } from '../engine-setup.js';
 import { ensureEvalEnvironments, type EvalEnvironments } from '../environments.js';
+import { ensureEvalServices, refuseServicesBeyond, type EvalServices } from '../services.js';
 import type { PlannedRun } from '../plan.js';
 import type { OpenedEngines } from './engines.js';
 
 export interface CampaignImages {
   readonly image: TestImage;
   readonly environments: EvalEnvironments;
+  /** Per eval id with services: each one's definition and image. */
+  readonly services: EvalServices;
 }
 
 export async function ensureImages(
@@ -29,6 +32,9 @@ export async function ensureImages(
   log: NodeJS.WritableStream,
 ): Promise<CampaignImages> {
   const { client, sandboxes } = opened;
+  const plannedEvals = evalSet.evals.filter((e) => planned.some((p) => p.eval.id === e.id));
+  // Services need a provider that keeps a run's network private: refused in one line otherwise.
+  refuseServicesBeyond(sandboxes, evalSet, plannedEvals);
   // An engine named first may lack the base image another engine (or the machine's) has.
   if (options.engines?.length) {
     const others = sandboxes instanceof EnginePool ? sandboxes.clients().slice(1) : [];
@@ -54,14 +60,23 @@ export async function ensureImages(
   }
 
   // The evals that name an environment get its image (evalrig's layers over it).
-  const plannedEvals = evalSet.evals.filter((e) => planned.some((p) => p.eval.id === e.id));
   const environments = await ensureEvalEnvironments(client, evalSet, plannedEvals, {
     baseImage: options.baseImage,
     log,
   });
 
+  // Each service's image, once per campaign (found by its content when unchanged).
+  const services = await bounded(
+    client,
+    'the service images',
+    () => ensureEvalServices(client, evalSet, plannedEvals, { baseImage: options.baseImage, log }),
+    Infinity,
+  );
+  const serviceImages = [...services.values()].flat().map((s) => s.image);
   // Every image a run starts from must be runnable where it runs (locally: there, the same id).
-  const runImages = new Map([image, ...environments.images.values()].map((i) => [i.tag, i.id]));
+  const runImages = new Map(
+    [image, ...environments.images.values(), ...serviceImages].map((i) => [i.tag, i.id]),
+  );
   for (const [tag, id] of runImages) await sandboxes.ensureImage({ tag, id });
-  return { image, environments };
+  return { image, environments, services };
 }

@@ -60,6 +60,7 @@ function contextOf(
         }
       : {}),
     engines: setup.engineRecords,
+    ...(images.services.size > 0 ? { services: images.services } : {}),
     live: guard.live,
     removals: [],
     cut: () => guard.interrupted,

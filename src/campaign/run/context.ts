@@ -3,6 +3,8 @@
  * run's things are (its place), what a preparation opened, the run's state.
  */
 import path from 'node:path';
+import type { ServiceFailure } from '../../sandbox/index.js';
+import type { EvalServices } from '../services.js';
 import type {
   PhaseTiming,
   CheckResult,
@@ -79,6 +81,8 @@ export interface CampaignContext {
   readonly treatments?: ReadonlyMap<string, readonly StagedInstruction[]>;
   /** Each engine's record by its address (a sandbox's `engine`): run.json names the run's. */
   readonly engines?: ReadonlyMap<string, EngineRecord>;
+  /** Per eval id with services: each one's definition and image, started beside every run. */
+  readonly services?: EvalServices;
 }
 
 export interface RunOutcome {
@@ -239,6 +243,8 @@ export interface RunState {
   listedSkills: readonly string[] | null;
   readonly startedAt: Date;
   readonly deadline: number;
+  /** Services found dead while the run played (the run then failed in phase `service`). */
+  serviceFailures: readonly ServiceFailure[];
   /** The phases passed through so far and their durations, for run.json (see enterPhase). */
   readonly phases: PhaseTiming[];
   /** When the current phase began (performance.now()); undefined once the clock is stopped. */

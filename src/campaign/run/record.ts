@@ -7,6 +7,7 @@ import {
   type EngineRecord,
   type GhCall,
   type RunRecord,
+  type RunServiceRecord,
   type RunTreatment,
 } from '../../artifacts/index.js';
 import { digestStops, writeCalls, writeRun } from '../../campaign-folder/index.js';
@@ -16,6 +17,7 @@ import type { Sandbox } from '../../sandbox/index.js';
 import { provenanceOf } from '../../source/index.js';
 import { runTreatment } from '../../treatment/index.js';
 import { agentTurns, runAgentRecord } from '../agent.js';
+import { serviceRecords } from '../services.js';
 import { checkRecord, ghRecordOf, syncTrees } from './collect.js';
 import {
   type CampaignContext,
@@ -80,6 +82,17 @@ export async function recordRun(
 }
 
 /** run.json's `engine`: the record of the engine its sandbox ran on, when it started. */
+/** run.json's `services`: what started beside the sandbox, and what died. */
+function servicesOf(
+  ctx: CampaignContext,
+  prepared: PreparedRun,
+  state: RunState,
+): { services?: RunServiceRecord[] } {
+  const services = ctx.services?.get(prepared.planned.eval.id) ?? [];
+  if (services.length === 0) return {};
+  return { services: serviceRecords(services, prepared.sandbox, state.serviceFailures) };
+}
+
 function engineOf(ctx: CampaignContext, sandbox: Sandbox | undefined): { engine?: EngineRecord } {
   const engine = sandbox === undefined ? undefined : ctx.engines?.get(sandbox.engine);
   return engine === undefined ? {} : { engine };
@@ -125,6 +138,7 @@ function runRecordOf(
     ...(codebase ? { codebase: provenanceOf(codebase.resolved) } : {}),
     image: ctx.images?.get(e.id) ?? { tag: ctx.image.tag, id: ctx.image.id },
     ...engineOf(ctx, prepared.sandbox),
+    ...servicesOf(ctx, prepared, state),
     diff: state.finalDiff,
     checks,
     message_checks: runMessageChecks(e.message_checks, stops),

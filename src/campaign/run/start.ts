@@ -6,6 +6,7 @@ import path from 'node:path';
 import { GH_RECORDER_ENV } from '../../recorder/index.js';
 import { LABELS } from '../../sandbox/index.js';
 import { CONTAINER } from '../layout.js';
+import { serviceSpecsOf } from '../services.js';
 import type { PlannedRun } from '../plan.js';
 import type { CampaignContext, Opened, RunPlace } from './context.js';
 
@@ -23,7 +24,10 @@ export async function startSandbox(
       ? ctx.agent.shares(opened.gateway.hostDir)
       : { files: [], sockets: [] };
   const keeper = `${place.keeper}:${place.keeper}`;
+  const services = ctx.services?.get(planned.eval.id);
   opened.sandbox = await ctx.sandboxes.start({
+    // Ready before the sandbox is handed over: the first turn finds them answering.
+    ...(services ? { services: serviceSpecsOf(services) } : {}),
     image: runImageOf(ctx, planned.eval.id),
     user: keeper,
     execUser: place.agentUser,

@@ -3,6 +3,7 @@
  * by its collected stop.
  */
 import { turnPlayer, whyAgentFailed } from '../turns.js';
+import { ServiceDiedError } from '../services.js';
 import { collectTurnStop } from './collect.js';
 import { enterPhase, type CampaignContext, type ReadyRun, type RunState } from './context.js';
 
@@ -52,6 +53,8 @@ export async function playTurns(
       afterSeq,
     );
     afterSeq = stop.calls.reduce((m, c) => Math.max(m, c.seq), afterSeq);
+    // A service that died explains the turn before the agent's own failure would.
+    await watchServices(run, `turn ${n}`);
     // An agent that cannot start, exits non-zero, reports an error or never finishes its
     // stream played no real turn: the run failed in the agent (its stop is kept, no more turns).
     const agentFailure = whyAgentFailed({ exec: played.exec, agent: stop.agent });
@@ -66,4 +69,11 @@ export async function playTurns(
       return;
     }
   }
+}
+
+/** Throws ServiceDiedError when a service of the run is no longer running. */
+export async function watchServices(run: ReadyRun, during: string): Promise<void> {
+  if (!run.sandbox.services?.length) return;
+  const failures = (await run.sandbox.serviceFailures?.()) ?? [];
+  if (failures.length > 0) throw new ServiceDiedError(failures, during);
 }
