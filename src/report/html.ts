@@ -18,14 +18,9 @@ import { gradingHtml } from './grading-render.js';
 import { codebaseLine, HOST_LOCAL_NOTE, ReportStructureError } from './markdown.js';
 import type { NumberStats, RateStats } from './stats.js';
 import type { RunTimeline, StopLine } from './timeline.js';
-import type { ReviewFile } from '../view/review.js';
-import {
-  conditionRunsRow,
-  reviewsSection,
-  runStepsLink,
-  verdictRunsLink,
-} from '../view/report-links.js';
-import { embedKey } from '../view/embed.js';
+import type { ReviewFile } from './review-file.js';
+import { conditionRunsRow, reviewsSection, runStepsLink, verdictRunsLink } from './viewer-links.js';
+import { embedKey } from './embed.js';
 
 /** Escapes text for HTML (in format.ts, beside the other helpers every page part shares). */
 export { esc };

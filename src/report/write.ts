@@ -26,8 +26,8 @@ import { checkMarkdown, renderBaseline, renderReportMd } from './markdown.js';
 import { toTimeline, type RunTimeline } from './timeline.js';
 import { TreatmentAccumulator } from './treatment.js';
 import { powerWarnings, verdicts } from './verdict.js';
-import { readReviews } from '../view/reviews.js';
-import { embedRuns } from '../view/embed.js';
+import { readReviews } from './reviews.js';
+import { embedRuns } from './embed.js';
 
 /** The campaign folder cannot be reported on (no conditions.json, no run). */
 export class ReportInputError extends InputError {}

@@ -32,7 +32,6 @@ import {
   type StoredRun,
 } from '../campaign-folder/index.js';
 import { InputError } from '../errors/index.js';
-import type { BenchmarkFile } from '../report/index.js';
 import type { TrajectoryInputs } from './build.js';
 
 /** What one file of a run is read up to: a text past it is read by its head. */
@@ -141,9 +140,9 @@ export async function readConditions(outDir: string): Promise<ConditionsFile | n
   return valueOrNull(await readConditionsFile(outDir));
 }
 
-/** The campaign's benchmark.json, or null before a report was written. */
-export async function readBenchmark(outDir: string): Promise<BenchmarkFile | null> {
-  return valueOrNull(await readBenchmarkFile<BenchmarkFile>(outDir));
+/** The campaign's benchmark.json (its shape is the report's: T), or null before a report was written. */
+export async function readBenchmark<T>(outDir: string): Promise<T | null> {
+  return valueOrNull(await readBenchmarkFile<T>(outDir));
 }
 
 /** When benchmark.json last changed (ms), or null when there is none. */

@@ -15,7 +15,7 @@ import {
   parseReviewInput,
   ReviewError,
   type ReviewFile,
-} from './review.js';
+} from '../report/review-file.js';
 import { runRow, runRows } from './rows.js';
 import { APP_CSP, HttpError, send, VIEW_HOST, type ServerContext } from './server.js';
 

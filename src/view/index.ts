@@ -25,6 +25,6 @@ export {
   MAX_REVIEW_BYTES,
   type ReviewFile,
   type ReviewInput,
-} from './review.js';
+} from '../report/review-file.js';
 export { runRows, rowOf, type RunRow } from './rows.js';
-export { readReviews } from './reviews.js';
+export { readReviews } from '../report/reviews.js';

@@ -1,7 +1,7 @@
 import type { GradingFile, RunRecord, RunStatus } from '../artifacts/index.js';
 import { readRuns } from '../campaign-folder/index.js';
 import { readGrading, readReviewText, runFolder, readRunRecord } from '../trajectory/source.js';
-import { parseReviewFile, type ReviewFile } from './review.js';
+import { parseReviewFile, type ReviewFile } from '../report/review-file.js';
 
 /** One run as the viewer lists it: small, whatever the size of its files. */
 export interface RunRow {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { evalrigVersion as version, type ConditionsFile } from '../../artifacts/index.js';
 import { writeConditions as writeConditionsFile } from '../../campaign-folder/index.js';
 import { provenanceOf } from '../../source/index.js';
-import type { CampaignOptions } from '../campaign.js';
+import type { CampaignOptions } from '../options.js';
 import type { CampaignImages } from './images.js';
 import type { ResolvedCampaign } from './resolve.js';
 import type { CampaignSetup } from './setup.js';

@@ -20,7 +20,7 @@ import {
   enginePoolOf,
   type SandboxProvider,
 } from '../../sandbox/index.js';
-import type { CampaignOptions } from '../campaign.js';
+import type { CampaignOptions } from '../options.js';
 import { describeEngines } from '../engine-setup.js';
 
 /** The engines a campaign runs on, as its phases use them. */

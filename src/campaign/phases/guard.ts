@@ -15,7 +15,7 @@ import {
   watchEngine,
 } from '../../runtime/index.js';
 import { EnginePool, type Sandbox, type SandboxProvider } from '../../sandbox/index.js';
-import type { CampaignOptions } from '../campaign.js';
+import type { CampaignOptions } from '../options.js';
 import type { OpenedEngines } from './engines.js';
 
 /** A campaign's guard: the sandboxes in flight, whether a signal cut it, and its clean-up. */

@@ -8,7 +8,7 @@ import type { EvalSet } from '../../config/index.js';
 import { ensureTestImage, type TestImage } from '../../image/index.js';
 import { bounded } from '../../runtime/index.js';
 import { EnginePool } from '../../sandbox/index.js';
-import type { CampaignOptions } from '../campaign.js';
+import type { CampaignOptions } from '../options.js';
 import { shipBaseImage } from '../engine-setup.js';
 import { ensureEvalEnvironments, type EvalEnvironments } from '../environments.js';
 import { ensureEvalServices, refuseServicesBeyond, type EvalServices } from '../services.js';

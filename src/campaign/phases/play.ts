@@ -6,7 +6,7 @@
 import { EvalrigError } from '../../errors/index.js';
 import { BodyBudget, CAMPAIGN_BODY_BUDGET } from '../../gateway/index.js';
 import type { CampaignGrader } from '../../judge/index.js';
-import type { CampaignOptions } from '../campaign.js';
+import type { CampaignOptions } from '../options.js';
 import type { PlannedRun } from '../plan.js';
 import { runPipeline } from '../pool.js';
 import { Progress } from '../progress.js';

@@ -9,7 +9,7 @@ import { InputError } from '../../errors/index.js';
 import { resolveCodebases, type ResolvedCodebase } from '../../source/index.js';
 import { stagingWarnings, type StagedInstruction } from '../../treatment/index.js';
 import { treatmentsOf, upstreamOf } from '../agent.js';
-import type { CampaignOptions } from '../campaign.js';
+import type { CampaignOptions } from '../options.js';
 import { planRuns, type PlannedRun } from '../plan.js';
 import { existingConditions } from './folder.js';
 

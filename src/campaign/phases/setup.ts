@@ -10,7 +10,7 @@ import type { SetupOutput } from '../../image/index.js';
 import { LABELS } from '../../runtime/index.js';
 import { materializeCodebase, type ResolvedCodebase } from '../../source/index.js';
 import { prepareCampaignAgent, type CampaignAgent } from '../agent.js';
-import type { CampaignOptions } from '../campaign.js';
+import type { CampaignOptions } from '../options.js';
 import { preflightCommand } from '../command-preflight.js';
 import { preflightEngines } from '../engine-setup.js';
 import { ensureSetups } from '../environments.js';

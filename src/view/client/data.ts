@@ -2,7 +2,7 @@
 import type { ConditionsFile } from '../../artifacts/types.js';
 import type { BenchmarkFile } from '../../report/benchmark-file.js';
 import type { Trajectory } from '../../trajectory/types.js';
-import type { ReviewFile } from '../review.js';
+import type { ReviewFile } from '../../report/review-file.js';
 import type { RunRow } from '../rows.js';
 
 export type { RunRow, Trajectory, BenchmarkFile, ReviewFile };

@@ -1,5 +1,5 @@
 import { reviewTexts } from '../trajectory/source.js';
-import { parseReviewFile, type ReviewFile } from './review.js';
+import { parseReviewFile, type ReviewFile } from './review-file.js';
 
 /**
  * The review notes of a campaign, in the campaign's order (for the report): read from the

@@ -3,7 +3,7 @@
  * folder is served by `evalrig view`; the page itself stays self-contained, no script), and
  * the review notes people left. Every link is relative, below the page's folder.
  */
-import type { ReviewFile } from './review.js';
+import type { ReviewFile } from './review-file.js';
 
 const esc = (text: string): string =>
   text
