@@ -6,7 +6,8 @@
  * these agents can reach a unix socket. The turn: one shell call, then a text answer. Goal:
  * <= 1.2x.
  *
- * Needs the agent in the cache (scripts/agents.sh) and the relay built (npm run build). Run:
+ * Needs the agent in the cache (scripts/agents.sh) and the relay built (npm run build). Qwen Code
+ * needs a passwd entry for uid 1000 (os.userInfo): give it a test image (EVALRIG_BASE_IMAGE). Run:
  *   node --import tsx scripts/bench/agent-turn.ts gemini-cli|opencode|qwen-code [turns=5]
  */
 import { execFile } from 'node:child_process';
