@@ -74,7 +74,7 @@ function modelChecks(folder: EvalSetFolder, doc: Json): Promise<Problem | undefi
         return { pointer: at, message: error.message };
       }
     });
-  if ((agent.type === 'claude-code' || agent.type === 'codex') && !isObject(agent.model)) {
+  if (typeof agent.type === 'string' && agent.type !== 'command' && !isObject(agent.model)) {
     const conditions = entries(doc.conditions);
     const everyCondition =
       conditions.length > 0 &&

@@ -37,8 +37,13 @@ export const DEFAULTS = {
   pids: 512,
   repo_owner: 'evalrig',
   condition: 'default',
-  /** The model a codex agent asks for when the eval set names none (in the price table). */
-  codex_model: 'gpt-5.1-codex',
+  /** The model each adapter that names one asks for when the eval set names none (in the price table). */
+  model_name: {
+    codex: 'gpt-5.1-codex',
+    'gemini-cli': 'gemini-2.5-pro',
+    opencode: 'gpt-5.1',
+    'qwen-code': 'qwen3-coder-plus',
+  } as Readonly<Record<string, string>>,
   agent_install: 'mount',
   judge_model_name: 'stand-in-judge',
   judge_max_diff_bytes: 65536,
@@ -69,7 +74,9 @@ export function normalize(raw: RawEvalSet, facts: FileFacts): EvalSet {
       // Absent means `command`, so that eval sets of before read the same.
       ...(adapter ? { type: adapter } : {}),
       ...(raw.agent.version === undefined ? {} : { version: raw.agent.version }),
-      ...(adapter === 'codex' ? { model_name: raw.agent.model_name ?? DEFAULTS.codex_model } : {}),
+      ...(adapter && DEFAULTS.model_name[adapter]
+        ? { model_name: raw.agent.model_name ?? DEFAULTS.model_name[adapter] }
+        : {}),
       ...(adapter ? { install: raw.agent.install ?? DEFAULTS.agent_install } : {}),
       command: raw.agent.command ?? [],
       resume_command: raw.agent.resume_command ?? raw.agent.command ?? [],

@@ -67,7 +67,7 @@ export interface RawEvalSet {
   timeout?: number;
   turn_timeout?: number;
   agent: {
-    type?: 'command' | 'claude-code' | 'codex';
+    type?: 'command' | 'claude-code' | 'codex' | 'gemini-cli' | 'opencode' | 'qwen-code';
     version?: string;
     model_name?: string;
     install?: 'mount' | 'image';

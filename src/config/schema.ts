@@ -107,16 +107,17 @@ function inlineRefs(root: SchemaNode, external: Record<string, SchemaNode>): Sch
 /** Why a branch of the schema forbids a field (its `false` schema), by pointer. */
 const FORBIDDEN: Record<string, string> = {
   '/agent/command':
-    'is not given for a "claude-code" or "codex" agent: evalrig builds its argv each turn',
+    'is not given for an adapter agent ("claude-code", "codex", "gemini-cli", "opencode", "qwen-code"): evalrig builds its argv each turn',
   '/agent/resume_command':
-    'is not given for a "claude-code" or "codex" agent: evalrig resumes its session each turn',
+    'is not given for an adapter agent ("claude-code", "codex", "gemini-cli", "opencode", "qwen-code"): evalrig resumes its session each turn',
   '/agent/version':
-    'is taken only with an agent "type" that installs a package ("claude-code", "codex")',
+    'is taken only with an agent "type" that installs a package ("claude-code", "codex", "gemini-cli", "opencode", "qwen-code")',
   '/agent/model':
-    'is taken only with an agent "type" whose model calls evalrig carries ("claude-code", "codex")',
-  '/agent/model_name': 'is taken only with a "codex" agent (the model it asks for)',
+    'is taken only with an agent "type" whose model calls evalrig carries ("claude-code", "codex", "gemini-cli", "opencode", "qwen-code")',
+  '/agent/model_name':
+    'is taken only with a "codex", "gemini-cli", "opencode" or "qwen-code" agent (the model it asks for)',
   '/agent/install':
-    'is taken only with an agent "type" that installs a package ("claude-code", "codex")',
+    'is taken only with an agent "type" that installs a package ("claude-code", "codex", "gemini-cli", "opencode", "qwen-code")',
 };
 
 /** Turns ajv's errors into one problem per mistake (alternatives collapsed into one). */

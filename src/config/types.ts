@@ -54,7 +54,7 @@ export interface AgentSpec {
   readonly env: readonly string[];
   /** Where an adapter agent's model calls go, unless an eval or condition names a script. */
   readonly model?: ModelSpec;
-  /** The model a `codex` agent asks for (and is priced by); absent for other types. */
+  /** The model a `codex`, `gemini-cli`, `opencode` or `qwen-code` agent asks for (and is priced by); absent for other types. */
   readonly model_name?: string;
   /**
    * How an adapter agent reaches the containers: its binary mounted (`mount`), or built into
@@ -64,7 +64,8 @@ export interface AgentSpec {
 }
 
 /** The kinds of agent evalrig knows how to play. */
-export type AgentType = 'command' | 'claude-code' | 'codex';
+export type AgentType =
+  'command' | 'claude-code' | 'codex' | 'gemini-cli' | 'opencode' | 'qwen-code';
 
 /** How an adapter agent's binary reaches the containers. */
 export type AgentInstallMode = 'mount' | 'image';

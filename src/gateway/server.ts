@@ -15,6 +15,7 @@ import { EvalrigError } from '../errors/index.js';
 import {
   FlightRecorder,
   NO_TOKENS,
+  pathMatches,
   wireApiFor,
   type BodyRef,
   type CallOutcome,
@@ -24,6 +25,7 @@ import {
   type ResponseFacts,
   type ResponseReader,
   type WireApi,
+  type WireAuth,
 } from '../flight/index.js';
 import { checkServerOptions, makeSocketRoom } from '../host-socket/index.js';
 import { BodyBudget } from './budget.js';
@@ -181,7 +183,7 @@ interface CallState {
 
 function handleCall(g: Gateway, req: IncomingMessage, res: ServerResponse): void {
   const url = new URL(req.url ?? '/', 'http://gateway');
-  const api = g.opts.paths.includes(url.pathname) ? wireApiFor(url.pathname) : null;
+  const api = pathMatches(g.opts.paths, url.pathname) ? wireApiFor(url.pathname) : null;
   const call: CallState = {
     began: performance.now(),
     time: new Date().toISOString(),
@@ -394,7 +396,7 @@ function sendBody(
   // The witness reads and keeps the body once it is on its way.
   const kept = g.recorder.keepRequest(seq, body);
   call.requestRef = kept.ref;
-  call.requestFacts = call.api!.readRequest(kept.parsed);
+  call.requestFacts = call.api!.readRequest(kept.parsed, call.path);
 }
 
 const MEMORY_FULL = "the host's memory for request bodies is full; retry in a moment";
@@ -405,18 +407,47 @@ function lengthOf(header: string | undefined): number | null {
   return Number(header);
 }
 
-function upstreamHeaders(g: Gateway, req: IncomingMessage, length: number): OutgoingHttpHeaders {
+function upstreamHeaders(
+  g: Gateway,
+  req: IncomingMessage,
+  length: number,
+  api: WireApi,
+): OutgoingHttpHeaders {
   const headers: OutgoingHttpHeaders = { 'content-length': length };
   for (const name of REQUEST_HEADERS) {
     const v = req.headers[name];
     if (typeof v === 'string') headers[name] = v;
   }
   const key = g.opts.upstream.apiKey;
-  if (key !== undefined) {
-    if (g.opts.upstream.auth === 'bearer') headers.authorization = `Bearer ${key}`;
-    else headers['x-api-key'] = key;
-  }
+  if (key !== undefined) Object.assign(headers, keyHeader(g.opts.upstream.auth ?? api.auth, key));
   return headers;
+}
+
+/** The key in the header its API reads (the client's own key header was never passed on). */
+export function keyHeader(auth: WireAuth, key: string): Record<string, string> {
+  switch (auth) {
+    case 'bearer':
+      return { authorization: `Bearer ${key}` };
+    case 'x-goog-api-key':
+      return { 'x-goog-api-key': key };
+    case 'x-api-key':
+      return { 'x-api-key': key };
+  }
+}
+
+/**
+ * The query passed upstream: only the parameters the API names (Gemini's `alt=sse`) and
+ * Claude Code's `?beta=true`; anything else (a `key=` above all) is dropped.
+ */
+export function upstreamQuery(api: WireApi, url: URL): string {
+  if (url.search === '?beta=true') return '?beta=true';
+  const kept = new URLSearchParams();
+  for (const name of api.query ?? []) {
+    const v = url.searchParams.get(name);
+    if (v !== null && /^[a-z]{1,16}$/u.test(v)) kept.set(name, v);
+  }
+  const q = kept.toString();
+  return q === '' ? '' : `?${q}`;
 }
 
 /** Opens the upstream request (sent by the caller) and relays its answer. */
@@ -430,10 +461,10 @@ function forward(
 ): ClientRequest {
   const target = new URL(g.upstream.href);
   target.pathname = path.posix.join(g.upstream.pathname, url.pathname);
-  target.search = url.search === '?beta=true' ? '?beta=true' : '';
+  target.search = upstreamQuery(call.api!, url);
   const up = g.send(target, {
     method: 'POST',
-    headers: upstreamHeaders(g, req, body.length),
+    headers: upstreamHeaders(g, req, body.length, call.api!),
     agent: g.agent,
   });
   let idle: NodeJS.Timeout | undefined;

@@ -1,4 +1,4 @@
-import type { Needle, NeedleSeen, RecordCaps, RelayedCall } from '../flight/index.js';
+import type { Needle, NeedleSeen, RecordCaps, RelayedCall, WireAuth } from '../flight/index.js';
 import type { BodyBudget } from './budget.js';
 
 /** Where the gateway sends what it forwards: a real API (with its key) or a stand-in. */
@@ -7,8 +7,8 @@ export interface GatewayUpstream {
   readonly url: string;
   /** The real key, added on the host side; the container only ever holds a placeholder. */
   readonly apiKey?: string;
-  /** How the key is sent: `x-api-key` (Anthropic, default) or `bearer` (OpenAI). */
-  readonly auth?: 'x-api-key' | 'bearer';
+  /** The header the key is sent in; default: the one of each call's API (see WireApi.auth). */
+  readonly auth?: WireAuth;
 }
 
 export interface ModelGatewayOptions {

@@ -39,7 +39,8 @@ export interface ScriptMessage {
   readonly usage?: ScriptUsage;
   /**
    * The streamed answer stops early with this error, as the APIs document it: a mid-stream
-   * `event: error` (Messages API), `response.failed` (Responses API).
+   * `event: error` (Messages API), `response.failed` (Responses API), a `data: {"error": …}`
+   * chunk (Chat Completions, Gemini).
    */
   readonly stream_error?: { readonly type: string; readonly message?: string };
 }
