@@ -25,7 +25,7 @@ import {
   type AdapterType,
 } from '../../src/agents/index.js';
 import { relayBundle } from '../../src/campaign/agent.js';
-import { flightFiles } from '../../src/flight/index.js';
+import { flightFiles } from '../../src/campaign-folder/index.js';
 import { openRunGateway } from '../../src/gateway/index.js';
 import { startModelStandIn, type ScriptResponse } from '../../src/model-stand-in/index.js';
 import { connectDocker, startContainer } from '../../src/runtime/index.js';
