@@ -12,7 +12,13 @@ import { loadEvalSet, refuseBeyondEngine, type EvalSet } from '../config/index.j
 import { describeEngines, preflightEngines, shipBaseImage } from './engine-setup.js';
 import { sweepQuotas } from '../environment/index.js';
 import { EvalrigError, InputError } from '../errors/index.js';
-import { BodyBudget, CAMPAIGN_BODY_BUDGET } from '../gateway/index.js';
+import {
+  BodyBudget,
+  CAMPAIGN_BODY_BUDGET,
+  UpstreamLimiters,
+  type UpstreamLimits,
+} from '../gateway/index.js';
+import { CampaignBudget } from './budget.js';
 import { ensureTestImage } from '../image/index.js';
 import { stagingWarnings } from '../treatment/index.js';
 import { CampaignGrader, describeGradeSummary, type GradeSummary } from '../judge/index.js';
@@ -45,7 +51,7 @@ import {
   resolveCodebases,
   type ResolvedCodebase,
 } from '../source/index.js';
-import { prepareCampaignAgent, treatmentsOf, upstreamOf } from './agent.js';
+import { prepareCampaignAgent, priceCall, treatmentsOf, upstreamOf } from './agent.js';
 import { preflightCommand } from './command-preflight.js';
 import { ensureEvalEnvironments, ensureSetups } from './environments.js';
 import { CONTAINER, conditionsFile, runLayout } from './layout.js';
@@ -106,6 +112,10 @@ export interface CampaignOptions {
   readonly engineWatch?: EngineWatchOptions;
   /** Where warnings and progress go (default stderr). */
   readonly log?: NodeJS.WriteStream;
+  /** The campaign's budget in USD (`--max-cost`), overriding the eval set's `max_cost_usd`. */
+  readonly maxCostUsd?: number;
+  /** Each upstream's limits (`--max-in-flight`, `--rpm`, `--tpm`), over the eval set's. */
+  readonly rateLimits?: UpstreamLimits;
 }
 
 export interface CampaignResult {
@@ -116,6 +126,13 @@ export interface CampaignResult {
   readonly played: number;
   readonly failed: number;
   readonly timedOut: number;
+  /** Runs that reached one of their limits (`limits`), played now. */
+  readonly limitReached: number;
+  /** Runs the campaign's budget cut (replayed by a resume with a larger budget). */
+  readonly budgetCut: number;
+  /** What the agents' calls cost now, at list prices (USD), and the budget. */
+  readonly spentUsd: number;
+  readonly maxCostUsd?: number;
   /** True when a signal cut the campaign short. */
   readonly interrupted: boolean;
   /** What the judge did, when the eval set has one and expectations to grade. */
@@ -239,7 +256,10 @@ async function isFinished(
     log.write(`evalrig: ${planned.key}: its files are broken (${checked.problem}); replaying it\n`);
     return false;
   }
-  return checked.record.status === 'completed' || checked.record.status === 'timed_out';
+  const { status, limit } = checked.record;
+  // A run cut by the campaign's budget is not finished: a resume (with more budget) plays it.
+  if (status === 'limit_reached') return limit !== 'campaign_cost';
+  return status === 'completed' || status === 'timed_out';
 }
 
 /**
@@ -267,6 +287,27 @@ async function until(work: Promise<unknown>, deadline: number): Promise<boolean>
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The campaign's budget and its limiters per upstream: flags over the eval set. */
+function spendingOf(
+  evalSet: EvalSet,
+  options: CampaignOptions,
+): { budget: CampaignBudget; limiters: UpstreamLimiters } {
+  const max = options.maxCostUsd ?? evalSet.max_cost_usd;
+  if (max !== undefined && !(Number.isFinite(max) && max > 0))
+    throw new InputError(`--max-cost must be a number of USD above 0, got ${max}`);
+  const r = evalSet.rate_limits;
+  const limits: UpstreamLimits = {
+    maxInFlight: options.rateLimits?.maxInFlight ?? r.max_in_flight,
+    requestsPerMinute: options.rateLimits?.requestsPerMinute ?? r.requests_per_minute,
+    tokensPerMinute: options.rateLimits?.tokensPerMinute ?? r.tokens_per_minute,
+  };
+  for (const [flag, v] of Object.entries(limits)) {
+    if (v !== undefined && !(Number.isInteger(v) && v >= 1))
+      throw new InputError(`the upstream limit ${flag} must be a whole number >= 1, got ${v}`);
+  }
+  return { budget: new CampaignBudget(max), limiters: new UpstreamLimiters(limits) };
 }
 
 /**
@@ -299,6 +340,7 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
     log.write(`evalrig: warning: ${evalSet.file}#${w.pointer}: ${w.message}\n`);
   }
   const treatments = await treatmentsOf(evalSet);
+  const { budget, limiters } = spendingOf(evalSet, options);
   const jobs = options.jobs ?? 1;
   if (!Number.isInteger(jobs) || jobs < 1)
     throw new InputError(`--jobs must be a whole number >= 1, got ${jobs}`);
@@ -395,7 +437,19 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
   });
   try {
     // The judge is made ready (its key read, its script checked) before anything runs.
-    const grader = await CampaignGrader.prepare(evalSet, { campaign, outDir, log });
+    const grader = await CampaignGrader.prepare(evalSet, {
+      campaign,
+      outDir,
+      log,
+      // The judge shares its upstream's limiter with the runs, and spends from the same budget.
+      gateway: (source) => {
+        const limiter = limiters.for(source);
+        return {
+          ...(limiter ? { limiter } : {}),
+          onCall: (call) => void budget.spendCall(call, 'judge', priceCall),
+        };
+      },
+    });
     // A campaign that died left its runs' quotas mounted: unmount them first.
     await sweepQuotas(path.join(outDir, 'work'));
     // A campaign that died left containers behind: find them by label.
@@ -571,12 +625,16 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
       maxPatchBytes: 1024 * 1024,
       ...(agent ? { agent, modelBudget: new BodyBudget(CAMPAIGN_BODY_BUDGET), treatments } : {}),
       engines: engineRecords,
+      budget,
+      limiters,
       live,
       removals: [],
       cut: () => interrupted,
     };
     let failed = 0;
     let timedOut = 0;
+    let limitReached = 0;
+    let budgetCut = 0;
     let played = 0;
     const lostInFlight: string[] = [];
     await runPipeline(
@@ -599,6 +657,8 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
           }
           if (outcome.status === 'failed') failed++;
           if (outcome.status === 'timed_out') timedOut++;
+          if (outcome.record.limit === 'campaign_cost') budgetCut++;
+          else if (outcome.status === 'limit_reached') limitReached++;
           const r = outcome.record;
           const detail = r.error ? `failed: ${r.error}` : r.status;
           progress.finished(
@@ -637,6 +697,10 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
       played,
       failed,
       timedOut,
+      limitReached,
+      budgetCut,
+      spentUsd: budget.spent(),
+      ...(budget.maxUsd === undefined ? {} : { maxCostUsd: budget.maxUsd }),
       interrupted,
       ...(grading ? { grading } : {}),
     };

@@ -12,6 +12,7 @@ import {
   type GhPullRequest,
   type ImageRecord,
   type RunRecord,
+  type RunLimitName,
   type RunStatus,
   type RunTreatment,
   type StopRecord,
@@ -57,7 +58,13 @@ import {
 import { provenanceOf, type ResolvedCodebase } from '../source/index.js';
 import { flightFiles, witnessTurn } from '../flight/index.js';
 import { needlesOf, runTreatment, type StagedInstruction } from '../treatment/index.js';
-import { openRunGateway, type BodyBudget, type RunGateway } from '../gateway/index.js';
+import {
+  openRunGateway,
+  type BodyBudget,
+  type RunGateway,
+  type UpstreamLimiters,
+} from '../gateway/index.js';
+import { CampaignBudget, RunMeter } from './budget.js';
 import {
   agentTurns,
   priceCall,
@@ -122,6 +129,10 @@ export interface CampaignContext {
   readonly treatments?: ReadonlyMap<string, readonly StagedInstruction[]>;
   /** Each engine's record by its address (a sandbox's `engine`): run.json names the run's. */
   readonly engines?: ReadonlyMap<string, EngineRecord>;
+  /** The campaign's spending against `--max-cost`: no turn starts past it. */
+  readonly budget?: CampaignBudget;
+  /** One limiter per upstream, shared by every run's gateway and the judge's. */
+  readonly limiters?: UpstreamLimiters;
 }
 
 export interface RunOutcome {
@@ -252,6 +263,8 @@ export interface PreparedRun {
   readonly recorder?: GhRecorder;
   /** An adapter agent's model gateway (its socket shared with the sandbox); closed on release. */
   readonly gateway?: RunGateway;
+  /** The run's figures as its gateway relays calls, against its limits and the budget. */
+  readonly meter?: RunMeter;
   /** Pull requests the eval seeded into the stand-in's state (no call recorded). */
   readonly seededPulls: readonly GhPullRequest[];
   readonly sandbox?: Sandbox;
@@ -323,6 +336,7 @@ interface Opened {
   quota?: QuotaView;
   recorder?: GhRecorder;
   gateway?: RunGateway;
+  meter?: RunMeter;
   seededPulls: GhPullRequest[];
   sandbox?: Sandbox;
 }
@@ -406,8 +420,15 @@ async function prepareEnvironmentOf(
   // The agent's model calls leave the sandbox through this socket alone (network none).
   if (ctx.agent) {
     const files = flightFiles(layout.dir);
+    const source = ctx.agent.sourceFor(planned);
+    const meter = new RunMeter(ctx.evalSet.limits, ctx.budget ?? new CampaignBudget(), priceCall);
+    opened.meter = meter;
+    const limiter = ctx.limiters?.for(source);
     opened.gateway = await openRunGateway({
-      source: ctx.agent.sourceFor(planned),
+      source,
+      ...(limiter ? { limiter } : {}),
+      admit: () => meter.refusal(),
+      onCall: (call) => meter.onCall(call),
       logPath: files.calls,
       // The run's flight record: the host's witness of the session.
       record: { blocksPath: files.blocks, manifestPath: files.manifest },
@@ -581,7 +602,12 @@ interface RunState {
   /** The skills the agent's own start-up line listed (its claim), or null. */
   listedSkills: readonly string[] | null;
   readonly startedAt: Date;
-  readonly deadline: number;
+  /** Epoch ms; moved later by the time the run's calls queued behind the upstream's limits. */
+  deadline: number;
+  /** For limit_reached: which limit. */
+  limit?: RunLimitName;
+  /** The last turn's time queued behind the upstream's limits (kept in its stop). */
+  queuedMs?: number;
 }
 
 /**
@@ -662,7 +688,15 @@ async function playTurns(ctx: CampaignContext, run: ReadyRun, state: RunState): 
     }
     state.lastDiff = undefined;
     const timeoutMs = Math.min(e.turn_timeout * 1000, remaining);
-    const played = await play({ n, ...message, timeoutMs });
+    const spending = ctx.budget?.startTurn() ?? NO_BUDGET;
+    if (spending === null) return cutByLimit(state, 'campaign_cost');
+    const queued = queuedClock(run);
+    const cost0 = run.meter?.costUsd ?? 0;
+    const played = await play({ n, ...message, timeoutMs, extraMs: queued.ms });
+    spending.end((run.meter?.costUsd ?? 0) - cost0);
+    // The time queued behind the upstream's limits is the run's too, not charged to it.
+    state.deadline += queued.ms();
+    state.queuedMs = queued.ms();
     if (played.exec.timedOut) {
       // The cut turn reached no stop: kill the session, record no stop for it.
       await run.sandbox.kill();
@@ -680,6 +714,8 @@ async function playTurns(ctx: CampaignContext, run: ReadyRun, state: RunState): 
       afterSeq,
     );
     afterSeq = stop.calls.reduce((m, c) => Math.max(m, c.seq), afterSeq);
+    // A limit reached (the gateway refused the calls past it) ends the run: its outcome.
+    if (run.meter?.reached) return cutByLimit(state, run.meter.reached);
     // An agent that cannot start, exits non-zero, reports an error or never finishes its
     // stream played no real turn: the run failed in the agent (its stop is kept, no more turns).
     const agentFailure = whyAgentFailed({ exec: played.exec, agent: stop.agent });
@@ -694,6 +730,23 @@ async function playTurns(ctx: CampaignContext, run: ReadyRun, state: RunState): 
       return;
     }
   }
+}
+
+/** A turn the campaign has no budget for (no `--max-cost`: every turn may start). */
+const NO_BUDGET = { end: () => undefined };
+
+/** Ends the run as `limit_reached`, naming the limit. */
+function cutByLimit(state: RunState, limit: RunLimitName): void {
+  state.status = 'limit_reached';
+  state.limit = limit;
+}
+
+/** The wall time the run's calls waited behind the upstream's limits since now. */
+function queuedClock(run: ReadyRun): { ms: () => number } {
+  const gateway = run.gateway?.gateway;
+  if (!gateway) return { ms: () => 0 };
+  const start = gateway.queuedMs();
+  return { ms: () => gateway.queuedMs() - start };
 }
 
 /** Brings the sandbox's work tree and origin to the host folders the measures read (mounted: nothing moves). */
@@ -776,10 +829,11 @@ async function collectTurnStop(
   await checkRecord(run, state.tampered);
   const agent = played.claim ? await witnessedTurn(run, state, turn.n, played.claim) : undefined;
   const file = stopFileName(turn.n);
+  const queued = state.queuedMs ? { queued_ms: Math.round(state.queuedMs) } : {};
   const kept: StopRecord = {
     ...stop,
     final_message: finalMessageOf(ctx, played, agent),
-    ...(agent ? { agent } : {}),
+    ...(agent ? { agent: { ...agent, ...queued } } : {}),
   };
   await writeArtifact('stop', path.join(run.layout.stopsDir, file), kept);
   state.stops.push(kept);
@@ -931,6 +985,7 @@ function runRecordOf(
     condition: planned.condition.name,
     run: planned.run,
     status,
+    ...(status === 'limit_reached' && state.limit ? { limit: state.limit } : {}),
     ...(error === undefined ? {} : { error }),
     ...(status === 'failed' || status === 'broken'
       ? { phase: state.failedPhase ?? state.phase }
