@@ -1,3 +1,4 @@
+import type { CampaignAccount } from './account.js';
 import type {
   AgentIdentity,
   CampaignImageRecord,
@@ -161,6 +162,8 @@ export interface BenchmarkFile {
   readonly prompts?: ReadonlyArray<EvalPrompt>;
   /** What the judge said (grading.json, comparison.json); absent when nothing was graded. */
   readonly grading?: GradingSection;
+  /** What the campaign cost (agents, judge), its wall and model time, at list prices. */
+  readonly account?: CampaignAccount;
   /** Each condition's runs by the engine they ran on; only when they ran on several. */
   readonly by_engine?: ReadonlyArray<EngineGroup>;
 }

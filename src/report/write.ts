@@ -1,3 +1,4 @@
+import { AccountAccumulator } from './account.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
@@ -50,6 +51,8 @@ export interface ReportSummary {
   readonly runs: BenchmarkFile['runs'];
   readonly conditions: BenchmarkFile['conditions'];
   readonly comparisons: BenchmarkFile['comparisons'];
+  /** The campaign's account (agents, judge, times), at list prices. */
+  readonly account?: BenchmarkFile['account'];
   /** Run folders whose files are broken: named, and left out of every figure. */
   readonly broken: ReadonlyArray<{ readonly run: string; readonly problem: string }>;
 }
@@ -127,6 +130,8 @@ export async function writeReport(
   // Read beside the loop, a few at a time: most runs have none, and a miss still costs an open.
   const gradingReads: Promise<void>[] = [];
   const treatment = new TreatmentAccumulator();
+  const account = new AccountAccumulator();
+  grading.onGrading = (g) => account.addGrading(g);
   const timelines: RunTimeline[] = [];
   let total = 0;
   let withoutRecord = 0;
@@ -166,7 +171,10 @@ export async function writeReport(
       );
     group.acc.add(record);
     byEngine.add(record);
-    const read = grading.add(location.dir, record);
+    const read = Promise.all([
+      grading.add(location.dir, record),
+      account.add(location.dir, record),
+    ]).then(() => undefined);
     read.catch(() => undefined); // awaited below; not "unhandled" meanwhile
     gradingReads.push(read);
     if (gradingReads.length >= 32) await Promise.all(gradingReads.splice(0));
@@ -242,6 +250,7 @@ export async function writeReport(
     power_warnings: powerWarnings(comparisons, measuredRuns),
     prompts,
     ...(gradingSection ? { grading: gradingSection } : {}),
+    account: account.account(),
     ...engineSplitOf(byEngine),
   };
 
@@ -272,6 +281,7 @@ export async function writeReport(
     runs: benchmark.runs,
     conditions: benchmark.conditions,
     comparisons: benchmark.comparisons,
+    ...(benchmark.account ? { account: benchmark.account } : {}),
     broken,
   };
 }

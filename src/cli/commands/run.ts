@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { runCampaign } from '../../campaign/index.js';
 import { InputError } from '../../errors/index.js';
 import { gradingErrors } from '../../judge/index.js';
-import { formatSummaryTable, writeReport } from '../../report/index.js';
+import { accountLines, formatSummaryTable, writeReport } from '../../report/index.js';
 import { useScratchFolder } from '../../runtime/index.js';
 import { engineAddress, type EngineChoice } from '../../sandbox/index.js';
 
@@ -174,6 +174,7 @@ export function registerRun(program: Command): void {
       if (flags.report) {
         const summary = await writeReport(result.outDir);
         process.stdout.write(`${formatSummaryTable(summary)}\n`);
+        if (summary.account) process.stdout.write(`${accountLines(summary.account).join('\n')}\n`);
         process.stdout.write(`report: ${path.join(result.outDir, 'report.html')}\n`);
       } else {
         process.stdout.write(`runs: ${path.join(result.outDir, 'runs')}\n`);
