@@ -31,6 +31,8 @@ export interface UpstreamSimulatorOptions {
   /** The answer to every request (default: a short text, 1000 tokens in, 50 out). */
   readonly answer?: ScriptMessage;
   readonly seed?: number;
+  /** The window the per-minute limits count in (default 60 000 ms; a load test shrinks time). */
+  readonly windowMs?: number;
 }
 
 /** What the simulator served: the truth a campaign's figures are checked against. */
@@ -53,7 +55,7 @@ export interface UpstreamSimulator {
   close(): Promise<void>;
 }
 
-const WINDOW_MS = 60_000;
+const MINUTE_MS = 60_000;
 const DEFAULT_ANSWER: ScriptMessage = {
   content: [{ text: 'done' }],
   usage: { input_tokens: 1000, output_tokens: 50 },
@@ -144,7 +146,9 @@ export async function startUpstreamSimulator(
 function limitHeaders(s: SimState, now: number): Record<string, string> {
   const h: Record<string, string> = {};
   const reset = (since: number | undefined) =>
-    new Date(Date.now() + Math.max(0, (since ?? now) + WINDOW_MS - now)).toISOString();
+    new Date(
+      Date.now() + Math.max(0, (since ?? now) + (s.o.windowMs ?? MINUTE_MS) - now),
+    ).toISOString();
   if (s.o.requestsPerMinute !== undefined) {
     h['anthropic-ratelimit-requests-limit'] = String(s.o.requestsPerMinute);
     h['anthropic-ratelimit-requests-remaining'] = String(
@@ -163,14 +167,15 @@ function limitHeaders(s: SimState, now: number): Record<string, string> {
 
 /** Why the request is refused now (a 429 or 529 and its wait in seconds), or null. */
 function refusal(s: SimState, now: number): { status: 429 | 529; wait?: number } | null {
-  s.starts = s.starts.filter((t) => t > now - WINDOW_MS);
-  s.billed = s.billed.filter((b) => b.at > now - WINDOW_MS);
+  s.starts = s.starts.filter((t) => t > now - (s.o.windowMs ?? MINUTE_MS));
+  s.billed = s.billed.filter((b) => b.at > now - (s.o.windowMs ?? MINUTE_MS));
   if (s.burstUntil > now) return { status: 529 };
   if (s.o.burst529 && s.random() < s.o.burst529.chance) {
     s.burstUntil = now + s.o.burst529.ms;
     return { status: 529 };
   }
-  const waitFor = (since: number) => Math.max(1, Math.ceil((since + WINDOW_MS - now) / 1000));
+  const waitFor = (since: number) =>
+    Math.max(1, Math.ceil((since + (s.o.windowMs ?? MINUTE_MS) - now) / 1000));
   const rpm = s.o.requestsPerMinute;
   if (rpm !== undefined && s.starts.length >= rpm) {
     return { status: 429, wait: waitFor(s.starts[s.starts.length - rpm]!) };

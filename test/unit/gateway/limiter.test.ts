@@ -64,19 +64,19 @@ describe('UpstreamLimiter', () => {
     expect(limiter.waiting()).to.equal(2);
   });
 
-  it('starts at most requestsPerMinute calls in any 60 s window, and says how long each waited', async () => {
+  it('starts at most requestsPerMinute calls in any 60 s window (and 2% past it: the upstream counts from arrival), and says how long each waited', async () => {
     const clock = new FakeClock();
     const limiter = new UpstreamLimiter({ requestsPerMinute: 3 }, clock);
     const got = take(limiter, 7);
     await settle();
     expect(got).to.have.length(3);
     for (const t of got) t.end(0);
-    await clock.advance(59_999);
+    await clock.advance(61_199);
     expect(got).to.have.length(3);
     await clock.advance(1);
     expect(got).to.have.length(6);
-    expect(got[3]!.queuedMs).to.equal(60_000);
-    await clock.advance(60_000);
+    expect(got[3]!.queuedMs).to.equal(61_200);
+    await clock.advance(61_200);
     expect(got).to.have.length(7);
   });
 
@@ -90,9 +90,9 @@ describe('UpstreamLimiter', () => {
     await settle();
     second[0]!.end(600); // 1200 billed in the window: over
     const third = take(limiter, 1);
-    await clock.advance(49_999);
+    await clock.advance(51_199);
     expect(third).to.have.length(0);
-    await clock.advance(1); // the first call's 600 leave the window
+    await clock.advance(1); // the first call's 600 leave the window (61.2 s)
     expect(third).to.have.length(1);
     expect(limiter.snapshot().tokens).to.equal(1200);
   });
@@ -122,8 +122,8 @@ describe('UpstreamLimiter', () => {
       got[0]!.answered(529, {});
       got[0]!.end(0);
     }
-    // random() = 0.5: 0.75 of 1 s, then of 2 s (the first call never waited)
-    expect(waits).to.deep.equal([0, 750, 1500]);
+    // random() = 0.5: 0.75 of 0.5 s, then of 1 s (the first call never waited)
+    expect(waits).to.deep.equal([0, 375, 750]);
   });
 
   it('learns a lower limit from the rate-limit headers, and pauses until a reset when none remain', async () => {
