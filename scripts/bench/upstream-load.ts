@@ -15,7 +15,7 @@
  * floor the limit sets, the tokens counted equal to the tokens served; budget: spending stops
  * at or below the budget, the resume finishes with the totals of an uninterrupted campaign.
  *
- *   node --import tsx scripts/bench/upstream-load.ts [runs=200] [turns=2] [jobs=16] [rpm=60] [window=6000]
+ *   node --import tsx scripts/bench/upstream-load.ts [runs=200] [turns=2] [jobs=16] [rpm=60] [window=6000] [burst529=0.01]
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
@@ -125,7 +125,7 @@ async function campaign(
 const simOptions = {
   requestsPerMinute: RPM,
   windowMs: WINDOW,
-  burst529: { chance: 0.01, ms: 500 },
+  burst529: { chance: arg(5, 0.01), ms: 500 },
   latencyMs: { min: 20, max: 80 },
   seed: 42,
 };

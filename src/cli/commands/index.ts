@@ -3,6 +3,7 @@ import { registerDoctor } from './doctor.js';
 import { registerImage } from './image.js';
 import { registerRun } from './run.js';
 import { registerValidate } from './validate.js';
+import { registerPlan } from './plan.js';
 import { registerReport } from './report.js';
 import { registerCompare } from './compare.js';
 import { registerGrade } from './grade.js';
@@ -13,6 +14,7 @@ export function registerCommands(program: Command): void {
   registerImage(program);
   registerRun(program);
   registerValidate(program);
+  registerPlan(program);
   registerReport(program);
   registerCompare(program);
   registerGrade(program);
