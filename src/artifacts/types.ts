@@ -130,6 +130,8 @@ export interface TurnAgentRecord {
   };
   readonly model_requests: number;
   readonly api_retries: number;
+  /** Wall time (ms) the turn's calls waited behind the upstream's limits (not charged to its time-out). */
+  readonly queued_ms?: number;
   readonly tokens: AgentTokens;
   /** This turn's cost in USD (not the session's running total), or null if not reported. */
   readonly cost_usd: number | null;
@@ -260,7 +262,13 @@ export interface RunMeasures {
  * environment in a state that cannot be read: counted, not redone); failed is
  * the harness's (redone on resume).
  */
-export type RunStatus = 'completed' | 'timed_out' | 'failed' | 'broken';
+export type RunStatus = 'completed' | 'timed_out' | 'failed' | 'broken' | 'limit_reached';
+
+/**
+ * A limit a run reached: its own (`limits` in the eval set), or the campaign's budget
+ * (`campaign_cost`: the run was cut, not finished; a resume with a larger budget replays it).
+ */
+export type RunLimitName = 'tokens' | 'cost' | 'model_requests' | 'campaign_cost';
 
 /**
  * The treatment check of a run: each instruction its condition staged (a skill, a CLAUDE.md or
@@ -293,6 +301,8 @@ export interface RunRecord {
   readonly condition: string;
   readonly run: number;
   readonly status: RunStatus;
+  /** For limit_reached runs: which limit. */
+  readonly limit?: RunLimitName;
   /** For failed and broken runs: what failed, in a sentence. */
   readonly error?: string;
   /** For failed and broken runs: the phase it happened in (prepare, start, turn N, collect, agent, checks, record). */

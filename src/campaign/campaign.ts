@@ -47,7 +47,7 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
   const guard = guardCampaign(outDir, options, opened, campaignId, release, log);
   try {
     const grader = await timed('recover', () =>
-      recoverCampaign(outDir, evalSet, opened.sandboxes, guard.campaign, log),
+      recoverCampaign(outDir, evalSet, opened.sandboxes, guard.campaign, log, resolved.spending),
     );
     const images = await timed('images', () =>
       ensureImages(outDir, options, opened, evalSet, planned, previous, log),
@@ -77,6 +77,12 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
       played: runs.played,
       failed: runs.failed,
       timedOut: runs.timedOut,
+      limitReached: runs.limitReached,
+      budgetCut: runs.budgetCut,
+      spentUsd: resolved.spending.budget.spent(),
+      ...(resolved.spending.budget.maxUsd === undefined
+        ? {}
+        : { maxCostUsd: resolved.spending.budget.maxUsd }),
       interrupted: guard.interrupted,
       ...(grading ? { grading } : {}),
       phases,

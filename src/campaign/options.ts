@@ -1,5 +1,6 @@
 /** What a campaign is asked to do (CampaignOptions) and what it answers (CampaignResult). */
 import type { PhaseTiming } from '../artifacts/index.js';
+import type { UpstreamLimits } from '../gateway/index.js';
 import type { GradeSummary } from '../judge/index.js';
 import type { DockerClient, EngineWatchOptions } from '../runtime/index.js';
 import type { EngineChoice, SandboxProvider } from '../sandbox/index.js';
@@ -48,6 +49,10 @@ export interface CampaignOptions {
   readonly engineWatch?: EngineWatchOptions;
   /** Where warnings and progress go (default stderr). */
   readonly log?: NodeJS.WriteStream;
+  /** The campaign's budget in USD (`--max-cost`), overriding the eval set's `max_cost_usd`. */
+  readonly maxCostUsd?: number;
+  /** Each upstream's limits (`--max-in-flight`, `--rpm`, `--tpm`), over the eval set's. */
+  readonly rateLimits?: UpstreamLimits;
 }
 
 export interface CampaignResult {
@@ -58,6 +63,13 @@ export interface CampaignResult {
   readonly played: number;
   readonly failed: number;
   readonly timedOut: number;
+  /** Runs that reached one of their limits (`limits`), played now. */
+  readonly limitReached: number;
+  /** Runs the campaign's budget cut (replayed by a resume with a larger budget). */
+  readonly budgetCut: number;
+  /** What the agents' calls cost now, at list prices (USD), and the budget. */
+  readonly spentUsd: number;
+  readonly maxCostUsd?: number;
   /** True when a signal cut the campaign short. */
   readonly interrupted: boolean;
   /** What the judge did, when the eval set has one and expectations to grade. */

@@ -27,6 +27,8 @@ export interface TurnRequest {
   readonly message: string;
   readonly phase: string;
   readonly timeoutMs: number;
+  /** Time not charged to `timeoutMs`: the turn's model calls queued behind the upstream's limits. */
+  readonly extraMs?: () => number;
 }
 
 /** Plays one turn of a run in its sandbox and keeps its output under turns/. */
@@ -79,6 +81,7 @@ export function turnPlayer(t: TurnPlayerContext): TurnPlayer {
           home: t.home,
           workingDir: t.containerWorkTree,
           timeoutMs: turn.timeoutMs,
+          ...(turn.extraMs ? { extraMs: turn.extraMs } : {}),
           maxTranscriptBytes: cap,
           env: runEnv(turn),
         },

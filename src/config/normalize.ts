@@ -101,6 +101,9 @@ export function normalize(raw: RawEvalSet, facts: FileFacts): EvalSet {
       disk_bytes: parseMemory(raw.resources?.disk ?? DEFAULTS.disk),
     },
     repo_owner: raw.repo_owner ?? DEFAULTS.repo_owner,
+    limits: { ...raw.limits },
+    ...(raw.max_cost_usd === undefined ? {} : { max_cost_usd: raw.max_cost_usd }),
+    rate_limits: { ...raw.rate_limits },
     ...(raw.judge === undefined ? {} : { judge: normalizeJudge(raw.judge, dir) }),
     evals: raw.evals.map((item) => normalizeEval(item, raw, dir)),
   };

@@ -82,6 +82,13 @@ export interface RawEvalSet {
   hand_over?: string[];
   resources?: { memory?: string | number; cpus?: number; pids?: number; disk?: string | number };
   repo_owner?: string;
+  limits?: { tokens?: number; cost?: number; model_requests?: number };
+  max_cost_usd?: number;
+  rate_limits?: {
+    max_in_flight?: number;
+    requests_per_minute?: number;
+    tokens_per_minute?: number;
+  };
   checks?: RawCheck[];
   message_checks?: RawMessageCheck[];
   builtin_message_checks?: string[];

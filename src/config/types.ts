@@ -201,9 +201,32 @@ export interface EvalSet {
   readonly resources: Resources;
   /** Owner of the repository as the gh stand-in shows it. */
   readonly repo_owner: string;
+  /** Per run: reaching one ends the run as `limit_reached` (Inspect's token/message limits). */
+  readonly limits: RunLimits;
+  /** The campaign's budget in USD (list prices), agents and judge together; `--max-cost` wins. */
+  readonly max_cost_usd?: number;
+  /** What every gateway of the campaign shares per upstream; flags win. */
+  readonly rate_limits: RateLimits;
   /** The model that grades expectations (and compares two conditions blind); absent: none. */
   readonly judge?: JudgeSpec;
   readonly evals: readonly Eval[];
+}
+
+/** A run's limits, counted from what its model gateway witnessed. */
+export interface RunLimits {
+  /** Tokens billed (input, output, cache reads and writes). */
+  readonly tokens?: number;
+  /** USD at the price table's list prices. */
+  readonly cost?: number;
+  /** Calls sent to the model. */
+  readonly model_requests?: number;
+}
+
+/** An upstream's limits, shared by the campaign's gateways. */
+export interface RateLimits {
+  readonly max_in_flight?: number;
+  readonly requests_per_minute?: number;
+  readonly tokens_per_minute?: number;
 }
 
 /** The judge of an eval set: its model, what it is shown, and an optional blind comparison. */

@@ -29,6 +29,7 @@ import {
 } from '../flight/index.js';
 import { checkServerOptions, makeSocketRoom } from '../host-socket/index.js';
 import { BodyBudget } from './budget.js';
+import { QueuedTime, type UpstreamTicket } from './limiter.js';
 import type { ModelGateway, ModelGatewayOptions } from './types.js';
 
 const DEFAULTS = {
@@ -77,6 +78,8 @@ interface Gateway {
   readonly calls: RelayedCall[];
   readonly refusalsOf: WeakMap<Socket, number>;
   readonly flight: { inFlight: number; waiters: (() => void)[] };
+  /** Wall time this gateway's calls waited behind the campaign's upstream limiter. */
+  readonly queued: QueuedTime;
 }
 
 /**
@@ -114,6 +117,7 @@ export async function startModelGateway(options: ModelGatewayOptions): Promise<M
     calls: [],
     refusalsOf: new WeakMap(),
     flight: { inFlight: 0, waiters: [] },
+    queued: new QueuedTime(),
   };
   const server = createServer((req, res) => handleCall(g, req, res));
   server.maxConnections = opts.maxConnections;
@@ -146,6 +150,7 @@ function gatewayHandle(g: Gateway, server: ReturnType<typeof createServer>): Mod
             });
           }),
     needlesSeen: () => g.recorder.needlesSeen(),
+    queuedMs: () => g.queued.ms(),
     flushed: () => g.recorder.flushed(),
     close: async () => {
       await new Promise<void>((resolve) => {
@@ -179,6 +184,8 @@ interface CallState {
   done: boolean;
   /** Counted among the calls in flight (until it ends, once). */
   flying: boolean;
+  /** Its place at the upstream, when the campaign's limiter gave one. */
+  ticket?: UpstreamTicket;
 }
 
 function handleCall(g: Gateway, req: IncomingMessage, res: ServerResponse): void {
@@ -227,6 +234,11 @@ function handleCall(g: Gateway, req: IncomingMessage, res: ServerResponse): void
       'rate_limit_error',
       `the run's limit of ${max} model calls is reached`,
     );
+    return;
+  }
+  const barred = g.opts.admit?.();
+  if (barred !== undefined) {
+    refuse(g, call, req, res, 403, 'permission_error', barred);
     return;
   }
   call.flying = true;
@@ -390,13 +402,48 @@ function sendBody(
     return;
   }
   call.seq = seq;
-  const up = forward(g, call, req, res, url, body);
-  up.once('close', release);
-  up.end(body, release);
+  const send = (): void => {
+    const up = forward(g, call, req, res, url, body);
+    up.once('close', release);
+    up.end(body, release);
+  };
+  if (g.opts.limiter) queueCall(g, call, res, send, release);
+  else send();
   // The witness reads and keeps the body once it is on its way.
   const kept = g.recorder.keepRequest(seq, body);
   call.requestRef = kept.ref;
   call.requestFacts = call.api!.readRequest(kept.parsed, call.path);
+}
+
+/**
+ * Waits for the call's turn at the campaign's upstream (the limiter), counting the wait as
+ * this gateway's queued time; a client gone meanwhile ends the call without forwarding it.
+ */
+function queueCall(
+  g: Gateway,
+  call: CallState,
+  res: ServerResponse,
+  send: () => void,
+  release: () => void,
+): void {
+  const gone = new AbortController();
+  const onClose = (): void => gone.abort();
+  res.once('close', onClose);
+  const at = performance.now();
+  g.queued.enter(at);
+  g.opts.limiter!.acquire(gone.signal).then(
+    (ticket) => {
+      g.queued.leave(at + ticket.queuedMs);
+      res.off('close', onClose);
+      call.ticket = ticket;
+      send();
+    },
+    () => {
+      g.queued.leave();
+      release();
+      finish(g, call, 499, 'the client went away while the call was queued', 'client_gone');
+    },
+  );
 }
 
 const MEMORY_FULL = "the host's memory for request bodies is full; retry in a moment";
@@ -518,6 +565,7 @@ function relay(
 ): void {
   arm();
   const status = upRes.statusCode ?? 502;
+  call.ticket?.answered(status, upRes.headers);
   res.writeHead(status, responseHeaders(upRes));
   call.reader = call.api!.responseReader({
     status,
@@ -620,6 +668,8 @@ function finish(
   const whole = call.kept !== null && call.reader !== null;
   const raw = whole ? Buffer.concat(call.kept!) : null;
   const why = call.keptWhy ?? (call.reader ? undefined : 'the gateway answered itself');
+  const t = facts.tokens;
+  call.ticket?.end((t.input ?? 0) + (t.output ?? 0) + (t.cacheRead ?? 0) + (t.cacheWrite ?? 0));
   const responseRef = g.recorder.keepResponse(call.seq, raw, why);
   if (call.kept) dropKept(g, call);
   record(g, call, { ...facts, seq: call.seq }, status, call.responseBytes, problem, responseRef);
@@ -658,6 +708,9 @@ function record(
     requestBytes: call.requestBytes,
     responseBytes,
     latencyMs: Math.round((performance.now() - call.began) * 100) / 100,
+    ...(call.ticket && call.ticket.queuedMs > 0
+      ? { queuedMs: Math.round(call.ticket.queuedMs * 100) / 100 }
+      : {}),
     tokens: facts.tokens,
     answerId: facts.id,
     stopReason: facts.stopReason,
@@ -670,6 +723,7 @@ function record(
     g.calls.push({ ...line, texts: facts.texts.map(scrub), requestFacts: call.requestFacts });
   }
   g.recorder.log(line);
+  g.opts.onCall?.(line);
 }
 
 function checkOptions(o: Options): void {

@@ -1,7 +1,7 @@
 import type { RunRecord } from '../artifacts/index.js';
 import { readRun, runKey, runLayout, runNumbers } from '../campaign-folder/index.js';
 import type { Eval, EvalSet } from '../config/index.js';
-import { prepareJudgeModel } from './call.js';
+import { prepareJudgeModel, type JudgeModel } from './call.js';
 import { compareRuns } from './compare.js';
 import { gradeRun, type GradeContext, type GradeOutcome } from './grade.js';
 
@@ -62,6 +62,8 @@ export class CampaignGrader {
       readonly campaign: string;
       readonly outDir: string;
       readonly log: NodeJS.WritableStream;
+      /** The campaign's limiter and spending for the judge's gateways, given its source. */
+      readonly gateway?: (source: JudgeModel['source']) => JudgeModel['gateway'];
     },
   ): Promise<CampaignGrader | undefined> {
     const withExpectations = evalSet.evals.filter((e) => e.expectations.length > 0);
@@ -72,7 +74,9 @@ export class CampaignGrader {
       );
       return undefined;
     }
-    const judge = await prepareJudgeModel(evalSet.judge, evalSet.file);
+    const prepared = await prepareJudgeModel(evalSet.judge, evalSet.file);
+    const hooks = options.gateway?.(prepared.source);
+    const judge = hooks ? { ...prepared, gateway: hooks } : prepared;
     return new CampaignGrader(evalSet, {
       campaign: options.campaign,
       outDir: options.outDir,

@@ -4,6 +4,7 @@
  * benchmark.ts so that those sections' modules may use its functions without a circle.
  */
 import type { AgentIdentity, CampaignImageRecord } from '../artifacts/index.js';
+import type { CampaignAccount } from './account.js';
 import type { CodebaseEntry, Comparison, GroupStats } from './benchmark.js';
 import type { EngineGroup } from './engines.js';
 import type { GradingSection } from './grading.js';
@@ -56,6 +57,8 @@ export interface BenchmarkFile {
   readonly prompts?: ReadonlyArray<EvalPrompt>;
   /** What the judge said (grading.json, comparison.json); absent when nothing was graded. */
   readonly grading?: GradingSection;
+  /** What the campaign cost (agents, judge), its wall and model time, at list prices. */
+  readonly account?: CampaignAccount;
   /** Each condition's runs by the engine they ran on; only when they ran on several. */
   readonly by_engine?: ReadonlyArray<EngineGroup>;
 }

@@ -111,7 +111,13 @@ export type CodebaseEntry = CodebaseProvenance & { readonly evals: readonly stri
 export class GroupAccumulator {
   runs = 0;
   measured = 0;
-  readonly status: StatusCounts = { completed: 0, timed_out: 0, broken: 0, failed: 0 };
+  readonly status: StatusCounts = {
+    completed: 0,
+    timed_out: 0,
+    broken: 0,
+    failed: 0,
+    limit_reached: 0,
+  };
   private readonly rates = new Map<RateMeasure, RateAccumulator>(
     RATE_MEASURES.map((m) => [m, new RateAccumulator()]),
   );
@@ -124,10 +130,11 @@ export class GroupAccumulator {
   /** By check name, in the order first seen. */
   private readonly messageChecks = new Map<string, RateAccumulator>();
 
-  add(run: Pick<RunRecord, 'status' | 'measures' | 'agent' | 'message_checks'>): void {
+  add(run: Pick<RunRecord, 'status' | 'measures' | 'agent' | 'message_checks' | 'limit'>): void {
     this.runs++;
     this.status[run.status]++;
-    if (run.status === 'failed') return;
+    // A run the campaign's budget cut says nothing of the agent either (a resume replays it).
+    if (run.status === 'failed' || run.limit === 'campaign_cost') return;
     this.measured++;
     const m: RunMeasures = run.measures;
     // A measure a run of an older version lacks is unknown there, never a failure.

@@ -95,6 +95,8 @@ export class GradingAccumulator {
   private readonly judges = new Map<string, JudgeUsed>();
   /** Run folders whose grading.json is unreadable or not the run's (named by the caller). */
   readonly broken: string[] = [];
+  /** Told of each run's grading as it is read (the campaign's account of the judge's calls). */
+  onGrading?: (g: GradingFile) => void;
 
   constructor(conditionOrder: readonly string[]) {
     for (const c of conditionOrder) this.byCondition.set(c, new ConditionAccumulator());
@@ -121,6 +123,7 @@ export class GradingAccumulator {
       acc.errors++;
       return;
     }
+    this.onGrading?.(g);
     const judge = JSON.stringify([
       g.judge.model,
       g.judge.source,

@@ -1,3 +1,4 @@
+import { accountLines } from './account.js';
 import { NUMBER_MEASURES, RATE_MEASURES, type NumberMeasure } from '../measure/index.js';
 import { AGENT_MEASURES, messageCheckNames, type AgentMeasure } from './benchmark.js';
 import type { BenchmarkFile } from './benchmark-file.js';
@@ -488,7 +489,7 @@ export function renderHtml(
 <body>
 <h1>evalrig report: ${esc(b.campaign)}</h1>
 <p class="lead">${b.runs.total} runs, baseline condition <b>${esc(b.baseline_condition)}</b>, generated ${esc(b.generated_at)}. Rates over the runs where the measure is known, with Wilson 95% intervals; failed runs count in the status only.</p>
-${treatmentSection(b)}${verdictSection(b)}
+${treatmentSection(b)}${verdictSection(b)}${accountSection(b)}
 <section id="per-condition"><h2>Per condition</h2>${conditionTable(b)}</section>
 <section id="charts"><h2>Measures</h2>${charts(b)}</section>
 <section id="comparisons"><h2>Comparisons</h2>${comparisons(b)}</section>
@@ -500,6 +501,13 @@ ${reviewsSection(reviews)}
 </body>
 </html>
 `;
+}
+
+/** The campaign's account on the first screen: what it cost, at list prices, and its times. */
+function accountSection(b: BenchmarkFile): string {
+  if (!b.account) return '';
+  const items = accountLines(b.account).map((l) => `<li>${esc(l)}</li>`);
+  return `<section id="account"><h2>Account</h2><ul class="small">${items.join('')}</ul></section>\n`;
 }
 
 /**

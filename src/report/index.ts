@@ -5,6 +5,7 @@
  */
 export { writeReport, ReportInputError, type ReportOptions, type ReportSummary } from './write.js';
 export { formatSummaryTable } from './summary.js';
+export { accountLines, type CampaignAccount } from './account.js';
 export { ReportStructureError } from './markdown.js';
 export {
   wilson,

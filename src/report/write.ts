@@ -1,3 +1,4 @@
+import { AccountAccumulator } from './account.js';
 import path from 'node:path';
 import { evalrigVersion, type ConditionsFile } from '../artifacts/index.js';
 import {
@@ -53,6 +54,8 @@ export interface ReportSummary {
   readonly runs: BenchmarkFile['runs'];
   readonly conditions: BenchmarkFile['conditions'];
   readonly comparisons: BenchmarkFile['comparisons'];
+  /** The campaign's account (agents, judge, times), at list prices. */
+  readonly account?: BenchmarkFile['account'];
   /** Run folders whose files are broken: named, and left out of every figure. */
   readonly broken: ReadonlyArray<{ readonly run: string; readonly problem: string }>;
 }
@@ -127,6 +130,8 @@ export async function writeReport(
   // Read beside the loop, a few at a time: most runs have none, and a miss still costs an open.
   const gradingReads: Promise<void>[] = [];
   const treatment = new TreatmentAccumulator();
+  const account = new AccountAccumulator();
+  grading.onGrading = (g) => account.addGrading(g);
   const timelines: RunTimeline[] = [];
   const timelineDirs: string[] = [];
   let total = 0;
@@ -159,9 +164,12 @@ export async function writeReport(
     group.acc.add(record);
     byEngine.add(record);
     services.add(record);
-    const graded = grading.add(entry.dir, record);
-    graded.catch(() => undefined); // awaited below; not "unhandled" meanwhile
-    gradingReads.push(graded);
+    const pending = Promise.all([
+      grading.add(entry.dir, record),
+      account.add(entry.dir, record),
+    ]).then(() => undefined);
+    pending.catch(() => undefined); // awaited below; not "unhandled" meanwhile
+    gradingReads.push(pending);
     if (gradingReads.length >= 32) await Promise.all(gradingReads.splice(0));
     if (record.codebase) addCodebase(record.eval, record.codebase);
     if (timelines.length < limit) {
@@ -237,6 +245,7 @@ export async function writeReport(
     power_warnings: powerWarnings(comparisons, measuredRuns),
     prompts,
     ...(gradingSection ? { grading: gradingSection } : {}),
+    account: account.account(),
     ...engineSplitOf(byEngine),
   };
 
@@ -271,6 +280,7 @@ export async function writeReport(
     runs: benchmark.runs,
     conditions: benchmark.conditions,
     comparisons: benchmark.comparisons,
+    ...(benchmark.account ? { account: benchmark.account } : {}),
     broken,
   };
 }

@@ -89,6 +89,11 @@ export interface ExecOptions {
   readonly stdin?: string | Buffer;
   /** The exec is abandoned after this long; `timedOut` is then true. */
   readonly timeoutMs?: number;
+  /**
+   * Time not charged to `timeoutMs`, read when it runs out (e.g. a turn's model calls queued
+   * behind the campaign's rate limits): the exec is given that much longer.
+   */
+  readonly extraMs?: () => number;
   /** Each of stdout and stderr is kept up to this many bytes. */
   readonly maxOutputBytes?: number;
 }
@@ -247,7 +252,14 @@ export class RunContainer {
       options.timeoutMs === undefined
         ? new Promise<never>(() => {})
         : new Promise<'timeout'>((resolve) => {
-            timer = setTimeout(() => resolve('timeout'), options.timeoutMs);
+            let granted = 0;
+            const expire = (): void => {
+              const extra = options.extraMs?.() ?? 0;
+              if (extra <= granted) return resolve('timeout');
+              timer = setTimeout(expire, extra - granted);
+              granted = extra;
+            };
+            timer = setTimeout(expire, options.timeoutMs);
           });
     const outcome = await bounded(
       client,

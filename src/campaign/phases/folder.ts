@@ -107,6 +107,8 @@ export async function isFinished(
     log.write(`evalrig: ${planned.key}: its files are broken (${read.problem}); replaying it\n`);
     return false;
   }
-  const { status } = read.value.record;
+  const { status, limit } = read.value.record;
+  // A run cut by the campaign's budget is not finished: a resume (with more budget) plays it.
+  if (status === 'limit_reached') return limit !== 'campaign_cost';
   return status === 'completed' || status === 'timed_out';
 }

@@ -24,6 +24,10 @@ export interface PlayedRuns {
   readonly played: number;
   readonly failed: number;
   readonly timedOut: number;
+  /** Runs that reached one of their limits (`limits`). */
+  readonly limitReached: number;
+  /** Runs the campaign's budget cut (a resume with a larger budget plays them). */
+  readonly budgetCut: number;
 }
 
 /** What every run of this campaign shares. */
@@ -60,6 +64,8 @@ function contextOf(
         }
       : {}),
     engines: setup.engineRecords,
+    budget: resolved.spending.budget,
+    limiters: resolved.spending.limiters,
     ...(images.services.size > 0 ? { services: images.services } : {}),
     live: guard.live,
     removals: [],
@@ -88,6 +94,8 @@ export async function playCampaign(
   const ctx = contextOf(outDir, options, opened, resolved, images, setup, guard);
   let failed = 0;
   let timedOut = 0;
+  let limitReached = 0;
+  let budgetCut = 0;
   let played = 0;
   const lostInFlight: string[] = [];
   await runPipeline(
@@ -110,6 +118,8 @@ export async function playCampaign(
         }
         if (outcome.status === 'failed') failed++;
         if (outcome.status === 'timed_out') timedOut++;
+        if (outcome.record.limit === 'campaign_cost') budgetCut++;
+        else if (outcome.status === 'limit_reached') limitReached++;
         const r = outcome.record;
         const detail = r.error ? `failed: ${r.error}` : r.status;
         progress.finished(
@@ -133,5 +143,5 @@ export async function playCampaign(
       { exitCode: 1, cause: health.lost },
     );
   }
-  return { todo, played, failed, timedOut };
+  return { todo, played, failed, timedOut, limitReached, budgetCut };
 }

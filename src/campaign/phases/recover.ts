@@ -9,6 +9,7 @@ import { sweepQuotas } from '../../environment/index.js';
 import { CampaignGrader } from '../../judge/index.js';
 import { LABELS } from '../../runtime/index.js';
 import type { SandboxProvider } from '../../sandbox/index.js';
+import { judgeGateway, type CampaignSpending } from './spending.js';
 
 export async function recoverCampaign(
   outDir: string,
@@ -16,9 +17,16 @@ export async function recoverCampaign(
   sandboxes: SandboxProvider,
   campaign: string,
   log: NodeJS.WritableStream,
+  spending: CampaignSpending,
 ): Promise<CampaignGrader | undefined> {
   // The judge is made ready (its key read, its script checked) before anything runs.
-  const grader = await CampaignGrader.prepare(evalSet, { campaign, outDir, log });
+  // It shares its upstream's limiter with the runs, and spends from the same budget.
+  const grader = await CampaignGrader.prepare(evalSet, {
+    campaign,
+    outDir,
+    log,
+    gateway: judgeGateway(spending),
+  });
   // A campaign that died left its runs' quotas mounted: unmount them first.
   await sweepQuotas(campaignFiles(outDir).work);
   // A campaign that died left containers behind: find them by label.

@@ -9,6 +9,7 @@ import { InputError } from '../../errors/index.js';
 import { resolveCodebases, type ResolvedCodebase } from '../../source/index.js';
 import { stagingWarnings, type StagedInstruction } from '../../treatment/index.js';
 import { treatmentsOf, upstreamOf } from '../agent.js';
+import { spendingOf, type CampaignSpending } from './spending.js';
 import type { CampaignOptions } from '../options.js';
 import { planRuns, type PlannedRun } from '../plan.js';
 import { existingConditions } from './folder.js';
@@ -24,6 +25,8 @@ export interface ResolvedCampaign {
   /** The planned evals with a codebase, in the order of `resolvedList`. */
   readonly withCodebase: readonly Eval[];
   readonly resolvedList: readonly ResolvedCodebase[];
+  /** The campaign's budget and its limiters per upstream. */
+  readonly spending: CampaignSpending;
 }
 
 export async function resolveCampaign(
@@ -44,6 +47,7 @@ export async function resolveCampaign(
     log.write(`evalrig: warning: ${evalSet.file}#${w.pointer}: ${w.message}\n`);
   }
   const treatments = await treatmentsOf(evalSet);
+  const spending = spendingOf(evalSet, options);
   const jobs = options.jobs ?? 1;
   if (!Number.isInteger(jobs) || jobs < 1)
     throw new InputError(`--jobs must be a whole number >= 1, got ${jobs}`);
@@ -64,5 +68,5 @@ export async function resolveCampaign(
       warned.add(w);
     }
   }
-  return { evalSet, planned, treatments, jobs, previous, withCodebase, resolvedList };
+  return { evalSet, planned, treatments, jobs, previous, withCodebase, resolvedList, spending };
 }

@@ -99,10 +99,11 @@ export async function collectTurnStop(
   });
   await checkRecord(run, state.tampered);
   const agent = played.claim ? await witnessedTurn(run, state, turn.n, played.claim) : undefined;
+  const queued = state.queuedMs ? { queued_ms: Math.round(state.queuedMs) } : {};
   const kept: StopRecord = {
     ...stop,
     final_message: finalMessageOf(ctx, played, agent),
-    ...(agent ? { agent } : {}),
+    ...(agent ? { agent: { ...agent, ...queued } } : {}),
   };
   if (state.stopPatch !== undefined) await writeStopPatch(run.layout.dir, turn.n, state.stopPatch);
   state.stopPatch = undefined;

@@ -5,8 +5,11 @@
 import path from 'node:path';
 import type { ServiceFailure } from '../../sandbox/index.js';
 import type { EvalServices } from '../services.js';
+import type { UpstreamLimiters } from '../../gateway/index.js';
+import type { CampaignBudget, RunMeter } from '../budget.js';
 import type {
   PhaseTiming,
+  RunLimitName,
   CheckResult,
   DiffCounters,
   EngineRecord,
@@ -83,6 +86,10 @@ export interface CampaignContext {
   readonly engines?: ReadonlyMap<string, EngineRecord>;
   /** Per eval id with services: each one's definition and image, started beside every run. */
   readonly services?: EvalServices;
+  /** The campaign's spending against `--max-cost`: no turn starts past it. */
+  readonly budget?: CampaignBudget;
+  /** One limiter per upstream, shared by every run's gateway and the judge's. */
+  readonly limiters?: UpstreamLimiters;
 }
 
 export interface RunOutcome {
@@ -120,6 +127,8 @@ export interface PreparedRun {
   readonly recorder?: GhRecorder;
   /** An adapter agent's model gateway (its socket shared with the sandbox); closed on release. */
   readonly gateway?: RunGateway;
+  /** The run's figures as its gateway relays calls, against its limits and the budget. */
+  readonly meter?: RunMeter;
   /** Pull requests the eval seeded into the stand-in's state (no call recorded). */
   readonly seededPulls: readonly GhPullRequest[];
   readonly sandbox?: Sandbox;
@@ -193,6 +202,7 @@ export interface Opened {
   quota?: QuotaView;
   recorder?: GhRecorder;
   gateway?: RunGateway;
+  meter?: RunMeter;
   seededPulls: GhPullRequest[];
   sandbox?: Sandbox;
 }
@@ -242,7 +252,12 @@ export interface RunState {
   /** The skills the agent's own start-up line listed (its claim), or null. */
   listedSkills: readonly string[] | null;
   readonly startedAt: Date;
-  readonly deadline: number;
+  /** Epoch ms; moved later by the time the run's calls queued behind the upstream's limits. */
+  deadline: number;
+  /** For limit_reached: which limit. */
+  limit?: RunLimitName;
+  /** The last turn's time queued behind the upstream's limits (kept in its stop). */
+  queuedMs?: number;
   /** Services found dead while the run played (the run then failed in phase `service`). */
   serviceFailures: readonly ServiceFailure[];
   /** The phases passed through so far and their durations, for run.json (see enterPhase). */

@@ -21,6 +21,8 @@ import { startGhRecorder, type GhRecorder } from '../../recorder/index.js';
 import { campaignFiles, flightFiles } from '../../campaign-folder/index.js';
 import { needlesOf } from '../../treatment/index.js';
 import { openRunGateway } from '../../gateway/index.js';
+import { priceCall } from '../agent.js';
+import { CampaignBudget, RunMeter } from '../budget.js';
 import type { RunLayout } from '../layout.js';
 import type { PlannedRun } from '../plan.js';
 import { type CampaignContext, IMAGE_UID, type Opened, type RunPlace } from './context.js';
@@ -147,8 +149,15 @@ export async function prepareEnvironmentOf(
   // The agent's model calls leave the sandbox through this socket alone (network none).
   if (ctx.agent) {
     const files = flightFiles(layout.dir);
+    const source = ctx.agent.sourceFor(planned);
+    const meter = new RunMeter(ctx.evalSet.limits, ctx.budget ?? new CampaignBudget(), priceCall);
+    opened.meter = meter;
+    const limiter = ctx.limiters?.for(source);
     opened.gateway = await openRunGateway({
-      source: ctx.agent.sourceFor(planned),
+      source,
+      ...(limiter ? { limiter } : {}),
+      admit: () => meter.refusal(),
+      onCall: (call) => meter.onCall(call),
       logPath: files.calls,
       // The run's flight record: the host's witness of the session.
       record: { blocksPath: files.blocks, manifestPath: files.manifest },

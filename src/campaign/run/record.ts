@@ -121,6 +121,7 @@ function runRecordOf(
     condition: planned.condition.name,
     run: planned.run,
     status,
+    ...(status === 'limit_reached' && state.limit ? { limit: state.limit } : {}),
     ...(error === undefined ? {} : { error }),
     ...(status === 'failed' || status === 'broken'
       ? { phase: state.failedPhase ?? state.phase }

@@ -3,6 +3,7 @@
  * by its collected stop.
  */
 import { turnPlayer, whyAgentFailed } from '../turns.js';
+import type { RunLimitName } from '../../artifacts/index.js';
 import { ServiceDiedError } from '../services.js';
 import { collectTurnStop } from './collect.js';
 import { enterPhase, type CampaignContext, type ReadyRun, type RunState } from './context.js';
@@ -35,7 +36,15 @@ export async function playTurns(
     }
     state.lastDiff = undefined;
     const timeoutMs = Math.min(e.turn_timeout * 1000, remaining);
-    const played = await play({ n, ...message, timeoutMs });
+    const spending = ctx.budget?.startTurn() ?? NO_BUDGET;
+    if (spending === null) return cutByLimit(state, 'campaign_cost');
+    const queued = queuedClock(run);
+    const cost0 = run.meter?.costUsd ?? 0;
+    const played = await play({ n, ...message, timeoutMs, extraMs: queued.ms });
+    spending.end((run.meter?.costUsd ?? 0) - cost0);
+    // The time queued behind the upstream's limits is the run's too, not charged to it.
+    state.deadline += queued.ms();
+    state.queuedMs = queued.ms();
     if (played.exec.timedOut) {
       // The cut turn reached no stop: kill the session, record no stop for it.
       await run.sandbox.kill();
@@ -53,6 +62,8 @@ export async function playTurns(
       afterSeq,
     );
     afterSeq = stop.calls.reduce((m, c) => Math.max(m, c.seq), afterSeq);
+    // A limit reached (the gateway refused the calls past it) ends the run: its outcome.
+    if (run.meter?.reached) return cutByLimit(state, run.meter.reached);
     // A service that died explains the turn before the agent's own failure would.
     await watchServices(run, `turn ${n}`);
     // An agent that cannot start, exits non-zero, reports an error or never finishes its
@@ -76,4 +87,21 @@ export async function watchServices(run: ReadyRun, during: string): Promise<void
   if (!run.sandbox.services?.length) return;
   const failures = (await run.sandbox.serviceFailures?.()) ?? [];
   if (failures.length > 0) throw new ServiceDiedError(failures, during);
+}
+
+/** A turn the campaign has no budget for (no `--max-cost`: every turn may start). */
+const NO_BUDGET = { end: () => undefined };
+
+/** Ends the run as `limit_reached`, naming the limit. */
+function cutByLimit(state: RunState, limit: RunLimitName): void {
+  state.status = 'limit_reached';
+  state.limit = limit;
+}
+
+/** The wall time the run's calls waited behind the upstream's limits since now. */
+function queuedClock(run: ReadyRun): { ms: () => number } {
+  const gateway = run.gateway?.gateway;
+  if (!gateway) return { ms: () => 0 };
+  const start = gateway.queuedMs();
+  return { ms: () => gateway.queuedMs() - start };
 }

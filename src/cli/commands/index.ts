@@ -12,6 +12,7 @@ const VERBS: Readonly<Record<string, () => Promise<Register>>> = {
   image: async () => (await import('./image.js')).registerImage,
   run: async () => (await import('./run.js')).registerRun,
   validate: async () => (await import('./validate.js')).registerValidate,
+  plan: async () => (await import('./plan.js')).registerPlan,
   report: async () => (await import('./report.js')).registerReport,
   compare: async () => (await import('./compare.js')).registerCompare,
   grade: async () => (await import('./grade.js')).registerGrade,

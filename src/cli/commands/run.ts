@@ -5,7 +5,7 @@ import { runCampaign } from '../../campaign/index.js';
 import { campaignFiles } from '../../campaign-folder/index.js';
 import { InputError } from '../../errors/index.js';
 import { gradingErrors } from '../../judge/index.js';
-import { formatSummaryTable, writeReport } from '../../report/index.js';
+import { accountLines, formatSummaryTable, writeReport } from '../../report/index.js';
 import { useScratchFolder } from '../../runtime/index.js';
 import { engineAddress, type EngineChoice } from '../../sandbox/index.js';
 import { openView, portNumber } from './view.js';
@@ -45,6 +45,21 @@ interface RunFlags {
   failOnGradingErrors?: boolean;
   view?: boolean;
   viewPort?: number;
+  maxCost?: number;
+  maxInFlight?: number;
+  rpm?: number;
+  tpm?: number;
+}
+
+function usd(flag: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!/^\d+(\.\d+)?$/u.test(value.trim()) || !(n > 0))
+      throw new InputError(
+        `${flag} must be an amount of USD above 0, e.g. 25 or 2.5, got "${value}"`,
+      );
+    return n;
+  };
 }
 
 function collect(value: string, previous: string[] = []): string[] {
@@ -112,6 +127,18 @@ export function registerRun(program: Command): void {
       collect,
     )
     .option(
+      '--max-cost <usd>',
+      "the campaign's budget (agents and judge, list prices): no run or turn starts past it; a resume with more plays the rest",
+      usd('--max-cost'),
+    )
+    .option(
+      '--max-in-flight <n>',
+      'model calls forwarded at once to each upstream API, all runs together',
+      positiveInt('--max-in-flight'),
+    )
+    .option('--rpm <n>', 'model calls per minute to each upstream API', positiveInt('--rpm'))
+    .option('--tpm <n>', 'tokens per minute to each upstream API', positiveInt('--tpm'))
+    .option(
       '--fail-on-grading-errors',
       "exit 1 when a run's grading or a blind comparison errored (runs that failed exit 1 anyway)",
     )
@@ -139,12 +166,25 @@ export function registerRun(program: Command): void {
         keepEnvironments: flags.keepEnvs,
         baseImage: flags.base,
         engines: engineChoices(flags),
+        ...(flags.maxCost === undefined ? {} : { maxCostUsd: flags.maxCost }),
+        rateLimits: {
+          maxInFlight: flags.maxInFlight,
+          requestsPerMinute: flags.rpm,
+          tokensPerMinute: flags.tpm,
+        },
       }).finally(() => rm(scratch, { recursive: true, force: true }));
       const counts = `${result.played} played, ${result.skipped} skipped (already finished), ${result.failed} failed, ${result.timedOut} timed out`;
-      process.stderr.write(`evalrig: campaign ${result.campaign}: ${counts}\n`);
+      const limited = result.limitReached > 0 ? `, ${result.limitReached} reached a limit` : '';
+      process.stderr.write(`evalrig: campaign ${result.campaign}: ${counts}${limited}\n`);
+      if (result.budgetCut > 0) {
+        process.stderr.write(
+          `evalrig: the budget of ${result.maxCostUsd} USD is spent (${result.spentUsd.toFixed(2)} USD at list prices): ${result.budgetCut} run(s) cut; run the same command with a larger --max-cost to play them\n`,
+        );
+      }
       if (flags.report) {
         const summary = await writeReport(result.outDir);
         process.stdout.write(`${formatSummaryTable(summary)}\n`);
+        if (summary.account) process.stdout.write(`${accountLines(summary.account).join('\n')}\n`);
         process.stdout.write(`report: ${campaignFiles(result.outDir).reportHtml}\n`);
       } else {
         process.stdout.write(`runs: ${campaignFiles(result.outDir).runs}\n`);
