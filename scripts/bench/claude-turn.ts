@@ -23,7 +23,7 @@ import {
   newSessionId,
   playClaudeCodeTurn,
 } from '../../src/agents/index.js';
-import { flightFiles } from '../../src/flight/index.js';
+import { flightFiles } from '../../src/campaign-folder/index.js';
 import { openRunGateway } from '../../src/gateway/index.js';
 import { startModelStandIn, type ScriptResponse } from '../../src/model-stand-in/index.js';
 import { connectDocker, startContainer } from '../../src/runtime/index.js';

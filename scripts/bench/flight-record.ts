@@ -20,7 +20,7 @@ import {
   ensureAgentInstalled,
   playClaudeCodeTurn,
 } from '../../src/agents/index.js';
-import { flightFiles, readFlight } from '../../src/flight/index.js';
+import { flightFiles, readRunFlight } from '../../src/campaign-folder/index.js';
 import { openRunGateway } from '../../src/gateway/index.js';
 import type { ScriptResponse } from '../../src/model-stand-in/index.js';
 import { connectDocker, startContainer } from '../../src/runtime/index.js';
@@ -84,7 +84,7 @@ try {
   if (played.summary.finalMessage !== 'Done.')
     throw new Error(`the session failed: ${played.exec.stderr}`);
   await gw.close();
-  const record = await readFlight(dir);
+  const record = await readRunFlight(dir);
   const m = record.manifest!;
   const size = async (f: string) => (await stat(f)).size;
   const kept =

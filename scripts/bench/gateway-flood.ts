@@ -14,7 +14,7 @@ import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CLAUDE_CODE_VERIFIED_VERSION } from '../../src/agents/index.js';
-import { readFlight } from '../../src/flight/index.js';
+import { readRunFlight } from '../../src/campaign-folder/index.js';
 import { CAMPAIGN_BODY_BUDGET } from '../../src/gateway/index.js';
 import { startModelStandIn, type ScriptResponse } from '../../src/model-stand-in/index.js';
 import { makeToyWorkspace } from '../../test/support/toy.js';
@@ -121,7 +121,9 @@ try {
   let cut = 0;
   let kept = 0;
   for (let n = 1; n <= RUNS; n++) {
-    const record = await readFlight(path.join(flooded.outDir, 'runs/flood/default', `run-0${n}`));
+    const record = await readRunFlight(
+      path.join(flooded.outDir, 'runs/flood/default', `run-0${n}`),
+    );
     refused += record.manifest!.refused.total;
     cut += record.manifest!.connections_cut;
     kept += record.calls.length;

@@ -13,7 +13,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { flightFiles, readFlight } from '../../src/flight/index.js';
+import { flightFiles, readRunFlight } from '../../src/campaign-folder/index.js';
 import { startModelGateway } from '../../src/gateway/index.js';
 import { startModelStandIn, type ScriptResponse } from '../../src/model-stand-in/index.js';
 
@@ -122,7 +122,7 @@ const d = median(times.direct);
 const r = median(times.recording);
 const l = median(times.logOnly);
 await recording.close();
-const manifest = (await readFlight(dir)).manifest!;
+const manifest = (await readRunFlight(dir)).manifest!;
 console.log(
   `calls: ${CALLS} each way, interleaved; bodies ${Math.round(body(0).length / 1024)}-${Math.round(body(59).length / 1024)} kB`,
 );

@@ -1,4 +1,5 @@
 import { GATEWAY_SOCKET_NAME } from '../gateway/index.js';
+import type { WireAuth } from '../flight/index.js';
 import type { SandboxSpec } from '../sandbox/index.js';
 import {
   CLAUDE_CODE_BIN,
@@ -15,17 +16,50 @@ import {
   parseCodexVersion,
 } from './codex.js';
 import { CodexSession } from './codex-session.js';
+import {
+  GEMINI_CLI_BIN,
+  GEMINI_CLI_CONTAINER,
+  GEMINI_CLI_PACKAGE,
+  GEMINI_CLI_SETTINGS,
+  GeminiCliSession,
+  geminiCliEnv,
+  geminiPackageDir,
+  parseBareVersion,
+  relayed,
+} from './gemini-cli.js';
 import type { AgentInstall } from './install.js';
+import {
+  OPENCODE_BIN,
+  OPENCODE_CONTAINER,
+  OPENCODE_DEFAULT_MODEL,
+  OPENCODE_PACKAGE,
+  OpenCodeSession,
+  opencodeBinaryPath,
+  opencodeEnv,
+} from './opencode.js';
+import {
+  QWEN_CODE_BIN,
+  QWEN_CODE_CONTAINER,
+  QWEN_CODE_PACKAGE,
+  QWEN_CODE_SETTINGS,
+  QwenCodeSession,
+  qwenCodeEnv,
+  qwenPackageDir,
+} from './qwen-code.js';
+import { NODE_RUNTIME } from './support.js';
 import {
   CLAUDE_CODE_INSTRUCTIONS,
   CODEX_INSTRUCTIONS,
+  GEMINI_CLI_INSTRUCTIONS,
+  OPENCODE_INSTRUCTIONS,
+  QWEN_CODE_INSTRUCTIONS,
   type InstructionRule,
 } from './instructions.js';
 import { ClaudeCodeSession, parseVersionOutput } from './session.js';
 import type { TurnSession } from './turn.js';
 
 /** The agents evalrig installs and plays itself (a `command` agent is the eval set's own). */
-export type AdapterType = 'claude-code' | 'codex';
+export type AdapterType = 'claude-code' | 'codex' | 'gemini-cli' | 'opencode' | 'qwen-code';
 
 /** A file an adapter needs in the run's container: mounted read-only, or copied into an image. */
 export interface AgentFile {
@@ -55,20 +89,29 @@ export interface AgentAdapter {
     readonly bin: string;
     readonly binaryPath?: string;
   };
-  /** Where the container sees the agent's executable. */
+  /** Where the container sees the agent's executable (its package folder for a Node agent). */
   readonly containerBinary: string;
+  /**
+   * The host path mounted at `containerBinary` when it is not the install's binary: a Node
+   * agent's package folder (its bundle has chunks, vendored tools and locales beside it).
+   */
+  packageDir?(install: AgentInstall): string;
+  /** The agent runs on the Node runtime evalrig installs (mounted at NODE_RUNTIME.container). */
+  readonly runtime?: 'node';
+  /** A system settings file the agent is pointed at (written to the cache, mounted read-only). */
+  readonly settings?: { readonly container: string; readonly content: string };
   /** Where the container sees the model relay (Codex), or undefined. */
   readonly containerRelay?: string;
   /** The gateway's one folder in the container (its socket inside). */
   readonly modelDir: string;
   /** The only model API paths the run's gateway forwards (all POST). */
   readonly gatewayPaths: readonly string[];
-  /** How the gateway sends the real key upstream. */
-  readonly auth: 'x-api-key' | 'bearer';
+  /** How the gateway sends the real key upstream (its API's own header). */
+  readonly auth: WireAuth;
   /** Which staged skills and instruction files it loads (the treatment check's expectations). */
   readonly instructions: InstructionRule;
-  /** The agent's own environment for a turn (gateway, placeholder key, its home). */
-  env(home: string): Record<string, string>;
+  /** The agent's own environment for a turn (gateway, placeholder key, its home, its model). */
+  env(home: string, model?: string): Record<string, string>;
   /** argv that makes it answer its version, as a run would start it. */
   readonly versionArgv: readonly string[];
   parseVersion(stdout: string): string | null;
@@ -125,18 +168,102 @@ export const AGENT_ADAPTERS: Readonly<Record<AdapterType, AgentAdapter>> = {
       return new CodexSession(model, extraArgs);
     },
   },
+  'gemini-cli': {
+    type: 'gemini-cli',
+    package: GEMINI_CLI_PACKAGE,
+    install: (version) => ({ package: GEMINI_CLI_PACKAGE, version, bin: GEMINI_CLI_BIN }),
+    containerBinary: GEMINI_CLI_CONTAINER.package,
+    packageDir: geminiPackageDir,
+    runtime: 'node',
+    settings: { container: GEMINI_CLI_CONTAINER.settings, content: GEMINI_CLI_SETTINGS },
+    containerRelay: CODEX_CONTAINER.relay,
+    modelDir: CODEX_CONTAINER.modelDir,
+    gatewayPaths: [
+      '/v1beta/models/{model}:streamGenerateContent',
+      '/v1beta/models/{model}:generateContent',
+    ],
+    auth: 'x-goog-api-key',
+    instructions: GEMINI_CLI_INSTRUCTIONS,
+    env: geminiCliEnv,
+    versionArgv: relayed([NODE_RUNTIME.container, GEMINI_CLI_CONTAINER.entry, '--version']),
+    parseVersion: parseBareVersion,
+    newSession: ({ model, extraArgs }) =>
+      new GeminiCliSession(needModel('gemini-cli', model), extraArgs),
+  },
+  opencode: {
+    type: 'opencode',
+    package: OPENCODE_PACKAGE,
+    install: (version) => ({
+      package: OPENCODE_PACKAGE,
+      version,
+      bin: OPENCODE_BIN,
+      binaryPath: opencodeBinaryPath(),
+    }),
+    containerBinary: OPENCODE_CONTAINER.binary,
+    containerRelay: CODEX_CONTAINER.relay,
+    modelDir: CODEX_CONTAINER.modelDir,
+    gatewayPaths: ['/v1/chat/completions'],
+    auth: 'bearer',
+    instructions: OPENCODE_INSTRUCTIONS,
+    env: (home, model) => opencodeEnv(home, model ?? OPENCODE_DEFAULT_MODEL),
+    versionArgv: relayed([OPENCODE_CONTAINER.binary, '--version']),
+    parseVersion: parseBareVersion,
+    newSession: ({ model, extraArgs }) =>
+      new OpenCodeSession(needModel('opencode', model), extraArgs),
+  },
+  'qwen-code': {
+    type: 'qwen-code',
+    package: QWEN_CODE_PACKAGE,
+    install: (version) => ({ package: QWEN_CODE_PACKAGE, version, bin: QWEN_CODE_BIN }),
+    containerBinary: QWEN_CODE_CONTAINER.package,
+    packageDir: qwenPackageDir,
+    runtime: 'node',
+    settings: { container: QWEN_CODE_CONTAINER.settings, content: QWEN_CODE_SETTINGS },
+    containerRelay: CODEX_CONTAINER.relay,
+    modelDir: CODEX_CONTAINER.modelDir,
+    gatewayPaths: ['/v1/chat/completions'],
+    auth: 'bearer',
+    instructions: QWEN_CODE_INSTRUCTIONS,
+    env: qwenCodeEnv,
+    versionArgv: relayed([NODE_RUNTIME.container, QWEN_CODE_CONTAINER.entry, '--version']),
+    parseVersion: parseBareVersion,
+    newSession: ({ model, extraArgs }) =>
+      new QwenCodeSession(needModel('qwen-code', model), extraArgs),
+  },
 };
 
-/** The files of `adapter` a run needs in its container: its binary, and the relay if any. */
+function needModel(type: AdapterType, model: string | undefined): string {
+  if (model === undefined) throw new Error(`a ${type} session needs its model name`);
+  return model;
+}
+
+/** What a run mounts beside the agent, found on the host: the Node runtime and its settings file. */
+export interface AgentSupport {
+  readonly node?: string;
+  readonly settings?: string;
+}
+
+/** The files of `adapter` a run needs in its container: its binary (or package folder), the relay, the Node runtime and settings if any. */
 export function agentFiles(
   adapter: AgentAdapter,
   install: AgentInstall,
   relay: string | undefined,
+  support: AgentSupport = {},
 ): AgentFile[] {
-  const files: AgentFile[] = [{ host: install.binary, container: adapter.containerBinary }];
+  const host = adapter.packageDir ? adapter.packageDir(install) : install.binary;
+  const files: AgentFile[] = [{ host, container: adapter.containerBinary }];
   if (adapter.containerRelay !== undefined) {
     if (relay === undefined) throw new Error(`the ${adapter.type} adapter needs its model relay`);
     files.push({ host: relay, container: adapter.containerRelay });
+  }
+  if (adapter.runtime === 'node') {
+    if (support.node === undefined) throw new Error(`the ${adapter.type} adapter needs Node`);
+    files.push({ host: support.node, container: NODE_RUNTIME.container });
+  }
+  if (adapter.settings) {
+    if (support.settings === undefined)
+      throw new Error(`the ${adapter.type} adapter needs its settings`);
+    files.push({ host: support.settings, container: adapter.settings.container });
   }
   return files;
 }

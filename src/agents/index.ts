@@ -15,7 +15,8 @@
  *   { previousSessionCostUsd: turn1.sessionCostUsd ?? 0 });
  * ```
  *
- * Campaigns play them for `agent.type: "claude-code"` and `"codex"` through one table,
+ * Campaigns play them for `agent.type: "claude-code"`, `"codex"`, `"gemini-cli"`, `"opencode"`
+ * and `"qwen-code"` through one table,
  * {@link AGENT_ADAPTERS} (src/campaign/agent.ts and run-one.ts): install and preflight once per
  * campaign, one gateway and one session per run, each turn's stream kept as
  * turns/turn-NN.jsonl and its summary in the stop.
@@ -50,7 +51,10 @@ export { claimDisagreements } from './claims.js';
 export {
   CLAUDE_CODE_INSTRUCTIONS,
   CODEX_INSTRUCTIONS,
+  GEMINI_CLI_INSTRUCTIONS,
   INSTRUCTION_FILES,
+  OPENCODE_INSTRUCTIONS,
+  QWEN_CODE_INSTRUCTIONS,
   type InstructionFile,
   type InstructionKind,
   type InstructionRule,
@@ -69,6 +73,7 @@ export {
   AGENT_ADAPTERS,
   adapterShares,
   agentFiles,
+  type AgentSupport,
   type AdapterType,
   type AgentAdapter,
   type AgentFile,
@@ -100,3 +105,48 @@ export {
   type ModelPrice,
   type PricedTokens,
 } from './prices.js';
+export {
+  GEMINI_CLI_BIN,
+  GEMINI_CLI_CONTAINER,
+  GEMINI_CLI_DEFAULT_MODEL,
+  GEMINI_CLI_PACKAGE,
+  GEMINI_CLI_SETTINGS,
+  GEMINI_CLI_VERIFIED_VERSION,
+  GeminiCliSession,
+  geminiCliArgv,
+  geminiCliEnv,
+  geminiPackageDir,
+  parseBareVersion,
+} from './gemini-cli.js';
+export { parseGeminiStream } from './gemini-transcript.js';
+export {
+  QWEN_CODE_BIN,
+  QWEN_CODE_CONTAINER,
+  QWEN_CODE_DEFAULT_MODEL,
+  QWEN_CODE_PACKAGE,
+  QWEN_CODE_SETTINGS,
+  QWEN_CODE_VERIFIED_VERSION,
+  QwenCodeSession,
+  qwenCodeArgv,
+  qwenCodeEnv,
+  qwenPackageDir,
+} from './qwen-code.js';
+export { parseQwenStream } from './qwen-transcript.js';
+export {
+  OPENCODE_BIN,
+  OPENCODE_CONTAINER,
+  OPENCODE_DEFAULT_MODEL,
+  OPENCODE_PACKAGE,
+  OPENCODE_VERIFIED_VERSION,
+  OpenCodeSession,
+  opencodeArgv,
+  opencodeBinaryPath,
+  opencodeEnv,
+} from './opencode.js';
+export { parseOpenCodeStream } from './opencode-transcript.js';
+export {
+  NODE_RUNTIME,
+  ensureNodeRuntime,
+  ensureSettingsFile,
+  nodeRuntimeInstall,
+} from './support.js';

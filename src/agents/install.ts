@@ -3,7 +3,6 @@ import { createReadStream } from 'node:fs';
 import { mkdir, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { execa } from 'execa';
 import { EvalrigError } from '../errors/index.js';
 
 /** An agent package installed in the cache, as a run mounts it. */
@@ -73,6 +72,8 @@ export async function ensureAgentInstalled(options: {
   await rm(partial, { recursive: true, force: true });
   await mkdir(partial, { recursive: true });
   await writeFile(path.join(partial, 'package.json'), '{"private":true}\n');
+  // Loaded here: the agents' table is read by `evalrig validate`, which installs nothing.
+  const { execa } = await import('execa');
   const npm = await execa(
     'npm',
     [

@@ -9,6 +9,14 @@
  *   work tree's root, or `AGENTS.md` there when it has no `CLAUDE.md`.
  * - Codex 0.171.0 lists skills under `.codex/skills/` or `.agents/skills/` at any depth, and
  *   refuses one without YAML front matter; it sends `AGENTS.md`, never `CLAUDE.md`.
+ * - Gemini CLI 0.61.0 reads `GEMINI.md` (not AGENTS.md unless its settings say so) and skills at
+ *   `.gemini/skills/<name>/SKILL.md` or `.agents/skills/<name>/SKILL.md` (trusted folder).
+ * - Qwen Code 0.15.10 reads `QWEN.md` and `AGENTS.md`, skills at `.qwen/skills/<name>/SKILL.md`
+ *   or `.agents/skills/<name>/SKILL.md`.
+ * - OpenCode 1.18.33 reads `AGENTS.md` (else `CLAUDE.md`) at the root, skills anywhere under
+ *   `.opencode/skill(s)/`, `.claude/skills/` or `.agents/skills/`.
+ * The last three as their documentation and their bundles say; seen in their requests for the
+ * root files only.
  */
 
 /** A skill (`SKILL.md`) or a file of instructions (`CLAUDE.md`, `AGENTS.md`). */
@@ -37,12 +45,88 @@ export const INSTRUCTION_FILES: Readonly<Record<string, InstructionKind>> = {
   'SKILL.md': 'skill',
   'CLAUDE.md': 'instructions',
   'AGENTS.md': 'instructions',
+  'GEMINI.md': 'instructions',
+  'QWEN.md': 'instructions',
+};
+
+/** A file only another agent reads (GEMINI.md for Claude Code), or null. */
+function othersFile(
+  f: InstructionFile,
+  agent: string,
+  own: readonly string[],
+): InstructionVerdict | null {
+  const name = f.path.split('/').pop()!;
+  if (f.kind !== 'instructions' || own.includes(name)) return null;
+  return not(`${agent} reads no ${name} (${own.join(', ')} only)`);
+}
+
+/** A skill at `pattern`, with or without front matter (`strict`: refused without). */
+function skillVerdict(f: InstructionFile, agent: string, strict: boolean): InstructionVerdict {
+  if (f.frontMatter) return loads;
+  return strict
+    ? not(`${agent} refuses a SKILL.md without YAML front matter (name, description)`)
+    : { loads: true, note: `has no front matter: ${agent} may list it without a description` };
+}
+
+export const GEMINI_CLI_INSTRUCTIONS: InstructionRule = (f) => {
+  const other = othersFile(f, 'Gemini CLI', ['GEMINI.md']);
+  if (other) return other;
+  if (f.kind === 'instructions') {
+    return f.path === 'GEMINI.md'
+      ? loads
+      : not(
+          'Gemini CLI reads GEMINI.md from the work tree root up; a nested one is read only once it works in that folder',
+        );
+  }
+  if (/^\.(gemini|agents)\/skills\/[^/]+\/SKILL\.md$/u.test(f.path)) {
+    return skillVerdict(f, 'Gemini CLI', true);
+  }
+  return not(
+    'Gemini CLI reads skills from .gemini/skills/<name>/SKILL.md or .agents/skills/<name>/SKILL.md only',
+  );
+};
+
+export const QWEN_CODE_INSTRUCTIONS: InstructionRule = (f) => {
+  const other = othersFile(f, 'Qwen Code', ['QWEN.md', 'AGENTS.md']);
+  if (other) return other;
+  if (f.kind === 'instructions') {
+    return f.path === 'QWEN.md' || f.path === 'AGENTS.md'
+      ? loads
+      : not(
+          'Qwen Code reads QWEN.md and AGENTS.md from the work tree root up; a nested one is read only once it works in that folder',
+        );
+  }
+  if (/^\.(qwen|agents)\/skills\/[^/]+\/SKILL\.md$/u.test(f.path)) {
+    return skillVerdict(f, 'Qwen Code', true);
+  }
+  return not(
+    'Qwen Code reads skills from .qwen/skills/<name>/SKILL.md or .agents/skills/<name>/SKILL.md only',
+  );
+};
+
+export const OPENCODE_INSTRUCTIONS: InstructionRule = (f) => {
+  const other = othersFile(f, 'OpenCode', ['AGENTS.md', 'CLAUDE.md']);
+  if (other) return other;
+  if (f.kind === 'instructions') {
+    if (f.path === 'AGENTS.md') return loads;
+    if (f.path === 'CLAUDE.md')
+      return { loads: true, note: 'OpenCode reads CLAUDE.md only when there is no AGENTS.md' };
+    return not('OpenCode reads AGENTS.md (else CLAUDE.md) at the work tree root only');
+  }
+  if (/^\.(opencode\/skills?|claude\/skills|agents\/skills)\/(.+\/)?SKILL\.md$/u.test(f.path)) {
+    return skillVerdict(f, 'OpenCode', true);
+  }
+  return not(
+    'OpenCode reads skills from .opencode/skills/, .claude/skills/ or .agents/skills/ only',
+  );
 };
 
 const loads: InstructionVerdict = { loads: true, note: null };
 const not = (note: string): InstructionVerdict => ({ loads: false, note });
 
 export const CLAUDE_CODE_INSTRUCTIONS: InstructionRule = (f) => {
+  const other = othersFile(f, 'Claude Code', ['CLAUDE.md', 'AGENTS.md']);
+  if (other) return other;
   if (f.kind === 'instructions') {
     if (['CLAUDE.md', '.claude/CLAUDE.md', 'AGENTS.md'].includes(f.path)) return loads;
     if (f.path.endsWith('CLAUDE.md')) {
@@ -75,6 +159,8 @@ export const CLAUDE_CODE_INSTRUCTIONS: InstructionRule = (f) => {
 };
 
 export const CODEX_INSTRUCTIONS: InstructionRule = (f) => {
+  const other = othersFile(f, 'Codex', ['AGENTS.md', 'CLAUDE.md']);
+  if (other) return other;
   if (f.kind === 'instructions') {
     if (f.path === 'AGENTS.md' || f.path.endsWith('/AGENTS.md')) return loads;
     return not('Codex reads AGENTS.md, never CLAUDE.md');

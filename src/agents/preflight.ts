@@ -1,5 +1,5 @@
 import { EvalrigError } from '../errors/index.js';
-import { runOnce, type DockerClient } from '../runtime/index.js';
+import type { DockerClient } from '../runtime/index.js';
 import type { AgentAdapter, AgentFile } from './adapters.js';
 import type { AgentInstall } from './install.js';
 
@@ -37,6 +37,8 @@ async function preflightAgent(
   parseVersion: (stdout: string) => string | null,
 ): Promise<string> {
   const { install } = options;
+  // Loaded here: the agents' table is read by `evalrig validate`, which starts no container.
+  const { runOnce } = await import('../runtime/index.js');
   const r = await runOnce(
     client,
     {

@@ -2,7 +2,8 @@
  * Model prices: every cost evalrig reports is priced here, on the host, from the tokens the
  * model gateway saw (an agent's own cost is its claim). USD per million tokens. Versioned: a
  * report names the table it priced with, and a new price is a new version, never an edit of
- * an old one (2026-12-01.1 added the Claude models and cache writes).
+ * an old one (2026-12-01.1 added the Claude models and cache writes; 2026-12-01.2 the Gemini and
+ * Qwen models the new adapters ask for by default).
  *
  * None of these could be checked against the vendor's price page from where this table was
  * written (no network): each says so in `source`. Check and replace them before comparing
@@ -18,7 +19,7 @@ export interface ModelPrice {
   readonly source: string;
 }
 
-export const PRICE_TABLE_VERSION = '2026-12-01.1';
+export const PRICE_TABLE_VERSION = '2026-12-01.2';
 
 const ASSUMED = 'assumed list price (not verified here)';
 const CATALOG = "list price as Claude Code 2.1.332's model catalog states it (not verified here)";
@@ -45,12 +46,28 @@ function openai(input: number, cached: number, output: number): ModelPrice {
   };
 }
 
+/** A price with no cache writes billed apart (Gemini's and Qwen's implicit caches). */
+function listed(input: number, cached: number, output: number): ModelPrice {
+  return {
+    inputPerMTok: input,
+    cachedInputPerMTok: cached,
+    cacheWritePerMTok: input,
+    outputPerMTok: output,
+    source: ASSUMED,
+  };
+}
+
 export const MODEL_PRICES: Readonly<Record<string, ModelPrice>> = {
   'gpt-5': openai(1.25, 0.125, 10),
   'gpt-5-codex': openai(1.25, 0.125, 10),
   'gpt-5.1': openai(1.25, 0.125, 10),
   'gpt-5.1-codex': openai(1.25, 0.125, 10),
   'gpt-5-mini': openai(0.25, 0.025, 2),
+  // Gemini: the prompt tier up to 200k tokens; Qwen: its first international tier.
+  'gemini-2.5-pro': listed(1.25, 0.3125, 10),
+  'gemini-2.5-flash': listed(0.3, 0.075, 2.5),
+  'gemini-2.5-flash-lite': listed(0.1, 0.025, 0.4),
+  'qwen3-coder-plus': listed(1, 0.1, 5),
   'gpt-5.1-codex-mini': openai(0.25, 0.025, 2),
   'claude-3-5-haiku': claude(0.8, 4, 1, 0.08),
   'claude-haiku-4-5': claude(1, 5, 1.25, 0.1),

@@ -23,6 +23,8 @@ export interface TurnPlay {
   readonly home: string;
   readonly workingDir: string;
   readonly timeoutMs: number;
+  /** Time not charged to `timeoutMs` (the turn's calls queued behind the upstream's limits). */
+  readonly extraMs?: () => number;
   readonly maxTranscriptBytes: number;
   readonly env?: Readonly<Record<string, string>>;
 }
@@ -43,6 +45,7 @@ export async function playAgentTurn(
     workingDir: turn.workingDir,
     env: { ...turn.env, ...adapterEnv },
     timeoutMs: turn.timeoutMs,
+    ...(turn.extraMs ? { extraMs: turn.extraMs } : {}),
     maxOutputBytes: turn.maxTranscriptBytes,
   });
   const transcript = exec.truncated

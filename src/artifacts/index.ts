@@ -1,11 +1,11 @@
 /**
  * The files a campaign writes: their types, their JSON Schemas
  * (./schemas/<kind>.schema.json) and the one way to write them (validated,
- * atomic). Writers (campaign, report) and readers (report) meet here.
+ * atomic). Where each file goes, and reading them back, is src/campaign-folder's.
  */
 export * from './types.js';
-export { writeArtifact, readArtifact, writeFileAtomic } from './io.js';
-export { digestStops, verifyRunFiles } from './stops.js';
+export { writeArtifact, writeFileAtomic } from './io.js';
+export { evalrigVersion } from './version.js';
 export {
   ArtifactSchemaError,
   assertArtifact,

@@ -1,4 +1,4 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { assertArtifact, type ArtifactKind } from './validate.js';
 
@@ -29,11 +29,4 @@ export async function writeArtifact(
 ): Promise<void> {
   assertArtifact(kind, data, file);
   await writeFileAtomic(file, `${JSON.stringify(data, null, 2)}\n`);
-}
-
-/** Reads a JSON artifact and checks it against its schema. */
-export async function readArtifact<T>(kind: ArtifactKind, file: string): Promise<T> {
-  const data = JSON.parse(await readFile(file, 'utf8')) as unknown;
-  assertArtifact(kind, data, file);
-  return data as T;
 }

@@ -130,6 +130,8 @@ export interface TurnAgentRecord {
   };
   readonly model_requests: number;
   readonly api_retries: number;
+  /** Wall time (ms) the turn's calls waited behind the upstream's limits (not charged to its time-out). */
+  readonly queued_ms?: number;
   readonly tokens: AgentTokens;
   /** This turn's cost in USD (not the session's running total), or null if not reported. */
   readonly cost_usd: number | null;
@@ -260,7 +262,13 @@ export interface RunMeasures {
  * environment in a state that cannot be read: counted, not redone); failed is
  * the harness's (redone on resume).
  */
-export type RunStatus = 'completed' | 'timed_out' | 'failed' | 'broken';
+export type RunStatus = 'completed' | 'timed_out' | 'failed' | 'broken' | 'limit_reached';
+
+/**
+ * A limit a run reached: its own (`limits` in the eval set), or the campaign's budget
+ * (`campaign_cost`: the run was cut, not finished; a resume with a larger budget replays it).
+ */
+export type RunLimitName = 'tokens' | 'cost' | 'model_requests' | 'campaign_cost';
 
 /**
  * The treatment check of a run: each instruction its condition staged (a skill, a CLAUDE.md or
@@ -293,6 +301,8 @@ export interface RunRecord {
   readonly condition: string;
   readonly run: number;
   readonly status: RunStatus;
+  /** For limit_reached runs: which limit. */
+  readonly limit?: RunLimitName;
   /** For failed and broken runs: what failed, in a sentence. */
   readonly error?: string;
   /** For failed and broken runs: the phase it happened in (prepare, start, turn N, collect, agent, checks, record). */
@@ -323,6 +333,35 @@ export interface RunRecord {
   readonly treatment?: RunTreatment;
   /** The engine the run's sandbox ran on (absent when none started, and in runs of older versions). */
   readonly engine?: EngineRecord;
+  /** Where the run's time went: each phase it passed through, in order (absent in older runs). */
+  readonly phases?: readonly PhaseTiming[];
+  /** The services started beside the run's sandbox (absent: none). */
+  readonly services?: readonly RunServiceRecord[];
+}
+
+/**
+ * One phase of a run and how long it took: prepare and start (often ahead of
+ * the run's own start, while another run plays), turn N, collect (a turn's
+ * stop), checks, record.
+ */
+export interface PhaseTiming {
+  readonly name: string;
+  readonly ms: number;
+}
+
+/** A service of a run: its image, how long it took to be ready, and how it died if it did. */
+export interface RunServiceRecord {
+  readonly name: string;
+  readonly image: { readonly tag: string; readonly id: string };
+  /** From its container's creation to its readiness; absent when the run's start failed before. */
+  readonly ready_ms?: number;
+  /** Set when it was found dead while the run played (the run then failed, not the agent). */
+  readonly failure?: {
+    readonly at: string;
+    readonly exit_code: number | null;
+    readonly oom_killed: boolean;
+    readonly log_tail: readonly string[];
+  };
 }
 
 /** A Docker engine runs ran on: the address as given, and who answered there. */

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { createRequire } from 'node:module';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { EvalrigError } from '../errors/index.js';
 
 /**
@@ -30,8 +31,15 @@ export class ArtifactSchemaError extends EvalrigError {
   }
 }
 
-const ajv = new Ajv2020({ allErrors: true, strict: false });
+let ajv: Ajv2020 | undefined;
 const compiled = new Map<string, ValidateFunction>();
+
+function newCompiler(): Ajv2020 {
+  const { Ajv2020: Compiler } = createRequire(import.meta.url)(
+    'ajv/dist/2020.js',
+  ) as typeof import('ajv/dist/2020.js');
+  return new Compiler({ allErrors: true, strict: false });
+}
 
 /** Path of an artifact kind's JSON Schema file. */
 export function schemaUrl(kind: ArtifactKind): URL {
@@ -42,6 +50,8 @@ function validator(kind: ArtifactKind): ValidateFunction {
   let fn = compiled.get(kind);
   if (!fn) {
     const schema = JSON.parse(readFileSync(schemaUrl(kind), 'utf8')) as object;
+    // One compiler, made on the first check: a command that checks no artifact never pays for it.
+    ajv ??= newCompiler();
     fn = ajv.compile(schema);
     compiled.set(kind, fn);
   }

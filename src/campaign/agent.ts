@@ -8,7 +8,10 @@ import {
   priceTokens,
   agentFiles,
   ensureAgentInstalled,
+  ensureNodeRuntime,
+  ensureSettingsFile,
   preflightAdapter,
+  type AgentSupport,
   type AgentAdapter,
   type AgentFile,
   type AgentInstall,
@@ -77,12 +80,17 @@ export async function prepareCampaignAgent(options: {
   const adapter = AGENT_ADAPTERS[type];
   const sourceFor = await modelSources(evalSet, options.planned);
   const install = await ensureAgentInstalled(adapter.install(evalSet.agent.version!));
-  const files = agentFiles(adapter, install, await relayOf(adapter));
   const inImage = evalSet.agent.install === 'image';
+  if (inImage && adapter.packageDir) {
+    throw new InputError(
+      `${evalSet.file}: /agent/install: "image" is not played for a ${type} agent yet (its package is a folder): use "mount"`,
+    );
+  }
+  const files = agentFiles(adapter, install, await relayOf(adapter), await supportOf(adapter));
   const labels = { [LABELS.campaign]: options.campaign };
   const derived = new Map<string, AgentImageRecord>();
   const digested = await Promise.all(
-    files.map(async (f) => ({ ...f, sha256: await digestOf(f, install) })),
+    files.map(async (f) => ({ ...f, sha256: await digestOf(f, install, adapter) })),
   );
   const relaySha256 = digested.find((f) => f.container === adapter.containerRelay)?.sha256;
   for (const image of new Set(options.images)) {
@@ -175,9 +183,29 @@ async function relayOf(adapter: AgentAdapter): Promise<string | undefined> {
   return file;
 }
 
-/** A file's sha256: the install's for its binary, else read now (the relay, a small bundle). */
-async function digestOf(file: AgentFile, install: AgentInstall): Promise<string> {
-  return file.host === install.binary ? install.sha256 : sha256(await readFile(file.host));
+/**
+ * A file's sha256: the install's for its binary (a Node agent's package folder: its entry
+ * bundle's), else read now (the relay, the runtime, a settings file).
+ */
+async function digestOf(
+  file: AgentFile,
+  install: AgentInstall,
+  adapter: AgentAdapter,
+): Promise<string> {
+  if (file.host === install.binary || file.container === adapter.containerBinary) {
+    return install.sha256;
+  }
+  return sha256(await readFile(file.host));
+}
+
+/** The Node runtime and the settings file the adapter needs, installed and written on the host. */
+async function supportOf(adapter: AgentAdapter): Promise<AgentSupport> {
+  return {
+    ...(adapter.runtime === 'node' ? { node: (await ensureNodeRuntime()).binary } : {}),
+    ...(adapter.settings
+      ? { settings: await ensureSettingsFile(adapter.type, adapter.settings.content) }
+      : {}),
+  };
 }
 
 /**

@@ -75,7 +75,7 @@ export async function preflightCommand(options: {
       throw new AgentPreflightError(
         `${evalSet.file}: ${use.field}: the program ${JSON.stringify(use.program)}${more} is not found in image ${image} as user ${options.user} ` +
           `(${use.program.startsWith('/') ? 'no executable file there' : 'not on its PATH'}); nothing was played. ` +
-          'Install it in the image (an environment, or --base), or use agent.type "claude-code" or "codex".',
+          'Install it in the image (an environment, or --base), or use an adapter agent.type ("claude-code", "codex", "gemini-cli", "opencode", "qwen-code").',
       );
     }
   }

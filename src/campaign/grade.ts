@@ -1,9 +1,8 @@
 import path from 'node:path';
-import { readArtifact, type ConditionsFile } from '../artifacts/index.js';
+import { notACampaign, readConditions } from '../campaign-folder/index.js';
 import { loadEvalSet } from '../config/index.js';
 import { InputError } from '../errors/index.js';
 import { CampaignGrader, type GradeSummary } from '../judge/index.js';
-import { conditionsFile } from './layout.js';
 import { lockCampaignFolder } from './lock.js';
 
 /**
@@ -18,14 +17,9 @@ export async function gradeCampaignFolder(
 ): Promise<GradeSummary> {
   const dir = path.resolve(outDir);
   const log = options.log ?? process.stderr;
-  let conditions: ConditionsFile;
-  try {
-    conditions = await readArtifact<ConditionsFile>('conditions', conditionsFile(dir));
-  } catch (error) {
-    throw new InputError(
-      `${conditionsFile(dir)} cannot be read (${(error as Error).message.split('\n')[0]}): ${outDir} is not a campaign folder`,
-    );
-  }
+  const read = await readConditions(dir);
+  if (read.status !== 'ok') throw new InputError(notACampaign(read, outDir));
+  const conditions = read.value;
   const file = options.evalSetFile ?? conditions.eval_set.path;
   const evalSet = await loadEvalSet(file);
   if (evalSet.sha256 !== conditions.eval_set.sha256) {

@@ -1,6 +1,6 @@
-import path from 'node:path';
 import type { Condition, Eval, EvalSet } from '../config/index.js';
 import { InputError } from '../errors/index.js';
+import { runKey } from '../campaign-folder/index.js';
 
 /** One (eval, condition, run) of a campaign. */
 export interface PlannedRun {
@@ -21,9 +21,8 @@ export interface PlanFilters {
   readonly runs?: number;
 }
 
-export function runKey(evalId: string, condition: string, run: number): string {
-  return path.posix.join(evalId, condition, `run-${String(run).padStart(2, '0')}`);
-}
+/** A run's key (its path under runs/), as the campaign folder's layout names it. */
+export { runKey };
 
 /**
  * Every (eval, condition, run) the campaign plays, in a stable order. Filters

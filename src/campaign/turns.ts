@@ -27,6 +27,8 @@ export interface TurnRequest {
   readonly message: string;
   readonly phase: string;
   readonly timeoutMs: number;
+  /** Time not charged to `timeoutMs`: the turn's model calls queued behind the upstream's limits. */
+  readonly extraMs?: () => number;
 }
 
 /** Plays one turn of a run in its sandbox and keeps its output under turns/. */
@@ -70,14 +72,20 @@ export function turnPlayer(t: TurnPlayerContext): TurnPlayer {
     const session = agent.session(planned);
     const cap = t.maxTranscriptBytes ?? TRANSCRIPT_CAP;
     return async (turn) => {
-      const played = await playAgentTurn(t.sandbox, session, agent.adapter.env(t.home), {
-        prompt: turn.message,
-        home: t.home,
-        workingDir: t.containerWorkTree,
-        timeoutMs: turn.timeoutMs,
-        maxTranscriptBytes: cap,
-        env: runEnv(turn),
-      });
+      const played = await playAgentTurn(
+        t.sandbox,
+        session,
+        agent.adapter.env(t.home, agent.identity.model),
+        {
+          prompt: turn.message,
+          home: t.home,
+          workingDir: t.containerWorkTree,
+          timeoutMs: turn.timeoutMs,
+          ...(turn.extraMs ? { extraMs: turn.extraMs } : {}),
+          maxTranscriptBytes: cap,
+          env: runEnv(turn),
+        },
+      );
       await writeTranscript(t.layout, turn.n, played.transcript, played.exec, cap);
       const transcript = `turns/${transcriptName(turn.n)}`;
       return { exec: played.exec, claim: { summary: played.summary, transcript } };

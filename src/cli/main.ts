@@ -1,22 +1,29 @@
 #!/usr/bin/env node
-import { Command, CommanderError } from 'commander';
 import { isEvalrigError } from '../errors/index.js';
 import { installSignalHandling } from '../runtime/signals.js';
 import { version } from './version.js';
-import { registerCommands } from './commands/index.js';
+import { asksOnlyVersion, registerCommands } from './commands/index.js';
 
 /**
  * The evalrig command line. User mistakes print one clear message and exit
  * non-zero with no stack trace; anything else is a bug and keeps its stack.
  */
 export async function main(argv: readonly string[] = process.argv): Promise<number> {
+  const args = argv.slice(2);
+  // Said at once: the version needs no parser, and a CLI that takes a while to say it feels broken.
+  if (asksOnlyVersion(args)) {
+    process.stdout.write(`${version}\n`);
+    return 0;
+  }
+  const { Command, CommanderError } = await import('commander');
   const program = new Command('evalrig')
     .description('Run coding-agent evaluations against real codebases in Docker containers.')
     .version(version, '-V, --version')
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)');
-  registerCommands(program);
   try {
+    // Only the verb asked for is loaded: each brings its own heavy modules.
+    await registerCommands(program, args);
     await program.parseAsync([...argv]);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (error) {

@@ -1,17 +1,2 @@
-import { readFileSync } from 'node:fs';
-
-/** evalrig's version, from its package.json (two levels up from src/ or dist/src/). */
-export const version: string = (() => {
-  for (const rel of ['../../package.json', '../../../package.json']) {
-    try {
-      const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8')) as {
-        name?: string;
-        version?: string;
-      };
-      if (pkg.name === 'evalrig' && pkg.version) return pkg.version;
-    } catch {
-      // try the next location
-    }
-  }
-  return '0.0.0';
-})();
+/** evalrig's version, as `evalrig --version` says it (the artifacts record the same). */
+export { evalrigVersion as version } from '../artifacts/version.js';

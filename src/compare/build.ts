@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { assertArtifact, writeArtifact, writeFileAtomic } from '../artifacts/index.js';
-import { version as evalrigVersion } from '../cli/version.js';
+import { evalrigVersion } from '../artifacts/index.js';
 import { checkMarkdown } from '../report/markdown.js';
 import { checkCompareHtml, renderCompareHtml } from './html.js';
 import { COMPARE_MD_HEADINGS, renderCompareMd } from './markdown.js';

@@ -1,6 +1,12 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { ArtifactSchemaError, assertArtifact, type ConditionsFile } from '../artifacts/index.js';
+import type { ConditionsFile } from '../artifacts/index.js';
+import {
+  notACampaign,
+  readBenchmark,
+  readConditions,
+  type Read,
+} from '../campaign-folder/index.js';
 import { InputError } from '../errors/index.js';
 import type { BenchmarkFile } from '../report/index.js';
 
@@ -14,50 +20,11 @@ export interface CampaignSide {
   readonly conditions: ConditionsFile;
 }
 
-// An aggregate is a few MiB at most; a bigger file is not one of evalrig's.
-const MAX_BYTES = 64 * 1024 * 1024;
-
-async function readJson(file: string, missing: () => string): Promise<unknown> {
-  let text: string;
-  try {
-    const info = await stat(file);
-    if (!info.isFile()) throw new CompareInputError(`${file} is not a file`);
-    if (info.size > MAX_BYTES)
-      throw new CompareInputError(`${file} is ${info.size} bytes: too big to be evalrig's`);
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if (error instanceof CompareInputError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new CompareInputError(missing());
-    throw new CompareInputError(`cannot read ${file}: ${code ?? (error as Error).message}`);
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new CompareInputError(`${file} is not JSON: ${(error as Error).message}`);
-  }
-}
-
-/** Checks a file against its schema; the first problem at its JSON pointer, and how many more. */
-function validated<T>(
-  kind: 'benchmark' | 'conditions',
-  file: string,
-  data: unknown,
-  fix: string,
-): T {
-  try {
-    assertArtifact(kind, data, file);
-  } catch (error) {
-    if (!(error instanceof ArtifactSchemaError)) throw error;
-    const [first, ...rest] = error.problems;
-    const more = rest.length
-      ? ` (and ${rest.length} more problem${rest.length === 1 ? '' : 's'})`
-      : '';
-    throw new CompareInputError(
-      `${file} does not match the ${kind} schema at ${first ?? '/'}${more}${fix}`,
-    );
-  }
-  return data as T;
+/** The value of a read, or a CompareInputError: its problem, or `missing` when there is none. */
+function taken<T>(read: Read<T>, missing: string, fix = ''): T {
+  if (read.status === 'ok') return read.value;
+  if (read.status === 'missing') throw new CompareInputError(missing);
+  throw new CompareInputError(`${read.problem}${fix}`);
 }
 
 /**
@@ -74,28 +41,19 @@ export async function readCampaignSide(folder: string): Promise<CampaignSide> {
   if (!info.isDirectory())
     throw new CompareInputError(`${folder} is not a folder (give a campaign's --out folder)`);
 
-  const conditionsPath = path.join(dir, 'conditions.json');
-  const conditions = validated<ConditionsFile>(
-    'conditions',
-    conditionsPath,
-    await readJson(
-      conditionsPath,
-      () =>
-        `${conditionsPath} is missing: ${folder} is not a campaign folder (evalrig run writes it first)`,
-    ),
-    '',
-  );
-  const benchmarkPath = path.join(dir, 'benchmark.json');
+  const conditionsRead = await readConditions(dir);
+  const conditionsPath = conditionsRead.file;
+  const conditions = taken(conditionsRead, notACampaign(conditionsRead, folder));
+  const benchmarkRead = await readBenchmark<BenchmarkFile>(dir);
+  const benchmarkPath = benchmarkRead.file;
   const recompute = `; run \`evalrig report ${folder}\` to recompute it from the runs`;
-  const benchmark = validated<BenchmarkFile>(
-    'benchmark',
-    benchmarkPath,
-    await readJson(
-      benchmarkPath,
-      () =>
-        `${benchmarkPath} is missing: the campaign in ${folder} is not finished (still running, cut, or run with --no-report)${recompute}`,
-    ),
-    recompute,
+  const benchmark = taken(
+    benchmarkRead,
+    `${benchmarkPath} is missing: the campaign in ${folder} is not finished (still running, cut, or run with --no-report)${recompute}`,
+    // Not JSON, or a file of another kind, is not fixed by recomputing: said as it is.
+    benchmarkRead.status === 'broken' && / schema at /u.test(benchmarkRead.problem)
+      ? recompute
+      : '',
   );
   if (benchmark.campaign !== conditions.campaign)
     throw new CompareInputError(

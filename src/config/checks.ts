@@ -14,7 +14,7 @@ import { pointer, quote, type Problem } from './problems.js';
 import { whyNotBranchName } from './refname.js';
 import { keyProblems } from './keys.js';
 import { messageCheckProblems } from './message-checks.js';
-import { loadModelScript, ModelScriptError } from '../model-stand-in/index.js';
+import { loadModelScript, ModelScriptError } from '../model-stand-in/script.js';
 
 /** A quota smaller than this holds no real checkout. */
 const MIN_DISK_BYTES = 16 * 1024 * 1024;
@@ -25,11 +25,11 @@ function sizeProblems(
   key: 'memory' | 'disk',
   min: number,
   minText: string,
+  pointer = `/resources/${key}`,
 ): Problem[] {
   const text = resources[key];
   if (typeof text !== 'string' || !/^[0-9]+[kmg]$/i.test(text)) return [];
   const bytes = parseMemory(text);
-  const pointer = `/resources/${key}`;
   if (bytes < min) return [{ pointer, message: `must be at least ${minText}, got ${quote(text)}` }];
   if (!(bytes <= MAX_MEMORY_BYTES)) {
     const message = `must be at most ${MAX_MEMORY_BYTES} bytes (8 PiB), got ${quote(text)}`;
@@ -74,7 +74,7 @@ function modelChecks(folder: EvalSetFolder, doc: Json): Promise<Problem | undefi
         return { pointer: at, message: error.message };
       }
     });
-  if ((agent.type === 'claude-code' || agent.type === 'codex') && !isObject(agent.model)) {
+  if (typeof agent.type === 'string' && agent.type !== 'command' && !isObject(agent.model)) {
     const conditions = entries(doc.conditions);
     const everyCondition =
       conditions.length > 0 &&
@@ -190,11 +190,21 @@ export async function semanticProblems(
   if (isObject(doc.environment)) {
     pending.push(...environmentChecks(folder, doc.environment, ['environment']));
   }
+  for (const [name, service] of entries(doc.services)) {
+    if (!isObject(service)) continue;
+    problems.push(...serviceProblems(service, ['services', name]));
+    pending.push(...environmentChecks(folder, service, ['services', name]));
+  }
 
   list(doc.evals).forEach((evalItem, i) => {
     if (!isObject(evalItem)) return;
     if (isObject(evalItem.environment)) {
       pending.push(...environmentChecks(folder, evalItem.environment, ['evals', i, 'environment']));
+    }
+    for (const [name, service] of entries(evalItem.services)) {
+      if (!isObject(service)) continue;
+      problems.push(...serviceProblems(service, ['evals', i, 'services', name]));
+      pending.push(...environmentChecks(folder, service, ['evals', i, 'services', name]));
     }
     problems.push(
       ...duplicates(
@@ -292,6 +302,50 @@ function environmentChecks(
     return undefined;
   });
   return [fileCheck, contextCheck, inside];
+}
+
+/** A service names one image (a Dockerfile or a local image) and one readiness check. */
+function serviceProblems(service: Json, at: (string | number)[]): Problem[] {
+  const problems: Problem[] = [];
+  const hasFile = service.dockerfile !== undefined;
+  const hasImage = service.image !== undefined;
+  if (hasFile === hasImage) {
+    problems.push({
+      pointer: pointer(...at),
+      message: hasFile
+        ? 'give either "dockerfile" or "image", not both'
+        : 'give its image: "dockerfile" (built over evalrig\'s base image) or "image" (a local image)',
+    });
+  }
+  if (hasImage && service.context !== undefined) {
+    problems.push({
+      pointer: pointer(...at, 'context'),
+      message: '"context" goes with "dockerfile", not with a local "image"',
+    });
+  }
+  if (isObject(service.resources)) {
+    const at2 = pointer(...at, 'resources', 'memory');
+    problems.push(
+      ...sizeProblems(
+        service.resources,
+        'memory',
+        MIN_MEMORY_BYTES,
+        "6m (Docker's smallest limit)",
+        at2,
+      ),
+    );
+  }
+  const ready = service.ready;
+  if (isObject(ready) && (ready.command === undefined) === (ready.port === undefined)) {
+    problems.push({
+      pointer: pointer(...at, 'ready'),
+      message:
+        ready.command === undefined
+          ? 'give "command" (a shell command in the service that exits 0 once ready) or "port" (a TCP port the agent connects to)'
+          : 'give either "command" or "port", not both',
+    });
+  }
+  return problems;
 }
 
 function duplicates(

@@ -3,7 +3,7 @@
  * schema `$ref`s by its $id) and its TypeScript type. Resolving a source is
  * src/source's business; this file only says what may be written.
  */
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { createRequire } from 'node:module';
 import { InputError } from '../errors/index.js';
 import { isShortCommitHash } from '../source/ref.js';
 import schema from './codebase.schema.json' with { type: 'json' };
@@ -20,6 +20,14 @@ export const codebaseSchema = schema;
 
 let validator: ((value: unknown) => boolean) | undefined;
 
+/** A compiler for the one schema here, loaded on the first check (most commands make none). */
+function compile(): (value: unknown) => boolean {
+  const { Ajv2020 } = createRequire(import.meta.url)(
+    'ajv/dist/2020.js',
+  ) as typeof import('ajv/dist/2020.js');
+  return new Ajv2020({ allErrors: false, strict: true }).compile(schema);
+}
+
 /**
  * Checks a `codebase` value on its own and returns it typed, or throws an
  * {@link InputError} that names where it is (`where`, e.g. `evals.json#/evals/2/codebase`)
@@ -29,7 +37,7 @@ let validator: ((value: unknown) => boolean) | undefined;
  * const source = checkCodebaseSource(json.codebase, 'evals.json#/codebase');
  */
 export function checkCodebaseSource(value: unknown, where: string): CodebaseSource {
-  validator ??= new Ajv2020({ allErrors: false, strict: true }).compile(schema);
+  validator ??= compile();
   if (validator(value)) return value as CodebaseSource;
   throw new InputError(`${where}: ${explainCodebase(value)}`);
 }

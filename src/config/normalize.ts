@@ -12,9 +12,18 @@ import type {
   RawEval,
   RawEvalSet,
   RawJudge,
+  RawService,
   RawTurn,
 } from './raw.js';
-import type { Condition, EnvironmentImageSpec, Eval, EvalSet, JudgeSpec, Turn } from './types.js';
+import type {
+  Condition,
+  EnvironmentImageSpec,
+  Eval,
+  EvalSet,
+  JudgeSpec,
+  ServiceDef,
+  Turn,
+} from './types.js';
 
 /** Defaults of what the user may leave out; the schema's `default`s say the same. */
 export const DEFAULTS = {
@@ -28,13 +37,22 @@ export const DEFAULTS = {
   pids: 512,
   repo_owner: 'evalrig',
   condition: 'default',
-  /** The model a codex agent asks for when the eval set names none (in the price table). */
-  codex_model: 'gpt-5.1-codex',
+  /** The model each adapter that names one asks for when the eval set names none (in the price table). */
+  model_name: {
+    codex: 'gpt-5.1-codex',
+    'gemini-cli': 'gemini-2.5-pro',
+    opencode: 'gpt-5.1',
+    'qwen-code': 'qwen3-coder-plus',
+  } as Readonly<Record<string, string>>,
   agent_install: 'mount',
   judge_model_name: 'stand-in-judge',
   judge_max_diff_bytes: 65536,
   judge_max_transcript_bytes: 32768,
   judge_max_tokens: 4096,
+  service_ready_timeout: 60,
+  service_memory: '512m',
+  service_cpus: 1,
+  service_pids: 256,
 } as const;
 
 export interface FileFacts {
@@ -56,7 +74,9 @@ export function normalize(raw: RawEvalSet, facts: FileFacts): EvalSet {
       // Absent means `command`, so that eval sets of before read the same.
       ...(adapter ? { type: adapter } : {}),
       ...(raw.agent.version === undefined ? {} : { version: raw.agent.version }),
-      ...(adapter === 'codex' ? { model_name: raw.agent.model_name ?? DEFAULTS.codex_model } : {}),
+      ...(adapter && DEFAULTS.model_name[adapter]
+        ? { model_name: raw.agent.model_name ?? DEFAULTS.model_name[adapter] }
+        : {}),
       ...(adapter ? { install: raw.agent.install ?? DEFAULTS.agent_install } : {}),
       command: raw.agent.command ?? [],
       resume_command: raw.agent.resume_command ?? raw.agent.command ?? [],
@@ -81,6 +101,9 @@ export function normalize(raw: RawEvalSet, facts: FileFacts): EvalSet {
       disk_bytes: parseMemory(raw.resources?.disk ?? DEFAULTS.disk),
     },
     repo_owner: raw.repo_owner ?? DEFAULTS.repo_owner,
+    limits: { ...raw.limits },
+    ...(raw.max_cost_usd === undefined ? {} : { max_cost_usd: raw.max_cost_usd }),
+    rate_limits: { ...raw.rate_limits },
     ...(raw.judge === undefined ? {} : { judge: normalizeJudge(raw.judge, dir) }),
     evals: raw.evals.map((item) => normalizeEval(item, raw, dir)),
   };
@@ -113,6 +136,7 @@ function normalizeEval(item: RawEval, set: RawEvalSet, dir: string): Eval {
   const phase = item.phase ?? DEFAULTS.phase;
   const start = item.start;
   const environment = item.environment ?? set.environment;
+  const services = Object.entries(item.services ?? set.services ?? {});
   return {
     id: item.id,
     prompt: item.prompt,
@@ -150,6 +174,9 @@ function normalizeEval(item: RawEval, set: RawEvalSet, dir: string): Eval {
       item.message_checks,
     ),
     ...(environment === undefined ? {} : { environment: normalizeEnvironment(environment, dir) }),
+    ...(services.length === 0
+      ? {}
+      : { services: services.map(([name, raw]) => normalizeService(name, raw, dir)) }),
     ...(item.model_script === undefined
       ? {}
       : { model_script: path.resolve(dir, item.model_script) }),
@@ -162,6 +189,37 @@ function normalizeEnvironment(raw: RawEnvironment, dir: string): EnvironmentImag
   return {
     dockerfile,
     context: raw.context === undefined ? path.dirname(dockerfile) : path.resolve(dir, raw.context),
+    setup: raw.setup ?? [],
+  };
+}
+
+/** A service with its defaults; a Dockerfile's paths made absolute. */
+function normalizeService(name: string, raw: RawService, dir: string): ServiceDef {
+  const image =
+    raw.dockerfile === undefined
+      ? { local: raw.image ?? '' }
+      : {
+          dockerfile: path.resolve(dir, raw.dockerfile),
+          context:
+            raw.context === undefined
+              ? path.dirname(path.resolve(dir, raw.dockerfile))
+              : path.resolve(dir, raw.context),
+        };
+  return {
+    name,
+    image,
+    ...(raw.command === undefined ? {} : { command: raw.command }),
+    env: raw.env ?? {},
+    ready: {
+      ...(raw.ready.command === undefined ? {} : { command: raw.ready.command }),
+      ...(raw.ready.port === undefined ? {} : { port: raw.ready.port }),
+      timeout: raw.ready.timeout ?? DEFAULTS.service_ready_timeout,
+    },
+    resources: {
+      memory_bytes: parseMemory(raw.resources?.memory ?? DEFAULTS.service_memory),
+      cpus: raw.resources?.cpus ?? DEFAULTS.service_cpus,
+      pids: raw.resources?.pids ?? DEFAULTS.service_pids,
+    },
     setup: raw.setup ?? [],
   };
 }

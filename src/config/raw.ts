@@ -54,6 +54,7 @@ export interface RawEval {
   checks?: RawCheck[];
   message_checks?: RawMessageCheck[];
   environment?: RawEnvironment;
+  services?: Record<string, RawService>;
   model_script?: string;
 }
 
@@ -66,7 +67,7 @@ export interface RawEvalSet {
   timeout?: number;
   turn_timeout?: number;
   agent: {
-    type?: 'command' | 'claude-code' | 'codex';
+    type?: 'command' | 'claude-code' | 'codex' | 'gemini-cli' | 'opencode' | 'qwen-code';
     version?: string;
     model_name?: string;
     install?: 'mount' | 'image';
@@ -81,10 +82,18 @@ export interface RawEvalSet {
   hand_over?: string[];
   resources?: { memory?: string | number; cpus?: number; pids?: number; disk?: string | number };
   repo_owner?: string;
+  limits?: { tokens?: number; cost?: number; model_requests?: number };
+  max_cost_usd?: number;
+  rate_limits?: {
+    max_in_flight?: number;
+    requests_per_minute?: number;
+    tokens_per_minute?: number;
+  };
   checks?: RawCheck[];
   message_checks?: RawMessageCheck[];
   builtin_message_checks?: string[];
   environment?: RawEnvironment;
+  services?: Record<string, RawService>;
   judge?: RawJudge;
   evals: RawEval[];
 }
@@ -97,4 +106,15 @@ export interface RawJudge {
   max_transcript_bytes?: number;
   max_tokens?: number;
   compare?: [string, string];
+}
+
+export interface RawService {
+  dockerfile?: string;
+  context?: string;
+  image?: string;
+  command?: string[];
+  env?: Record<string, string>;
+  ready: { command?: string; port?: number; timeout?: number };
+  resources?: { memory?: string | number; cpus?: number; pids?: number };
+  setup?: string[];
 }

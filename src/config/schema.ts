@@ -2,7 +2,8 @@
  * Validation of evals.json against evals.schema.json, with ajv's messages
  * turned into plain sentences a user can act on, each at its JSON pointer.
  */
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { createRequire } from 'node:module';
+import type { Ajv2020, ErrorObject, Options, ValidateFunction } from 'ajv/dist/2020.js';
 import { codebaseSchema, explainCodebase } from './codebase.js';
 import evalsSchema from './evals.schema.json' with { type: 'json' };
 import { escapePointerToken, quote, valueAt, type Problem } from './problems.js';
@@ -13,16 +14,44 @@ export const EVALS_SCHEMA_ID = 'https://evalrig.dev/schemas/evals.schema.json';
 /** The JSON Schema (draft 2020-12) of evals.json. */
 export { evalsSchema };
 
+/**
+ * The eval-set validator's code compiled ahead by the build (scripts/compile-schemas.mjs),
+ * beside this file in dist/: compiling the schema at start took most of `evalrig validate`.
+ */
+export const AHEAD_VALIDATOR_FILE = 'evals.validate.cjs';
+
+const require = createRequire(import.meta.url);
 let compiled: ValidateFunction | undefined;
 
-function validator(): ValidateFunction {
-  if (!compiled) {
-    // verbose: errors carry their parentSchema, where our sentences
-    // (patternErrorMessage, also read by editors) and known field names live.
-    const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true });
-    ajv.addKeyword({ keyword: 'patternErrorMessage', schemaType: 'string' });
-    compiled = ajv.compile(inlineRefs(evalsSchema, { [CODEBASE_SCHEMA_NAME]: codebaseSchema }));
+/**
+ * Compiles the eval-set schema (the build passes `code` options to keep its source).
+ * verbose: errors carry their parentSchema, where our sentences (patternErrorMessage, also
+ * read by editors) and known field names live.
+ */
+export function compileEvalsSchema(options: Options = {}): {
+  ajv: Ajv2020;
+  validate: ValidateFunction;
+} {
+  // Loaded here, synchronously: only a run from source (no build) compiles.
+  const { Ajv2020: Compiler } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+  const ajv = new Compiler({ allErrors: true, verbose: true, strict: true, ...options });
+  ajv.addKeyword({ keyword: 'patternErrorMessage', schemaType: 'string' });
+  const validate = ajv.compile(inlineRefs(evalsSchema, { [CODEBASE_SCHEMA_NAME]: codebaseSchema }));
+  return { ajv, validate };
+}
+
+/** The validator compiled ahead, or undefined when evalrig runs from its sources. */
+function aheadValidator(): ValidateFunction | undefined {
+  try {
+    return require(`./${AHEAD_VALIDATOR_FILE}`) as ValidateFunction;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND') return undefined;
+    throw error;
   }
+}
+
+function validator(): ValidateFunction {
+  compiled ??= aheadValidator() ?? compileEvalsSchema().validate;
   return compiled;
 }
 
@@ -78,16 +107,17 @@ function inlineRefs(root: SchemaNode, external: Record<string, SchemaNode>): Sch
 /** Why a branch of the schema forbids a field (its `false` schema), by pointer. */
 const FORBIDDEN: Record<string, string> = {
   '/agent/command':
-    'is not given for a "claude-code" or "codex" agent: evalrig builds its argv each turn',
+    'is not given for an adapter agent ("claude-code", "codex", "gemini-cli", "opencode", "qwen-code"): evalrig builds its argv each turn',
   '/agent/resume_command':
-    'is not given for a "claude-code" or "codex" agent: evalrig resumes its session each turn',
+    'is not given for an adapter agent ("claude-code", "codex", "gemini-cli", "opencode", "qwen-code"): evalrig resumes its session each turn',
   '/agent/version':
-    'is taken only with an agent "type" that installs a package ("claude-code", "codex")',
+    'is taken only with an agent "type" that installs a package ("claude-code", "codex", "gemini-cli", "opencode", "qwen-code")',
   '/agent/model':
-    'is taken only with an agent "type" whose model calls evalrig carries ("claude-code", "codex")',
-  '/agent/model_name': 'is taken only with a "codex" agent (the model it asks for)',
+    'is taken only with an agent "type" whose model calls evalrig carries ("claude-code", "codex", "gemini-cli", "opencode", "qwen-code")',
+  '/agent/model_name':
+    'is taken only with a "codex", "gemini-cli", "opencode" or "qwen-code" agent (the model it asks for)',
   '/agent/install':
-    'is taken only with an agent "type" that installs a package ("claude-code", "codex")',
+    'is taken only with an agent "type" that installs a package ("claude-code", "codex", "gemini-cli", "opencode", "qwen-code")',
 };
 
 /** Turns ajv's errors into one problem per mistake (alternatives collapsed into one). */

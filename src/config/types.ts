@@ -54,7 +54,7 @@ export interface AgentSpec {
   readonly env: readonly string[];
   /** Where an adapter agent's model calls go, unless an eval or condition names a script. */
   readonly model?: ModelSpec;
-  /** The model a `codex` agent asks for (and is priced by); absent for other types. */
+  /** The model a `codex`, `gemini-cli`, `opencode` or `qwen-code` agent asks for (and is priced by); absent for other types. */
   readonly model_name?: string;
   /**
    * How an adapter agent reaches the containers: its binary mounted (`mount`), or built into
@@ -64,7 +64,8 @@ export interface AgentSpec {
 }
 
 /** The kinds of agent evalrig knows how to play. */
-export type AgentType = 'command' | 'claude-code' | 'codex';
+export type AgentType =
+  'command' | 'claude-code' | 'codex' | 'gemini-cli' | 'opencode' | 'qwen-code';
 
 /** How an adapter agent's binary reaches the containers. */
 export type AgentInstallMode = 'mount' | 'image';
@@ -114,6 +115,30 @@ export interface EnvironmentImageSpec {
   readonly setup: readonly string[];
 }
 
+/**
+ * A service every run of an eval gets beside its agent (a database), on the
+ * run's private network, reached by `name`. Its image is built from a
+ * Dockerfile over evalrig's base image, or is a local image of the engine.
+ */
+export interface ServiceDef {
+  /** Its host name on the run's network. */
+  readonly name: string;
+  readonly image:
+    { readonly dockerfile: string; readonly context: string } | { readonly local: string };
+  /** The main process (argv); absent: the image's own. */
+  readonly command?: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+  /** A shell command in the service that exits 0, or a port the agent's container reaches; seconds. */
+  readonly ready: { readonly command?: string; readonly port?: number; readonly timeout: number };
+  readonly resources: {
+    readonly memory_bytes: number;
+    readonly cpus: number;
+    readonly pids: number;
+  };
+  /** Shell commands run once per image in a ready service; what they leave is the runs' image. */
+  readonly setup: readonly string[];
+}
+
 export interface Eval {
   readonly id: string;
   readonly prompt: string;
@@ -138,6 +163,8 @@ export interface Eval {
   readonly message_checks: readonly MessageCheck[];
   /** The eval's own environment, else the eval set's; absent: the plain test image. */
   readonly environment?: EnvironmentImageSpec;
+  /** The eval's services, else the eval set's; absent or empty: none (network none). */
+  readonly services?: readonly ServiceDef[];
   /** Absolute path of the model script its runs play (claude-code), overriding `agent.model`. */
   readonly model_script?: string;
 }
@@ -174,9 +201,32 @@ export interface EvalSet {
   readonly resources: Resources;
   /** Owner of the repository as the gh stand-in shows it. */
   readonly repo_owner: string;
+  /** Per run: reaching one ends the run as `limit_reached` (Inspect's token/message limits). */
+  readonly limits: RunLimits;
+  /** The campaign's budget in USD (list prices), agents and judge together; `--max-cost` wins. */
+  readonly max_cost_usd?: number;
+  /** What every gateway of the campaign shares per upstream; flags win. */
+  readonly rate_limits: RateLimits;
   /** The model that grades expectations (and compares two conditions blind); absent: none. */
   readonly judge?: JudgeSpec;
   readonly evals: readonly Eval[];
+}
+
+/** A run's limits, counted from what its model gateway witnessed. */
+export interface RunLimits {
+  /** Tokens billed (input, output, cache reads and writes). */
+  readonly tokens?: number;
+  /** USD at the price table's list prices. */
+  readonly cost?: number;
+  /** Calls sent to the model. */
+  readonly model_requests?: number;
+}
+
+/** An upstream's limits, shared by the campaign's gateways. */
+export interface RateLimits {
+  readonly max_in_flight?: number;
+  readonly requests_per_minute?: number;
+  readonly tokens_per_minute?: number;
 }
 
 /** The judge of an eval set: its model, what it is shown, and an optional blind comparison. */

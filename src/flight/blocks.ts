@@ -159,18 +159,26 @@ function visitStrings(v: unknown, onString?: (s: string, id: string | null) => v
 }
 
 /** Rebuilds the value of block `id` from `get` (undefined: a block the record lacks). */
-export function joinBlocks(id: string, get: (id: string) => Block | undefined): unknown {
+export function joinBlocks(
+  id: string,
+  get: (id: string) => Block | undefined,
+  memo?: Map<string, unknown>,
+): unknown {
   const rebuild = (at: string, depth: number): unknown => {
+    if (memo?.has(at)) return memo.get(at);
     const b = get(at);
     if (!b) throw new Error(`the record lacks block ${at.slice(0, 12)}`);
     if (!b.refs || b.refs.length === 0 || depth > 2 * MAX_DEPTH) return b.v;
+    let value: unknown;
     if (b.concat) {
       const parts = (b.v as unknown[]).map((chunk) => rebuild(String(chunk), depth + 1));
-      return parts.flatMap((p) => (Array.isArray(p) ? (p as unknown[]) : []));
+      value = parts.flatMap((p) => (Array.isArray(p) ? (p as unknown[]) : []));
+    } else {
+      value = structuredClone(b.v);
+      for (const p of b.refs) replaceAt(value, p, (ref) => rebuild(String(ref), depth + 1));
     }
-    const copy = structuredClone(b.v);
-    for (const p of b.refs) replaceAt(copy, p, (ref) => rebuild(String(ref), depth + 1));
-    return copy;
+    memo?.set(at, value);
+    return value;
   };
   return rebuild(id, 0);
 }

@@ -6,7 +6,7 @@
  * ```ts
  * const recorder = new FlightRecorder({ logPath, bodies: { blocksPath, manifestPath },
  *   secrets: [apiKey], needles });            // the gateway writes through it
- * const record = await readFlight(runDir);     // everyone else reads through this
+ * const record = await readFlight(files);      // everyone else reads through this
  * const turn = witnessTurn(calls, priceOf);    // figures of a turn from its calls
  * ```
  */
@@ -17,7 +17,7 @@ export {
   type KeptRequest,
   type MemoryBudget,
 } from './writer.js';
-export { flightFiles, FlightRecordError, readFlight, type FlightRecord } from './reader.js';
+export { FlightRecordError, readFlight, type FlightFiles, type FlightRecord } from './reader.js';
 export { joinBlocks, splitJson, type Block, type Split } from './blocks.js';
 export * from './types.js';
 export * from './wire/index.js';

@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { gunzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import { assertArtifact } from '../artifacts/index.js';
@@ -10,17 +9,16 @@ import { WIRE_APIS, type ResponseFacts } from './wire/index.js';
 
 const gunzipAsync = promisify(gunzip);
 
-/** The files of a run's flight record, by their one name each. */
-export function flightFiles(runDir: string): {
+/**
+ * The files of a flight record. Where they are and what they are called is the campaign
+ * folder's business (src/campaign-folder's flightFiles); their format is this module's.
+ */
+export interface FlightFiles {
+  /** One line per model call. */
   readonly calls: string;
+  /** The bodies, split in blocks, compressed. */
   readonly blocks: string;
   readonly manifest: string;
-} {
-  return {
-    calls: path.join(runDir, 'model-calls.jsonl'),
-    blocks: path.join(runDir, 'model-blocks.jsonl.gz'),
-    manifest: path.join(runDir, 'model-record.json'),
-  };
 }
 
 /** A flight record that cannot be read as one: names the file and what is wrong. */
@@ -40,25 +38,33 @@ export interface FlightRecord {
 }
 
 /**
- * Reads the flight record of `runDir`: each line of model-calls.jsonl checked against its
+ * Reads the flight record in `files`: each line of model-calls.jsonl checked against its
  * schema, the manifest too, and the blocks (at most `maxBlockBytes` compressed, default
  * 512 MiB) loaded to rebuild bodies on demand.
  *
  * ```ts
- * const record = await readFlight('out/runs/e/c/run-01');
+ * const record = await readFlight(flightFiles('out/runs/e/c/run-01'));
  * for (const call of record.calls) console.log(call.seq, call.outcome, record.request(call));
  * ```
  */
 export async function readFlight(
-  runDir: string,
-  options: { readonly maxBlockBytes?: number } = {},
+  files: FlightFiles,
+  options: {
+    readonly maxBlockBytes?: number;
+    /**
+     * Rebuilt blocks are kept and shared between the bodies that hold them, so reading every
+     * request of a growing history costs its new blocks only. The bodies returned then share
+     * parts: a caller must not change them.
+     */
+    readonly shared?: boolean;
+  } = {},
 ): Promise<FlightRecord> {
-  const files = flightFiles(runDir);
   const calls = parseLines(await readFile(files.calls, 'utf8'), files.calls);
   const manifest = await readManifest(files.manifest);
   const blocks = await readBlocks(files.blocks, options.maxBlockBytes ?? 512 * 1024 * 1024);
+  const memo = options.shared ? new Map<string, unknown>() : undefined;
   const body = (ref: BodyRef | undefined): unknown =>
-    ref && 'block' in ref ? joinBlocks(ref.block, (id) => blocks.get(id)) : null;
+    ref && 'block' in ref ? joinBlocks(ref.block, (id) => blocks.get(id), memo) : null;
   const responseText = (call: ModelCall): string | null => {
     const v = body(call.response);
     return typeof v === 'string' ? v : null;

@@ -41,8 +41,10 @@ export interface ModelCall {
   readonly reason: string | null;
   readonly requestBytes: number;
   readonly responseBytes: number;
-  /** From arrival to the response's end, in ms. */
+  /** From arrival to the response's end, in ms (the time queued included). */
   readonly latencyMs: number;
+  /** Time the call waited behind the campaign's upstream limits before it was forwarded, in ms. */
+  readonly queuedMs?: number;
   /** Billed usage as the API reported it, in evalrig's one convention (see CallTokens). */
   readonly tokens: CallTokens;
   /** The answer's id (message or response), or null. */

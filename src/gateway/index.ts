@@ -23,3 +23,13 @@ export { BodyBudget, CAMPAIGN_BODY_BUDGET } from './budget.js';
 export type { CallTokens, ModelCall, RelayedCall } from '../flight/index.js';
 export type { GatewayUpstream, ModelGateway, ModelGatewayOptions } from './types.js';
 export { GATEWAY_SOCKET_NAME, openRunGateway, type ModelSource, type RunGateway } from './run.js';
+export {
+  UpstreamLimiter,
+  UpstreamLimiters,
+  learntLimits,
+  retryAfterMs,
+  type LimiterClock,
+  type LimiterStats,
+  type UpstreamLimits,
+  type UpstreamTicket,
+} from './limiter.js';

@@ -40,7 +40,16 @@ export async function openRunGateway(
     readonly socketRoot?: string;
   } & Pick<
     ModelGatewayOptions,
-    'paths' | 'idleTimeoutMs' | 'record' | 'needles' | 'budget' | 'caps' | 'maxBodyMemory'
+    | 'paths'
+    | 'idleTimeoutMs'
+    | 'record'
+    | 'needles'
+    | 'budget'
+    | 'caps'
+    | 'maxBodyMemory'
+    | 'limiter'
+    | 'admit'
+    | 'onCall'
   >,
 ): Promise<RunGateway> {
   const hostDir = await mkdtemp(path.join(options.socketRoot ?? tmpdir(), 'evalrig-model-'));

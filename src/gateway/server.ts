@@ -15,6 +15,7 @@ import { EvalrigError } from '../errors/index.js';
 import {
   FlightRecorder,
   NO_TOKENS,
+  pathMatches,
   wireApiFor,
   type BodyRef,
   type CallOutcome,
@@ -24,9 +25,11 @@ import {
   type ResponseFacts,
   type ResponseReader,
   type WireApi,
+  type WireAuth,
 } from '../flight/index.js';
 import { checkServerOptions, makeSocketRoom } from '../host-socket/index.js';
 import { BodyBudget } from './budget.js';
+import { QueuedTime, type UpstreamTicket } from './limiter.js';
 import type { ModelGateway, ModelGatewayOptions } from './types.js';
 
 const DEFAULTS = {
@@ -75,6 +78,8 @@ interface Gateway {
   readonly calls: RelayedCall[];
   readonly refusalsOf: WeakMap<Socket, number>;
   readonly flight: { inFlight: number; waiters: (() => void)[] };
+  /** Wall time this gateway's calls waited behind the campaign's upstream limiter. */
+  readonly queued: QueuedTime;
 }
 
 /**
@@ -112,6 +117,7 @@ export async function startModelGateway(options: ModelGatewayOptions): Promise<M
     calls: [],
     refusalsOf: new WeakMap(),
     flight: { inFlight: 0, waiters: [] },
+    queued: new QueuedTime(),
   };
   const server = createServer((req, res) => handleCall(g, req, res));
   server.maxConnections = opts.maxConnections;
@@ -144,6 +150,7 @@ function gatewayHandle(g: Gateway, server: ReturnType<typeof createServer>): Mod
             });
           }),
     needlesSeen: () => g.recorder.needlesSeen(),
+    queuedMs: () => g.queued.ms(),
     flushed: () => g.recorder.flushed(),
     close: async () => {
       await new Promise<void>((resolve) => {
@@ -177,11 +184,13 @@ interface CallState {
   done: boolean;
   /** Counted among the calls in flight (until it ends, once). */
   flying: boolean;
+  /** Its place at the upstream, when the campaign's limiter gave one. */
+  ticket?: UpstreamTicket;
 }
 
 function handleCall(g: Gateway, req: IncomingMessage, res: ServerResponse): void {
   const url = new URL(req.url ?? '/', 'http://gateway');
-  const api = g.opts.paths.includes(url.pathname) ? wireApiFor(url.pathname) : null;
+  const api = pathMatches(g.opts.paths, url.pathname) ? wireApiFor(url.pathname) : null;
   const call: CallState = {
     began: performance.now(),
     time: new Date().toISOString(),
@@ -225,6 +234,11 @@ function handleCall(g: Gateway, req: IncomingMessage, res: ServerResponse): void
       'rate_limit_error',
       `the run's limit of ${max} model calls is reached`,
     );
+    return;
+  }
+  const barred = g.opts.admit?.();
+  if (barred !== undefined) {
+    refuse(g, call, req, res, 403, 'permission_error', barred);
     return;
   }
   call.flying = true;
@@ -388,13 +402,48 @@ function sendBody(
     return;
   }
   call.seq = seq;
-  const up = forward(g, call, req, res, url, body);
-  up.once('close', release);
-  up.end(body, release);
+  const send = (): void => {
+    const up = forward(g, call, req, res, url, body);
+    up.once('close', release);
+    up.end(body, release);
+  };
+  if (g.opts.limiter) queueCall(g, call, res, send, release);
+  else send();
   // The witness reads and keeps the body once it is on its way.
   const kept = g.recorder.keepRequest(seq, body);
   call.requestRef = kept.ref;
-  call.requestFacts = call.api!.readRequest(kept.parsed);
+  call.requestFacts = call.api!.readRequest(kept.parsed, call.path);
+}
+
+/**
+ * Waits for the call's turn at the campaign's upstream (the limiter), counting the wait as
+ * this gateway's queued time; a client gone meanwhile ends the call without forwarding it.
+ */
+function queueCall(
+  g: Gateway,
+  call: CallState,
+  res: ServerResponse,
+  send: () => void,
+  release: () => void,
+): void {
+  const gone = new AbortController();
+  const onClose = (): void => gone.abort();
+  res.once('close', onClose);
+  const at = performance.now();
+  g.queued.enter(at);
+  g.opts.limiter!.acquire(gone.signal).then(
+    (ticket) => {
+      g.queued.leave(at + ticket.queuedMs);
+      res.off('close', onClose);
+      call.ticket = ticket;
+      send();
+    },
+    () => {
+      g.queued.leave();
+      release();
+      finish(g, call, 499, 'the client went away while the call was queued', 'client_gone');
+    },
+  );
 }
 
 const MEMORY_FULL = "the host's memory for request bodies is full; retry in a moment";
@@ -405,18 +454,47 @@ function lengthOf(header: string | undefined): number | null {
   return Number(header);
 }
 
-function upstreamHeaders(g: Gateway, req: IncomingMessage, length: number): OutgoingHttpHeaders {
+function upstreamHeaders(
+  g: Gateway,
+  req: IncomingMessage,
+  length: number,
+  api: WireApi,
+): OutgoingHttpHeaders {
   const headers: OutgoingHttpHeaders = { 'content-length': length };
   for (const name of REQUEST_HEADERS) {
     const v = req.headers[name];
     if (typeof v === 'string') headers[name] = v;
   }
   const key = g.opts.upstream.apiKey;
-  if (key !== undefined) {
-    if (g.opts.upstream.auth === 'bearer') headers.authorization = `Bearer ${key}`;
-    else headers['x-api-key'] = key;
-  }
+  if (key !== undefined) Object.assign(headers, keyHeader(g.opts.upstream.auth ?? api.auth, key));
   return headers;
+}
+
+/** The key in the header its API reads (the client's own key header was never passed on). */
+export function keyHeader(auth: WireAuth, key: string): Record<string, string> {
+  switch (auth) {
+    case 'bearer':
+      return { authorization: `Bearer ${key}` };
+    case 'x-goog-api-key':
+      return { 'x-goog-api-key': key };
+    case 'x-api-key':
+      return { 'x-api-key': key };
+  }
+}
+
+/**
+ * The query passed upstream: only the parameters the API names (Gemini's `alt=sse`) and
+ * Claude Code's `?beta=true`; anything else (a `key=` above all) is dropped.
+ */
+export function upstreamQuery(api: WireApi, url: URL): string {
+  if (url.search === '?beta=true') return '?beta=true';
+  const kept = new URLSearchParams();
+  for (const name of api.query ?? []) {
+    const v = url.searchParams.get(name);
+    if (v !== null && /^[a-z]{1,16}$/u.test(v)) kept.set(name, v);
+  }
+  const q = kept.toString();
+  return q === '' ? '' : `?${q}`;
 }
 
 /** Opens the upstream request (sent by the caller) and relays its answer. */
@@ -430,10 +508,10 @@ function forward(
 ): ClientRequest {
   const target = new URL(g.upstream.href);
   target.pathname = path.posix.join(g.upstream.pathname, url.pathname);
-  target.search = url.search === '?beta=true' ? '?beta=true' : '';
+  target.search = upstreamQuery(call.api!, url);
   const up = g.send(target, {
     method: 'POST',
-    headers: upstreamHeaders(g, req, body.length),
+    headers: upstreamHeaders(g, req, body.length, call.api!),
     agent: g.agent,
   });
   let idle: NodeJS.Timeout | undefined;
@@ -487,6 +565,7 @@ function relay(
 ): void {
   arm();
   const status = upRes.statusCode ?? 502;
+  call.ticket?.answered(status, upRes.headers);
   res.writeHead(status, responseHeaders(upRes));
   call.reader = call.api!.responseReader({
     status,
@@ -589,6 +668,8 @@ function finish(
   const whole = call.kept !== null && call.reader !== null;
   const raw = whole ? Buffer.concat(call.kept!) : null;
   const why = call.keptWhy ?? (call.reader ? undefined : 'the gateway answered itself');
+  const t = facts.tokens;
+  call.ticket?.end((t.input ?? 0) + (t.output ?? 0) + (t.cacheRead ?? 0) + (t.cacheWrite ?? 0));
   const responseRef = g.recorder.keepResponse(call.seq, raw, why);
   if (call.kept) dropKept(g, call);
   record(g, call, { ...facts, seq: call.seq }, status, call.responseBytes, problem, responseRef);
@@ -627,6 +708,9 @@ function record(
     requestBytes: call.requestBytes,
     responseBytes,
     latencyMs: Math.round((performance.now() - call.began) * 100) / 100,
+    ...(call.ticket && call.ticket.queuedMs > 0
+      ? { queuedMs: Math.round(call.ticket.queuedMs * 100) / 100 }
+      : {}),
     tokens: facts.tokens,
     answerId: facts.id,
     stopReason: facts.stopReason,
@@ -639,6 +723,7 @@ function record(
     g.calls.push({ ...line, texts: facts.texts.map(scrub), requestFacts: call.requestFacts });
   }
   g.recorder.log(line);
+  g.opts.onCall?.(line);
 }
 
 function checkOptions(o: Options): void {

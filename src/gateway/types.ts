@@ -1,5 +1,13 @@
-import type { Needle, NeedleSeen, RecordCaps, RelayedCall } from '../flight/index.js';
+import type {
+  ModelCall,
+  Needle,
+  NeedleSeen,
+  RecordCaps,
+  RelayedCall,
+  WireAuth,
+} from '../flight/index.js';
 import type { BodyBudget } from './budget.js';
+import type { UpstreamLimiter } from './limiter.js';
 
 /** Where the gateway sends what it forwards: a real API (with its key) or a stand-in. */
 export interface GatewayUpstream {
@@ -7,8 +15,8 @@ export interface GatewayUpstream {
   readonly url: string;
   /** The real key, added on the host side; the container only ever holds a placeholder. */
   readonly apiKey?: string;
-  /** How the key is sent: `x-api-key` (Anthropic, default) or `bearer` (OpenAI). */
-  readonly auth?: 'x-api-key' | 'bearer';
+  /** The header the key is sent in; default: the one of each call's API (see WireApi.auth). */
+  readonly auth?: WireAuth;
 }
 
 export interface ModelGatewayOptions {
@@ -49,6 +57,18 @@ export interface ModelGatewayOptions {
   readonly maxConnections?: number;
   /** Refusals in a row after which a connection is closed (default 3). */
   readonly maxRefusalsPerConnection?: number;
+  /**
+   * The campaign's one client of this upstream, shared with the other runs' gateways and the
+   * judge's: each call waits its turn there before it is forwarded (src/gateway/limiter.ts).
+   */
+  readonly limiter?: UpstreamLimiter;
+  /**
+   * Asked before each call is forwarded: a reason refuses it (403, not to be retried), e.g. a
+   * run past its limits or a campaign past its budget.
+   */
+  readonly admit?: () => string | undefined;
+  /** Told of each call as it is logged (a run's meter, the campaign's spending). */
+  readonly onCall?: (call: ModelCall) => void;
 }
 
 export interface ModelGateway {
@@ -59,6 +79,8 @@ export interface ModelGateway {
   lastSeq(): number;
   /** Resolves once no call is in flight, or after `timeoutMs` (default 10 s). */
   settled(timeoutMs?: number): Promise<void>;
+  /** Wall time (ms) during which a call of this gateway waited behind the limiter. */
+  queuedMs(): number;
   /** Where each needle was first seen in a request. */
   needlesSeen(): NeedleSeen[];
   /** Resolves once every call so far is written. */

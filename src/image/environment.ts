@@ -40,6 +40,8 @@ export interface EnsureEnvironmentImageOptions {
   /** Build even when the tag exists (no build cache). */
   readonly force?: boolean;
   readonly env?: NodeJS.ProcessEnv;
+  /** The tag's repository (default evalrig-env; a service's image: evalrig-service). */
+  readonly repository?: string;
 }
 
 /**
@@ -114,7 +116,7 @@ export async function ensureEnvironmentImage(
   if (!baseId) throw new BaseImageMissingError(baseImage);
   const buildArgs = { BASE_IMAGE: baseImage };
   const hash = await environmentContextHash(options.context, options.dockerfile, baseId, buildArgs);
-  const tag = `${ENVIRONMENT_IMAGE_REPOSITORY}:${hash.slice(0, 12)}`;
+  const tag = `${options.repository ?? ENVIRONMENT_IMAGE_REPOSITORY}:${hash.slice(0, 12)}`;
   const result = { tag, hash, baseImage, baseId };
   if (!options.force) {
     const existing = await imageId(client, tag);
@@ -139,7 +141,7 @@ export async function ensureEnvironmentImage(
       buildargs: buildArgs,
       labels: {
         [LABELS.managed]: 'true',
-        [IMAGE_LABELS.image]: 'environment',
+        [IMAGE_LABELS.image]: options.repository === undefined ? 'environment' : options.repository,
         [IMAGE_LABELS.context]: hash,
         [IMAGE_LABELS.base]: baseImage,
       },

@@ -58,3 +58,11 @@ export {
   type AgentImageFile,
   type EnsureAgentImageOptions,
 } from './agent-image.js';
+export {
+  ensureServiceImage,
+  portReadyCommand,
+  SERVICE_IMAGE_REPOSITORY,
+  type EnsureServiceImageOptions,
+  type ServiceImage,
+  type ServiceImageSource,
+} from './service.js';

@@ -4,7 +4,12 @@ import { request } from 'node:http';
 import type { JudgeCallRecord, JudgeIdentity } from '../artifacts/index.js';
 import type { JudgeSpec } from '../config/index.js';
 import { InputError } from '../errors/index.js';
-import { openRunGateway, type ModelCall, type ModelSource } from '../gateway/index.js';
+import {
+  openRunGateway,
+  type ModelCall,
+  type ModelGatewayOptions,
+  type ModelSource,
+} from '../gateway/index.js';
 import { checkModelScript } from '../model-stand-in/index.js';
 
 /** The judge, ready to be asked: where its calls go, and who it is in the record. */
@@ -14,6 +19,8 @@ export interface JudgeModel {
   readonly maxTokens: number;
   /** The API its questions are asked in (the stand-in plays both). */
   readonly api: 'messages' | 'responses';
+  /** The campaign's share of its upstream (its limiter) and its spending, for the judge's gateways. */
+  readonly gateway?: Pick<ModelGatewayOptions, 'limiter' | 'onCall'>;
 }
 
 /** Where each API is asked, and how its key is sent. */
@@ -99,6 +106,7 @@ export async function askJudge(
     logPath: question.logPath,
     paths: [api.path],
     idleTimeoutMs: 120_000,
+    ...model.gateway,
   });
   const body = JSON.stringify(
     model.api === 'messages'

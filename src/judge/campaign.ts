@@ -1,8 +1,7 @@
-import { readdir } from 'node:fs/promises';
-import path from 'node:path';
-import { verifyRunFiles, type RunRecord } from '../artifacts/index.js';
+import type { RunRecord } from '../artifacts/index.js';
+import { readRun, runKey, runLayout, runNumbers } from '../campaign-folder/index.js';
 import type { Eval, EvalSet } from '../config/index.js';
-import { prepareJudgeModel } from './call.js';
+import { prepareJudgeModel, type JudgeModel } from './call.js';
 import { compareRuns } from './compare.js';
 import { gradeRun, type GradeContext, type GradeOutcome } from './grade.js';
 
@@ -23,7 +22,9 @@ export interface GradeSummary {
 /** Judge calls at once: the judge is one upstream, and runs finish a few at a time. */
 const CONCURRENCY = 2;
 
-const runName = (n: number): string => `run-${String(n).padStart(2, '0')}`;
+/** A run's folder in the campaign folder. */
+const runDirOf = (outDir: string, evalId: string, condition: string, run: number): string =>
+  runLayout(outDir, runKey(evalId, condition, run)).dir;
 
 /**
  * Grades a campaign's runs with its eval set's judge: run by run as the campaign finishes
@@ -61,6 +62,8 @@ export class CampaignGrader {
       readonly campaign: string;
       readonly outDir: string;
       readonly log: NodeJS.WritableStream;
+      /** The campaign's limiter and spending for the judge's gateways, given its source. */
+      readonly gateway?: (source: JudgeModel['source']) => JudgeModel['gateway'];
     },
   ): Promise<CampaignGrader | undefined> {
     const withExpectations = evalSet.evals.filter((e) => e.expectations.length > 0);
@@ -71,7 +74,9 @@ export class CampaignGrader {
       );
       return undefined;
     }
-    const judge = await prepareJudgeModel(evalSet.judge, evalSet.file);
+    const prepared = await prepareJudgeModel(evalSet.judge, evalSet.file);
+    const hooks = options.gateway?.(prepared.source);
+    const judge = hooks ? { ...prepared, gateway: hooks } : prepared;
     return new CampaignGrader(evalSet, {
       campaign: options.campaign,
       outDir: options.outDir,
@@ -87,7 +92,7 @@ export class CampaignGrader {
 
   /** Grades one run folder (once per pass); a run not to be graded is left alone. */
   gradeRun(evalId: string, condition: string, run: number): Promise<void> {
-    const runDir = path.join(this.ctx.outDir, 'runs', evalId, condition, runName(run));
+    const runDir = runDirOf(this.ctx.outDir, evalId, condition, run);
     const known = this.inFlight.get(runDir);
     if (known) return known;
     const work = this.limited(async () => {
@@ -114,10 +119,10 @@ export class CampaignGrader {
       const byRun = new Map<number, Map<string, string>>();
       found.set(e.id, byRun);
       for (const c of this.evalSet.conditions) {
-        for (const n of await runNumbers(path.join(this.ctx.outDir, 'runs', e.id, c.name))) {
+        for (const n of await runNumbers(this.ctx.outDir, e.id, c.name)) {
           jobs.push(this.gradeRun(e.id, c.name, n));
           if (!byRun.has(n)) byRun.set(n, new Map());
-          byRun.get(n)!.set(c.name, path.join(this.ctx.outDir, 'runs', e.id, c.name, runName(n)));
+          byRun.get(n)!.set(c.name, runDirOf(this.ctx.outDir, e.id, c.name, n));
         }
       }
     }
@@ -176,21 +181,9 @@ export class CampaignGrader {
 
 /** The run's record when its files are whole and it is the agent's outcome (not failed). */
 async function finishedRecord(runDir: string): Promise<RunRecord | undefined> {
-  const checked = await verifyRunFiles(runDir);
-  if (checked.problem !== undefined) return undefined;
-  return checked.record.status === 'failed' ? undefined : checked.record;
-}
-
-async function runNumbers(dir: string): Promise<number[]> {
-  try {
-    return (await readdir(dir, { withFileTypes: true }))
-      .filter((d) => d.isDirectory() && /^run-\d+$/u.test(d.name))
-      .map((d) => Number(d.name.slice(4)))
-      .sort((a, b) => a - b);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
+  const read = await readRun(runDir);
+  if (read.status !== 'ok') return undefined;
+  return read.value.record.status === 'failed' ? undefined : read.value.record;
 }
 
 /** One line saying what a grading pass did. */

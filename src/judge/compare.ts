@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
-import { writeArtifact, type ComparisonFile, type RunRecord } from '../artifacts/index.js';
+import type { ComparisonFile, RunRecord } from '../artifacts/index.js';
+import { comparisonFiles, writeComparison } from '../campaign-folder/index.js';
 import type { Eval } from '../config/index.js';
 import { parseCompareAnswer } from './answer.js';
 import { askJudge } from './call.js';
@@ -15,20 +15,6 @@ import {
 } from './grade.js';
 import { readRunEvidence, type RunEvidence } from './inputs.js';
 import { COMPARE_RUBRIC, COMPARE_RUBRIC_RECORD } from './rubric.js';
-
-/**
- * Where a blind comparison is kept: comparisons/<a>.vs.<b>/<eval>/run-NN/ (a condition name
- * holds no dot, so each pair has its own folder).
- */
-export function comparisonDir(
-  outDir: string,
-  conditions: readonly [string, string],
-  evalId: string,
-  run: number,
-): string {
-  const pair = `${conditions[0]}.vs.${conditions[1]}`;
-  return path.join(outDir, 'comparisons', pair, evalId, `run-${String(run).padStart(2, '0')}`);
-}
 
 /**
  * The order two conditions are shown in, for one (campaign, eval, run): random to the judge,
@@ -96,16 +82,20 @@ export async function compareRuns(
       inputsSha256,
     }),
   );
-  const dir = comparisonDir(ctx.outDir, target.conditions, e.id, target.run);
-  const file = path.join(dir, 'comparison.json');
-  const cached = await cachedAnswer<ComparisonFile>('comparison', file, key, 'judged');
+  const files = comparisonFiles(ctx.outDir, target.conditions, e.id, target.run);
+  const cached = await cachedAnswer<ComparisonFile>(
+    'comparison',
+    files.comparisonJson,
+    key,
+    'judged',
+  );
   if (cached) return { outcome: 'cached', comparison: cached };
 
-  await mkdir(dir, { recursive: true });
+  await mkdir(files.dir, { recursive: true });
   const reply = await askJudge(ctx.judge, {
     system: COMPARE_RUBRIC,
     user,
-    logPath: path.join(dir, 'judge-calls.jsonl'),
+    logPath: files.judgeCallsJsonl,
   });
   const parsed =
     reply.text === null
@@ -135,6 +125,6 @@ export async function compareRuns(
     calls: reply.calls,
     judged_at: new Date().toISOString(),
   };
-  await writeArtifact('comparison', file, comparison);
+  await writeComparison(ctx.outDir, comparison);
   return { outcome: parsed.ok ? 'graded' : 'error', comparison };
 }

@@ -1,21 +1,11 @@
 import { createHash } from 'node:crypto';
-import path from 'node:path';
-import {
-  readArtifact,
-  writeArtifact,
-  type GradingFile,
-  type JudgeIdentity,
-  type RunRecord,
-} from '../artifacts/index.js';
+import type { GradingFile, JudgeIdentity, RunRecord } from '../artifacts/index.js';
+import { readJsonArtifact, runFiles, writeGrading } from '../campaign-folder/index.js';
 import type { Eval, JudgeSpec } from '../config/index.js';
 import { parseGradingAnswer } from './answer.js';
 import { askJudge, type JudgeModel } from './call.js';
 import { readRunEvidence, type RunEvidence } from './inputs.js';
 import { GRADING_RUBRIC, GRADING_RUBRIC_RECORD } from './rubric.js';
-
-/** A run's grading and judge log, beside its run.json. */
-export const GRADING_FILE = 'grading.json';
-export const JUDGE_CALLS_FILE = 'judge-calls.jsonl';
 
 /** What grading one run did: answered from the cache, asked the judge, or recorded an error. */
 export type GradeOutcome = 'cached' | 'graded' | 'error';
@@ -132,12 +122,10 @@ export async function cachedAnswer<
   key: string,
   done: T['status'],
 ): Promise<T | undefined> {
-  try {
-    const data = await readArtifact<T>(kind, file);
-    return data.status === done && data.cache_key === key ? data : undefined;
-  } catch {
-    return undefined;
-  }
+  const read = await readJsonArtifact<T>(kind, file);
+  if (read.status !== 'ok') return undefined;
+  const data = read.value;
+  return data.status === done && data.cache_key === key ? data : undefined;
 }
 
 /**
@@ -164,14 +152,14 @@ export async function gradeRun(
     }),
   );
   const key = gradingKey(ctx.judge.identity, expectations, inputsSha256);
-  const file = path.join(runDir, GRADING_FILE);
-  const cached = await cachedAnswer<GradingFile>('grading', file, key, 'graded');
+  const files = runFiles(runDir);
+  const cached = await cachedAnswer<GradingFile>('grading', files.gradingJson, key, 'graded');
   if (cached) return { outcome: 'cached', grading: cached };
 
   const reply = await askJudge(ctx.judge, {
     system: GRADING_RUBRIC,
     user,
-    logPath: path.join(runDir, JUDGE_CALLS_FILE),
+    logPath: files.judgeCallsJsonl,
   });
   const parsed =
     reply.text === null
@@ -198,6 +186,6 @@ export async function gradeRun(
     calls: reply.calls,
     graded_at: new Date().toISOString(),
   };
-  await writeArtifact('grading', file, grading);
+  await writeGrading(runDir, grading);
   return { outcome: parsed.ok ? 'graded' : 'error', grading };
 }

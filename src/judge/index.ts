@@ -17,15 +17,8 @@ export {
   gradingErrors,
   type GradeSummary,
 } from './campaign.js';
-export {
-  defuse,
-  FRAME_TAGS,
-  gradeRun,
-  GRADING_FILE,
-  JUDGE_CALLS_FILE,
-  type GradeOutcome,
-} from './grade.js';
-export { blindOrder, compareRuns, comparisonDir } from './compare.js';
+export { defuse, FRAME_TAGS, gradeRun, type GradeOutcome } from './grade.js';
+export { blindOrder, compareRuns } from './compare.js';
 export { askJudge, prepareJudgeModel, type JudgeModel, type JudgeReply } from './call.js';
 export { parseCompareAnswer, parseGradingAnswer } from './answer.js';
 export { lastParagraph, readRunEvidence, type RunEvidence, type StopMessage } from './inputs.js';

@@ -1,8 +1,16 @@
-import { constants } from 'node:fs';
-import { open, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { assertArtifact, type RunRecord, type StopRecord } from '../artifacts/index.js';
+import type { RunRecord } from '../artifacts/index.js';
+import {
+  problemOf,
+  readRun,
+  readRunPart,
+  runFiles,
+  transcriptName,
+  turnOutputName,
+} from '../campaign-folder/index.js';
+import { EvalrigError } from '../errors/index.js';
 import { commandFinalMessage, finalMessageOf } from '../measure/index.js';
+import { trajectoryExcerpt, witnessedTrajectory } from '../trajectory/index.js';
 
 /** A stop's final message, as the judge is shown it. */
 export interface StopMessage {
@@ -18,7 +26,10 @@ export interface RunEvidence {
   readonly stops: readonly StopMessage[];
   /** The head of diff.patch, marked when cut. */
   readonly diff: string;
-  /** The end of each turn's transcript (or stdout), sharing one budget, marked when cut. */
+  /**
+   * The end of each turn, sharing one budget, marked when cut: the steps the model gateway
+   * witnessed where it kept a flight record, else the turn's transcript (or stdout).
+   */
   readonly transcript: string;
 }
 
@@ -32,8 +43,6 @@ const MAX_MESSAGE_CHARS = 4000;
 /** The end of a command agent's stdout read for its last paragraph. */
 const STDOUT_TAIL_BYTES = 64 * 1024;
 
-const pad = (n: number): string => String(n).padStart(2, '0');
-
 /**
  * Reads what the judge is shown of a finished run: every stop's final message, the head of
  * its diff and the end of each turn's transcript (an adapter's turns/turn-NN.jsonl, else a
@@ -45,17 +54,18 @@ export async function readRunEvidence(
   record: RunRecord,
   caps: EvidenceCaps,
 ): Promise<RunEvidence> {
+  const read = await readRun(runDir);
+  // The judge is handed verified runs alone; one damaged since is not shown to it.
+  if (read.status !== 'ok')
+    throw new EvalrigError(`${runDir} cannot be judged: ${problemOf(read)}`);
+  const files = runFiles(runDir);
   const stops: StopMessage[] = [];
-  for (const rel of record.stops) {
-    if (!/^stops\/stop-\d+\.json$/u.test(rel)) continue;
-    const file = path.join(runDir, rel);
-    const stop = JSON.parse(await readFile(file, 'utf8')) as StopRecord;
-    assertArtifact('stop', stop, file);
+  for (const stop of read.value.stops) {
     // The stop's own final message; a stop of an older evalrig has none for a command agent.
     const message =
       stop.final_message !== undefined || stop.agent !== undefined
         ? finalMessageOf(stop)
-        : lastParagraph(await readTail(stdoutOf(runDir, stop.turn), STDOUT_TAIL_BYTES));
+        : lastParagraph(await readTail(stdoutOf(files.turnsDir, stop.turn), STDOUT_TAIL_BYTES));
     stops.push({
       turn: stop.turn,
       kind: stop.kind,
@@ -63,14 +73,19 @@ export async function readRunEvidence(
       message: message === null ? null : clipChars(message, MAX_MESSAGE_CHARS),
     });
   }
-  const diff = await readHead(path.join(runDir, 'diff.patch'), caps.maxDiffBytes);
+  const diff = await readHead(files.diffPatch, caps.maxDiffBytes);
   const turns = record.turns_completed;
   const share = Math.floor(caps.maxTranscriptBytes / Math.max(1, turns));
   const parts: string[] = [];
+  // Where the gateway kept a flight record, the steps it witnessed; never the agent's own stream.
+  const witnessed = await witnessedTrajectory(runDir);
   for (let turn = 1; turn <= turns; turn++) {
-    const jsonl = path.join(runDir, 'turns', `turn-${pad(turn)}.jsonl`);
-    const text =
-      (await readTail(jsonl, share)) ?? (await readTail(stdoutOf(runDir, turn), share)) ?? '';
+    const jsonl = path.join(files.turnsDir, transcriptName(turn));
+    const text = witnessed
+      ? trajectoryExcerpt(witnessed, turn, share)
+      : ((await readTail(jsonl, share)) ??
+        (await readTail(stdoutOf(files.turnsDir, turn), share)) ??
+        '');
     parts.push(`--- turn ${turn} ---\n${text}`);
   }
   return {
@@ -80,8 +95,8 @@ export async function readRunEvidence(
   };
 }
 
-function stdoutOf(runDir: string, turn: number): string {
-  return path.join(runDir, 'turns', `turn-${pad(turn)}.stdout.txt`);
+function stdoutOf(turnsDir: string, turn: number): string {
+  return path.join(turnsDir, turnOutputName(turn, 'stdout'));
 }
 
 /**
@@ -102,38 +117,11 @@ function clipChars(text: string, max: number): string {
 }
 
 /** The first `max` bytes of a regular file (marked when cut), or null when there is none. */
-async function readHead(file: string, max: number): Promise<string | null> {
-  return readPart(file, max, 'head');
+function readHead(file: string, max: number): Promise<string | null> {
+  return readRunPart(file, max, 'head');
 }
 
 /** The last `max` bytes of a regular file (marked when cut), or null when there is none. */
-async function readTail(file: string, max: number): Promise<string | null> {
-  return readPart(file, max, 'tail');
-}
-
-async function readPart(file: string, max: number, end: 'head' | 'tail'): Promise<string | null> {
-  let handle;
-  try {
-    handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ELOOP') return null;
-    throw error;
-  }
-  try {
-    const info = await handle.stat();
-    if (!info.isFile()) return null;
-    const size = info.size;
-    const length = Math.min(size, max);
-    const buffer = Buffer.alloc(length);
-    const position = end === 'head' ? 0 : size - length;
-    const { bytesRead } = await handle.read(buffer, 0, length, position);
-    const text = buffer.subarray(0, bytesRead).toString('utf8');
-    if (size <= max) return text;
-    return end === 'head'
-      ? `${text}\n[evalrig: cut here, ${size - length} more bytes not shown]\n`
-      : `[evalrig: ${size - length} earlier bytes not shown]\n${text}`;
-  } finally {
-    await handle.close();
-  }
+function readTail(file: string, max: number): Promise<string | null> {
+  return readRunPart(file, max, 'tail');
 }

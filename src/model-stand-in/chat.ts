@@ -201,3 +201,28 @@ function partsText(content: unknown): string {
     .map((c: { type?: unknown; text?: unknown }) => (c?.type === 'text' ? String(c.text) : ''))
     .join('');
 }
+
+/**
+ * The stream of a completion the script cuts (`stream_error`): the role chunk and the first
+ * content (or tool-call) chunk, then a `data: {"error": {…}}` chunk, as OpenAI-compatible
+ * servers end a stream that failed after its start (the openai SDKs raise it), and no
+ * `[DONE]`.
+ */
+export function chatFramesCut(
+  completion: ChatCompletion,
+  error: { readonly type: string; readonly message?: string },
+): string[] {
+  const head = chatFrames(completion, false).slice(0, 2);
+  if (head[1]?.includes('"finish_reason":"')) head.pop();
+  const body = {
+    error: { message: error.message ?? 'stream cut', type: error.type, param: null, code: null },
+  };
+  head.push(`data: ${JSON.stringify(body)}\n\n`);
+  return head;
+}
+
+/** The whole answer of a cut completion not streamed: the error itself (overloaded: 503). */
+export function chatCutWhole(error: { readonly type: string; readonly message?: string }) {
+  const status = error.type === 'overloaded_error' ? 529 : 500;
+  return chatError({ status, ...(error.message ? { message: error.message } : {}) });
+}

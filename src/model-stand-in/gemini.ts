@@ -177,3 +177,26 @@ function decoded(segment: string): string {
     return segment;
   }
 }
+
+/**
+ * The stream of a response the script cuts (`stream_error`): its first chunk when it has
+ * more than one, then a `data: {"error": {code, message, status}}` event, as Google's servers
+ * end a stream that failed after its start (@google/genai raises it as an ApiError).
+ * `overloaded_error` is 503 UNAVAILABLE, anything else 500 INTERNAL.
+ */
+export function geminiFramesCut(
+  response: GeminiResponse,
+  error: { readonly type: string; readonly message?: string },
+): string[] {
+  const frames = geminiFrames(response);
+  const head = frames.length > 1 ? frames.slice(0, 1) : [];
+  const e = JSON.parse(geminiCutWhole(error).body) as unknown;
+  head.push(`data: ${JSON.stringify(e)}\r\n\r\n`);
+  return head;
+}
+
+/** The whole answer of a cut response not streamed: the error itself. */
+export function geminiCutWhole(error: { readonly type: string; readonly message?: string }) {
+  const status = error.type === 'overloaded_error' ? 529 : 500;
+  return geminiError({ status, ...(error.message ? { message: error.message } : {}) });
+}

@@ -35,3 +35,9 @@ export { apiMessage, sseFrames } from './anthropic.js';
 export { responsesFrames, responsesObject } from './openai.js';
 export { chatCompletion, chatError, chatFrames } from './chat.js';
 export { geminiError, geminiFrames, geminiResponse } from './gemini.js';
+export {
+  startUpstreamSimulator,
+  type UpstreamServed,
+  type UpstreamSimulator,
+  type UpstreamSimulatorOptions,
+} from './upstream.js';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { InputError } from '../errors/index.js';
-import { isObject, kind, token } from '../config/json-shape.js';
+import { isObject, kind, token } from './json-shape.js';
 
 /** One content block the model answers with. */
 export type ScriptBlock =
@@ -39,7 +39,8 @@ export interface ScriptMessage {
   readonly usage?: ScriptUsage;
   /**
    * The streamed answer stops early with this error, as the APIs document it: a mid-stream
-   * `event: error` (Messages API), `response.failed` (Responses API).
+   * `event: error` (Messages API), `response.failed` (Responses API), a `data: {"error": …}`
+   * chunk (Chat Completions, Gemini).
    */
   readonly stream_error?: { readonly type: string; readonly message?: string };
 }

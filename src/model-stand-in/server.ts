@@ -10,8 +10,22 @@ import {
   responsesFramesFailed,
   responsesObject,
 } from './openai.js';
-import { chatCompletion, chatError, chatFrames, chatRequest } from './chat.js';
-import { geminiError, geminiFrames, geminiRequest, geminiResponse } from './gemini.js';
+import {
+  chatCompletion,
+  chatCutWhole,
+  chatError,
+  chatFrames,
+  chatFramesCut,
+  chatRequest,
+} from './chat.js';
+import {
+  geminiCutWhole,
+  geminiError,
+  geminiFrames,
+  geminiFramesCut,
+  geminiRequest,
+  geminiResponse,
+} from './gemini.js';
 import type { ModelScript, ScriptMessage } from './script.js';
 
 /** Where the stand-in listens: a Unix socket, or a loopback TCP port (0: any free one). */
@@ -271,11 +285,13 @@ function render(
     }
     case 'chat': {
       const c = chatCompletion(scripted, model, n);
-      return { message: c, frames: () => chatFrames(c, request.includeUsage === true) };
+      if (!cut) return { message: c, frames: () => chatFrames(c, request.includeUsage === true) };
+      return { message: c, frames: () => chatFramesCut(c, cut), whole: chatCutWhole(cut) };
     }
     case 'gemini': {
       const g = geminiResponse(scripted, model, n);
-      return { message: g, frames: () => geminiFrames(g) };
+      if (!cut) return { message: g, frames: () => geminiFrames(g) };
+      return { message: g, frames: () => geminiFramesCut(g, cut), whole: geminiCutWhole(cut) };
     }
   }
 }

@@ -1,21 +1,10 @@
-import type {
-  AgentIdentity,
-  CampaignImageRecord,
-  CodebaseProvenance,
-  RunMeasures,
-  RunRecord,
-  RunStatus,
-} from '../artifacts/index.js';
+import type { CodebaseProvenance, RunMeasures, RunRecord, RunStatus } from '../artifacts/index.js';
 import {
   NUMBER_MEASURES,
   RATE_MEASURES,
   type NumberMeasure,
   type RateMeasure,
 } from '../measure/index.js';
-import type { PowerWarning, Verdict } from './verdict.js';
-import type { GradingSection } from './grading.js';
-import type { TreatmentWarning } from './treatment.js';
-import type { EngineGroup } from './engines.js';
 import {
   fisherExact,
   newcombeDifference,
@@ -118,66 +107,17 @@ export interface Comparison {
 /** A codebase of the campaign, with the evals that use it. */
 export type CodebaseEntry = CodebaseProvenance & { readonly evals: readonly string[] };
 
-export interface Provenance {
-  readonly eval_set: { readonly name: string; readonly path: string; readonly sha256: string };
-  readonly codebases: readonly CodebaseEntry[];
-  /** Some codebase is a path on the host: the campaign cannot be replayed elsewhere. */
-  readonly host_local: boolean;
-  readonly image: CampaignImageRecord;
-  readonly stand_in_sha256: string;
-  /** An adapter agent's package, exact version and binary sha256 (absent for a command agent). */
-  readonly agent?: AgentIdentity;
-  /** The evalrig that ran the campaign. */
-  readonly evalrig_version: string;
-  /** The evalrig that wrote this report. */
-  readonly report_evalrig_version: string;
-  readonly campaign_created_at: string;
-  readonly generated_at: string;
-}
-
-/** <out>/benchmark.json (schema: src/artifacts/schemas/benchmark.schema.json). */
-export interface BenchmarkFile {
-  readonly schema: 'evalrig/benchmark@1';
-  readonly campaign: string;
-  readonly generated_at: string;
-  readonly provenance: Provenance;
-  /** The condition the others are compared with. */
-  readonly baseline_condition: string;
-  readonly runs: {
-    readonly total: number;
-    /** run-NN folders with no run.json (a run still going, or cut before it wrote one). */
-    readonly without_record: number;
-  };
-  readonly conditions: ReadonlyArray<{ readonly condition: string } & GroupStats>;
-  readonly evals: ReadonlyArray<{ readonly eval: string; readonly condition: string } & GroupStats>;
-  readonly comparisons: readonly Comparison[];
-  /** One line per rate that differs from the baseline, clearest first (see verdict.ts). */
-  readonly verdicts?: readonly Verdict[];
-  /** Comparisons whose runs are too few to detect differences of 20 pts at a baseline of 50%. */
-  readonly power_warnings?: readonly PowerWarning[];
-  /** Conditions whose staged instructions did not reach the model in every run (said first). */
-  readonly treatment_warnings?: readonly TreatmentWarning[];
-  /** What each eval asked: its prompt, later messages and expectations (from conditions.json). */
-  readonly prompts?: ReadonlyArray<EvalPrompt>;
-  /** What the judge said (grading.json, comparison.json); absent when nothing was graded. */
-  readonly grading?: GradingSection;
-  /** Each condition's runs by the engine they ran on; only when they ran on several. */
-  readonly by_engine?: ReadonlyArray<EngineGroup>;
-}
-
-/** What an eval asked of the agent, as the report shows it. */
-export interface EvalPrompt {
-  readonly eval: string;
-  readonly prompt: string;
-  readonly messages: ReadonlyArray<{ readonly message: string; readonly phase: string }>;
-  readonly expectations?: readonly string[];
-}
-
 /** Running sums of one group: constant memory whatever the number of runs. */
 export class GroupAccumulator {
   runs = 0;
   measured = 0;
-  readonly status: StatusCounts = { completed: 0, timed_out: 0, broken: 0, failed: 0 };
+  readonly status: StatusCounts = {
+    completed: 0,
+    timed_out: 0,
+    broken: 0,
+    failed: 0,
+    limit_reached: 0,
+  };
   private readonly rates = new Map<RateMeasure, RateAccumulator>(
     RATE_MEASURES.map((m) => [m, new RateAccumulator()]),
   );
@@ -190,10 +130,11 @@ export class GroupAccumulator {
   /** By check name, in the order first seen. */
   private readonly messageChecks = new Map<string, RateAccumulator>();
 
-  add(run: Pick<RunRecord, 'status' | 'measures' | 'agent' | 'message_checks'>): void {
+  add(run: Pick<RunRecord, 'status' | 'measures' | 'agent' | 'message_checks' | 'limit'>): void {
     this.runs++;
     this.status[run.status]++;
-    if (run.status === 'failed') return;
+    // A run the campaign's budget cut says nothing of the agent either (a resume replays it).
+    if (run.status === 'failed' || run.limit === 'campaign_cost') return;
     this.measured++;
     const m: RunMeasures = run.measures;
     // A measure a run of an older version lacks is unknown there, never a failure.

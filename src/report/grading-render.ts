@@ -3,10 +3,8 @@
  * condition (all expectations met, expectations met), the difference to the baseline, each
  * expectation's rate, and the blind comparison's win rates.
  */
-import { formatDifference, formatNumber, formatP, formatRate } from './format.js';
+import { esc, formatDifference, formatNumber, formatP, formatRate, table } from './format.js';
 import type { BlindGrading, GradingSection } from './grading.js';
-import { esc } from './html.js';
-import { table } from './markdown.js';
 
 const NOTE =
   'Graded by the judge model after each run (grading.json per run). A grading error (an answer that did not parse or validate, or a failed call) counts as unknown, never as a fail.';

@@ -2,16 +2,9 @@
  * What the judge said, aggregated from the stored grading.json and comparison.json files
  * (never from a model: the report calls none). A grading error is a null, never a fail.
  */
-import { readdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
-import {
-  assertArtifact,
-  type ComparisonFile,
-  type GradingFile,
-  type RunRecord,
-} from '../artifacts/index.js';
+import type { GradingFile, RunRecord } from '../artifacts/index.js';
+import { listComparisons, readComparison, readGrading } from '../campaign-folder/index.js';
 import { rateDifference, type RateDifference } from './benchmark.js';
-import { readIfPresent } from './runs.js';
 import { NumberAccumulator, RateAccumulator, type NumberStats, type RateStats } from './stats.js';
 
 /** One condition's grading. */
@@ -85,18 +78,10 @@ class ConditionAccumulator {
   readonly share = new NumberAccumulator();
 }
 
-/** Reads a run's grading.json: the file, null when there is none, or undefined when broken. */
-async function readGrading(dir: string): Promise<GradingFile | null | undefined> {
-  const file = path.join(dir, 'grading.json');
-  const text = await readIfPresent(file);
-  if (text === null) return null;
-  try {
-    const data = JSON.parse(text) as GradingFile;
-    assertArtifact('grading', data, file);
-    return data;
-  } catch {
-    return undefined;
-  }
+/** A run's grading.json: the file, null when there is none, or undefined when broken. */
+async function gradingOf(dir: string): Promise<GradingFile | null | undefined> {
+  const read = await readGrading(dir);
+  return read.status === 'ok' ? read.value : read.status === 'missing' ? null : undefined;
 }
 
 /** Running sums of the campaign's gradings, read run by run as the report streams them. */
@@ -110,6 +95,8 @@ export class GradingAccumulator {
   private readonly judges = new Map<string, JudgeUsed>();
   /** Run folders whose grading.json is unreadable or not the run's (named by the caller). */
   readonly broken: string[] = [];
+  /** Told of each run's grading as it is read (the campaign's account of the judge's calls). */
+  onGrading?: (g: GradingFile) => void;
 
   constructor(conditionOrder: readonly string[]) {
     for (const c of conditionOrder) this.byCondition.set(c, new ConditionAccumulator());
@@ -120,7 +107,7 @@ export class GradingAccumulator {
     if (record.status === 'failed') return;
     let acc = this.byCondition.get(record.condition);
     if (!acc) this.byCondition.set(record.condition, (acc = new ConditionAccumulator()));
-    const g = await readGrading(runDir);
+    const g = await gradingOf(runDir);
     if (g === null) {
       acc.without++;
       return;
@@ -136,6 +123,7 @@ export class GradingAccumulator {
       acc.errors++;
       return;
     }
+    this.onGrading?.(g);
     const judge = JSON.stringify([
       g.judge.model,
       g.judge.source,
@@ -222,33 +210,18 @@ export class GradingAccumulator {
 
 const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-/** The blind comparisons of comparisons/<a>.vs.<b>/<eval>/run-NN/comparison.json, as win rates. */
+/** The blind comparisons found under comparisons/ (see listComparisons), as win rates. */
 async function readBlind(outDir: string): Promise<BlindGrading[]> {
-  const root = path.join(outDir, 'comparisons');
   const found: BlindGrading[] = [];
-  for (const pairDir of await folders(root)) {
-    const names = pairDir.split('.vs.');
-    if (names.length !== 2) continue;
-    const pair = names as [string, string];
-    const files: string[] = [];
-    for (const evalId of await folders(path.join(root, pairDir))) {
-      for (const run of await folders(path.join(root, pairDir, evalId))) {
-        if (/^run-\d+$/u.test(run))
-          files.push(path.join(root, pairDir, evalId, run, 'comparison.json'));
-      }
-    }
+  for (const { conditions: pair, files } of await listComparisons(outDir)) {
     let judged = 0;
     let ties = 0;
     let errors = 0;
     const wins = new Map<string, number>();
     for (const file of files) {
-      let c: ComparisonFile;
-      try {
-        c = JSON.parse(await readFile(file, 'utf8')) as ComparisonFile;
-        assertArtifact('comparison', c, file);
-      } catch {
-        continue; // a comparison not whole is no verdict
-      }
+      const read = await readComparison(file);
+      if (read.status !== 'ok') continue; // a comparison not whole is no verdict
+      const c = read.value;
       if (c.conditions[0] !== pair[0] || c.conditions[1] !== pair[1]) continue;
       if (c.status !== 'judged' || c.winner === null) {
         errors++;
@@ -260,7 +233,7 @@ async function readBlind(outDir: string): Promise<BlindGrading[]> {
     }
     if (judged + errors === 0) continue;
     found.push({
-      conditions: pair,
+      conditions: [pair[0], pair[1]],
       judged,
       ties,
       errors,
@@ -273,16 +246,4 @@ async function readBlind(outDir: string): Promise<BlindGrading[]> {
     });
   }
   return found;
-}
-
-async function folders(dir: string): Promise<string[]> {
-  try {
-    return (await readdir(dir, { withFileTypes: true }))
-      .filter((d) => d.isDirectory())
-      .map((d) => d.name)
-      .sort();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
 }

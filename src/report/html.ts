@@ -1,10 +1,7 @@
+import { accountLines } from './account.js';
 import { NUMBER_MEASURES, RATE_MEASURES, type NumberMeasure } from '../measure/index.js';
-import {
-  AGENT_MEASURES,
-  messageCheckNames,
-  type AgentMeasure,
-  type BenchmarkFile,
-} from './benchmark.js';
+import { AGENT_MEASURES, messageCheckNames, type AgentMeasure } from './benchmark.js';
+import type { BenchmarkFile } from './benchmark-file.js';
 import {
   AGENT_LABELS,
   formatDifference,
@@ -17,20 +14,17 @@ import {
   num,
   percent,
 } from './format.js';
+import { esc } from './format.js';
 import { gradingHtml } from './grading-render.js';
 import { codebaseLine, HOST_LOCAL_NOTE, ReportStructureError } from './markdown.js';
 import type { NumberStats, RateStats } from './stats.js';
 import type { RunTimeline, StopLine } from './timeline.js';
+import type { ReviewFile } from './review-file.js';
+import { conditionRunsRow, reviewsSection, runStepsLink, verdictRunsLink } from './viewer-links.js';
+import { embedKey } from './embed.js';
 
-/** Escapes text for HTML content and quoted attribute values. */
-export function esc(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
+/** Escapes text for HTML (in format.ts, beside the other helpers every page part shares). */
+export { esc };
 
 export const CSS = `
 :root{--fg:#1d2330;--muted:#667085;--line:#d9dee7;--bg:#fff;--soft:#f5f7fa;--good:#1a7f4b;--bad:#c0362c;--accent:#2d5bd7}
@@ -108,7 +102,7 @@ function treatmentSection(b: BenchmarkFile): string {
 function verdictSection(b: BenchmarkFile): string {
   const lines = (b.verdicts ?? []).map(
     (v) =>
-      `<li class="verdict${v.significant ? ' sig' : ''}" data-measure="${esc(v.measure)}" data-condition="${esc(v.condition)}" data-p="${v.p_value ?? ''}">${esc(v.text)}</li>`,
+      `<li class="verdict${v.significant ? ' sig' : ''}" data-measure="${esc(v.measure)}" data-condition="${esc(v.condition)}" data-p="${v.p_value ?? ''}"><span class="text">${esc(v.text)}</span>${verdictRunsLink(v)}</li>`,
   );
   const warnings = (b.power_warnings ?? []).map(
     (w) =>
@@ -178,6 +172,7 @@ function conditionTable(b: BenchmarkFile): string {
       (name) =>
         `<tr><th>${esc(messageCheckLabel(name))}</th>${conds.map((c) => rateCell(c.condition, `message_checks.${name}`, c.message_checks?.[name] ?? NO_RUNS)).join('')}</tr>`,
     ),
+    conditionRunsRow(conds.map((c) => c.condition)),
   ];
   return `<table id="conditions">${head}${rows.join('')}</table>`;
 }
@@ -422,7 +417,11 @@ function fileLinks(files: RunTimeline['files']): string {
   return `<p class="files small">files: ${links.join(' · ')}</p>`;
 }
 
-function timelines(runs: readonly RunTimeline[], notShown: number): string {
+function timelines(
+  runs: readonly RunTimeline[],
+  notShown: number,
+  embedded: ReadonlyMap<string, string>,
+): string {
   const items = runs.map((r) => {
     const id = `${r.eval} / ${r.condition} / run-${String(r.run).padStart(2, '0')}`;
     const stops =
@@ -440,7 +439,7 @@ function timelines(runs: readonly RunTimeline[], notShown: number): string {
                 `<span class="tag${c.passed === null ? '' : c.passed ? ' ok' : ' ko'}" data-check="${esc(c.name)}" data-passed="${c.passed ?? ''}">${esc(c.name)} ${c.passed === null ? 'n/a' : c.passed ? 'passed' : 'failed'}</span>`,
             )
             .join('')}</p>`;
-    return `<details class="run" open><summary>${esc(id)} <span class="st-${r.status}">${r.status.replace('_', ' ')}</span>${sah}</summary>${error}${fileLinks(r.files)}${checks}${stops}</details>`;
+    return `<details class="run" open><summary>${esc(id)} <span class="st-${r.status}">${r.status.replace('_', ' ')}</span>${sah}</summary>${error}${fileLinks(r.files)}<p class="small">${runStepsLink(r)}</p>${checks}${stops}${embedded.get(embedKey(r)) ?? ''}</details>`;
   });
   const more =
     notShown > 0
@@ -476,6 +475,8 @@ export function renderHtml(
   b: BenchmarkFile,
   runs: readonly RunTimeline[],
   notShown: number,
+  reviews: readonly ReviewFile[] = [],
+  embedded: ReadonlyMap<string, string> = new Map(),
 ): string {
   return `<!doctype html>
 <html lang="en">
@@ -488,17 +489,25 @@ export function renderHtml(
 <body>
 <h1>evalrig report: ${esc(b.campaign)}</h1>
 <p class="lead">${b.runs.total} runs, baseline condition <b>${esc(b.baseline_condition)}</b>, generated ${esc(b.generated_at)}. Rates over the runs where the measure is known, with Wilson 95% intervals; failed runs count in the status only.</p>
-${treatmentSection(b)}${verdictSection(b)}
+${treatmentSection(b)}${verdictSection(b)}${accountSection(b)}
 <section id="per-condition"><h2>Per condition</h2>${conditionTable(b)}</section>
 <section id="charts"><h2>Measures</h2>${charts(b)}</section>
 <section id="comparisons"><h2>Comparisons</h2>${comparisons(b)}</section>
 ${promptSection(b)}
 ${gradingHtml(b.grading)}
+${reviewsSection(reviews)}
 <section id="provenance-section"><h2>Provenance</h2>${provenance(b)}</section>
-<section id="runs"><h2>Runs</h2><p class="small">Each box is a stop, in turn order; ⇥ and a blue edge: the stop hands over. PR: the branch's pull request at that stop; described: its description is the one the description probe printed then.</p>${timelines(runs, notShown)}</section>
+<section id="runs"><h2>Runs</h2><p class="small">Each box is a stop, in turn order; ⇥ and a blue edge: the stop hands over. PR: the branch's pull request at that stop; described: its description is the one the description probe printed then.</p>${timelines(runs, notShown, embedded)}</section>
 </body>
 </html>
 `;
+}
+
+/** The campaign's account on the first screen: what it cost, at list prices, and its times. */
+function accountSection(b: BenchmarkFile): string {
+  if (!b.account) return '';
+  const items = accountLines(b.account).map((l) => `<li>${esc(l)}</li>`);
+  return `<section id="account"><h2>Account</h2><ul class="small">${items.join('')}</ul></section>\n`;
 }
 
 /**

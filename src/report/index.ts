@@ -5,7 +5,7 @@
  */
 export { writeReport, ReportInputError, type ReportOptions, type ReportSummary } from './write.js';
 export { formatSummaryTable } from './summary.js';
-export { StoredRunError } from './runs.js';
+export { accountLines, type CampaignAccount } from './account.js';
 export { ReportStructureError } from './markdown.js';
 export {
   wilson,
@@ -27,8 +27,8 @@ export {
   type RateStats,
   type NumberStats,
 } from './stats.js';
+export type { BenchmarkFile, Provenance } from './benchmark-file.js';
 export type {
-  BenchmarkFile,
   GroupStats,
   MeasureStats,
   Comparison,
@@ -36,5 +36,4 @@ export type {
   NumberDifference,
   StatusCounts,
   CodebaseEntry,
-  Provenance,
 } from './benchmark.js';

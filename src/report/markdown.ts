@@ -1,11 +1,9 @@
+import { accountLines } from './account.js';
 import { EvalrigError } from '../errors/index.js';
 import { NUMBER_MEASURES, RATE_MEASURES } from '../measure/index.js';
-import {
-  AGENT_MEASURES,
-  messageCheckNames,
-  type BenchmarkFile,
-  type CodebaseEntry,
-} from './benchmark.js';
+import { AGENT_MEASURES, messageCheckNames, type CodebaseEntry } from './benchmark.js';
+import type { BenchmarkFile } from './benchmark-file.js';
+import { serviceRows } from './services.js';
 import { gradingMarkdown } from './grading-render.js';
 import {
   AGENT_LABELS,
@@ -17,25 +15,16 @@ import {
   messageCheckLabel,
   MEASURE_LABELS,
 } from './format.js';
+import { table } from './format.js';
+
+/** A table cell's text (in format.ts, shared with the judge's section). */
+export { cell } from './format.js';
 
 /** A generated page does not have the structure evalrig means it to: a bug, caught before writing. */
 export class ReportStructureError extends EvalrigError {
   constructor(file: string, problem: string) {
     super(`${file} would be malformed: ${problem}`, { exitCode: 70 });
   }
-}
-
-/** A table cell: pipes escaped, one line. */
-export function cell(text: string): string {
-  return text
-    .replace(/\\/g, '\\\\')
-    .replace(/\|/g, '\\|')
-    .replace(/[\r\n]+/g, ' ');
-}
-
-export function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
-  const line = (cells: readonly string[]): string => `| ${cells.map(cell).join(' | ')} |`;
-  return [line(header), `|${header.map(() => ' --- ').join('|')}|`, ...rows.map(line)].join('\n');
 }
 
 /** Where a codebase came from, as one line: "url @ ref → commit" or "path → commit". */
@@ -75,6 +64,7 @@ export function renderBaseline(b: BenchmarkFile): string {
     ...p.codebases.map((c) => [`codebase (${c.evals.join(', ')})`, codebaseLine(c)]),
     ['image', `${p.image.tag} ${p.image.id}`],
     ...(p.image.environments ?? []).flatMap((x) => environmentRows(x)),
+    ...serviceRows(p.services),
     ['gh stand-in sha256', p.stand_in_sha256],
     ...(p.agent
       ? [
@@ -141,6 +131,7 @@ export function renderReportMd(b: BenchmarkFile): string {
     '',
     ...treatmentLines(b),
     ...verdictLines(b),
+    ...(b.account ? [...accountLines(b.account).map((l) => `- ${l}`), ''] : []),
     `${b.runs.total} runs${b.runs.without_record ? ` (${b.runs.without_record} more without a record yet)` : ''}; baseline condition \`${b.baseline_condition}\`. Rates: successes over runs where the measure is known, with a Wilson 95% interval; numbers: mean ± sample stddev (min–max, n). Agent numbers (tokens, cost, tool calls) come from each run's agent totals; runs of a command agent have none (n/a, n 0). Failed runs count in the status only. Provenance: BASELINE.md.`,
     '',
     '## Per condition',

@@ -1,30 +1,34 @@
-import { readFile } from 'node:fs/promises';
+import { AccountAccumulator } from './account.js';
 import path from 'node:path';
+import { evalrigVersion, type ConditionsFile } from '../artifacts/index.js';
 import {
-  readArtifact,
-  writeArtifact,
-  writeFileAtomic,
-  type ConditionsFile,
-} from '../artifacts/index.js';
-import { version as evalrigVersion } from '../cli/version.js';
+  campaignFiles,
+  notACampaign,
+  readConditions,
+  readRuns,
+  runLinks,
+  writeReportFiles,
+} from '../campaign-folder/index.js';
 import { InputError } from '../errors/index.js';
 import {
   compare,
   comparisonPairs,
   GroupAccumulator,
   messageCheckNames,
-  type BenchmarkFile,
   type CodebaseEntry,
   type GroupStats,
 } from './benchmark.js';
+import type { BenchmarkFile, Provenance } from './benchmark-file.js';
 import { GradingAccumulator } from './grading.js';
 import { EngineSplit } from './engines.js';
+import { ServiceSplit } from './services.js';
 import { checkHtml, renderHtml } from './html.js';
 import { checkMarkdown, renderBaseline, renderReportMd } from './markdown.js';
-import { readStops, runFiles, storedRuns, StoredRunError } from './runs.js';
 import { toTimeline, type RunTimeline } from './timeline.js';
 import { TreatmentAccumulator } from './treatment.js';
 import { powerWarnings, verdicts } from './verdict.js';
+import { readReviews } from './reviews.js';
+import { embedRuns } from './embed.js';
 
 /** The campaign folder cannot be reported on (no conditions.json, no run). */
 export class ReportInputError extends InputError {}
@@ -50,30 +54,34 @@ export interface ReportSummary {
   readonly runs: BenchmarkFile['runs'];
   readonly conditions: BenchmarkFile['conditions'];
   readonly comparisons: BenchmarkFile['comparisons'];
+  /** The campaign's account (agents, judge, times), at list prices. */
+  readonly account?: BenchmarkFile['account'];
   /** Run folders whose files are broken: named, and left out of every figure. */
   readonly broken: ReadonlyArray<{ readonly run: string; readonly problem: string }>;
 }
 
-async function readConditions(outDir: string): Promise<ConditionsFile> {
-  const file = path.join(outDir, 'conditions.json');
-  try {
-    await readFile(file);
-  } catch {
-    throw new ReportInputError(
-      `${file} is missing: ${outDir} is not a campaign folder (evalrig run writes it first)`,
-    );
-  }
-  try {
-    return await readArtifact<ConditionsFile>('conditions', file);
-  } catch (error) {
-    throw new ReportInputError(`${file} cannot be read: ${(error as Error).message}`);
-  }
+async function conditionsOf(outDir: string): Promise<ConditionsFile> {
+  const read = await readConditions(outDir);
+  if (read.status === 'ok') return read.value;
+  throw new ReportInputError(notACampaign(read, outDir));
 }
 
 function codebaseKey(
   c: CodebaseEntry | NonNullable<ConditionsFile['evals'][number]['codebase']>,
 ): string {
   return JSON.stringify([c.kind, c.url, c.ref, c.path, c.commit, c.branch]);
+}
+
+/** benchmark.json's `provenance.services`, when runs had services beside them. */
+function servicesOf(split: ServiceSplit): Pick<Provenance, 'services'> {
+  const entries = split.entries();
+  return entries ? { services: entries } : {};
+}
+
+/** benchmark.json's `by_engine`, when the runs ran on several engines. */
+function engineSplitOf(split: EngineSplit): Pick<BenchmarkFile, 'by_engine'> {
+  const groups = split.groupsIfSplit();
+  return groups ? { by_engine: groups } : {};
 }
 
 /**
@@ -88,18 +96,12 @@ function codebaseKey(
  * console.log(formatSummaryTable(summary));
  * console.log(summary.files.reportHtml);
  */
-/** benchmark.json's `by_engine`, when the runs ran on several engines. */
-function engineSplitOf(split: EngineSplit): Pick<BenchmarkFile, 'by_engine'> {
-  const groups = split.groupsIfSplit();
-  return groups ? { by_engine: groups } : {};
-}
-
 export async function writeReport(
   outDir: string,
   options: ReportOptions = {},
 ): Promise<ReportSummary> {
   const dir = path.resolve(outDir);
-  const conditionsFile = await readConditions(dir);
+  const conditionsFile = await conditionsOf(dir);
   const limit = options.timelineLimit ?? 200;
   const generatedAt = (options.now ?? new Date()).toISOString();
 
@@ -124,34 +126,29 @@ export async function writeReport(
   // The judge's gradings, read from each run's grading.json (never asked again here).
   const grading = new GradingAccumulator(conditionsFile.conditions.map((c) => c.name));
   const byEngine = new EngineSplit();
+  const services = new ServiceSplit();
   // Read beside the loop, a few at a time: most runs have none, and a miss still costs an open.
   const gradingReads: Promise<void>[] = [];
   const treatment = new TreatmentAccumulator();
+  const account = new AccountAccumulator();
+  grading.onGrading = (g) => account.addGrading(g);
   const timelines: RunTimeline[] = [];
+  const timelineDirs: string[] = [];
   let total = 0;
   let withoutRecord = 0;
   const broken: Array<{ run: string; problem: string }> = [];
-  for await (const { location, record, broken: problem } of storedRuns(dir)) {
-    const run = path.relative(dir, location.dir);
-    if (problem !== undefined) {
-      broken.push({ run, problem });
+  for await (const { entry, read } of readRuns(dir)) {
+    const run = path.relative(dir, entry.dir);
+    if (read.status === 'broken') {
+      broken.push({ run, problem: read.problem });
       continue;
     }
-    if (record === null) {
+    if (read.status === 'missing') {
       withoutRecord++;
       continue;
     }
-    // The stops are read before the run counts: a damaged stop leaves the run out, named.
-    let stops: Awaited<ReturnType<typeof readStops>> | undefined;
-    if (timelines.length < limit) {
-      try {
-        stops = await readStops(location, record.stops);
-      } catch (error) {
-        if (!(error instanceof StoredRunError)) throw error;
-        broken.push({ run, problem: error.message });
-        continue;
-      }
-    }
+    // Read and verified whole (the stops too): a damaged stop leaves the run out, named.
+    const { record, stops } = read.value;
     total++;
     let cond = byCondition.get(record.condition);
     if (!cond) byCondition.set(record.condition, (cond = new GroupAccumulator()));
@@ -166,23 +163,28 @@ export async function writeReport(
       );
     group.acc.add(record);
     byEngine.add(record);
-    const read = grading.add(location.dir, record);
-    read.catch(() => undefined); // awaited below; not "unhandled" meanwhile
-    gradingReads.push(read);
+    services.add(record);
+    const pending = Promise.all([
+      grading.add(entry.dir, record),
+      account.add(entry.dir, record),
+    ]).then(() => undefined);
+    pending.catch(() => undefined); // awaited below; not "unhandled" meanwhile
+    gradingReads.push(pending);
     if (gradingReads.length >= 32) await Promise.all(gradingReads.splice(0));
     if (record.codebase) addCodebase(record.eval, record.codebase);
-    if (stops) {
-      const files = (await runFiles(location, record.stops)).map((f) => ({
+    if (timelines.length < limit) {
+      const files = (await runLinks(entry.dir, record.stops)).map((f) => ({
         label: f.label,
         path: [...run.split(path.sep), f.path].join('/'),
       }));
       timelines.push(toTimeline(record, stops, files));
+      timelineDirs.push(entry.dir);
     }
   }
   if (total === 0) {
     const brokenNote = broken.length ? `; broken: ${broken.map((b) => b.run).join(', ')}` : '';
     throw new ReportInputError(
-      `${path.join(dir, 'runs')} holds no run.json${withoutRecord ? ` (${withoutRecord} run folders without one)` : ''}${brokenNote}: nothing to report on`,
+      `${campaignFiles(dir).runs} holds no run.json${withoutRecord ? ` (${withoutRecord} run folders without one)` : ''}${brokenNote}: nothing to report on`,
     );
   }
 
@@ -221,6 +223,7 @@ export async function writeReport(
       codebases: codebaseList,
       host_local: codebaseList.some((c) => c.host_local === true),
       image: conditionsFile.image,
+      ...servicesOf(services),
       stand_in_sha256: conditionsFile.stand_in_sha256,
       ...(conditionsFile.agent ? { agent: conditionsFile.agent } : {}),
       evalrig_version: conditionsFile.evalrig_version,
@@ -242,27 +245,32 @@ export async function writeReport(
     power_warnings: powerWarnings(comparisons, measuredRuns),
     prompts,
     ...(gradingSection ? { grading: gradingSection } : {}),
+    account: account.account(),
     ...engineSplitOf(byEngine),
   };
 
-  const files = {
-    benchmark: path.join(dir, 'benchmark.json'),
-    baseline: path.join(dir, 'BASELINE.md'),
-    reportMd: path.join(dir, 'report.md'),
-    reportHtml: path.join(dir, 'report.html'),
-  };
+  const {
+    benchmark: benchmarkJson,
+    baseline: baselinePath,
+    reportMd: mdPath,
+    reportHtml,
+  } = campaignFiles(dir);
+  const files = { benchmark: benchmarkJson, baseline: baselinePath, reportMd: mdPath, reportHtml };
   // Render and check everything before writing anything, so a failure leaves the old files whole.
   const baselineMd = renderBaseline(benchmark);
   checkMarkdown(files.baseline, baselineMd, [`# Baseline: ${benchmark.campaign}`]);
   const reportMd = renderReportMd(benchmark);
   checkMarkdown(files.reportMd, reportMd, ['## Per condition', '## Comparisons', '## Per eval']);
-  const html = renderHtml(benchmark, timelines, total - timelines.length);
+  const reviews = await readReviews(dir);
+  // A small campaign's report shows each run's steps itself; a larger one links to the viewer.
+  const embedded = await embedRuns(
+    timelines.map((t, k) => ({ ...t, dir: timelineDirs[k]! })),
+    total,
+  );
+  const html = renderHtml(benchmark, timelines, total - timelines.length, reviews, embedded);
   checkHtml(files.reportHtml, html, messageCheckNames(conditions).length);
 
-  await writeArtifact('benchmark', files.benchmark, benchmark);
-  await writeFileAtomic(files.baseline, baselineMd);
-  await writeFileAtomic(files.reportMd, reportMd);
-  await writeFileAtomic(files.reportHtml, html);
+  await writeReportFiles(dir, { benchmark, baselineMd, reportMd, reportHtml: html });
 
   return {
     outDir: dir,
@@ -272,6 +280,7 @@ export async function writeReport(
     runs: benchmark.runs,
     conditions: benchmark.conditions,
     comparisons: benchmark.comparisons,
+    ...(benchmark.account ? { account: benchmark.account } : {}),
     broken,
   };
 }

@@ -1,6 +1,6 @@
 import Docker from 'dockerode';
 import { EvalrigError } from '../errors/index.js';
-import type { CreationGate } from './container.js';
+import type { CreationGate } from './gate.js';
 import { EngineHealth, PING_BOUND_MS, bounded } from './engine.js';
 import { EngineProfile } from './profile.js';
 

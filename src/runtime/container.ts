@@ -3,7 +3,10 @@ import type Docker from 'dockerode';
 import type { DockerClient } from './connection.js';
 import { bounded } from './engine.js';
 import type { EngineProfile } from './profile.js';
+import { GateClosedError } from './gate.js';
 import { asRefusal, engineMessageOf, statusOf } from './refusal.js';
+
+export { CreationGate, GateClosedError } from './gate.js';
 
 /** Labels on everything evalrig starts, so leftovers can always be found. */
 export const LABELS = {
@@ -37,7 +40,8 @@ export interface Bind {
 }
 
 /**
- * What to start. Security is not optional: every container has network none,
+ * What to start. Security is not optional: every container has network none
+ * (or its run's private network),
  * all capabilities dropped, no-new-privileges and resource limits. There is no
  * way to mount the Docker socket through this type on purpose.
  */
@@ -67,6 +71,14 @@ export interface ContainerSpec {
    * execs need DAC_READ_SEARCH to read whatever modes the agent left.
    */
   readonly rootCapabilities?: readonly string[];
+  /**
+   * A run's private network (runtime/network.ts) instead of network none: the
+   * run's own containers and nothing else, no route out, the host not on it.
+   * `aliases` are the names the others reach this container by (a service's).
+   */
+  readonly network?: { readonly name: string; readonly aliases?: readonly string[] };
+  /** The image's own command as the main process (a service's), instead of `cmd` or the idler. */
+  readonly imageCmd?: boolean;
 }
 
 export interface ExecOptions {
@@ -77,6 +89,11 @@ export interface ExecOptions {
   readonly stdin?: string | Buffer;
   /** The exec is abandoned after this long; `timedOut` is then true. */
   readonly timeoutMs?: number;
+  /**
+   * Time not charged to `timeoutMs`, read when it runs out (e.g. a turn's model calls queued
+   * behind the campaign's rate limits): the exec is given that much longer.
+   */
+  readonly extraMs?: () => number;
   /** Each of stdout and stderr is kept up to this many bytes. */
   readonly maxOutputBytes?: number;
 }
@@ -120,7 +137,9 @@ const DEFAULT_MAX_OUTPUT = 1024 * 1024;
 function hostConfig(spec: ContainerSpec, profile?: EngineProfile): Docker.HostConfig {
   const limits = { ...DEFAULT_LIMITS, ...spec.limits };
   return {
-    NetworkMode: 'none',
+    NetworkMode: spec.network?.name ?? 'none',
+    // On a run's network: no IPv6 either (its link-local addresses would reach the host's bridge).
+    ...(spec.network ? { Sysctls: { 'net.ipv6.conf.all.disable_ipv6': '1' } } : {}),
     CapDrop: ['ALL'],
     ...(spec.rootCapabilities?.length ? { CapAdd: [...spec.rootCapabilities] } : {}),
     SecurityOpt: ['no-new-privileges'],
@@ -233,7 +252,14 @@ export class RunContainer {
       options.timeoutMs === undefined
         ? new Promise<never>(() => {})
         : new Promise<'timeout'>((resolve) => {
-            timer = setTimeout(() => resolve('timeout'), options.timeoutMs);
+            let granted = 0;
+            const expire = (): void => {
+              const extra = options.extraMs?.() ?? 0;
+              if (extra <= granted) return resolve('timeout');
+              timer = setTimeout(expire, extra - granted);
+              granted = extra;
+            };
+            timer = setTimeout(expire, options.timeoutMs);
           });
     const outcome = await bounded(
       client,
@@ -325,46 +351,6 @@ function refused(client: DockerClient, operation: string): (error: unknown) => n
   };
 }
 
-/** A creation refused because the gate closed (a signal is being handled). */
-export class GateClosedError extends Error {
-  constructor() {
-    super('no container is created once evalrig is stopping');
-  }
-}
-
-/**
- * Lets a signal's clean-up stop container creations: once closed, no creation
- * starts, and the ones in flight can be awaited so that a removal by label
- * that follows sees every container.
- */
-export class CreationGate {
-  private open = true;
-  private readonly inFlight = new Set<Promise<unknown>>();
-
-  get closed(): boolean {
-    return !this.open;
-  }
-
-  close(): void {
-    this.open = false;
-  }
-
-  /** Runs a creation through the gate; refused once closed. */
-  pass<T>(create: () => Promise<T>): Promise<T> {
-    if (!this.open) return Promise.reject(new GateClosedError());
-    const p = create();
-    this.inFlight.add(p);
-    const forget = (): void => void this.inFlight.delete(p);
-    p.then(forget, forget);
-    return p;
-  }
-
-  /** Resolves when every creation in flight has settled. */
-  async settled(): Promise<void> {
-    await Promise.allSettled([...this.inFlight]);
-  }
-}
-
 /**
  * Creates and starts a container; its main process idles unless `cmd` says
  * otherwise. It carries the client's labels (the orchestrator's session, for
@@ -409,13 +395,22 @@ async function createAndStartOnce(
       .createContainer({
         name: spec.name,
         Image: spec.image,
-        Cmd: [...(spec.cmd ?? IDLE)],
+        Cmd: spec.imageCmd ? undefined : [...(spec.cmd ?? IDLE)],
         User: spec.user,
         WorkingDir: spec.workingDir,
         Env: Object.entries(spec.env ?? {}).map(([k, v]) => `${k}=${v}`),
         Labels: { [LABELS.managed]: 'true', ...client.labels, ...spec.labels },
         HostConfig: hostConfig(spec, client.profile),
-        NetworkDisabled: true,
+        NetworkDisabled: spec.network === undefined,
+        ...(spec.network
+          ? {
+              NetworkingConfig: {
+                EndpointsConfig: {
+                  [spec.network.name]: { Aliases: [...(spec.network.aliases ?? [])] },
+                },
+              },
+            }
+          : {}),
       })
       .catch(refused(client, 'a container creation')),
   );

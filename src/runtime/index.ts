@@ -31,6 +31,13 @@ export {
   refusalHint,
   statusOf,
 } from './refusal.js';
+export {
+  RUN_NETWORK_OPTIONS,
+  createRunNetwork,
+  removeNetwork,
+  removeNetworks,
+  type RunNetwork,
+} from './network.js';
 export { identifyEngine, type EngineIdentity } from './identity.js';
 export { startReaper, type Reaper, type ReaperOptions } from './reaper.js';
 export { isProcessAlive, sweepStaleScratch, useScratchFolder } from './scratch.js';

@@ -6,7 +6,7 @@ import { LABELS } from './container.js';
 
 /**
  * The reaper: a small detached process, one per orchestrator, that removes
- * the orchestrator's containers (by label) once the orchestrator is gone,
+ * the orchestrator's containers and networks (by label) once the orchestrator is gone,
  * however it ended, SIGKILL included. It is testcontainers' Ryuk without a
  * container: a Ryuk container would need the Docker socket mounted and an
  * image pulled; a process needs neither.
@@ -103,7 +103,11 @@ async function sweepOnce() {
   if (listed.status !== 200) throw new Error('list: ' + listed.status);
   const ids = JSON.parse(listed.body).map((c) => c.Id);
   await Promise.all(ids.map((id) => call('DELETE', '/containers/' + id + '?force=true&v=true')));
-  return ids.length;
+  // The runs' private networks (services): removable once their containers are gone.
+  const nets = await call('GET', '/networks?filters=' + filters);
+  const netIds = nets.status === 200 ? JSON.parse(nets.body).map((n) => n.Id) : [];
+  await Promise.all(netIds.map((id) => call('DELETE', '/networks/' + id)));
+  return ids.length + netIds.length;
 }
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 let started = false;

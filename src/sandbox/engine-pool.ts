@@ -35,6 +35,8 @@ import type {
   SandboxImage,
   SandboxProvider,
   SandboxSpec,
+  ServiceFailure,
+  StartedService,
   SyncStats,
 } from './types.js';
 
@@ -135,6 +137,17 @@ export class EnginePool implements SandboxProvider {
     });
   }
 
+  /** The first member's refusal: a run may land on any of them. */
+  servicesRefusal(): string | undefined {
+    for (const s of this.seats) {
+      const why = s.provider.servicesRefusal
+        ? s.provider.servicesRefusal()
+        : 'it cannot start services';
+      if (why) return `${s.provider.name}: ${why}`;
+    }
+    return undefined;
+  }
+
   /** Set only when no engine answers any more: one engine lost fails only its own runs. */
   lost(): Error | undefined {
     return this.seats.every((s) => this.isDown(s)) ? this.seats[0]!.down : undefined;
@@ -177,6 +190,12 @@ class PooledSandbox implements Sandbox {
   }
   get mountsHostFolders(): boolean {
     return this.inner.mountsHostFolders;
+  }
+  get services(): readonly StartedService[] | undefined {
+    return this.inner.services;
+  }
+  serviceFailures(): Promise<readonly ServiceFailure[]> {
+    return this.inner.serviceFailures?.() ?? Promise.resolve([]);
   }
   exec(cmd: readonly string[], options?: ExecOptions): Promise<ExecResult> {
     return this.inner.exec(cmd, options);

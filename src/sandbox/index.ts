@@ -33,6 +33,7 @@ export {
   type ExecOptions,
   type ExecResult,
 } from '../runtime/index.js';
+export { SERVICE_LABEL, describeFailure, servicesRefusalOf } from './services.js';
 export type {
   Owner,
   Sandbox,
@@ -40,6 +41,9 @@ export type {
   SandboxImage,
   SandboxProvider,
   SandboxSpec,
+  ServiceFailure,
+  ServiceSpec,
+  StartedService,
   SharedFile,
   SharedFolder,
   SharedSockets,

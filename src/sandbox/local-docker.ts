@@ -7,6 +7,8 @@ import {
   bounded,
   pingDocker,
   removeContainers,
+  removeNetworks,
+  type RunNetwork,
   startContainer,
   type Bind,
   type DockerClient,
@@ -22,6 +24,7 @@ import {
 } from './engine-check.js';
 import { SandboxError, SandboxFileError } from './errors.js';
 import { refuseUnlessRegular } from './path-stat.js';
+import { servicesRefusalOf, startWithServices } from './services.js';
 import type {
   Owner,
   Sandbox,
@@ -266,8 +269,19 @@ export class LocalDockerProvider implements SandboxProvider {
     }
   }
 
-  async start(spec: SandboxSpec): Promise<LocalDockerSandbox> {
+  servicesRefusal(): string | undefined {
+    return servicesRefusalOf(this.client);
+  }
+
+  start(spec: SandboxSpec): Promise<Sandbox> {
+    return startWithServices(this.client, this.name, spec, (network) =>
+      this.startOn(spec, network),
+    );
+  }
+
+  private async startOn(spec: SandboxSpec, network?: RunNetwork): Promise<LocalDockerSandbox> {
     const run = await startContainer(this.client, {
+      ...(network ? { network: { name: network.name } } : {}),
       image: spec.image,
       user: spec.user,
       execUser: spec.execUser,
@@ -280,8 +294,9 @@ export class LocalDockerProvider implements SandboxProvider {
     return new LocalDockerSandbox(this.client, this.name, run);
   }
 
-  reap(labels: Readonly<Record<string, string>>): Promise<number> {
-    return removeContainers(this.client, labels);
+  async reap(labels: Readonly<Record<string, string>>): Promise<number> {
+    const containers = await removeContainers(this.client, labels);
+    return containers + (await removeNetworks(this.client, labels));
   }
 
   async describe(): Promise<readonly EngineDescription[]> {

@@ -45,6 +45,8 @@ import {
   pingDocker,
   removeContainers,
   startContainer,
+  removeNetworks,
+  type RunNetwork,
   type DockerClient,
   type ExecOptions,
   type ExecResult,
@@ -65,6 +67,7 @@ import {
   type ApplyLimits,
 } from './remote/apply.js';
 import { refuseUnlessRegular } from './path-stat.js';
+import { servicesRefusalOf, startWithServices } from './services.js';
 import { shipImage, type ImageExporter } from './ship-image.js';
 import { execStreamed } from './remote/exec-stream.js';
 import {
@@ -181,7 +184,17 @@ export class RemoteDockerProvider implements SandboxProvider, ImageExporter {
     await shipImage(this.client, this.name, image, from);
   }
 
-  async start(spec: SandboxSpec): Promise<Sandbox> {
+  servicesRefusal(): string | undefined {
+    return servicesRefusalOf(this.client);
+  }
+
+  start(spec: SandboxSpec): Promise<Sandbox> {
+    return startWithServices(this.client, this.name, spec, (network) =>
+      this.startOn(spec, network),
+    );
+  }
+
+  private async startOn(spec: SandboxSpec, network?: RunNetwork): Promise<Sandbox> {
     const keeper = ownerOf(spec.user);
     const { binds, copied } = await this.files
       .mounts(spec.files ?? [], spec.image)
@@ -200,6 +213,7 @@ export class RemoteDockerProvider implements SandboxProvider, ImageExporter {
       labels: spec.labels,
       limits: spec.limits,
       rootCapabilities: HARNESS_CAPABILITIES,
+      ...(network ? { network: { name: network.name } } : {}),
       // Named volumes of this engine (the shared files' cache), read-only: no host path.
       binds,
     });
@@ -216,7 +230,8 @@ export class RemoteDockerProvider implements SandboxProvider, ImageExporter {
   }
 
   async reap(labels: Readonly<Record<string, string>>): Promise<number> {
-    return removeContainers(this.client, labels);
+    const containers = await removeContainers(this.client, labels);
+    return containers + (await removeNetworks(this.client, labels));
   }
 
   async describe(): Promise<readonly EngineDescription[]> {

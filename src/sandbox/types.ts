@@ -52,6 +52,51 @@ export interface SharedFile {
   readonly container: string;
 }
 
+/**
+ * A service the run's agent reaches by `name` (DNS) on the run's private
+ * network: a database, a queue. Started before the sandbox is handed over and
+ * ready by then; removed with the sandbox. Its image is the provider's to run
+ * (built or shipped like the run's own).
+ */
+export interface ServiceSpec {
+  /** Its DNS name on the run's network (a DNS label). */
+  readonly name: string;
+  readonly image: string;
+  /** The main process; default the image's own. */
+  readonly cmd?: readonly string[];
+  readonly env?: Readonly<Record<string, string>>;
+  readonly limits?: ContainerLimits;
+  /**
+   * When it is ready: a shell command in the service's container exits 0, or
+   * its TCP `port` accepts a connection from the sandbox (by its name, as the
+   * agent would connect). Not ready within `timeoutMs`: the start fails.
+   */
+  readonly ready: {
+    readonly command?: string;
+    readonly port?: number;
+    readonly timeoutMs: number;
+  };
+}
+
+/** A service as it started: its container and how long it took to be ready. */
+export interface StartedService {
+  readonly name: string;
+  readonly id: string;
+  /** From its container's creation to its readiness check's first success. */
+  readonly readyMs: number;
+}
+
+/** A service found dead after its start: which, when, how, its last words. */
+export interface ServiceFailure {
+  readonly name: string;
+  /** When its main process ended (the engine's clock), ISO 8601. */
+  readonly at: string;
+  readonly exitCode: number | null;
+  readonly oomKilled: boolean;
+  /** Its last log lines (stdout and stderr), capped. */
+  readonly logTail: readonly string[];
+}
+
 /** What to start. Network none, capabilities dropped and limits are not options. */
 export interface SandboxSpec {
   readonly image: string;
@@ -72,6 +117,12 @@ export interface SandboxSpec {
   readonly folders?: readonly SharedFolder[];
   readonly sockets?: readonly SharedSockets[];
   readonly files?: readonly SharedFile[];
+  /**
+   * Services beside the sandbox: given, the sandbox and they share a private
+   * network of their own (no route out, the host not on it) instead of network
+   * none. Only for a provider whose {@link SandboxProvider.servicesRefusal} says nothing.
+   */
+  readonly services?: readonly ServiceSpec[];
 }
 
 /** A file to write into a sandbox. */
@@ -141,6 +192,10 @@ export interface Sandbox {
   kill(): Promise<void>;
   /** Removes the sandbox and what it holds. Idempotent. */
   remove(): Promise<void>;
+  /** The spec's services, each ready (absent or empty: none). */
+  readonly services?: readonly StartedService[];
+  /** The services that are no longer running, with why (empty: all are). */
+  serviceFailures?(): Promise<readonly ServiceFailure[]>;
 }
 
 /** An image a provider runs: built or shipped once per provider. */
@@ -165,7 +220,12 @@ export interface SandboxProvider {
    * harness, not for its agent. Optional: a backend with no such watch says nothing.
    */
   lost?(): Error | undefined;
-  /** Removes every sandbox carrying all of `labels`; how many were removed. */
+  /**
+   * Why this provider cannot start services beside its sandboxes (one line),
+   * or undefined when it can. Absent: it cannot.
+   */
+  servicesRefusal?(): string | undefined;
+  /** Removes every sandbox carrying all of `labels` (and their networks); how many were removed. */
   reap(labels: Readonly<Record<string, string>>): Promise<number>;
   /**
    * Who the engines behind this provider are, in order (each pinged and asked

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { ScriptError } from './errors.js';
-import { isObject, kind, token } from '../../src/config/json-shape.js';
+import { isObject, kind, token } from '../../src/model-stand-in/json-shape.js';
 
 /** One step of a turn. Exactly one action key per object (see script.schema.json). */
 export type Action =

@@ -22,6 +22,7 @@ import {
   pullRequestScript,
 } from '../support/adapter-campaign.js';
 import { requireDocker } from '../support/docker.js';
+import { expectJudgeSeesWitness, expectViewerShowsSession } from '../support/viewer.js';
 import { evalrigRun, makeToyWorkspace, type ToyWorkspace } from '../support/toy.js';
 import {
   E2E_KEY,
@@ -115,6 +116,18 @@ describe('e2e: a claude-code campaign plays the real binary against the model st
 
   it('a real upstream with the key added on the host: the key is in nothing the campaign wrote', async () => {
     await expectKeyNeverWritten(campaign);
+  });
+
+  it('evalrig view shows every step of the session in order, each tool call with its input and output', async () => {
+    await expectViewerShowsSession(campaign.ws.outDir, {
+      eval: 'nominal',
+      shell: SHELL.name,
+      prompt: /Plan multiply\./u,
+    });
+  });
+
+  it("gives the judge the witnessed steps as the transcript excerpt, not the agent's stream", async () => {
+    await expectJudgeSeesWitness(campaign.runDir('nominal'), SHELL.name);
   });
 });
 

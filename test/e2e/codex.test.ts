@@ -27,6 +27,7 @@ import {
 } from '../support/adapter-campaign.js';
 import { readJson, readJsonLines } from '../support/campaign.js';
 import { requireDocker } from '../support/docker.js';
+import { expectJudgeSeesWitness, expectViewerShowsSession } from '../support/viewer.js';
 import {
   E2E_KEY,
   E2E_KEY_ENV,
@@ -154,6 +155,18 @@ describe('e2e: a codex campaign plays the real binary against the model stand-in
 
   it('a real upstream with the key added on the host as a bearer token: the key is in nothing the campaign wrote', async () => {
     await expectKeyNeverWritten(campaign);
+  });
+
+  it('evalrig view shows every step of the session in order, each tool call with its input and output', async () => {
+    await expectViewerShowsSession(campaign.ws.outDir, {
+      eval: 'nominal',
+      shell: SHELL.name,
+      prompt: /Plan multiply\./u,
+    });
+  });
+
+  it("gives the judge the witnessed steps as the transcript excerpt, not the agent's stream", async () => {
+    await expectJudgeSeesWitness(campaign.runDir('nominal'), SHELL.name);
   });
 });
 

@@ -109,6 +109,14 @@ export interface AdapterCampaignOptions {
   /** The eval set's `agent`. */
   readonly agent: Record<string, unknown>;
   readonly shell: ShellTool;
+  /** The nominal run's script (default: {@link pullRequestScript} of `shell`). */
+  readonly script?: ModelScript;
+  /** The refused run's script (default {@link REFUSED_SCRIPT}). */
+  readonly refused?: ModelScript;
+  /** The eval set's resources (default the toy's). */
+  readonly resources?: Record<string, unknown>;
+  /** Runs at once (default: 2 with `extra`, else 1). */
+  readonly jobs?: number;
   /** Probes beside the toy's. */
   readonly probes?: Record<string, string>;
   /** Evals (and their files) played beside nominal and refused. */
@@ -118,7 +126,8 @@ export interface AdapterCampaignOptions {
    * (`agent.model.url`, its key read from the host): the evals without a script play it.
    */
   readonly upstream?: {
-    readonly script: ModelScript;
+    /** Its script; absent: the nominal run's, which then plays the upstream (one run fewer). */
+    readonly script?: ModelScript;
     readonly keyEnv: string;
     readonly key: string;
   };
@@ -154,12 +163,14 @@ export function adapterCampaign(options: AdapterCampaignOptions): AdapterCampaig
   before(requireDocker);
   before(async () => {
     const up = options.upstream;
-    if (up) upstream = await startModelStandIn({ script: up.script, listen: { port: 0 } });
+    const nominal = options.script ?? pullRequestScript(options.shell);
+    if (up)
+      upstream = await startModelStandIn({ script: up.script ?? nominal, listen: { port: 0 } });
     ws = await makeToyWorkspace({
       scripts: {},
       files: {
-        'model/nominal.json': `${JSON.stringify(pullRequestScript(options.shell), null, 2)}\n`,
-        'model/refused.json': `${JSON.stringify(REFUSED_SCRIPT, null, 2)}\n`,
+        'model/nominal.json': `${JSON.stringify(nominal, null, 2)}\n`,
+        'model/refused.json': `${JSON.stringify(options.refused ?? REFUSED_SCRIPT, null, 2)}\n`,
         ...options.extra?.files,
       },
       set: {
@@ -168,13 +179,15 @@ export function adapterCampaign(options: AdapterCampaignOptions): AdapterCampaig
           ...(upstream ? { model: { url: upstream.url, key_env: up!.keyEnv } } : {}),
         },
         probes: { ...TOY_PROBES, ...options.probes },
+        ...(options.resources ? { resources: options.resources } : {}),
         checks: [{ name: 'tests', run: 'node test.js' }],
         evals: [
           {
             id: 'nominal',
             prompt: 'Plan multiply.',
             turns: [{ message: 'The plan is approved: carry it out.', phase: 'execution' }],
-            model_script: 'model/nominal.json',
+            // Without its own script, the nominal run plays the upstream (its key added on the host).
+            ...(up && !up.script ? {} : { model_script: 'model/nominal.json' }),
           },
           { id: 'refused', prompt: 'Plan multiply.', model_script: 'model/refused.json' },
           ...(options.extra?.evals ?? []),
@@ -182,7 +195,7 @@ export function adapterCampaign(options: AdapterCampaignOptions): AdapterCampaig
       },
     });
     // Two at a time: the extra evals' runs are short, the machine has two cores.
-    const jobs = options.extra ? ['--jobs', '2'] : [];
+    const jobs = options.extra || options.jobs ? ['--jobs', String(options.jobs ?? 2)] : [];
     run = await evalrigRun(ws, up ? { [up.keyEnv]: up.key } : undefined, jobs);
   });
   after(async () => {

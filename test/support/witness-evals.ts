@@ -9,7 +9,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { RunRecord, StopRecord } from '../../src/artifacts/index.js';
-import { readFlight } from '../../src/flight/index.js';
+import { readRunFlight } from '../../src/campaign-folder/index.js';
 import type { ModelScript, ScriptMessage } from '../../src/model-stand-in/index.js';
 import type { AdapterCampaign, ShellTool } from './adapter-campaign.js';
 
@@ -222,7 +222,7 @@ export async function expectCutWitnessed(
 ): Promise<void> {
   const record = await campaign.record('cut');
   expect(record, campaign.run.stderr).to.include({ status: 'completed' });
-  const flight = await readFlight(campaign.runDir('cut'));
+  const flight = await readRunFlight(campaign.runDir('cut'));
   expect(flight.calls.map((c) => [c.status, c.outcome, c.reason])).to.deep.equal([
     [200, cut.outcome, cut.reason],
     [200, 'complete', null],

@@ -214,7 +214,7 @@ describe('docs: the README and docs/ pages', function () {
     }
   });
 
-  it('writes every evalrig command line with real verbs and real flags of the CLI', () => {
+  it('writes every evalrig command line with real verbs and real flags of the CLI', async () => {
     const lines: { page: Page; line: number; words: string[]; synopsis: boolean }[] = [];
     for (const page of pages) {
       for (const span of codeSpans(page)) {
@@ -233,11 +233,14 @@ describe('docs: the README and docs/ pages', function () {
         }
       }
     }
-    const problems = lines.flatMap(({ page, line, words, synopsis }) =>
-      checkCommandLine(words.slice(1), synopsis).map(
-        (p) => `${at(page, line)}: ${words.join(' ')}: ${p}`,
+    const found = await Promise.all(
+      lines.map(async ({ page, line, words, synopsis }) =>
+        (await checkCommandLine(words.slice(1), synopsis)).map(
+          (p) => `${at(page, line)}: ${words.join(' ')}: ${p}`,
+        ),
       ),
     );
+    const problems = found.flat();
     expect(problems).to.deep.equal([]);
     expect(lines.length, 'command lines found').to.be.greaterThan(20);
   });
@@ -322,12 +325,16 @@ function isSynopsis(words: string[]): boolean {
   return words.some((w) => /^[[<]|[\]>]$|\.\.\.|…|^[A-Z]+$/.test(w));
 }
 
-/** The CLI as main builds it, made to throw instead of exiting and to print nothing. */
-function cli(): Command {
+/**
+ * The CLI as main builds it with no arguments (every verb registered), made
+ * to throw instead of exiting and to print nothing. A fresh one per line:
+ * parsing leaves option values behind.
+ */
+async function cli(): Promise<Command> {
   const program = new Command('evalrig')
     .exitOverride()
     .configureOutput({ writeErr: () => {}, writeOut: () => {} });
-  registerCommands(program);
+  await registerCommands(program);
   return program;
 }
 
@@ -350,8 +357,8 @@ const flagsOf = (command: Command): string[] =>
     .concat(['-h', '--help']);
 
 /** What is wrong with `evalrig <words>`: an unknown verb or flag, or (when not a synopsis) what the parser refuses. */
-function checkCommandLine(words: string[], synopsis: boolean): string[] {
-  const program = cli();
+async function checkCommandLine(words: string[], synopsis: boolean): Promise<string[]> {
+  const program = await cli();
   const { command, rest } = findVerb(program, words);
   if (!command || command.commands.length > 0) return [`no such verb (${words[0]})`];
   const flags = flagsOf(command);

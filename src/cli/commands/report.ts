@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { EvalrigError } from '../../errors/index.js';
-import { formatSummaryTable, writeReport } from '../../report/index.js';
+import { accountLines, formatSummaryTable, writeReport } from '../../report/index.js';
 
 /** `evalrig report <out>`: recompute the campaign's report from its stored runs; runs nothing. */
 export function registerReport(program: Command): void {
@@ -18,6 +18,7 @@ export function registerReport(program: Command): void {
         ? ` (${summary.runs.without_record} run folders without run.json skipped)`
         : '';
       process.stdout.write(`${formatSummaryTable(summary)}\n\n`);
+      if (summary.account) process.stdout.write(`${accountLines(summary.account).join('\n')}\n\n`);
       process.stdout.write(`${summary.runs.total} runs${extra}\n`);
       for (const b of summary.broken)
         process.stderr.write(`evalrig: ${b.run} left out, its files are broken: ${b.problem}\n`);

@@ -1,12 +1,14 @@
-import { rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { runCampaign } from '../../campaign/index.js';
+import { campaignFiles } from '../../campaign-folder/index.js';
 import { InputError } from '../../errors/index.js';
 import { gradingErrors } from '../../judge/index.js';
-import { formatSummaryTable, writeReport } from '../../report/index.js';
+import { accountLines, formatSummaryTable, writeReport } from '../../report/index.js';
 import { useScratchFolder } from '../../runtime/index.js';
 import { engineAddress, type EngineChoice } from '../../sandbox/index.js';
+import { openView, portNumber } from './view.js';
 
 function positiveInt(flag: string) {
   return (value: string): number => {
@@ -41,6 +43,23 @@ interface RunFlags {
   engine?: string[];
   engineMounts?: string[];
   failOnGradingErrors?: boolean;
+  view?: boolean;
+  viewPort?: number;
+  maxCost?: number;
+  maxInFlight?: number;
+  rpm?: number;
+  tpm?: number;
+}
+
+function usd(flag: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!/^\d+(\.\d+)?$/u.test(value.trim()) || !(n > 0))
+      throw new InputError(
+        `${flag} must be an amount of USD above 0, e.g. 25 or 2.5, got "${value}"`,
+      );
+    return n;
+  };
 }
 
 function collect(value: string, previous: string[] = []): string[] {
@@ -108,12 +127,30 @@ export function registerRun(program: Command): void {
       collect,
     )
     .option(
+      '--max-cost <usd>',
+      "the campaign's budget (agents and judge, list prices): no run or turn starts past it; a resume with more plays the rest",
+      usd('--max-cost'),
+    )
+    .option(
+      '--max-in-flight <n>',
+      'model calls forwarded at once to each upstream API, all runs together',
+      positiveInt('--max-in-flight'),
+    )
+    .option('--rpm <n>', 'model calls per minute to each upstream API', positiveInt('--rpm'))
+    .option('--tpm <n>', 'tokens per minute to each upstream API', positiveInt('--tpm'))
+    .option(
       '--fail-on-grading-errors',
       "exit 1 when a run's grading or a blind comparison errored (runs that failed exit 1 anyway)",
     )
+    .option('--view', 'serve the campaign folder on 127.0.0.1 while it plays (see evalrig view)')
+    .option('--view-port <n>', 'the port of --view (default: one the system picks)', portNumber)
     .action(async (file: string, flags: RunFlags) => {
       const outDir =
         flags.out ?? path.join('evalrig-out', path.basename(path.dirname(path.resolve(file))));
+      if (flags.view) {
+        await mkdir(outDir, { recursive: true });
+        await openView(outDir, flags.viewPort);
+      }
       // Temporary folders of this run go in one scratch folder its reaper removes if it dies.
       const scratch = useScratchFolder();
       const result = await runCampaign({
@@ -129,21 +166,38 @@ export function registerRun(program: Command): void {
         keepEnvironments: flags.keepEnvs,
         baseImage: flags.base,
         engines: engineChoices(flags),
+        ...(flags.maxCost === undefined ? {} : { maxCostUsd: flags.maxCost }),
+        rateLimits: {
+          maxInFlight: flags.maxInFlight,
+          requestsPerMinute: flags.rpm,
+          tokensPerMinute: flags.tpm,
+        },
       }).finally(() => rm(scratch, { recursive: true, force: true }));
       const counts = `${result.played} played, ${result.skipped} skipped (already finished), ${result.failed} failed, ${result.timedOut} timed out`;
-      process.stderr.write(`evalrig: campaign ${result.campaign}: ${counts}\n`);
+      const limited = result.limitReached > 0 ? `, ${result.limitReached} reached a limit` : '';
+      process.stderr.write(`evalrig: campaign ${result.campaign}: ${counts}${limited}\n`);
+      if (result.budgetCut > 0) {
+        process.stderr.write(
+          `evalrig: the budget of ${result.maxCostUsd} USD is spent (${result.spentUsd.toFixed(2)} USD at list prices): ${result.budgetCut} run(s) cut; run the same command with a larger --max-cost to play them\n`,
+        );
+      }
       if (flags.report) {
         const summary = await writeReport(result.outDir);
         process.stdout.write(`${formatSummaryTable(summary)}\n`);
-        process.stdout.write(`report: ${path.join(result.outDir, 'report.html')}\n`);
+        if (summary.account) process.stdout.write(`${accountLines(summary.account).join('\n')}\n`);
+        process.stdout.write(`report: ${campaignFiles(result.outDir).reportHtml}\n`);
       } else {
-        process.stdout.write(`runs: ${path.join(result.outDir, 'runs')}\n`);
+        process.stdout.write(`runs: ${campaignFiles(result.outDir).runs}\n`);
       }
       if (result.failed > 0) process.exitCode = 1;
       const errored = gradingErrors(result.grading);
       if (errored && flags.failOnGradingErrors) {
         process.stderr.write(`evalrig: ${errored}: exit 1 (--fail-on-grading-errors)\n`);
         process.exitCode = 1;
+      }
+      if (flags.view) {
+        process.stderr.write('evalrig view: the campaign is done; still served until Ctrl-C\n');
+        await new Promise<never>(() => undefined);
       }
     });
 }

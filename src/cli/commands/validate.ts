@@ -23,10 +23,13 @@ export function registerValidate(program: Command): void {
     .argument('<evals.json>', 'the eval set file')
     .action(async (file: string) => {
       const set = await loadEvalSet(file);
-      // Loaded here: the agents' table is more than a plain eval set needs.
-      const { stagingWarnings } = await import('../../treatment/index.js');
-      for (const w of await stagingWarnings(set)) {
-        process.stdout.write(`${file}#${w.pointer}: warning: ${w.message}\n`);
+      // Only an adapter agent loads staged files: the agents' table is loaded for it alone.
+      const type = set.agent.type;
+      if (type !== undefined && type !== 'command') {
+        const { stagingWarnings } = await import('../../treatment/index.js');
+        for (const w of await stagingWarnings(set)) {
+          process.stdout.write(`${file}#${w.pointer}: warning: ${w.message}\n`);
+        }
       }
       process.stdout.write(`${describeValid(file, set)}\n`);
     });

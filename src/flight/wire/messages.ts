@@ -12,6 +12,7 @@ import type { CallTokens, RequestFacts, WireApi } from './types.js';
 export const MESSAGES_API: WireApi = {
   name: 'messages',
   paths: ['/v1/messages'],
+  auth: 'x-api-key',
   readRequest: readMessagesRequest,
   responseReader: ({ status, contentType }) => new MessagesReader(status, contentType),
 };

@@ -15,6 +15,7 @@ const TOOL_ITEMS = new Set(['function_call', 'custom_tool_call', 'local_shell_ca
 export const RESPONSES_API: WireApi = {
   name: 'responses',
   paths: ['/v1/responses'],
+  auth: 'bearer',
   readRequest: readResponsesRequest,
   responseReader: ({ status, contentType }) => new ResponsesReader(status, contentType),
 };

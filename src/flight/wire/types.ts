@@ -74,13 +74,21 @@ export interface ResponseReader {
  */
 export interface WireApi {
   readonly name: WireApiName;
-  /** The paths it serves (all POST). */
+  /** The paths it serves (all POST); `{model}` stands for one path segment (Gemini's). */
   readonly paths: readonly string[];
-  readRequest(body: unknown): RequestFacts;
+  /** The header that carries its key upstream: the gateway adds it on the host side. */
+  readonly auth: WireAuth;
+  /** The query parameters passed upstream (Gemini's `alt=sse`); any other is dropped. */
+  readonly query?: readonly string[];
+  /** `path` is the one asked for (Gemini names the model there, not in the body). */
+  readRequest(body: unknown, path?: string): RequestFacts;
   responseReader(answer: { readonly status: number; readonly contentType: string }): ResponseReader;
 }
 
-export type WireApiName = 'messages' | 'responses';
+export type WireApiName = 'messages' | 'responses' | 'chat' | 'gemini';
+
+/** How an API's key travels: `x-api-key` (Anthropic), `Authorization: Bearer` (OpenAI), `x-goog-api-key` (Gemini). */
+export type WireAuth = 'x-api-key' | 'bearer' | 'x-goog-api-key';
 
 /** Each text block kept up to this many characters (a final message is capped the same). */
 export const TEXT_CAP = 64 * 1024;

@@ -101,6 +101,18 @@ describe('campaign: evalrig run with the scripted agent in real containers', fun
       const calls = (await readFile(path.join(dir, 'calls.jsonl'), 'utf8')).trim().split('\n');
       expect(calls).to.have.length(2);
       expect(await readFile(path.join(dir, 'diff.patch'), 'utf8')).to.match(/\+exports\.multiply/);
+      // Where its time went: every phase it passed through, in order.
+      expect(record.phases?.map((p) => p.name)).to.deep.equal([
+        'prepare',
+        'start',
+        'turn 1',
+        'collect',
+        'turn 2',
+        'collect',
+        'checks',
+        'record',
+      ]);
+      expect(record.phases!.every((p) => Number.isInteger(p.ms) && p.ms >= 0)).to.equal(true);
     });
 
     it("stages the condition's paths into the baseline, not into the diff", async () => {
@@ -164,14 +176,16 @@ describe('campaign: evalrig run with the scripted agent in real containers', fun
     before(async () => {
       ws = await makeToyWorkspace({
         scripts: {
-          slow: { turns: [planningTurn(), { actions: [{ sleep: 60 }, { stop: 'conformant' }] }] },
+          // Turn 1 must end within the turn timeout even on a loaded 2-core machine (5 s was not:
+          // its exec alone took longer at load 25), and turn 2 must not.
+          slow: { turns: [planningTurn(), { actions: [{ sleep: 600 }, { stop: 'conformant' }] }] },
         },
         set: {
           evals: [
             {
               id: 'slow',
               prompt: 'p',
-              turn_timeout: 5,
+              turn_timeout: 20,
               turns: [{ message: 'go', phase: 'execution' }],
             },
           ],

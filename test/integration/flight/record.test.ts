@@ -10,7 +10,7 @@ import { Agent, request, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { flightFiles, readFlight } from '../../../src/flight/index.js';
+import { flightFiles, readRunFlight } from '../../../src/campaign-folder/index.js';
 import {
   BodyBudget,
   startModelGateway,
@@ -118,7 +118,7 @@ describe('flight record: what a run gateway keeps, and the caps that hold', func
     }
     await g.close();
     gateway = undefined;
-    const record = await readFlight(dir);
+    const record = await readRunFlight(dir);
     expect(record.calls.map((c) => c.seq)).to.deep.equal([...Array(12).keys()].map((i) => i + 1));
     record.calls.forEach((c, i) => {
       expect(record.request(c)).to.deep.equal(JSON.parse(sent[i]!));
@@ -160,7 +160,7 @@ describe('flight record: what a run gateway keeps, and the caps that hold', func
     expect(written).to.contain('[evalrig: the upstream key was here]');
     expect(written).to.not.contain(REAL_KEY);
     expect(written).to.not.match(/x-api-key|authorization/iu);
-    const [line] = (await readFlight(dir)).calls;
+    const [line] = (await readRunFlight(dir)).calls;
     expect(line).to.deep.include({ outcome: 'error', status: 400 });
     expect(line!.request).to.deep.include({ scrubbed: true });
   });
@@ -247,7 +247,7 @@ describe('flight record: what a run gateway keeps, and the caps that hold', func
     expect(statuses.filter((s) => s === 403)).to.have.length(60);
     await g.close();
     gateway = undefined;
-    const record = await readFlight(dir);
+    const record = await readRunFlight(dir);
     expect(record.calls).to.have.length(5);
     expect(record.manifest!.refused).to.deep.include({
       total: 60,
@@ -289,7 +289,7 @@ describe('flight record: what a run gateway keeps, and the caps that hold', func
     expect(seen[2]!.connection).to.equal('close');
     await g.close();
     gateway = undefined;
-    expect((await readFlight(dir)).manifest!.connections_cut).to.be.at.least(1);
+    expect((await readRunFlight(dir)).manifest!.connections_cut).to.be.at.least(1);
   });
 
   it('oversized bodies on many connections at once: 413 or 503, the memory held within the budget', async () => {
@@ -326,7 +326,7 @@ describe('flight record: what a run gateway keeps, and the caps that hold', func
     expect(budget.inUse()).to.equal(0);
     await g.close();
     gateway = undefined;
-    const refused = (await readFlight(dir)).manifest!.refused.by_status;
+    const refused = (await readRunFlight(dir)).manifest!.refused.by_status;
     expect(refused['413']).to.equal(1);
     expect(refused['503']).to.be.at.least(4);
   });
@@ -343,7 +343,7 @@ describe('flight record: what a run gateway keeps, and the caps that hold', func
     expect(statuses).to.deep.equal([200, 200, 200, 200, 200, 200, 429, 429]);
     await g.close();
     gateway = undefined;
-    const record = await readFlight(dir);
+    const record = await readRunFlight(dir);
     expect(record.calls).to.have.length(6);
     const manifest = record.manifest!;
     expect(manifest.truncated)
@@ -367,7 +367,7 @@ describe('flight record: what a run gateway keeps, and the caps that hold', func
     expect(g.calls(), 'the witness in memory still has every call').to.have.length(6);
     await g.close();
     gateway = undefined;
-    const record = await readFlight(dir);
+    const record = await readRunFlight(dir);
     expect(record.calls.length).to.be.within(1, 5);
     expect((await stat(flightFiles(dir).calls)).size).to.be.at.most(2_000);
     expect(record.manifest!.truncated!.why).to.equal('the log passed 2000 bytes');

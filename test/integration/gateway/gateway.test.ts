@@ -181,6 +181,43 @@ describe('model gateway', () => {
     ).to.deep.equal([['/v1/responses', `Bearer ${REAL_KEY}`, undefined]]);
   });
 
+  it("adds each API's own key header and forwards only its own paths (Chat Completions, Gemini)", async () => {
+    const up = await behindGateway((_r, res) => res.end('{}'), {
+      upstream: { apiKey: REAL_KEY },
+      paths: ['/v1/chat/completions', '/v1beta/models/{model}:streamGenerateContent'],
+    });
+    const gemini = '/v1beta/models/gemini-2.5-pro:streamGenerateContent';
+    expect((await call(socketPath, 'POST', '/v1/chat/completions', ASK)).status).to.equal(200);
+    const ok = await call(socketPath, 'POST', `${gemini}?alt=sse&key=${PLACEHOLDER}`, ASK);
+    expect(ok.status).to.equal(200);
+    for (const refused of [
+      '/v1/messages',
+      '/v1/responses',
+      '/v1beta/models/gemini-2.5-pro:generateContent',
+      '/v1beta/models/a/b:streamGenerateContent',
+      '/v1beta/models/gemini-2.5-pro:countTokens',
+      '/v1beta/files',
+    ]) {
+      expect((await call(socketPath, 'POST', refused, ASK)).status, refused).to.equal(403);
+    }
+    const heads = up.seen.map((s) => [
+      s.url,
+      s.headers.authorization,
+      s.headers['x-goog-api-key'],
+      s.headers['x-api-key'],
+    ]);
+    expect(heads).to.deep.equal([
+      ['/v1/chat/completions', `Bearer ${REAL_KEY}`, undefined, undefined],
+      [`${gemini}?alt=sse`, undefined, REAL_KEY, undefined],
+    ]);
+    const lines = await logged();
+    expect(lines.map((l) => [l.api, l.status])).to.deep.equal([
+      ['chat', 200],
+      ['gemini', 200],
+      ...Array.from({ length: 6 }, () => [null, 403]),
+    ]);
+  });
+
   it('cuts an upstream that never answers at the idle bound: 504, logged', async () => {
     await behindGateway(() => undefined, { idleTimeoutMs: 300 }); // takes the request, answers nothing
     const began = performance.now();

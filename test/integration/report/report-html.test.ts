@@ -60,7 +60,7 @@ describe('report: report.html in a real headless Chromium', function () {
     // The first section of the page, right under the title and its one-line lead.
     const firstSection = await page.locator('body > section').first().getAttribute('id');
     expect(firstSection).to.equal('verdict');
-    const lines = await page.locator('#verdict li.verdict').allTextContents();
+    const lines = await page.locator('#verdict li.verdict .text').allTextContents();
     expect(lines).to.deep.equal(bench.verdicts!.map((v) => v.text));
     expect(lines[0]).to.match(
       /^with_skill refreshes the PR description in execution in 100% vs 22% of runs, \+78 pts \[34, 94\], p 0\.00\d\d$/,

@@ -67,6 +67,7 @@ describe('report: writeReport over a stored campaign', function () {
       timed_out: 1,
       broken: 0,
       failed: 0,
+      limit_reached: 0,
     });
     expect(cond('without_skill')).to.include({ runs: 10, measured: 9 });
     expect(cond('without_skill').status).to.deep.equal({
@@ -74,7 +75,21 @@ describe('report: writeReport over a stored campaign', function () {
       timed_out: 0,
       broken: 0,
       failed: 1,
+      limit_reached: 0,
     });
+  });
+
+  it("keeps the campaign's account: every run counted per condition, list prices named, the wall time from the runs", () => {
+    const a = bench.account!;
+    expect(a).to.include({ prices: 'list' });
+    expect(a.price_table).to.match(/^\d{4}-\d{2}-\d{2}\.\d+$/u);
+    expect(a.agent.map((c) => [c.condition, c.runs])).to.have.deep.members([
+      ['with_skill', 10],
+      ['without_skill', 10],
+    ]);
+    const agents = a.agent.reduce((n, c) => n + c.cost_usd, 0);
+    expect(a.total_cost_usd).to.be.closeTo(agents + a.judge.cost_usd, 1e-6);
+    expect(a.wall_time_s).to.be.greaterThan(0);
   });
 
   it('gives each rate its successes, n and Wilson interval', () => {

@@ -85,6 +85,11 @@ describe('runtime: real containers of the base image', function () {
       const r = await run.exec(['sleep', '30'], { timeoutMs: 300 });
       expect(r.timedOut).to.equal(true);
       expect(r.exitCode).to.equal(null);
+      // Time given back (a turn's calls queued behind the upstream's limits) is not charged.
+      let queued = 0;
+      setTimeout(() => (queued = 1000), 100);
+      const given = await run.exec(['sleep', '1'], { timeoutMs: 300, extraMs: () => queued });
+      expect(given).to.include({ timedOut: false, exitCode: 0 });
       await run.kill();
       const info = await run.container.inspect();
       expect(info.State.Running).to.equal(false);

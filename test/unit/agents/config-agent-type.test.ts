@@ -73,7 +73,7 @@ describe('eval set: agent.type', () => {
   it('refuses a model name for claude-code or a command agent, a bad one, and an unknown install', async () => {
     expect(
       await problem({ type: 'claude-code', version: '2.1.332', model: UPSTREAM, model_name: 'x' }),
-    ).to.contain('#/agent/model_name: is taken only with a "codex" agent');
+    ).to.contain('#/agent/model_name: is taken only with a "codex", "gemini-cli"');
     expect(await problem({ command: ['x'], model_name: 'x' })).to.contain('#/agent/model_name');
     expect(
       await problem({ type: 'codex', version: '0.171.0', model: UPSTREAM, model_name: 'a b' }),
@@ -84,6 +84,17 @@ describe('eval set: agent.type', () => {
     expect(await problem({ command: ['x'], install: 'image' })).to.contain(
       '#/agent/install: is taken only with an agent "type" that installs a package',
     );
+  });
+
+  it('gemini-cli, opencode and qwen-code take a model name, each with its own default', async () => {
+    for (const [type, model] of [
+      ['gemini-cli', 'gemini-2.5-pro'],
+      ['opencode', 'gpt-5.1'],
+      ['qwen-code', 'qwen3-coder-plus'],
+    ] as const) {
+      const set = await load({ type, version: '1.0.0', model: UPSTREAM });
+      expect(set.agent).to.include({ type, model_name: model, install: 'mount' });
+    }
   });
 
   it('a command agent reads as before: no type, no version', async () => {
@@ -110,7 +121,7 @@ describe('eval set: agent.type', () => {
         model: UPSTREAM,
       }),
     ).to.contain(
-      '#/agent/command: is not given for a "claude-code" or "codex" agent: evalrig builds its argv each turn',
+      '#/agent/command: is not given for an adapter agent ("claude-code", "codex", "gemini-cli", "opencode", "qwen-code"): evalrig builds its argv each turn',
     );
   });
 
@@ -118,10 +129,10 @@ describe('eval set: agent.type', () => {
     expect(await problem({})).to.contain('#/agent: missing required field "command"');
     expect(await problem({ type: 'copilot', command: ['x'] })).to.match(/\/agent\/type/);
     expect(await problem({ type: 'codex', version: '0.171.0', command: ['x'] })).to.contain(
-      '#/agent/command: is not given for a "claude-code" or "codex" agent',
+      '#/agent/command: is not given for an adapter agent',
     );
     expect(await problem({ command: ['x'], version: '1.0.0' })).to.contain(
-      '#/agent/version: is taken only with an agent "type" that installs a package ("claude-code", "codex")',
+      '#/agent/version: is taken only with an agent "type" that installs a package ("claude-code", "codex", "gemini-cli", "opencode", "qwen-code")',
     );
     // One problem each: the if/then/else's own summary is not repeated.
     expect(await problem({})).to.not.contain('schema');

@@ -1,5 +1,7 @@
 // Words for checking a JSON document by hand. Standard library only, and
 // importing nothing: the stand-in programs (bundled on their own) use it too.
+// Kept beside the model script it checks, below config/ (which reads the
+// script to validate an eval set), so no import runs up to config/.
 
 /** One JSON pointer step for `key`, escaped (RFC 6901): token('a/b') -> "/a~1b". */
 export function token(key: string | number): string {

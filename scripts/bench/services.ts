@@ -1,0 +1,127 @@
+/**
+ * A run's PostgreSQL service (examples/services-postgres): how long evalrig
+ * takes from asking for a sandbox with the service to the service being ready,
+ * against a bare container of the same image (network none) polled to
+ * readiness with the same check, in the same trials (interleaved); the same
+ * with network none is shown beside (what a network costs any container). And the
+ * sandbox's own start with and without the service beside it, readiness left
+ * out: what the private network costs the rest of the run's start.
+ *
+ *   node --import tsx scripts/bench/services.ts [trials]
+ */
+import path from 'node:path';
+import { ensureTestImage } from '../../src/image/index.js';
+import { loadEvalSet } from '../../src/config/index.js';
+import { ensureEvalServices, serviceSpecsOf } from '../../src/campaign/services.js';
+import { LABELS, connectDocker, pingDocker } from '../../src/runtime/index.js';
+import { LocalDockerProvider } from '../../src/sandbox/index.js';
+
+const TRIALS = Number(process.argv[2] ?? 8);
+const quiet = { write: () => true } as unknown as NodeJS.WriteStream;
+const labels = { [LABELS.campaign]: `bench-services-${process.pid}` };
+
+const client = connectDocker();
+await pingDocker(client);
+const evalSet = await loadEvalSet(path.resolve('examples/services-postgres/evals.json'));
+const services = await ensureEvalServices(client, evalSet, evalSet.evals, { log: quiet });
+const [db] = [...services.values()][0]!;
+const spec = serviceSpecsOf([db!])[0]!;
+const image = await ensureTestImage(client, {});
+const provider = new LocalDockerProvider(client);
+
+/**
+ * `docker run -d` of the service's image as plainly as it comes (the engine's
+ * default bridge network, no limits), then its readiness command repeated in
+ * one exec until it passes, as evalrig checks it.
+ */
+async function bare(networkMode = 'default', limited = false): Promise<number> {
+  const started = performance.now();
+  const l = spec.limits!;
+  const container = await client.docker.createContainer({
+    Image: spec.image,
+    Labels: labels,
+    HostConfig: {
+      NetworkMode: networkMode,
+      // The limits the eval set gives the service (its CPU share slows its start on a busy machine).
+      ...(limited
+        ? { Memory: l.memoryBytes, NanoCpus: Math.round(l.cpus! * 1e9), PidsLimit: l.pids }
+        : {}),
+    },
+  });
+  await container.start();
+  try {
+    const loop = `until (${spec.ready.command!}\n); do sleep 0.05; done`;
+    const exec = await container.exec({
+      Cmd: ['sh', '-c', loop],
+      AttachStdout: true,
+      AttachStderr: true,
+    });
+    const stream = await exec.start({ hijack: true, stdin: false });
+    await new Promise((resolve) => {
+      stream.on('end', resolve);
+      stream.on('close', resolve);
+      stream.resume();
+    });
+    return performance.now() - started;
+  } finally {
+    await container.remove({ force: true });
+  }
+}
+
+/** evalrig's start of a sandbox with the service: total, and the service's readiness. */
+async function withService(): Promise<{ total: number; ready: number }> {
+  const started = performance.now();
+  const sandbox = await provider.start({ image: image.tag, labels, services: [spec] });
+  const total = performance.now() - started;
+  await sandbox.remove();
+  return { total, ready: sandbox.services![0]!.readyMs };
+}
+
+/** The same sandbox alone (network none): the start a run without services has. */
+async function alone(): Promise<number> {
+  const started = performance.now();
+  const sandbox = await provider.start({ image: image.tag, labels });
+  const ms = performance.now() - started;
+  await sandbox.remove();
+  return ms;
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+const bares: number[] = [];
+const nones: number[] = [];
+const limiteds: number[] = [];
+const totals: number[] = [];
+const readies: number[] = [];
+const alones: number[] = [];
+try {
+  await bare(); // warm: the image's layers in the page cache
+  for (let i = 0; i < TRIALS; i++) {
+    bares.push(await bare());
+    nones.push(await bare('none'));
+    limiteds.push(await bare('default', true));
+    const w = await withService();
+    totals.push(w.total);
+    readies.push(w.ready);
+    alones.push(await alone());
+  }
+} finally {
+  await provider.reap(labels);
+}
+const fmt = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
+console.log(`trials: ${TRIALS} (medians)`);
+console.log(`bare docker run of ${spec.image} to ready (default bridge): ${fmt(median(bares))}`);
+console.log(`bare, network none (no network to set up):     ${fmt(median(nones))}`);
+console.log(`bare, with the service's limits:                ${fmt(median(limiteds))}`);
+console.log(`evalrig: the service ready (its readyMs):   ${fmt(median(readies))}`);
+console.log(`evalrig: sandbox + service, start returned: ${fmt(median(totals))}`);
+console.log(`evalrig: sandbox alone (network none):      ${fmt(median(alones))}`);
+console.log(
+  `ratio service ready / bare:                 ${(median(readies) / median(bares)).toFixed(2)}`,
+);
+console.log(
+  `ratio start with service / bare:            ${(median(totals) / median(bares)).toFixed(2)}`,
+);

@@ -1,0 +1,82 @@
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { ArtifactSchemaError, assertArtifact, type ArtifactKind } from '../artifacts/index.js';
+import type { Read } from './result.js';
+
+/** A JSON file of a campaign is a few MiB at most; a bigger one is not evalrig's. */
+const MAX_JSON_BYTES = 64 * 1024 * 1024;
+
+const broken = <T>(file: string, problem: string): Read<T> => ({
+  status: 'broken',
+  file,
+  problem,
+});
+
+/**
+ * A file's bytes, read once through one handle (no link followed), or why not: missing when
+ * there is none, broken when it is not a regular file, too big, or unreadable.
+ */
+export async function readBytes(file: string, maxBytes = MAX_JSON_BYTES): Promise<Read<Buffer>> {
+  let handle;
+  try {
+    handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { status: 'missing', file };
+    if (code === 'ELOOP') return broken(file, `${file} is a link, not evalrig's file`);
+    return broken(file, `cannot read ${file}: ${code ?? (error as Error).message}`);
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) return broken(file, `${file} is not a file`);
+    if (info.size > maxBytes)
+      return broken(file, `${file} is ${info.size} bytes: too big to be evalrig's`);
+    return { status: 'ok', file, value: await handle.readFile() };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return broken(file, `cannot read ${file}: ${code ?? (error as Error).message}`);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Checks parsed JSON against the schema of `kind`: the value, or the first problem at its
+ * JSON pointer and how many more.
+ */
+export function checkArtifact<T>(kind: ArtifactKind, file: string, data: unknown): Read<T> {
+  try {
+    assertArtifact(kind, data, file);
+  } catch (error) {
+    if (!(error instanceof ArtifactSchemaError)) throw error;
+    const [first, ...rest] = error.problems;
+    const more = rest.length
+      ? ` (and ${rest.length} more problem${rest.length === 1 ? '' : 's'})`
+      : '';
+    return broken(file, `${file} does not match the ${kind} schema at ${first ?? '/'}${more}`);
+  }
+  return { status: 'ok', file, value: data as T };
+}
+
+/** Parses bytes read from `file` as JSON and checks them against the schema of `kind`. */
+export function parseArtifact<T>(kind: ArtifactKind, file: string, bytes: Buffer): Read<T> {
+  let data: unknown;
+  try {
+    data = JSON.parse(bytes.toString('utf8'));
+  } catch (error) {
+    return broken(file, `${file} is not JSON: ${(error as Error).message}`);
+  }
+  return checkArtifact<T>(kind, file, data);
+}
+
+/**
+ * Reads a JSON artifact of a campaign folder and checks it against its schema.
+ *
+ * @example
+ * const read = await readJsonArtifact<ConditionsFile>('conditions', 'out/conditions.json');
+ * if (read.status === 'ok') console.log(read.value.campaign);
+ */
+export async function readJsonArtifact<T>(kind: ArtifactKind, file: string): Promise<Read<T>> {
+  const bytes = await readBytes(file);
+  return bytes.status === 'ok' ? parseArtifact<T>(kind, file, bytes.value) : bytes;
+}

@@ -1,0 +1,150 @@
+import type { RunLimitName } from '../artifacts/index.js';
+import type { RunLimits } from '../config/index.js';
+import type { CallPricer, ModelCall } from '../flight/index.js';
+
+/**
+ * The campaign's spending against `--max-cost` (agents and judge together, at list prices):
+ * every call the gateways relay is priced as it ends. No new run or turn starts once what is
+ * spent plus what the turns in flight are expected to spend (the mean turn so far, each)
+ * would pass the budget, and past the budget itself the gateways refuse further calls.
+ *
+ * ```ts
+ * const budget = new CampaignBudget(10);
+ * const turn = budget.startTurn(); // null: the budget is spent
+ * budget.spend(0.12, 'agent');     // from each call relayed
+ * turn?.end();
+ * ```
+ */
+export class CampaignBudget {
+  private spentUsd = { agent: 0, judge: 0 };
+  private tokensBy = { agent: 0, judge: 0 };
+  private turnsEnded = 0;
+  private turnsCostUsd = 0;
+  private inFlight = 0;
+
+  constructor(readonly maxUsd?: number) {
+    if (maxUsd !== undefined && !(maxUsd > 0)) {
+      throw new RangeError(`the campaign budget must be more than 0 USD, got ${maxUsd}`);
+    }
+  }
+
+  /** USD spent so far by the agents and the judge. */
+  spent(): number {
+    return this.spentUsd.agent + this.spentUsd.judge;
+  }
+
+  spentBy(who: 'agent' | 'judge'): number {
+    return this.spentUsd[who];
+  }
+
+  /** Tokens billed so far by the agents or the judge. */
+  tokens(who: 'agent' | 'judge'): number {
+    return this.tokensBy[who];
+  }
+
+  spend(usd: number, who: 'agent' | 'judge', tokens = 0): void {
+    if (Number.isFinite(usd) && usd > 0) this.spentUsd[who] += usd;
+    if (Number.isFinite(tokens) && tokens > 0) this.tokensBy[who] += tokens;
+  }
+
+  /** Prices a relayed call and counts it as `who`'s: its tokens and cost (null: not priced). */
+  spendCall(call: ModelCall, who: 'agent' | 'judge', price: CallPricer): CallFigures {
+    const figures = callFigures(call, price);
+    this.spend(figures.costUsd ?? 0, who, figures.tokens);
+    return figures;
+  }
+
+  /** True once nothing more may be spent: the gateways refuse further calls. */
+  exhausted(): boolean {
+    return this.maxUsd !== undefined && this.spent() >= this.maxUsd;
+  }
+
+  /** What a turn is expected to cost: the mean of the turns ended so far (0 before any). */
+  expectedTurnUsd(): number {
+    return this.turnsEnded === 0 ? 0 : this.turnsCostUsd / this.turnsEnded;
+  }
+
+  /**
+   * A turn may start when the spent, the turns in flight and this one (each at the expected
+   * cost) stay within the budget: its `end` gives the turn's cost back; null when it may not.
+   */
+  startTurn(): { end(costUsd: number): void } | null {
+    if (this.maxUsd !== undefined) {
+      const expected = (this.inFlight + 1) * this.expectedTurnUsd();
+      if (this.exhausted() || this.spent() + expected > this.maxUsd) return null;
+    }
+    this.inFlight++;
+    let ended = false;
+    return {
+      end: (costUsd) => {
+        if (ended) return;
+        ended = true;
+        this.inFlight--;
+        this.turnsEnded++;
+        this.turnsCostUsd += Number.isFinite(costUsd) && costUsd > 0 ? costUsd : 0;
+      },
+    };
+  }
+}
+
+/** A relayed call's billed tokens (all kinds) and its cost at list prices (null: unknown model). */
+export interface CallFigures {
+  readonly tokens: number;
+  readonly costUsd: number | null;
+}
+
+export function callFigures(call: ModelCall, price: CallPricer): CallFigures {
+  const c = call.tokens;
+  const t = {
+    input: c.input ?? 0,
+    output: c.output ?? 0,
+    cacheRead: c.cacheRead ?? 0,
+    cacheWrite: c.cacheWrite ?? 0,
+  };
+  const tokens = t.input + t.output + t.cacheRead + t.cacheWrite;
+  return { tokens, costUsd: call.model === null ? null : price(call.model, t) };
+}
+
+/**
+ * One run's figures as its gateway relays calls, against its limits (`limits` in the eval
+ * set) and the campaign's budget: the first limit passed is the one the run reached, and from
+ * then on its gateway refuses further calls (`refusal`).
+ */
+export class RunMeter {
+  tokens = 0;
+  costUsd = 0;
+  requests = 0;
+  /** The limit the run reached, first one first. */
+  reached: RunLimitName | undefined;
+
+  constructor(
+    private readonly limits: RunLimits,
+    private readonly budget: CampaignBudget,
+    private readonly price: CallPricer,
+  ) {}
+
+  /** Counts a call once it is logged (refusals carry no tokens and are not requests). */
+  onCall(call: ModelCall): void {
+    if (call.outcome === 'refused') return;
+    this.requests++;
+    const figures = this.budget.spendCall(call, 'agent', this.price);
+    this.tokens += figures.tokens;
+    this.costUsd += figures.costUsd ?? 0;
+    const { tokens: maxTokens, cost: maxCost } = this.limits;
+    if (maxTokens !== undefined && this.tokens >= maxTokens) this.reached ??= 'tokens';
+    if (maxCost !== undefined && this.costUsd >= maxCost) this.reached ??= 'cost';
+  }
+
+  /** Why the gateway must refuse the next call, or undefined to let it through. */
+  refusal(): string | undefined {
+    const max = this.limits.model_requests;
+    if (this.reached === undefined && max !== undefined && this.requests >= max) {
+      this.reached = 'model_requests';
+    }
+    if (this.reached === undefined && this.budget.exhausted()) this.reached = 'campaign_cost';
+    if (this.reached === undefined) return undefined;
+    return this.reached === 'campaign_cost'
+      ? `the campaign's budget of ${this.budget.maxUsd} USD is spent`
+      : `the run reached its limit of ${this.reached.replace('_', ' ')} (${this.limits[this.reached]})`;
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * The `conditions` phase of a campaign: conditions.json, what every run of
+ * the campaign shares (eval set, conditions and what they stage, evals,
+ * images, engines, agent, options), written before any run plays.
+ */
+import { createHash } from 'node:crypto';
+import { readFile, readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { evalrigVersion as version, type ConditionsFile } from '../../artifacts/index.js';
+import { writeConditions as writeConditionsFile } from '../../campaign-folder/index.js';
+import { provenanceOf } from '../../source/index.js';
+import type { CampaignOptions } from '../options.js';
+import type { CampaignImages } from './images.js';
+import type { ResolvedCampaign } from './resolve.js';
+import type { CampaignSetup } from './setup.js';
+
+/**
+ * sha256 of a staged path: of the file's bytes, or for a folder of every file's
+ * relative path and bytes in sorted order, so a change anywhere in a staged
+ * skill folder shows in conditions.json.
+ */
+async function stagedDigest(from: string): Promise<string> {
+  const h = createHash('sha256');
+  if ((await stat(from)).isFile()) {
+    h.update(await readFile(from));
+    return h.digest('hex');
+  }
+  const entries = await readdir(from, { recursive: true, withFileTypes: true });
+  const files = entries
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(from, path.join(e.parentPath ?? e.path, e.name)))
+    .sort();
+  for (const rel of files) {
+    h.update(`${rel}\0`);
+    h.update(await readFile(path.join(from, rel)));
+    h.update('\0');
+  }
+  return h.digest('hex');
+}
+
+export async function writeConditions(
+  outDir: string,
+  options: CampaignOptions,
+  resolved: ResolvedCampaign,
+  images: CampaignImages,
+  setup: CampaignSetup,
+  campaign: string,
+): Promise<ConditionsFile> {
+  const { evalSet, previous, jobs } = resolved;
+  const { image, environments } = images;
+  const { codebases, agent, engineRecords } = setup;
+  const conditions: ConditionsFile = {
+    schema: 'evalrig/conditions@1',
+    campaign,
+    eval_set: { name: evalSet.name, path: evalSet.file, sha256: evalSet.sha256 },
+    baseline_condition: evalSet.baseline_condition,
+    conditions: await Promise.all(
+      evalSet.conditions.map(async (c) => ({
+        name: c.name,
+        ...(c.description === undefined ? {} : { description: c.description }),
+        stage: await Promise.all(
+          c.stage.map(async (s) => ({
+            from: path.relative(evalSet.dir, s.from),
+            to: s.to,
+            sha256: await stagedDigest(s.from),
+          })),
+        ),
+        env: Object.keys(c.env).sort(),
+        agent_args: [...c.agent_args],
+      })),
+    ),
+    evals: evalSet.evals.map((e) => {
+      const cb = codebases.get(e.id);
+      return {
+        id: e.id,
+        runs: options.runs ?? e.runs,
+        turns: 1 + e.turns.length,
+        ...(cb ? { codebase: provenanceOf(cb.resolved) } : {}),
+        prompt: e.prompt,
+        messages: e.turns.map((t) => ({ message: t.message, phase: t.phase })),
+        ...(e.expectations.length > 0 ? { expectations: e.expectations } : {}),
+        message_checks: e.message_checks.map((c) => c.name),
+      };
+    }),
+    image: environments.record({ tag: image.tag, id: image.id }),
+    ...(engineRecords.size > 0 ? { engines: [...engineRecords.values()] } : {}),
+    stand_in_sha256: image.standInSha256,
+    ...(agent ? { agent: agent.identity } : {}),
+    evalrig_version: version,
+    created_at: previous?.created_at ?? new Date().toISOString(),
+    options: {
+      jobs,
+      stop_at_hand_over: Boolean(options.stopAtHandOver),
+      ...(options.only ? { only: [...options.only] } : {}),
+      ...(options.conditions ? { conditions: [...options.conditions] } : {}),
+    },
+  };
+  await writeConditionsFile(outDir, conditions);
+  return conditions;
+}

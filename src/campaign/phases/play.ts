@@ -1,0 +1,147 @@
+/**
+ * The `play` phase of a campaign: the runs not finished yet, prepared ahead
+ * and played in a pool of slots, each graded off the critical path; a lost
+ * engine stops the campaign with what to do.
+ */
+import { EvalrigError } from '../../errors/index.js';
+import { BodyBudget, CAMPAIGN_BODY_BUDGET } from '../../gateway/index.js';
+import type { CampaignGrader } from '../../judge/index.js';
+import type { CampaignOptions } from '../options.js';
+import type { PlannedRun } from '../plan.js';
+import { runPipeline } from '../pool.js';
+import { Progress } from '../progress.js';
+import { discardPreparedRun, playRun, prepareRun, type CampaignContext } from '../run-one.js';
+import type { OpenedEngines } from './engines.js';
+import { isFinished } from './folder.js';
+import type { CampaignGuard } from './guard.js';
+import type { CampaignImages } from './images.js';
+import type { ResolvedCampaign } from './resolve.js';
+import type { CampaignSetup } from './setup.js';
+
+/** What the `play` phase did. */
+export interface PlayedRuns {
+  readonly todo: readonly PlannedRun[];
+  readonly played: number;
+  readonly failed: number;
+  readonly timedOut: number;
+  /** Runs that reached one of their limits (`limits`). */
+  readonly limitReached: number;
+  /** Runs the campaign's budget cut (a resume with a larger budget plays them). */
+  readonly budgetCut: number;
+}
+
+/** What every run of this campaign shares. */
+function contextOf(
+  outDir: string,
+  options: CampaignOptions,
+  opened: OpenedEngines,
+  resolved: ResolvedCampaign,
+  images: CampaignImages,
+  setup: CampaignSetup,
+  guard: CampaignGuard,
+): CampaignContext {
+  const { image, environments } = images;
+  const { agent } = setup;
+  return {
+    campaign: guard.campaign,
+    outDir,
+    evalSet: resolved.evalSet,
+    sandboxes: opened.sandboxes,
+    image: { tag: image.tag, id: image.id },
+    images: environments.images,
+    setups: setup.setups,
+    codebases: setup.codebases,
+    stopAtHandOver: Boolean(options.stopAtHandOver),
+    timeoutS: options.timeoutS,
+    keepEnvironments: Boolean(options.keepEnvironments),
+    maxOutputBytes: 1024 * 1024,
+    maxPatchBytes: 1024 * 1024,
+    ...(agent
+      ? {
+          agent,
+          modelBudget: new BodyBudget(CAMPAIGN_BODY_BUDGET),
+          treatments: resolved.treatments,
+        }
+      : {}),
+    engines: setup.engineRecords,
+    budget: resolved.spending.budget,
+    limiters: resolved.spending.limiters,
+    ...(images.services.size > 0 ? { services: images.services } : {}),
+    live: guard.live,
+    removals: [],
+    cut: () => guard.interrupted,
+  };
+}
+
+export async function playCampaign(
+  outDir: string,
+  options: CampaignOptions,
+  opened: OpenedEngines,
+  resolved: ResolvedCampaign,
+  images: CampaignImages,
+  setup: CampaignSetup,
+  guard: CampaignGuard,
+  grader: CampaignGrader | undefined,
+  log: NodeJS.WriteStream,
+): Promise<PlayedRuns> {
+  const { planned } = resolved;
+  const { health, slots } = opened;
+  const todo: PlannedRun[] = [];
+  for (const p of planned) if (!(await isFinished(outDir, p, log))) todo.push(p);
+  const progress = new Progress(todo.length, planned.length - todo.length, log);
+  progress.start();
+
+  const ctx = contextOf(outDir, options, opened, resolved, images, setup, guard);
+  let failed = 0;
+  let timedOut = 0;
+  let limitReached = 0;
+  let budgetCut = 0;
+  let played = 0;
+  const lostInFlight: string[] = [];
+  await runPipeline(
+    todo,
+    slots,
+    {
+      prepare: (p) => prepareRun(ctx, p),
+      play: async (prepared) => {
+        const outcome = await playRun(ctx, prepared);
+        if (guard.interrupted) return;
+        if (health.lost && outcome.status === 'failed') {
+          lostInFlight.push(prepared.planned.key);
+          return;
+        }
+        played++;
+        // Graded off the run's critical path; the sweep below awaits it (and reports a failure).
+        if (grader && outcome.status !== 'failed') {
+          const p = prepared.planned;
+          grader.gradeRun(p.eval.id, p.condition.name, p.run).catch(() => undefined);
+        }
+        if (outcome.status === 'failed') failed++;
+        if (outcome.status === 'timed_out') timedOut++;
+        if (outcome.record.limit === 'campaign_cost') budgetCut++;
+        else if (outcome.status === 'limit_reached') limitReached++;
+        const r = outcome.record;
+        const detail = r.error ? `failed: ${r.error}` : r.status;
+        progress.finished(
+          prepared.planned.key,
+          detail,
+          r.duration_ms / 1000,
+          r.status === 'failed',
+        );
+      },
+      discard: (prepared) => discardPreparedRun(ctx, prepared),
+    },
+    () => guard.interrupted || health.lost !== undefined,
+    options.prepareAhead ?? slots,
+  );
+  await Promise.all(ctx.removals);
+  progress.end();
+  if (health.lost) {
+    const notStarted = todo.length - played - lostInFlight.length;
+    throw new EvalrigError(
+      `${health.lost.message}: the campaign stopped; ${lostInFlight.length} run(s) in flight recorded as failed by the engine (${lostInFlight.join(', ') || 'none'}), ${notStarted} not started; run the same command again once the engine answers to finish them`,
+      { exitCode: 1, cause: health.lost },
+    );
+  }
+  return { todo, played, failed, timedOut, limitReached, budgetCut };
+}

@@ -1,0 +1,72 @@
+/**
+ * The `resolve` phase of a campaign: the eval set read and planned, the
+ * model's key and the staging checked, every codebase resolved. Nothing is
+ * built or written yet: a bad input fails the whole command here.
+ */
+import type { ConditionsFile } from '../../artifacts/index.js';
+import { loadEvalSet, type Eval, type EvalSet } from '../../config/index.js';
+import { InputError } from '../../errors/index.js';
+import { resolveCodebases, type ResolvedCodebase } from '../../source/index.js';
+import { stagingWarnings, type StagedInstruction } from '../../treatment/index.js';
+import { treatmentsOf, upstreamOf } from '../agent.js';
+import { spendingOf, type CampaignSpending } from './spending.js';
+import type { CampaignOptions } from '../options.js';
+import { planRuns, type PlannedRun } from '../plan.js';
+import { existingConditions } from './folder.js';
+
+/** What the campaign knows before it touches an engine or the folder. */
+export interface ResolvedCampaign {
+  readonly evalSet: EvalSet;
+  readonly planned: readonly PlannedRun[];
+  readonly treatments: ReadonlyMap<string, readonly StagedInstruction[]>;
+  readonly jobs: number;
+  /** The conditions.json an earlier campaign left in the folder. */
+  readonly previous: ConditionsFile | undefined;
+  /** The planned evals with a codebase, in the order of `resolvedList`. */
+  readonly withCodebase: readonly Eval[];
+  readonly resolvedList: readonly ResolvedCodebase[];
+  /** The campaign's budget and its limiters per upstream. */
+  readonly spending: CampaignSpending;
+}
+
+export async function resolveCampaign(
+  outDir: string,
+  options: CampaignOptions,
+  log: NodeJS.WritableStream,
+): Promise<ResolvedCampaign> {
+  const evalSet: EvalSet = await loadEvalSet(options.evalSetFile);
+  const planned = planRuns(evalSet, {
+    only: options.only,
+    conditions: options.conditions,
+    runs: options.runs,
+  });
+  // A real API's key is read now: an unset variable refuses the campaign before anything exists.
+  upstreamOf(evalSet, planned);
+  // What each condition stages, to be seen reaching the model; said first when it cannot.
+  for (const w of await stagingWarnings(evalSet)) {
+    log.write(`evalrig: warning: ${evalSet.file}#${w.pointer}: ${w.message}\n`);
+  }
+  const treatments = await treatmentsOf(evalSet);
+  const spending = spendingOf(evalSet, options);
+  const jobs = options.jobs ?? 1;
+  if (!Number.isInteger(jobs) || jobs < 1)
+    throw new InputError(`--jobs must be a whole number >= 1, got ${jobs}`);
+  const previous = await existingConditions(outDir);
+
+  // Resolve every codebase before anything is built: a bad source fails the whole command.
+  const withCodebase = evalSet.evals.filter(
+    (e) => e.codebase && planned.some((p) => p.eval.id === e.id),
+  );
+  const resolvedList = await resolveCodebases(
+    withCodebase.map((e) => ({ source: e.codebase!.source, baseDir: e.codebase!.baseDir })),
+    { cacheDir: options.cacheDir },
+  );
+  const warned = new Set<string>();
+  for (const r of resolvedList) {
+    for (const w of r.warnings) {
+      if (!warned.has(w)) log.write(`evalrig: warning: ${w}\n`);
+      warned.add(w);
+    }
+  }
+  return { evalSet, planned, treatments, jobs, previous, withCodebase, resolvedList, spending };
+}

@@ -1,0 +1,48 @@
+/**
+ * What a campaign may spend and how fast it may call each upstream: its budget (`--max-cost`
+ * over the eval set's `max_cost_usd`) and one limiter per upstream (`--max-in-flight`, `--rpm`,
+ * `--tpm` over the eval set's `rate_limits`), shared by every run's gateway and the judge's.
+ */
+import type { EvalSet } from '../../config/index.js';
+import { InputError } from '../../errors/index.js';
+import { UpstreamLimiters, type UpstreamLimits } from '../../gateway/index.js';
+import type { JudgeModel } from '../../judge/index.js';
+import { priceCall } from '../agent.js';
+import { CampaignBudget } from '../budget.js';
+import type { CampaignOptions } from '../options.js';
+
+export interface CampaignSpending {
+  readonly budget: CampaignBudget;
+  readonly limiters: UpstreamLimiters;
+}
+
+/** The campaign's budget and its limiters per upstream: flags over the eval set. */
+export function spendingOf(evalSet: EvalSet, options: CampaignOptions): CampaignSpending {
+  const max = options.maxCostUsd ?? evalSet.max_cost_usd;
+  if (max !== undefined && !(Number.isFinite(max) && max > 0))
+    throw new InputError(`--max-cost must be a number of USD above 0, got ${max}`);
+  const r = evalSet.rate_limits;
+  const limits: UpstreamLimits = {
+    maxInFlight: options.rateLimits?.maxInFlight ?? r.max_in_flight,
+    requestsPerMinute: options.rateLimits?.requestsPerMinute ?? r.requests_per_minute,
+    tokensPerMinute: options.rateLimits?.tokensPerMinute ?? r.tokens_per_minute,
+  };
+  for (const [flag, v] of Object.entries(limits)) {
+    if (v !== undefined && !(Number.isInteger(v) && v >= 1))
+      throw new InputError(`the upstream limit ${flag} must be a whole number >= 1, got ${v}`);
+  }
+  return { budget: new CampaignBudget(max), limiters: new UpstreamLimiters(limits) };
+}
+
+/** The judge's gateway hooks: its upstream's limiter shared with the runs, spending from the same budget. */
+export function judgeGateway(
+  spending: CampaignSpending,
+): (source: JudgeModel['source']) => JudgeModel['gateway'] {
+  return (source) => {
+    const limiter = spending.limiters.for(source);
+    return {
+      ...(limiter ? { limiter } : {}),
+      onCall: (call) => void spending.budget.spendCall(call, 'judge', priceCall),
+    };
+  };
+}

@@ -1,0 +1,75 @@
+/**
+ * The `start` phase of a run: its sandbox, started from the run's image with
+ * its trees, sockets and the agent's files shared.
+ */
+import path from 'node:path';
+import { GH_RECORDER_ENV } from '../../recorder/index.js';
+import { LABELS } from '../../sandbox/index.js';
+import { CONTAINER } from '../layout.js';
+import { serviceSpecsOf } from '../services.js';
+import type { PlannedRun } from '../plan.js';
+import type { CampaignContext, Opened, RunPlace } from './context.js';
+
+/** The `start` phase: the run's sandbox, with its trees, sockets and the agent's binary shared. */
+export async function startSandbox(
+  ctx: CampaignContext,
+  planned: PlannedRun,
+  place: RunPlace,
+  opened: Opened,
+): Promise<void> {
+  const { evalSet } = ctx;
+  const env = opened.env!;
+  const agentShares =
+    ctx.agent && opened.gateway
+      ? ctx.agent.shares(opened.gateway.hostDir)
+      : { files: [], sockets: [] };
+  const keeper = `${place.keeper}:${place.keeper}`;
+  const services = ctx.services?.get(planned.eval.id);
+  opened.sandbox = await ctx.sandboxes.start({
+    // Ready before the sandbox is handed over: the first turn finds them answering.
+    ...(services ? { services: serviceSpecsOf(services) } : {}),
+    image: runImageOf(ctx, planned.eval.id),
+    user: keeper,
+    execUser: place.agentUser,
+    workingDir: place.containerWorkTree,
+    // A session commits; the sandbox has no git identity of its own.
+    env: {
+      HOME: place.home,
+      GIT_AUTHOR_NAME: 'evalrig agent',
+      GIT_AUTHOR_EMAIL: 'agent@evalrig.invalid',
+      GIT_COMMITTER_NAME: 'evalrig agent',
+      GIT_COMMITTER_EMAIL: 'agent@evalrig.invalid',
+      [GH_RECORDER_ENV]: path.posix.join(CONTAINER.socketDir, 'gh.sock'),
+    },
+    labels: {
+      [LABELS.campaign]: ctx.campaign,
+      [LABELS.run]: planned.key,
+      'evalrig.pid': String(process.pid),
+    },
+    folders: [
+      { host: env.workTree, container: place.containerWorkTree, owner: place.agent },
+      { host: env.originPath, container: place.containerOrigin, owner: place.agent },
+      { host: evalSet.dir, container: CONTAINER.evalSetDir, readOnly: true },
+    ],
+    sockets: [
+      { host: place.layout.socketDir, container: CONTAINER.socketDir, names: ['gh.sock'] },
+      ...agentShares.sockets,
+    ],
+    files: agentShares.files,
+    // A copying engine holds the run's host copies to its disk too (a mounted one has its quota).
+    diskBytes: evalSet.resources.disk_bytes,
+    limits: {
+      memoryBytes: evalSet.resources.memory_bytes,
+      cpus: evalSet.resources.cpus,
+      pids: evalSet.resources.pids,
+    },
+  });
+  ctx.live.add(opened.sandbox);
+  if (!place.asRoot) await opened.sandbox.exec(['mkdir', '-p', place.home]);
+}
+
+/** The image a run of eval `id` starts from: its run image, or that with the agent built in. */
+function runImageOf(ctx: CampaignContext, id: string): string {
+  const tag = (ctx.images?.get(id) ?? ctx.image).tag;
+  return ctx.agent?.imageFor(tag) ?? tag;
+}

@@ -1,0 +1,181 @@
+import { readFile } from 'node:fs/promises';
+import { PRICE_TABLE_VERSION, priceTokens } from '../agents/index.js';
+import type { GradingFile, RunLimitName, RunRecord } from '../artifacts/index.js';
+import { flightFiles } from '../campaign-folder/index.js';
+
+/**
+ * The campaign's account in benchmark.json: what its agents and its judge cost (tokens and USD
+ * at the price table's list prices), its wall time and the time spent in model calls. Every
+ * figure is the host's: the agents' from the runs' witnessed totals, model time from the
+ * gateways' logs, the judge's from its calls kept in grading.json.
+ */
+export interface CampaignAccount {
+  /** The price table every cost was priced with. */
+  readonly price_table: string;
+  /** Always "list": no discount, batch or negotiated price is known to evalrig. */
+  readonly prices: 'list';
+  readonly agent: ReadonlyArray<{
+    readonly condition: string;
+    readonly runs: number;
+    readonly model_requests: number;
+    readonly tokens: AccountTokens;
+    readonly cost_usd: number;
+    /** Runs with tokens no price was known for (their cost is not in cost_usd). */
+    readonly unpriced_runs: number;
+  }>;
+  readonly judge: {
+    readonly calls: number;
+    readonly tokens: { readonly input: number; readonly output: number };
+    readonly cost_usd: number;
+    readonly unpriced_calls: number;
+  };
+  /** Agents and judge together, USD. */
+  readonly total_cost_usd: number;
+  /** From the first run's start to the last run's end (a resumed campaign's pauses included). */
+  readonly wall_time_s: number;
+  /** Summed over the agents' model calls, as the gateways logged them (time queued apart). */
+  readonly model_time_s: number;
+  readonly queued_time_s: number;
+  /** Runs that ended on a limit, by which (campaign_cost: cut by the budget, to be replayed). */
+  readonly limit_reached: Readonly<Partial<Record<RunLimitName, number>>>;
+}
+
+export interface AccountTokens {
+  readonly input: number;
+  readonly output: number;
+  readonly cache_read: number;
+  readonly cache_write: number;
+}
+
+interface ConditionSums {
+  runs: number;
+  requests: number;
+  tokens: { input: number; output: number; cache_read: number; cache_write: number };
+  cost: number;
+  unpriced: number;
+}
+
+/** Running sums of the account as the report streams the runs. */
+export class AccountAccumulator {
+  private readonly byCondition = new Map<string, ConditionSums>();
+  private readonly judge = { calls: 0, input: 0, output: 0, cost: 0, unpriced: 0 };
+  private first = Infinity;
+  private last = -Infinity;
+  private modelMs = 0;
+  private queuedMs = 0;
+  private readonly limits: Partial<Record<RunLimitName, number>> = {};
+
+  /** Adds a run's figures (and reads its gateway log's latencies). */
+  async add(runDir: string, record: RunRecord): Promise<void> {
+    this.first = Math.min(this.first, Date.parse(record.started_at));
+    this.last = Math.max(this.last, Date.parse(record.finished_at));
+    if (record.limit) this.limits[record.limit] = (this.limits[record.limit] ?? 0) + 1;
+    let c = this.byCondition.get(record.condition);
+    if (!c) {
+      c = { runs: 0, requests: 0, tokens: zeroTokens(), cost: 0, unpriced: 0 };
+      this.byCondition.set(record.condition, c);
+    }
+    c.runs++;
+    const totals = record.agent?.totals;
+    if (!totals) return;
+    c.requests += totals.model_requests;
+    for (const k of ['input', 'output', 'cache_read', 'cache_write'] as const) {
+      c.tokens[k] += totals.tokens[k];
+    }
+    if (totals.cost_usd === null) c.unpriced++;
+    else c.cost += totals.cost_usd;
+    await this.addLatencies(runDir);
+  }
+
+  private async addLatencies(runDir: string): Promise<void> {
+    const text = await readFile(flightFiles(runDir).calls, 'utf8').catch(() => '');
+    for (const line of text.split('\n')) {
+      if (line === '') continue;
+      try {
+        const call = JSON.parse(line) as { latencyMs?: unknown; queuedMs?: unknown };
+        const latency = typeof call.latencyMs === 'number' ? call.latencyMs : 0;
+        const queued = typeof call.queuedMs === 'number' ? call.queuedMs : 0;
+        this.modelMs += Math.max(0, latency - queued);
+        this.queuedMs += queued;
+      } catch {
+        // A torn last line (a run cut mid-write) adds nothing.
+      }
+    }
+  }
+
+  /** Adds the judge's calls of one grading. */
+  addGrading(g: GradingFile): void {
+    for (const call of g.calls) {
+      const input = call.input_tokens ?? 0;
+      const output = call.output_tokens ?? 0;
+      this.judge.calls++;
+      this.judge.input += input;
+      this.judge.output += output;
+      const cost = priceTokens(g.judge.model, { input, output, cacheRead: 0 });
+      if (cost === null) this.judge.unpriced++;
+      else this.judge.cost += cost;
+    }
+  }
+
+  account(): CampaignAccount {
+    const agent = [...this.byCondition].map(([condition, c]) => ({
+      condition,
+      runs: c.runs,
+      model_requests: c.requests,
+      tokens: c.tokens,
+      cost_usd: round(c.cost),
+      unpriced_runs: c.unpriced,
+    }));
+    const agentCost = agent.reduce((n, a) => n + a.cost_usd, 0);
+    const j = this.judge;
+    return {
+      price_table: PRICE_TABLE_VERSION,
+      prices: 'list',
+      agent,
+      judge: {
+        calls: j.calls,
+        tokens: { input: j.input, output: j.output },
+        cost_usd: round(j.cost),
+        unpriced_calls: j.unpriced,
+      },
+      total_cost_usd: round(agentCost + j.cost),
+      wall_time_s: Number.isFinite(this.first) ? round((this.last - this.first) / 1000, 1) : 0,
+      model_time_s: round(this.modelMs / 1000, 1),
+      queued_time_s: round(this.queuedMs / 1000, 1),
+      limit_reached: { ...this.limits },
+    };
+  }
+}
+
+function zeroTokens(): ConditionSums['tokens'] {
+  return { input: 0, output: 0, cache_read: 0, cache_write: 0 };
+}
+
+function round(n: number, places = 6): number {
+  const f = 10 ** places;
+  return Math.round(n * f) / f;
+}
+
+/** The account in a few lines: for the report's first screen and the CLI's summary. */
+export function accountLines(a: CampaignAccount): string[] {
+  const usd = (n: number) => `${n.toFixed(2)} USD`;
+  const tokens = (t: AccountTokens) => t.input + t.output + t.cache_read + t.cache_write;
+  const lines = a.agent.map(
+    (c) =>
+      `agent, ${c.condition}: ${tokens(c.tokens).toLocaleString('en-US')} tokens, ${usd(c.cost_usd)} over ${c.runs} run(s)${c.unpriced_runs ? ` (${c.unpriced_runs} unpriced)` : ''}`,
+  );
+  if (a.judge.calls > 0) {
+    const t = a.judge.tokens.input + a.judge.tokens.output;
+    lines.push(
+      `judge: ${t.toLocaleString('en-US')} tokens, ${usd(a.judge.cost_usd)} over ${a.judge.calls} call(s)`,
+    );
+  }
+  lines.push(
+    `total: ${usd(a.total_cost_usd)} at list prices (price table ${a.price_table}); wall time ${a.wall_time_s} s, model time ${a.model_time_s} s, queued behind rate limits ${a.queued_time_s} s`,
+  );
+  const limits = Object.entries(a.limit_reached);
+  if (limits.length > 0) {
+    lines.push(`runs that reached a limit: ${limits.map(([k, n]) => `${k} ${n}`).join(', ')}`);
+  }
+  return lines;
+}
