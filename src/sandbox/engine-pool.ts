@@ -16,29 +16,14 @@
  *   { provider: new RemoteDockerProvider({ client: b }), slots: 2 },
  * ]);
  */
-import {
-  watchEngine,
-  type DockerClient,
-  type EngineWatchOptions,
-  type ExecOptions,
-  type ExecResult,
-} from '../runtime/index.js';
+import { watchEngine, type DockerClient, type EngineWatchOptions } from '../runtime/index.js';
 import type { EngineDescription, PreflightResult, PreflightSpec } from './engine-check.js';
 import { connectEngine, type EngineAddress } from './engines.js';
 import { SandboxError } from './errors.js';
+import { WrappedSandbox } from './wrapped.js';
 import { LocalDockerProvider } from './local-docker.js';
 import { RemoteDockerProvider } from './remote-docker.js';
-import type {
-  Owner,
-  Sandbox,
-  SandboxFile,
-  SandboxImage,
-  SandboxProvider,
-  SandboxSpec,
-  ServiceFailure,
-  StartedService,
-  SyncStats,
-} from './types.js';
+import type { Sandbox, SandboxImage, SandboxProvider, SandboxSpec } from './types.js';
 
 export interface PoolMember {
   readonly provider: SandboxProvider;
@@ -174,51 +159,17 @@ export class EnginePool implements SandboxProvider {
 }
 
 /** A member's sandbox whose removal frees its slot (once). */
-class PooledSandbox implements Sandbox {
+class PooledSandbox extends WrappedSandbox {
   private freed = false;
 
   constructor(
-    private readonly inner: Sandbox,
+    inner: Sandbox,
     private readonly free: () => void,
-  ) {}
+  ) {
+    super(inner);
+  }
 
-  get id(): string {
-    return this.inner.id;
-  }
-  get engine(): string {
-    return this.inner.engine;
-  }
-  get mountsHostFolders(): boolean {
-    return this.inner.mountsHostFolders;
-  }
-  get services(): readonly StartedService[] | undefined {
-    return this.inner.services;
-  }
-  serviceFailures(): Promise<readonly ServiceFailure[]> {
-    return this.inner.serviceFailures?.() ?? Promise.resolve([]);
-  }
-  exec(cmd: readonly string[], options?: ExecOptions): Promise<ExecResult> {
-    return this.inner.exec(cmd, options);
-  }
-  readFile(containerPath: string, options: { readonly maxBytes: number }): Promise<Buffer> {
-    return this.inner.readFile(containerPath, options);
-  }
-  writeFiles(files: readonly SandboxFile[]): Promise<void> {
-    return this.inner.writeFiles(files);
-  }
-  copyIn(hostFolder: string, containerPath: string, owner: Owner): Promise<void> {
-    return this.inner.copyIn(hostFolder, containerPath, owner);
-  }
-  syncOut(containerPath: string, hostFolder: string): Promise<SyncStats> {
-    return this.inner.syncOut(containerPath, hostFolder);
-  }
-  stopProcessesOf(user: string, timeoutMs?: number): Promise<void> {
-    return this.inner.stopProcessesOf(user, timeoutMs);
-  }
-  kill(): Promise<void> {
-    return this.inner.kill();
-  }
-  async remove(): Promise<void> {
+  override async remove(): Promise<void> {
     try {
       await this.inner.remove();
     } finally {

@@ -5,21 +5,12 @@ import {
   startContainer,
   type DockerClient,
   type ExecOptions,
-  type ExecResult,
   type RunContainer,
   type RunNetwork,
 } from '../runtime/index.js';
 import { SandboxError } from './errors.js';
-import type {
-  Owner,
-  Sandbox,
-  SandboxFile,
-  SandboxSpec,
-  ServiceFailure,
-  ServiceSpec,
-  StartedService,
-  SyncStats,
-} from './types.js';
+import { WrappedSandbox } from './wrapped.js';
+import type { Sandbox, SandboxSpec, ServiceFailure, ServiceSpec, StartedService } from './types.js';
 
 /** The label naming a service's container (its DNS name on the run's network). */
 export const SERVICE_LABEL = 'evalrig.service';
@@ -244,47 +235,23 @@ async function logTail(client: DockerClient, run: RunContainer): Promise<string[
 }
 
 /** A sandbox whose removal takes its services and network with it. */
-class ServicedSandbox implements Sandbox {
+class ServicedSandbox extends WrappedSandbox {
   constructor(
-    private readonly inner: Sandbox,
+    inner: Sandbox,
     private readonly group: ServiceGroup,
-    readonly services: readonly StartedService[],
-  ) {}
+    private readonly started: readonly StartedService[],
+  ) {
+    super(inner);
+  }
 
-  get id(): string {
-    return this.inner.id;
+  override get services(): readonly StartedService[] {
+    return this.started;
   }
-  get engine(): string {
-    return this.inner.engine;
-  }
-  get mountsHostFolders(): boolean {
-    return this.inner.mountsHostFolders;
-  }
-  exec(cmd: readonly string[], options?: ExecOptions): Promise<ExecResult> {
-    return this.inner.exec(cmd, options);
-  }
-  readFile(containerPath: string, options: { readonly maxBytes: number }): Promise<Buffer> {
-    return this.inner.readFile(containerPath, options);
-  }
-  writeFiles(files: readonly SandboxFile[]): Promise<void> {
-    return this.inner.writeFiles(files);
-  }
-  copyIn(hostFolder: string, containerPath: string, owner: Owner): Promise<void> {
-    return this.inner.copyIn(hostFolder, containerPath, owner);
-  }
-  syncOut(containerPath: string, hostFolder: string): Promise<SyncStats> {
-    return this.inner.syncOut(containerPath, hostFolder);
-  }
-  stopProcessesOf(user: string, timeoutMs?: number): Promise<void> {
-    return this.inner.stopProcessesOf(user, timeoutMs);
-  }
-  kill(): Promise<void> {
-    return this.inner.kill();
-  }
-  remove(): Promise<void> {
+
+  override remove(): Promise<void> {
     return this.group.remove();
   }
-  serviceFailures(): Promise<readonly ServiceFailure[]> {
+  override serviceFailures(): Promise<readonly ServiceFailure[]> {
     return this.group.failures();
   }
 }
