@@ -4,6 +4,7 @@
  * text is the agent's or the model's: escaped, never markup.
  */
 import { readTrajectory, type Step, type Trajectory } from '../trajectory/index.js';
+import { esc } from './format.js';
 
 /** Campaigns of at most this many runs get their steps embedded in report.html. */
 export const EMBED_MAX_RUNS = 12;
@@ -13,14 +14,6 @@ export const EMBED_MAX_BYTES = 2 * 1024 * 1024;
 const EMBED_TEXT_CHARS = 2000;
 /** Texts longer than this many lines are folded. */
 const FOLD_LINES = 6;
-
-const esc = (text: string): string =>
-  text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
 
 /** A text in a <pre>, cut, and folded into <details> when long. */
 function text(label: string, value: string): string {

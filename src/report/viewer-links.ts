@@ -4,14 +4,7 @@
  * the review notes people left. Every link is relative, below the page's folder.
  */
 import type { ReviewFile } from './review-file.js';
-
-const esc = (text: string): string =>
-  text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
+import { esc } from './format.js';
 
 /** A relative link into the viewer: each segment encoded to [A-Za-z0-9._~%-] only. */
 export function viewLink(segments: readonly (string | number)[]): string {
