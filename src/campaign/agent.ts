@@ -245,8 +245,8 @@ function scriptOf(evalSet: EvalSet, planned: PlannedRun): string | undefined {
 }
 
 /**
- * The real API some planned runs call (agent.model.url), with its key read from the host
- * now: an unset variable refuses the campaign before anything is created.
+ * The real API some planned runs call (agent.model.url), with its key (or OAuth token) read
+ * from the host now: an unset variable refuses the campaign before anything is created.
  */
 export function upstreamOf(
   evalSet: EvalSet,
@@ -256,13 +256,19 @@ export function upstreamOf(
   const type = evalSet.agent.type;
   if (type === undefined || type === 'command' || !model || !('url' in model)) return undefined;
   if (planned.every((p) => scriptOf(evalSet, p) !== undefined)) return undefined;
-  const apiKey = process.env[model.key_env];
+  // A subscription's OAuth token (claude-code) or an API key, read the same way.
+  const [field, name, what] =
+    'token_env' in model
+      ? (['token_env', model.token_env, 'OAuth token'] as const)
+      : (['key_env', model.key_env, 'API key'] as const);
+  const apiKey = process.env[name];
   if (!apiKey) {
     throw new InputError(
-      `${evalSet.file}: /agent/model/key_env: the host variable ${model.key_env} is not set (the API key evalrig's gateway adds on the host; it never enters the container)`,
+      `${evalSet.file}: /agent/model/${field}: the host variable ${name} is not set (the ${what} evalrig's gateway adds on the host; it never enters the container)`,
     );
   }
-  return { url: model.url, apiKey, auth: AGENT_ADAPTERS[type].auth };
+  const auth = field === 'token_env' ? 'oauth' : AGENT_ADAPTERS[type].auth;
+  return { url: model.url, apiKey, auth };
 }
 
 /**

@@ -1,11 +1,12 @@
 /**
- * The API keys evalrig adds on the host side (`agent.model.key_env`, `judge.model.key_env`) never
+ * The API keys and the OAuth token evalrig adds on the host side (`agent.model.key_env`,
+ * `agent.model.token_env`, `judge.model.key_env`) never
  * enter the container: that is the point of the model gateway. An eval set that would pass one in
  * anyway (its variable named in `agent.env`, another variable of `agent.env` holding the same
  * value on this host, or a condition's `env` holding it) is refused before anything is built, at
  * the place that passes it. No message quotes a key.
  */
-import { pointer, type Problem } from './problems.js';
+import { pointer, quote, type Problem } from './problems.js';
 
 type Json = Record<string, unknown>;
 
@@ -18,6 +19,8 @@ interface HostKey {
   readonly name: string;
   /** Its value on this host; undefined or '' when unset. */
   readonly value: string | undefined;
+  /** A Claude subscription's OAuth token (`token_env`), not an API key. */
+  readonly token?: true;
 }
 
 function hostKeys(doc: Json, env: NodeJS.ProcessEnv): HostKey[] {
@@ -25,15 +28,20 @@ function hostKeys(doc: Json, env: NodeJS.ProcessEnv): HostKey[] {
   for (const owner of ['agent', 'judge'] as const) {
     const section = doc[owner];
     const model = isObject(section) ? section.model : undefined;
-    if (isObject(model) && typeof model.key_env === 'string' && model.key_env !== '') {
-      const at = pointer(owner, 'model', 'key_env');
-      keys.push({ at, name: model.key_env, value: env[model.key_env] || undefined });
+    if (!isObject(model)) continue;
+    for (const field of ['key_env', 'token_env'] as const) {
+      const name = model[field];
+      if (typeof name !== 'string' || name === '') continue;
+      const at = pointer(owner, 'model', field);
+      const token = field === 'token_env' ? { token: true as const } : {};
+      keys.push({ at, name, value: env[name] || undefined, ...token });
     }
   }
   return keys;
 }
 
-const whose = (key: HostKey): string => `the API key of ${key.at} (${key.name})`;
+const whose = (key: HostKey): string =>
+  `the ${key.token ? 'OAuth token' : 'API key'} of ${key.at} (${key.name})`;
 const NEVER_IN =
   'evalrig adds it on the host side and it must never enter the container, where the agent could read it; remove it';
 
@@ -48,8 +56,8 @@ const NEVER_IN =
 export function keyProblems(doc: Json, env: NodeJS.ProcessEnv): Problem[] {
   const keys = hostKeys(doc, env);
   if (keys.length === 0) return [];
-  const problems: Problem[] = [];
   const agent = isObject(doc.agent) ? doc.agent : {};
+  const problems: Problem[] = tokenProblems(agent);
   const passed = Array.isArray(agent.env) ? (agent.env as unknown[]) : [];
   passed.forEach((name, i) => {
     if (typeof name !== 'string' || name === '') return;
@@ -85,4 +93,22 @@ export function keyProblems(doc: Json, env: NodeJS.ProcessEnv): Problem[] {
     }
   }
   return problems;
+}
+
+/**
+ * A subscription's OAuth token is sent only as Claude Code sends it, to the Messages API:
+ * another agent type names a key (`key_env`) instead.
+ */
+function tokenProblems(agent: Json): Problem[] {
+  const model = agent.model;
+  if (!isObject(model) || !('token_env' in model)) return [];
+  // A command agent's model is refused by the schema already.
+  const type = agent.type;
+  if (typeof type !== 'string' || type === 'claude-code' || type === 'command') return [];
+  return [
+    {
+      pointer: pointer('agent', 'model', 'token_env'),
+      message: `is taken only with a "claude-code" agent (a Claude subscription's OAuth token, sent as Claude Code sends it); a ${quote(type)} agent takes an API key: give "key_env"`,
+    },
+  ];
 }

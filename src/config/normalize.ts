@@ -87,7 +87,9 @@ export function normalize(raw: RawEvalSet, facts: FileFacts): EvalSet {
             model:
               'script' in raw.agent.model
                 ? { script: path.resolve(dir, raw.agent.model.script) }
-                : { url: raw.agent.model.url, key_env: raw.agent.model.key_env },
+                : 'token_env' in raw.agent.model
+                  ? { url: raw.agent.model.url, token_env: raw.agent.model.token_env }
+                  : { url: raw.agent.model.url, key_env: raw.agent.model.key_env },
           }),
     },
     conditions,

@@ -74,7 +74,8 @@ export interface RawEvalSet {
     command?: string[];
     resume_command?: string[];
     env?: string[];
-    model?: { script: string } | { url: string; key_env: string };
+    model?:
+      { script: string } | { url: string; key_env: string } | { url: string; token_env: string };
   };
   conditions?: Record<string, RawCondition>;
   baseline_condition?: string;

@@ -34,6 +34,12 @@ export type ModelSpec =
   { readonly script: string } | { readonly url: string; readonly key_env: string };
 
 /**
+ * Where an adapter agent's model calls go: a {@link ModelSpec}, or (claude-code) the Messages
+ * API at `url` with a Claude subscription's OAuth token read from the host variable `token_env`.
+ */
+export type AgentModelSpec = ModelSpec | { readonly url: string; readonly token_env: string };
+
+/**
  * How the agent is run. Placeholders in command arguments: {prompt}, {turn},
  * {phase}, {eval}, {condition}, {run}, {eval_set_dir} (where the eval set
  * folder is mounted in the container, read only).
@@ -53,7 +59,7 @@ export interface AgentSpec {
   /** Names of host environment variables passed through; nothing else is. */
   readonly env: readonly string[];
   /** Where an adapter agent's model calls go, unless an eval or condition names a script. */
-  readonly model?: ModelSpec;
+  readonly model?: AgentModelSpec;
   /** The model a `codex`, `gemini-cli`, `opencode` or `qwen-code` agent asks for (and is priced by); absent for other types. */
   readonly model_name?: string;
   /**

@@ -25,12 +25,11 @@ import {
   type ResponseFacts,
   type ResponseReader,
   type WireApi,
-  type WireAuth,
 } from '../flight/index.js';
 import { checkServerOptions, makeSocketRoom } from '../host-socket/index.js';
 import { BodyBudget } from './budget.js';
 import { QueuedTime, type UpstreamTicket } from './limiter.js';
-import type { ModelGateway, ModelGatewayOptions } from './types.js';
+import type { ModelGateway, ModelGatewayOptions, UpstreamAuth } from './types.js';
 
 const DEFAULTS = {
   paths: ['/v1/messages'] as readonly string[],
@@ -466,14 +465,35 @@ function upstreamHeaders(
     if (typeof v === 'string') headers[name] = v;
   }
   const key = g.opts.upstream.apiKey;
-  if (key !== undefined) Object.assign(headers, keyHeader(g.opts.upstream.auth ?? api.auth, key));
+  const auth = g.opts.upstream.auth ?? api.auth;
+  if (key !== undefined) Object.assign(headers, keyHeader(auth, key));
+  if (key !== undefined && auth === 'oauth') {
+    headers['anthropic-beta'] = withBeta(headers['anthropic-beta'] as string | undefined);
+  }
   return headers;
 }
 
+/**
+ * The beta Claude Code adds to every request it signs with a subscription's OAuth token
+ * (checked in the strings of its 2.1.332 binary: `oauth_auth`, sent when it is a subscriber).
+ * The agent in the container holds a placeholder key, so it never sends it itself.
+ */
+export const OAUTH_BETA = 'oauth-2025-04-20';
+
+/** The client's `anthropic-beta` list with the OAuth beta in it (once). */
+export function withBeta(client: string | undefined): string {
+  const betas = (client ?? '')
+    .split(',')
+    .map((b) => b.trim())
+    .filter((b) => b !== '');
+  return [...new Set([...betas, OAUTH_BETA])].join(',');
+}
+
 /** The key in the header its API reads (the client's own key header was never passed on). */
-export function keyHeader(auth: WireAuth, key: string): Record<string, string> {
+export function keyHeader(auth: UpstreamAuth, key: string): Record<string, string> {
   switch (auth) {
     case 'bearer':
+    case 'oauth':
       return { authorization: `Bearer ${key}` };
     case 'x-goog-api-key':
       return { 'x-goog-api-key': key };
@@ -497,6 +517,22 @@ export function upstreamQuery(api: WireApi, url: URL): string {
   return q === '' ? '' : `?${q}`;
 }
 
+/**
+ * The upstream path of a call: the API's path under the upstream's base path. A base that ends
+ * in the version the path starts with (`/openai/v1`, as OpenAI-compatible base URLs are given)
+ * does not repeat it: `/openai/v1` + `/v1/responses` is `/openai/v1/responses`.
+ *
+ * @example
+ * upstreamPath('/', '/v1/messages'); // '/v1/messages'
+ * upstreamPath('/api/v1', '/v1/responses'); // '/api/v1/responses'
+ */
+export function upstreamPath(base: string, apiPath: string): string {
+  const last = base.replace(/\/+$/u, '').split('/').pop() ?? '';
+  const [, first = '', ...rest] = apiPath.split('/');
+  const repeated = /^v\d+[a-z0-9]*$/u.test(last) && first === last;
+  return path.posix.join(base, repeated ? rest.join('/') : apiPath);
+}
+
 /** Opens the upstream request (sent by the caller) and relays its answer. */
 function forward(
   g: Gateway,
@@ -507,7 +543,7 @@ function forward(
   body: Buffer,
 ): ClientRequest {
   const target = new URL(g.upstream.href);
-  target.pathname = path.posix.join(g.upstream.pathname, url.pathname);
+  target.pathname = upstreamPath(g.upstream.pathname, url.pathname);
   target.search = upstreamQuery(call.api!, url);
   const up = g.send(target, {
     method: 'POST',

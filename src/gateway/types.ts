@@ -13,11 +13,17 @@ import type { UpstreamLimiter } from './limiter.js';
 export interface GatewayUpstream {
   /** Base URL, e.g. `http://127.0.0.1:4100` (a stand-in) or the API's https origin. */
   readonly url: string;
-  /** The real key, added on the host side; the container only ever holds a placeholder. */
+  /** The real key (or OAuth token), added on the host side; the container only ever holds a placeholder. */
   readonly apiKey?: string;
-  /** The header the key is sent in; default: the one of each call's API (see WireApi.auth). */
-  readonly auth?: WireAuth;
+  /** How the key is sent; default: the header of each call's API (see WireApi.auth). */
+  readonly auth?: UpstreamAuth;
 }
+
+/**
+ * An API's key header ({@link WireAuth}), or `oauth`: a Claude subscription's OAuth token, sent
+ * as Claude Code sends it (`Authorization: Bearer`, and the OAuth beta in `anthropic-beta`).
+ */
+export type UpstreamAuth = WireAuth | 'oauth';
 
 export interface ModelGatewayOptions {
   /** Absolute path of the socket, in a folder the caller made (mode 0711, mounted read-only). */

@@ -46,7 +46,8 @@ describe('e2e: a claude-code campaign plays the real binary against the model st
     agent: { type: 'claude-code', version: VERSION },
     shell: SHELL,
     extra: witnessEvals('claude-code', SHELL),
-    upstream: { script: KEYED_SCRIPT, keyEnv: E2E_KEY_ENV, key: E2E_KEY },
+    // A subscription's OAuth token here (Codex's e2e plays an API key): the host adds it.
+    upstream: { script: KEYED_SCRIPT, keyEnv: E2E_KEY_ENV, key: E2E_KEY, oauth: true },
   });
 
   it('completes the nominal run over two turns, the second resuming the first', async () => {
@@ -114,7 +115,7 @@ describe('e2e: a claude-code campaign plays the real binary against the model st
     expect(a.cost_usd).to.be.greaterThan(a.claim!.cost_usd!);
   });
 
-  it('a real upstream with the key added on the host: the key is in nothing the campaign wrote', async () => {
+  it('a real upstream with an OAuth token added on the host: the token is in nothing the campaign wrote', async () => {
     await expectKeyNeverWritten(campaign);
   });
 

@@ -130,6 +130,8 @@ export interface AdapterCampaignOptions {
     readonly script?: ModelScript;
     readonly keyEnv: string;
     readonly key: string;
+    /** The key is a Claude subscription's OAuth token (`token_env`), not an API key. */
+    readonly oauth?: boolean;
   };
 }
 
@@ -176,7 +178,9 @@ export function adapterCampaign(options: AdapterCampaignOptions): AdapterCampaig
       set: {
         agent: {
           ...options.agent,
-          ...(upstream ? { model: { url: upstream.url, key_env: up!.keyEnv } } : {}),
+          ...(upstream
+            ? { model: { url: upstream.url, [up!.oauth ? 'token_env' : 'key_env']: up!.keyEnv } }
+            : {}),
         },
         probes: { ...TOY_PROBES, ...options.probes },
         ...(options.resources ? { resources: options.resources } : {}),

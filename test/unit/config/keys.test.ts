@@ -141,4 +141,51 @@ describe('eval set: a host-side API key never passed into the container', () => 
     }
     expect(await readdir(dir)).to.deep.equal(['evals.json']);
   });
+
+  const TOKEN = 'sk-ant-oat01-the-subscription-token';
+  const OAUTH_MODEL = { url: 'https://api.anthropic.com', token_env: 'CLAUDE_CODE_OAUTH_TOKEN' };
+
+  it('refuses agent.env passing the OAuth token of token_env, by its name or its value', async () => {
+    const file = await write({
+      agent: {
+        type: 'claude-code',
+        version: '2.1.332',
+        model: OAUTH_MODEL,
+        env: ['CLAUDE_CODE_OAUTH_TOKEN', 'MY_TOKEN'],
+      },
+    });
+    const found = await problems(file, { CLAUDE_CODE_OAUTH_TOKEN: TOKEN, MY_TOKEN: TOKEN });
+    expect(found).to.have.length(2);
+    expect(found[0]).to.match(
+      /^\/agent\/env\/0: passes the OAuth token of \/agent\/model\/token_env \(CLAUDE_CODE_OAUTH_TOKEN\) into the container/u,
+    );
+    expect(found[1]).to.match(
+      /^\/agent\/env\/1: MY_TOKEN holds the same value on this host as the OAuth token/u,
+    );
+    for (const p of found) expect(p).not.to.include(TOKEN);
+  });
+
+  it('takes token_env for a claude-code agent only, and a base URL with a path but no query', async () => {
+    const ok = await write({
+      agent: { type: 'claude-code', version: '2.1.332', model: OAUTH_MODEL },
+    });
+    const set = await loadEvalSet(ok, { env: {} });
+    expect(set.agent.model).to.deep.equal(OAUTH_MODEL);
+    const compat = { url: 'https://host.example/openai/v1', key_env: 'OPENAI_API_KEY' };
+    const codex = await write({
+      agent: { type: 'codex', version: '0.171.0', model: compat },
+    });
+    expect((await loadEvalSet(codex, { env: {} })).agent.model).to.deep.equal(compat);
+    const wrong = await write({
+      agent: {
+        type: 'codex',
+        version: '0.171.0',
+        model: { ...OAUTH_MODEL, url: 'https://h/v1?x=1' },
+      },
+    });
+    expect(await problems(wrong, {})).to.deep.equal([
+      '/agent/model/url: must be an http(s) URL like https://api.anthropic.com or https://host/openai/v1 (no query), got "https://h/v1?x=1"',
+      '/agent/model/token_env: is taken only with a "claude-code" agent (a Claude subscription\'s OAuth token, sent as Claude Code sends it); a "codex" agent takes an API key: give "key_env"',
+    ]);
+  });
 });
