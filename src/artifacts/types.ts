@@ -423,6 +423,8 @@ export interface ConditionsFile {
     }>;
     readonly env: readonly string[];
     readonly agent_args: readonly string[];
+    /** Its agent, in a campaign that plays more than one (a cross-agent campaign). */
+    readonly agent?: AgentIdentity;
   }>;
   readonly evals: ReadonlyArray<{
     readonly id: string;
@@ -442,7 +444,10 @@ export interface ConditionsFile {
   /** The engines this invocation spread its runs over, in order (absent in campaigns of older versions). */
   readonly engines?: readonly EngineRecord[];
   readonly stand_in_sha256: string;
-  /** An adapter agent: its package, version and binary (absent for a command agent). */
+  /**
+   * The adapter agent: its package, version and binary (absent for a command agent, and
+   * when the campaign plays several: each condition then names its own).
+   */
   readonly agent?: AgentIdentity;
   readonly evalrig_version: string;
   readonly created_at: string;

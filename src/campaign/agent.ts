@@ -25,7 +25,13 @@ import type {
   StopRecord,
   TurnAgentRecord,
 } from '../artifacts/index.js';
-import type { EvalSet } from '../config/index.js';
+import {
+  agentOf,
+  isAdapterAgent,
+  type AdapterAgentType,
+  type AgentSpec,
+  type EvalSet,
+} from '../config/index.js';
 import { InputError } from '../errors/index.js';
 import type { CallPricer, WitnessedTurn } from '../flight/index.js';
 import type { ModelSource } from '../gateway/index.js';
@@ -59,31 +65,78 @@ export function relayBundle(root: string = projectRoot()): string {
   return path.join(root, 'dist', 'stand-in', 'model-relay', 'model-relay');
 }
 
-/**
- * For an adapter eval set (`claude-code`, `codex`): installs the agent's exact version into the
- * cache (once), loads the model scripts the planned runs play, reads the real API's key from
- * the host, builds the derived images with install `image`, and asks the agent its version in
- * every image the runs use, as a run starts it. Any failure refuses the campaign before
- * anything is played. A command agent needs none of it: undefined.
- */
-export async function prepareCampaignAgent(options: {
+/** A campaign's adapter agents by condition name: one per condition its runs play. */
+export type CampaignAgents = ReadonlyMap<string, CampaignAgent>;
+
+/** What preparing a campaign's agents needs. */
+export interface AgentPreparation {
   readonly client: DockerClient;
   readonly evalSet: EvalSet;
   readonly planned: readonly PlannedRun[];
   readonly images: readonly string[];
   readonly campaign: string;
   readonly log?: NodeJS.WritableStream;
-}): Promise<CampaignAgent | undefined> {
-  const { evalSet, client } = options;
-  const type = evalSet.agent.type;
-  if (type === undefined || type === 'command') return undefined;
+}
+
+/**
+ * For an adapter eval set: each distinct agent the planned runs play (the set's, or a
+ * condition's own in a cross-agent campaign) prepared once, by condition name. A command
+ * agent needs none of it: undefined.
+ */
+export async function prepareCampaignAgents(
+  options: AgentPreparation,
+): Promise<CampaignAgents | undefined> {
+  const { evalSet, planned } = options;
+  if (!isAdapterAgent(evalSet.agent)) return undefined;
+  const sourceFor = await modelSources(evalSet, planned);
+  const prepared = new Map<string, CampaignAgent>();
+  const out = new Map<string, CampaignAgent>();
+  for (const c of evalSet.conditions) {
+    if (!planned.some((p) => p.condition.name === c.name)) continue;
+    const spec = agentOf(evalSet, c);
+    // The eval set's checks keep command agents out of conditions (all adapters or none).
+    if (!isAdapterAgent(spec)) continue;
+    const key = JSON.stringify([spec.type, spec.version, spec.install, spec.model_name]);
+    let agent = prepared.get(key);
+    if (!agent) {
+      const at = c.agent ? `/conditions/${c.name}/agent` : '/agent';
+      agent = await prepareCampaignAgent({ ...options, spec, at, sourceFor });
+      prepared.set(key, agent);
+    }
+    out.set(c.name, agent);
+  }
+  return out;
+}
+
+/** The agent of a planned run, when its campaign plays adapter agents. */
+export function agentFor(
+  agents: CampaignAgents | undefined,
+  planned: Pick<PlannedRun, 'condition'>,
+): CampaignAgent | undefined {
+  return agents?.get(planned.condition.name);
+}
+
+/**
+ * One adapter agent (`spec`, written at JSON pointer `at`): installs its exact version into
+ * the cache (once), builds the derived images with install `image`, and asks the agent its
+ * version in every image the runs use, as a run starts it. Any failure refuses the campaign
+ * before anything is played.
+ */
+async function prepareCampaignAgent(
+  options: AgentPreparation & {
+    readonly spec: AgentSpec & { readonly type: AdapterAgentType };
+    readonly at: string;
+    readonly sourceFor: (planned: PlannedRun) => ModelSource;
+  },
+): Promise<CampaignAgent> {
+  const { evalSet, client, spec } = options;
+  const type = spec.type;
   const adapter = AGENT_ADAPTERS[type];
-  const sourceFor = await modelSources(evalSet, options.planned);
-  const install = await ensureAgentInstalled(adapter.install(evalSet.agent.version!));
-  const inImage = evalSet.agent.install === 'image';
+  const install = await ensureAgentInstalled(adapter.install(spec.version!));
+  const inImage = spec.install === 'image';
   if (inImage && adapter.packageDir) {
     throw new InputError(
-      `${evalSet.file}: /agent/install: "image" is not played for a ${type} agent yet (its package is a folder): use "mount"`,
+      `${evalSet.file}: ${options.at}/install: "image" is not played for a ${type} agent yet (its package is a folder): use "mount"`,
     );
   }
   const files = agentFiles(adapter, install, await relayOf(adapter), await supportOf(adapter));
@@ -118,8 +171,8 @@ export async function prepareCampaignAgent(options: {
     adapter,
     install,
     files,
-    sourceFor,
-    ...(evalSet.agent.model_name === undefined ? {} : { model: evalSet.agent.model_name }),
+    sourceFor: options.sourceFor,
+    ...(spec.model_name === undefined ? {} : { model: spec.model_name }),
     ...(relaySha256 === undefined ? {} : { relaySha256 }),
     ...(inImage ? { derived } : {}),
   });
@@ -226,7 +279,8 @@ export async function modelSources(
     const file = scriptOf(evalSet, run);
     const script = file === undefined ? undefined : scripts.get(file);
     if (script) return { script };
-    if (upstream && file === undefined) return upstream;
+    const real = upstream(agentOf(evalSet, run.condition));
+    if (real && file === undefined) return real;
     // The eval set's checks and the plan make this unreachable; a clear message if it is not.
     throw new InputError(
       `${evalSet.file}: eval ${run.eval.id} (condition ${run.condition.name}) has no model: give agent.model or a model_script`,
@@ -234,9 +288,9 @@ export async function modelSources(
   };
 }
 
-/** The run's model script: its condition's, else its eval's, else agent.model's. */
+/** The run's model script: its condition's, else its eval's, else its agent's model's. */
 function scriptOf(evalSet: EvalSet, planned: PlannedRun): string | undefined {
-  const model = evalSet.agent.model;
+  const model = agentOf(evalSet, planned.condition).model;
   return (
     planned.condition.model_script ??
     planned.eval.model_script ??
@@ -245,30 +299,36 @@ function scriptOf(evalSet: EvalSet, planned: PlannedRun): string | undefined {
 }
 
 /**
- * The real API some planned runs call (agent.model.url), with its key (or OAuth token) read
- * from the host now: an unset variable refuses the campaign before anything is created.
+ * The real API each agent some planned runs call (its model.url), with its key (or OAuth
+ * token) read from the host now: an unset variable refuses the campaign before anything is
+ * created.
  */
 export function upstreamOf(
   evalSet: EvalSet,
   planned: readonly PlannedRun[],
-): ModelSource | undefined {
-  const model = evalSet.agent.model;
-  const type = evalSet.agent.type;
-  if (type === undefined || type === 'command' || !model || !('url' in model)) return undefined;
-  if (planned.every((p) => scriptOf(evalSet, p) !== undefined)) return undefined;
-  // A subscription's OAuth token (claude-code) or an API key, read the same way.
-  const [field, name, what] =
-    'token_env' in model
-      ? (['token_env', model.token_env, 'OAuth token'] as const)
-      : (['key_env', model.key_env, 'API key'] as const);
-  const apiKey = process.env[name];
-  if (!apiKey) {
-    throw new InputError(
-      `${evalSet.file}: /agent/model/${field}: the host variable ${name} is not set (the ${what} evalrig's gateway adds on the host; it never enters the container)`,
-    );
+): (agent: AgentSpec) => ModelSource | undefined {
+  const sources = new Map<AgentSpec, ModelSource>();
+  for (const p of planned) {
+    const agent = agentOf(evalSet, p.condition);
+    const model = agent.model;
+    if (!isAdapterAgent(agent) || !model || !('url' in model) || sources.has(agent)) continue;
+    if (scriptOf(evalSet, p) !== undefined) continue;
+    // A subscription's OAuth token (claude-code) or an API key, read the same way.
+    const [field, name, what] =
+      'token_env' in model
+        ? (['token_env', model.token_env, 'OAuth token'] as const)
+        : (['key_env', model.key_env, 'API key'] as const);
+    const apiKey = process.env[name];
+    if (!apiKey) {
+      const at = p.condition.agent ? `/conditions/${p.condition.name}/agent` : '/agent';
+      throw new InputError(
+        `${evalSet.file}: ${at}/model/${field}: the host variable ${name} is not set (the ${what} evalrig's gateway adds on the host; it never enters the container)`,
+      );
+    }
+    const auth = field === 'token_env' ? 'oauth' : AGENT_ADAPTERS[agent.type].auth;
+    sources.set(agent, { url: model.url, apiKey, auth });
   }
-  const auth = field === 'token_env' ? 'oauth' : AGENT_ADAPTERS[type].auth;
-  return { url: model.url, apiKey, auth };
+  return (agent) => sources.get(agent);
 }
 
 /**
@@ -325,17 +385,18 @@ export function turnAgentRecord(
 }
 
 /**
- * What each condition stages that its adapter agent should load, by condition name (empty
+ * What each condition stages that its adapter agent should load, by condition name (none
  * for a command agent, whose model calls no gateway witnesses).
  */
 export async function treatmentsOf(
   evalSet: EvalSet,
 ): Promise<ReadonlyMap<string, readonly StagedInstruction[]>> {
-  const type = evalSet.agent.type;
   const out = new Map<string, readonly StagedInstruction[]>();
-  if (type === undefined || type === 'command') return out;
-  const rule = AGENT_ADAPTERS[type].instructions;
-  for (const c of evalSet.conditions) out.set(c.name, await stagedInstructions(c, rule));
+  for (const c of evalSet.conditions) {
+    const agent = agentOf(evalSet, c);
+    if (!isAdapterAgent(agent)) continue;
+    out.set(c.name, await stagedInstructions(c, AGENT_ADAPTERS[agent.type].instructions));
+  }
   return out;
 }
 

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { playAgentTurn, type TurnSummary } from '../agents/index.js';
 import type { TurnAgentRecord } from '../artifacts/index.js';
-import type { EvalSet } from '../config/index.js';
+import { agentOf, type EvalSet } from '../config/index.js';
 import type { ExecResult, Sandbox } from '../sandbox/index.js';
 import type { CampaignAgent } from './agent.js';
 import { CONTAINER, transcriptName, turnOutputName, type RunLayout } from './layout.js';
@@ -56,8 +56,9 @@ export interface TurnPlayerContext {
  */
 export function turnPlayer(t: TurnPlayerContext): TurnPlayer {
   const { evalSet, planned } = t;
+  const spec = agentOf(evalSet, planned.condition);
   const passThrough: Record<string, string> = {};
-  for (const name of evalSet.agent.env) {
+  for (const name of spec.env) {
     const value = process.env[name];
     if (value !== undefined) passThrough[name] = value;
   }
@@ -92,7 +93,7 @@ export function turnPlayer(t: TurnPlayerContext): TurnPlayer {
     };
   }
   return async (turn) => {
-    const template = turn.n === 1 ? evalSet.agent.command : evalSet.agent.resume_command;
+    const template = turn.n === 1 ? spec.command : spec.resume_command;
     const values = placeholderValues(planned, turn);
     const argv = [...template, ...planned.condition.agent_args].map((a) =>
       fillPlaceholders(a, values),

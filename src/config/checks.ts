@@ -56,7 +56,11 @@ function modelChecks(folder: EvalSetFolder, doc: Json): Promise<Problem | undefi
   if (isObject(agent.model))
     scripts.push([pointer('agent', 'model', 'script'), agent.model.script]);
   for (const [name, c] of entries(doc.conditions)) {
-    if (isObject(c)) scripts.push([pointer('conditions', name, 'model_script'), c.model_script]);
+    if (!isObject(c)) continue;
+    scripts.push([pointer('conditions', name, 'model_script'), c.model_script]);
+    if (isObject(c.agent) && isObject(c.agent.model)) {
+      scripts.push([pointer('conditions', name, 'agent', 'model', 'script'), c.agent.model.script]);
+    }
   }
   list(doc.evals).forEach((e, i) => {
     if (isObject(e)) scripts.push([pointer('evals', i, 'model_script'), e.model_script]);
@@ -74,22 +78,66 @@ function modelChecks(folder: EvalSetFolder, doc: Json): Promise<Problem | undefi
         return { pointer: at, message: error.message };
       }
     });
-  if (typeof agent.type === 'string' && agent.type !== 'command' && !isObject(agent.model)) {
-    const conditions = entries(doc.conditions);
-    const everyCondition =
-      conditions.length > 0 &&
-      conditions.every(([, c]) => isObject(c) && typeof c.model_script === 'string');
-    list(doc.evals).forEach((e, i) => {
-      if (!isObject(e) || typeof e.model_script === 'string' || everyCondition) return;
-      pending.push(
-        Promise.resolve({
-          pointer: pointer('evals', i),
-          message: `a "${agent.type}" agent needs a model for this eval: give agent.model ({ "script" } or { "url", "key_env" }), or a "model_script" here or in every condition`,
-        }),
-      );
-    });
-  }
+  pending.push(...missingModels(doc).map((p) => Promise.resolve(p)));
   return pending;
+}
+
+/**
+ * Each eval an adapter agent plays without a model: for every condition, its `model_script`,
+ * else the eval's, else its agent's (its own or the set's) `model` must say where calls go.
+ */
+function missingModels(doc: Json): Problem[] {
+  const top = isObject(doc.agent) ? doc.agent : {};
+  const named = entries(doc.conditions).filter((e): e is [string, Json] => isObject(e[1]));
+  const conditions: Json[] = named.length > 0 ? named.map(([, c]) => c) : [{}];
+  const problems: Problem[] = [];
+  list(doc.evals).forEach((e, i) => {
+    if (!isObject(e) || typeof e.model_script === 'string') return;
+    const lacking = conditions.find((c) => {
+      const agent = isObject(c.agent) ? c.agent : top;
+      const adapter = typeof agent.type === 'string' && agent.type !== 'command';
+      return adapter && typeof c.model_script !== 'string' && !isObject(agent.model);
+    });
+    if (!lacking) return;
+    const type = String((isObject(lacking.agent) ? lacking.agent : top).type);
+    problems.push({
+      pointer: pointer('evals', i),
+      message: `a "${type}" agent needs a model for this eval: give agent.model ({ "script" } or { "url", "key_env" }), or a "model_script" here or in every condition`,
+    });
+  });
+  return problems;
+}
+
+/**
+ * A condition's own agent (a cross-agent campaign): an adapter agent, beside an adapter agent
+ * at the top (a command agent's turns are played another way), its keys kept out of the
+ * container as the set's are.
+ */
+function conditionAgentProblems(doc: Json, env: NodeJS.ProcessEnv): Problem[] {
+  const problems: Problem[] = [];
+  const top = isObject(doc.agent) ? doc.agent : {};
+  const topIsCommand = top.type === undefined || top.type === 'command';
+  for (const [name, c] of entries(doc.conditions)) {
+    if (!isObject(c) || !isObject(c.agent)) continue;
+    const at = pointer('conditions', name, 'agent');
+    if (c.agent.type === undefined || c.agent.type === 'command') {
+      problems.push({
+        pointer: `${at}/type`,
+        message: `a condition's own agent must be an adapter agent ("claude-code", "codex", "gemini-cli", "opencode", "qwen-code"), got ${quote(c.agent.type ?? 'command')}`,
+      });
+    } else if (topIsCommand) {
+      problems.push({
+        pointer: at,
+        message: `a condition's own agent needs an adapter agent at the top too (/agent/type is ${quote(top.type ?? 'command')}): conditions' agents are all adapters or none`,
+      });
+    }
+    const own = keyProblems({ agent: c.agent, judge: doc.judge }, env);
+    for (const p of own) {
+      if (p.pointer.startsWith('/agent/'))
+        problems.push({ ...p, pointer: at + p.pointer.slice(6) });
+    }
+  }
+  return problems;
 }
 
 /** The judge's model name (required with a real API) and the conditions it compares. */
@@ -174,6 +222,7 @@ export async function semanticProblems(
 
   pending.push(...modelChecks(folder, doc));
   problems.push(...keyProblems(doc, env));
+  problems.push(...conditionAgentProblems(doc, env));
   problems.push(...messageCheckProblems(doc));
   if (isObject(doc.judge)) {
     problems.push(...judgeProblems(doc.judge, conditionNames));

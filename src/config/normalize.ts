@@ -7,6 +7,7 @@ import { parseMemory } from './memory.js';
 import { messageChecksOf } from './message-checks.js';
 import { normalizeWorkTreePath } from './paths.js';
 import type {
+  RawAgent,
   RawCondition,
   RawEnvironment,
   RawEval,
@@ -16,6 +17,7 @@ import type {
   RawTurn,
 } from './raw.js';
 import type {
+  AgentSpec,
   Condition,
   EnvironmentImageSpec,
   Eval,
@@ -64,34 +66,12 @@ export interface FileFacts {
 export function normalize(raw: RawEvalSet, facts: FileFacts): EvalSet {
   const dir = path.dirname(facts.file);
   const conditions = normalizeConditions(raw.conditions, dir);
-  const adapter = raw.agent.type === 'command' ? undefined : raw.agent.type;
   return {
     file: facts.file,
     dir,
     sha256: facts.sha256,
     name: raw.name,
-    agent: {
-      // Absent means `command`, so that eval sets of before read the same.
-      ...(adapter ? { type: adapter } : {}),
-      ...(raw.agent.version === undefined ? {} : { version: raw.agent.version }),
-      ...(adapter && DEFAULTS.model_name[adapter]
-        ? { model_name: raw.agent.model_name ?? DEFAULTS.model_name[adapter] }
-        : {}),
-      ...(adapter ? { install: raw.agent.install ?? DEFAULTS.agent_install } : {}),
-      command: raw.agent.command ?? [],
-      resume_command: raw.agent.resume_command ?? raw.agent.command ?? [],
-      env: raw.agent.env ?? [],
-      ...(raw.agent.model === undefined
-        ? {}
-        : {
-            model:
-              'script' in raw.agent.model
-                ? { script: path.resolve(dir, raw.agent.model.script) }
-                : 'token_env' in raw.agent.model
-                  ? { url: raw.agent.model.url, token_env: raw.agent.model.token_env }
-                  : { url: raw.agent.model.url, key_env: raw.agent.model.key_env },
-          }),
-    },
+    agent: normalizeAgent(raw.agent, dir),
     conditions,
     baseline_condition: raw.baseline_condition ?? conditions[0]!.name,
     probes: raw.probes ?? {},
@@ -108,6 +88,33 @@ export function normalize(raw: RawEvalSet, facts: FileFacts): EvalSet {
     rate_limits: { ...raw.rate_limits },
     ...(raw.judge === undefined ? {} : { judge: normalizeJudge(raw.judge, dir) }),
     evals: raw.evals.map((item) => normalizeEval(item, raw, dir)),
+  };
+}
+
+/** An agent as evalrig uses it: defaults applied, its model script's path made absolute. */
+function normalizeAgent(agent: RawAgent, dir: string): AgentSpec {
+  const adapter = agent.type === 'command' ? undefined : agent.type;
+  return {
+    // Absent means `command`, so that eval sets of before read the same.
+    ...(adapter ? { type: adapter } : {}),
+    ...(agent.version === undefined ? {} : { version: agent.version }),
+    ...(adapter && DEFAULTS.model_name[adapter]
+      ? { model_name: agent.model_name ?? DEFAULTS.model_name[adapter] }
+      : {}),
+    ...(adapter ? { install: agent.install ?? DEFAULTS.agent_install } : {}),
+    command: agent.command ?? [],
+    resume_command: agent.resume_command ?? agent.command ?? [],
+    env: agent.env ?? [],
+    ...(agent.model === undefined
+      ? {}
+      : {
+          model:
+            'script' in agent.model
+              ? { script: path.resolve(dir, agent.model.script) }
+              : 'token_env' in agent.model
+                ? { url: agent.model.url, token_env: agent.model.token_env }
+                : { url: agent.model.url, key_env: agent.model.key_env },
+        }),
   };
 }
 
@@ -129,6 +136,7 @@ function normalizeConditions(
     env: c.env ?? {},
     agent_args: c.agent_args ?? [],
     ...(c.model_script === undefined ? {} : { model_script: path.resolve(dir, c.model_script) }),
+    ...(c.agent === undefined ? {} : { agent: normalizeAgent(c.agent, dir) }),
   }));
 }
 

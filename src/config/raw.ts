@@ -18,6 +18,8 @@ export interface RawCondition {
   env?: Record<string, string>;
   agent_args?: string[];
   model_script?: string;
+  /** This condition's own agent, replacing the set's (a cross-agent campaign). */
+  agent?: RawAgent;
 }
 
 export type RawTurn = string | { message: string; phase?: string };
@@ -66,17 +68,7 @@ export interface RawEvalSet {
   runs?: number;
   timeout?: number;
   turn_timeout?: number;
-  agent: {
-    type?: 'command' | 'claude-code' | 'codex' | 'gemini-cli' | 'opencode' | 'qwen-code';
-    version?: string;
-    model_name?: string;
-    install?: 'mount' | 'image';
-    command?: string[];
-    resume_command?: string[];
-    env?: string[];
-    model?:
-      { script: string } | { url: string; key_env: string } | { url: string; token_env: string };
-  };
+  agent: RawAgent;
   conditions?: Record<string, RawCondition>;
   baseline_condition?: string;
   probes?: Record<string, string>;
@@ -118,4 +110,19 @@ export interface RawService {
   ready: { command?: string; port?: number; timeout?: number };
   resources?: { memory?: string | number; cpus?: number; pids?: number };
   setup?: string[];
+}
+
+/** An agent as written: the set's `agent`, or a condition's own. */
+export interface RawAgent {
+  type?: 'command' | 'claude-code' | 'codex' | 'gemini-cli' | 'opencode' | 'qwen-code';
+  version?: string;
+  model_name?: string;
+  install?: 'mount' | 'image';
+  command?: string[];
+  resume_command?: string[];
+  env?: string[];
+  model?:
+    | { script: string }
+    | { url: string; key_env: string }
+    | { url: string; token_env: string };
 }

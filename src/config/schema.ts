@@ -239,7 +239,12 @@ function explainOne(e: ErrorObject): Problem {
     }
     case 'false schema':
       // A field one branch forbids, e.g. `command` of an agent whose adapter plays the turns.
-      return { pointer: at, message: FORBIDDEN[at] ?? 'is not allowed here' };
+      // A condition's own agent has the same fields: the same sentences.
+      return {
+        pointer: at,
+        message:
+          FORBIDDEN[at.replace(/^\/conditions\/[^/]+(?=\/agent\/)/u, '')] ?? 'is not allowed here',
+      };
     case 'required':
       return {
         pointer: at,

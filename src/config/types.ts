@@ -24,6 +24,8 @@ export interface Condition {
   readonly agent_args: readonly string[];
   /** Absolute path of the model script its runs play (claude-code), overriding the eval's. */
   readonly model_script?: string;
+  /** Its own agent, replacing the set's for its runs (a cross-agent campaign); see agentOf. */
+  readonly agent?: AgentSpec;
 }
 
 /**

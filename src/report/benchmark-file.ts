@@ -23,6 +23,11 @@ export interface Provenance {
   readonly stand_in_sha256: string;
   /** An adapter agent's package, exact version and binary sha256 (absent for a command agent). */
   readonly agent?: AgentIdentity;
+  /**
+   * Each condition's agent by condition name, in a campaign that plays several (a cross-agent
+   * campaign; `agent` is then absent).
+   */
+  readonly agents?: Readonly<Record<string, AgentIdentity>>;
   /** The evalrig that ran the campaign. */
   readonly evalrig_version: string;
   /** The evalrig that wrote this report. */

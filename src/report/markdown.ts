@@ -79,6 +79,11 @@ export function renderBaseline(b: BenchmarkFile): string {
           ]),
         ]
       : []),
+    ...Object.entries(p.agents ?? {}).flatMap(([name, a]) => [
+      [`agent (${name})`, `${a.package}@${a.version}`],
+      [`agent binary sha256 (${name})`, a.binary_sha256],
+      ...(a.model ? [[`agent model (${name})`, a.model]] : []),
+    ]),
     ['evalrig (campaign)', p.evalrig_version],
     ['evalrig (report)', p.report_evalrig_version],
     ['campaign created', p.campaign_created_at],
@@ -120,6 +125,7 @@ export function renderReportMd(b: BenchmarkFile): string {
       MEASURE_LABELS[m],
       ...conds.map((c) => formatNumber(c.measures[m])),
     ]),
+    ...agentRows(b),
     ...AGENT_MEASURES.map((m) => [AGENT_LABELS[m], ...conds.map((c) => formatNumber(c.agent[m]))]),
     ...checkNames.map((name) => [
       messageCheckLabel(name),
@@ -310,4 +316,12 @@ export function checkMarkdown(file: string, md: string, headings: readonly strin
       }
     }
   }
+}
+
+/** The row naming each condition's agent, in a campaign that plays several. */
+function agentRows(b: BenchmarkFile): string[][] {
+  const agents = b.provenance.agents;
+  if (!agents) return [];
+  const name = (c: string) => (agents[c] ? `${agents[c].package}@${agents[c].version}` : 'n/a');
+  return [['agent', ...b.conditions.map((c) => name(c.condition))]];
 }

@@ -1,6 +1,6 @@
 import { AccountAccumulator } from './account.js';
 import path from 'node:path';
-import { evalrigVersion, type ConditionsFile } from '../artifacts/index.js';
+import { evalrigVersion, type AgentIdentity, type ConditionsFile } from '../artifacts/index.js';
 import {
   campaignFiles,
   notACampaign,
@@ -226,6 +226,7 @@ export async function writeReport(
       ...servicesOf(services),
       stand_in_sha256: conditionsFile.stand_in_sha256,
       ...(conditionsFile.agent ? { agent: conditionsFile.agent } : {}),
+      ...agentsOf(conditionsFile),
       evalrig_version: conditionsFile.evalrig_version,
       report_evalrig_version: evalrigVersion,
       campaign_created_at: conditionsFile.created_at,
@@ -283,4 +284,11 @@ export async function writeReport(
     ...(benchmark.account ? { account: benchmark.account } : {}),
     broken,
   };
+}
+
+/** Each condition's agent, when conditions.json names one per condition (a cross-agent campaign). */
+function agentsOf(file: ConditionsFile): { agents?: Record<string, AgentIdentity> } {
+  const named = file.conditions.filter((c) => c.agent !== undefined);
+  if (named.length === 0) return {};
+  return { agents: Object.fromEntries(named.map((c) => [c.name, c.agent!])) };
 }

@@ -71,11 +71,12 @@ export interface StagingWarning {
  * other than written): none for a `command` agent, whose loading evalrig does not know.
  */
 export async function stagingWarnings(evalSet: EvalSet): Promise<StagingWarning[]> {
-  const type = evalSet.agent.type;
-  if (type === undefined || type === 'command') return [];
-  const adapter = AGENT_ADAPTERS[type as AdapterType];
   const out: StagingWarning[] = [];
   for (const condition of evalSet.conditions) {
+    // Each condition's own agent (a cross-agent campaign), else the set's.
+    const type = (condition.agent ?? evalSet.agent).type;
+    if (type === undefined || type === 'command') continue;
+    const adapter = AGENT_ADAPTERS[type as AdapterType];
     for (const s of await stagedInstructions(condition, adapter.instructions)) {
       if (s.note === null) continue;
       const from = condition.stage.find((p) => s.path === p.to || s.path.startsWith(`${p.to}/`));

@@ -48,7 +48,10 @@ export async function writeConditions(
 ): Promise<ConditionsFile> {
   const { evalSet, previous, jobs } = resolved;
   const { image, environments } = images;
-  const { codebases, agent, engineRecords } = setup;
+  const { codebases, agents, engineRecords } = setup;
+  // One agent: conditions.json's `agent`, as ever. Several (a cross-agent campaign): each condition's.
+  const distinct = new Set(agents?.values());
+  const single = distinct.size === 1 ? [...distinct][0] : undefined;
   const conditions: ConditionsFile = {
     schema: 'evalrig/conditions@1',
     campaign,
@@ -67,6 +70,9 @@ export async function writeConditions(
         ),
         env: Object.keys(c.env).sort(),
         agent_args: [...c.agent_args],
+        ...(distinct.size > 1 && agents?.get(c.name)
+          ? { agent: agents.get(c.name)!.identity }
+          : {}),
       })),
     ),
     evals: evalSet.evals.map((e) => {
@@ -85,7 +91,7 @@ export async function writeConditions(
     image: environments.record({ tag: image.tag, id: image.id }),
     ...(engineRecords.size > 0 ? { engines: [...engineRecords.values()] } : {}),
     stand_in_sha256: image.standInSha256,
-    ...(agent ? { agent: agent.identity } : {}),
+    ...(single ? { agent: single.identity } : {}),
     evalrig_version: version,
     created_at: previous?.created_at ?? new Date().toISOString(),
     options: {

@@ -41,7 +41,7 @@ function contextOf(
   guard: CampaignGuard,
 ): CampaignContext {
   const { image, environments } = images;
-  const { agent } = setup;
+  const { agents } = setup;
   return {
     campaign: guard.campaign,
     outDir,
@@ -56,9 +56,9 @@ function contextOf(
     keepEnvironments: Boolean(options.keepEnvironments),
     maxOutputBytes: 1024 * 1024,
     maxPatchBytes: 1024 * 1024,
-    ...(agent
+    ...(agents
       ? {
-          agent,
+          agents,
           modelBudget: new BodyBudget(CAMPAIGN_BODY_BUDGET),
           treatments: resolved.treatments,
         }

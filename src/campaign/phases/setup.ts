@@ -9,7 +9,7 @@ import type { EngineRecord } from '../../artifacts/index.js';
 import type { SetupOutput } from '../../image/index.js';
 import { LABELS } from '../../runtime/index.js';
 import { materializeCodebase, type ResolvedCodebase } from '../../source/index.js';
-import { prepareCampaignAgent, type CampaignAgent } from '../agent.js';
+import { prepareCampaignAgents, type CampaignAgents } from '../agent.js';
 import type { CampaignOptions } from '../options.js';
 import { preflightCommand } from '../command-preflight.js';
 import { preflightEngines } from '../engine-setup.js';
@@ -24,7 +24,8 @@ import type { ResolvedCampaign } from './resolve.js';
 /** What the runs share once the campaign is set up. */
 export interface CampaignSetup {
   readonly codebases: Map<string, { resolved: ResolvedCodebase; cachePath: string }>;
-  readonly agent: CampaignAgent | undefined;
+  /** The adapter agents by condition name (a cross-agent campaign has several). */
+  readonly agents: CampaignAgents | undefined;
   readonly setups: Map<string, SetupOutput>;
   readonly engineRecords: ReadonlyMap<string, EngineRecord>;
 }
@@ -52,8 +53,8 @@ export async function setupCampaign(
 
   const codebases = await materializeCodebases(options, resolved, log);
 
-  // An adapter agent is installed and must answer in every image before anything is played.
-  const agent = await prepareCampaignAgent({
+  // Each adapter agent is installed and must answer in every image before anything is played.
+  const agents = await prepareCampaignAgents({
     client,
     evalSet,
     planned,
@@ -62,7 +63,7 @@ export async function setupCampaign(
     log,
   });
   // A command agent's program must exist in every image its runs start it in.
-  if (!agent) {
+  if (!agents) {
     await preflightCommand({
       sandboxes,
       evalSet,
@@ -88,7 +89,7 @@ export async function setupCampaign(
   });
 
   const engineRecords = await preflight;
-  return { codebases, agent, setups, engineRecords };
+  return { codebases, agents, setups, engineRecords };
 }
 
 /** Each planned codebase's cached clone, one per commit however many evals share it. */

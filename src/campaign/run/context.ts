@@ -33,7 +33,7 @@ import type { Owner, Sandbox, SandboxProvider } from '../../sandbox/index.js';
 import type { ResolvedCodebase } from '../../source/index.js';
 import type { StagedInstruction } from '../../treatment/index.js';
 import type { BodyBudget, RunGateway } from '../../gateway/index.js';
-import type { CampaignAgent } from '../agent.js';
+import type { CampaignAgents } from '../agent.js';
 import { CONTAINER, runLayout, type RunLayout } from '../layout.js';
 import type { PlannedRun } from '../plan.js';
 
@@ -76,8 +76,11 @@ export interface CampaignContext {
   readonly removals: Promise<unknown>[];
   /** True once a signal cut the campaign: a cut run is never written as finished. */
   readonly cut?: () => boolean;
-  /** An adapter agent (claude-code): installed, preflighted, each run's model source. */
-  readonly agent?: CampaignAgent;
+  /**
+   * The adapter agents by condition name (one, or one per condition in a cross-agent
+   * campaign): installed, preflighted, each run's model source. See agentFor.
+   */
+  readonly agents?: CampaignAgents;
   /** The memory every run's model gateway shares for bodies in flight. */
   readonly modelBudget?: BodyBudget;
   /** What each condition stages that the model should receive, by condition name. */

@@ -21,7 +21,7 @@ import { startGhRecorder, type GhRecorder } from '../../recorder/index.js';
 import { campaignFiles, flightFiles } from '../../campaign-folder/index.js';
 import { needlesOf } from '../../treatment/index.js';
 import { openRunGateway } from '../../gateway/index.js';
-import { priceCall } from '../agent.js';
+import { agentFor, priceCall } from '../agent.js';
 import { CampaignBudget, RunMeter } from '../budget.js';
 import type { RunLayout } from '../layout.js';
 import type { PlannedRun } from '../plan.js';
@@ -147,9 +147,10 @@ export async function prepareEnvironmentOf(
   // Mounted, the host folders are the sandbox's own: handed over here. Copied, the archive says whose.
   if (ctx.sandboxes.mountsHostFolders) await handOverMounted(ctx, place, opened, quotaWanted);
   // The agent's model calls leave the sandbox through this socket alone (network none).
-  if (ctx.agent) {
+  const agent = agentFor(ctx.agents, planned);
+  if (agent) {
     const files = flightFiles(layout.dir);
-    const source = ctx.agent.sourceFor(planned);
+    const source = agent.sourceFor(planned);
     const meter = new RunMeter(ctx.evalSet.limits, ctx.budget ?? new CampaignBudget(), priceCall);
     opened.meter = meter;
     const limiter = ctx.limiters?.for(source);
@@ -161,7 +162,7 @@ export async function prepareEnvironmentOf(
       logPath: files.calls,
       // The run's flight record: the host's witness of the session.
       record: { blocksPath: files.blocks, manifestPath: files.manifest },
-      paths: ctx.agent.adapter.gatewayPaths,
+      paths: agent.adapter.gatewayPaths,
       ...(ctx.modelBudget ? { budget: ctx.modelBudget } : {}),
       needles: needlesOf(ctx.treatments?.get(planned.condition.name) ?? []),
     });

@@ -16,7 +16,7 @@ import { measureRun, runMessageChecks } from '../../measure/index.js';
 import type { Sandbox } from '../../sandbox/index.js';
 import { provenanceOf } from '../../source/index.js';
 import { runTreatment } from '../../treatment/index.js';
-import { agentTurns, runAgentRecord } from '../agent.js';
+import { agentFor, agentTurns, runAgentRecord } from '../agent.js';
 import { serviceRecords } from '../services.js';
 import { checkRecord, ghRecordOf, syncTrees } from './collect.js';
 import {
@@ -114,6 +114,7 @@ function runRecordOf(
   stopPhaseClock(state);
   const durationMs = finishedAt.getTime() - state.startedAt.getTime();
   const codebase = ctx.codebases.get(e.id);
+  const agent = agentFor(ctx.agents, planned);
   return {
     schema: 'evalrig/run@1',
     campaign: ctx.campaign,
@@ -155,10 +156,10 @@ function runRecordOf(
       tampered: tampered.size > 0,
       conditionReached: treatment?.reached ?? null,
     }),
-    ...(ctx.agent
+    ...(agent
       ? {
           agent: runAgentRecord(
-            ctx.agent.runIdentity((ctx.images?.get(e.id) ?? ctx.image).tag),
+            agent.runIdentity((ctx.images?.get(e.id) ?? ctx.image).tag),
             agentTurns(stops),
           ),
         }
@@ -177,7 +178,8 @@ function treatmentOf(
   state: RunState,
 ): RunTreatment | undefined {
   const gateway = prepared.gateway?.gateway;
-  if (!ctx.agent || !gateway || prepared.error !== undefined) return undefined;
+  if (!agentFor(ctx.agents, prepared.planned) || !gateway || prepared.error !== undefined)
+    return undefined;
   const staged = ctx.treatments?.get(prepared.planned.condition.name) ?? [];
   return runTreatment(staged, gateway.needlesSeen(), state.listedSkills);
 }

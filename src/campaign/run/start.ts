@@ -8,6 +8,7 @@ import { LABELS } from '../../sandbox/index.js';
 import { CONTAINER } from '../layout.js';
 import { serviceSpecsOf } from '../services.js';
 import type { PlannedRun } from '../plan.js';
+import { agentFor } from '../agent.js';
 import type { CampaignContext, Opened, RunPlace } from './context.js';
 
 /** The `start` phase: the run's sandbox, with its trees, sockets and the agent's binary shared. */
@@ -19,16 +20,15 @@ export async function startSandbox(
 ): Promise<void> {
   const { evalSet } = ctx;
   const env = opened.env!;
+  const agent = agentFor(ctx.agents, planned);
   const agentShares =
-    ctx.agent && opened.gateway
-      ? ctx.agent.shares(opened.gateway.hostDir)
-      : { files: [], sockets: [] };
+    agent && opened.gateway ? agent.shares(opened.gateway.hostDir) : { files: [], sockets: [] };
   const keeper = `${place.keeper}:${place.keeper}`;
   const services = ctx.services?.get(planned.eval.id);
   opened.sandbox = await ctx.sandboxes.start({
     // Ready before the sandbox is handed over: the first turn finds them answering.
     ...(services ? { services: serviceSpecsOf(services) } : {}),
-    image: runImageOf(ctx, planned.eval.id),
+    image: runImageOf(ctx, planned),
     user: keeper,
     execUser: place.agentUser,
     workingDir: place.containerWorkTree,
@@ -68,8 +68,8 @@ export async function startSandbox(
   if (!place.asRoot) await opened.sandbox.exec(['mkdir', '-p', place.home]);
 }
 
-/** The image a run of eval `id` starts from: its run image, or that with the agent built in. */
-function runImageOf(ctx: CampaignContext, id: string): string {
-  const tag = (ctx.images?.get(id) ?? ctx.image).tag;
-  return ctx.agent?.imageFor(tag) ?? tag;
+/** The image a run starts from: its eval's run image, or that with its agent built in. */
+function runImageOf(ctx: CampaignContext, planned: PlannedRun): string {
+  const tag = (ctx.images?.get(planned.eval.id) ?? ctx.image).tag;
+  return agentFor(ctx.agents, planned)?.imageFor(tag) ?? tag;
 }

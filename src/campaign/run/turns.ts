@@ -2,6 +2,7 @@
  * The `turn N` phases of a run: one exec of the agent per message, each ended
  * by its collected stop.
  */
+import { agentFor } from '../agent.js';
 import { turnPlayer, whyAgentFailed } from '../turns.js';
 import type { RunLimitName } from '../../artifacts/index.js';
 import { ServiceDiedError } from '../services.js';
@@ -18,6 +19,7 @@ export async function playTurns(
   const messages = [{ message: e.prompt, phase: e.phase }, ...e.turns];
   const play = turnPlayer({
     ...ctx,
+    agent: agentFor(ctx.agents, run.planned),
     planned: run.planned,
     layout: run.layout,
     sandbox: run.sandbox,

@@ -76,7 +76,7 @@ describe('campaign: a claude-code run closes its model gateway whatever happens'
       maxPatchBytes: 1024 * 1024,
       live: new Set<Sandbox>(),
       removals: [],
-      agent,
+      agents: new Map(evalSet.conditions.map((c) => [c.name, agent])),
     };
   };
 
