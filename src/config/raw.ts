@@ -122,7 +122,5 @@ export interface RawAgent {
   resume_command?: string[];
   env?: string[];
   model?:
-    | { script: string }
-    | { url: string; key_env: string }
-    | { url: string; token_env: string };
+    { script: string } | { url: string; key_env: string } | { url: string; token_env: string };
 }
