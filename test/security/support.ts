@@ -108,7 +108,8 @@ export async function playAttacks(
     stops: async (id) => {
       const dir = path.join(runDir(id), 'stops');
       if (!existsSync(dir)) return [];
-      const files = (await readdir(dir)).sort();
+      // Each stop keeps its patch beside it (stop-NN.patch): the stops are the .json files.
+      const files = (await readdir(dir)).filter((f) => /^stop-\d+\.json$/u.test(f)).sort();
       return Promise.all(
         files.map(async (f) => JSON.parse(await readFile(path.join(dir, f), 'utf8')) as StopRecord),
       );
