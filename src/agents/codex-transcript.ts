@@ -63,115 +63,133 @@ export function parseCodexStream(
 ): CodexTurn {
   const maxLine = options.maxLineBytes ?? 4 * 1024 * 1024;
   const previous = options.previous ?? ZERO_CODEX_USAGE;
-  const byName = new Map<string, { count: number; failed: number }>();
-  let total = 0;
-  let failed = 0;
-  let retries = 0;
-  let threadId: string | null = null;
-  let lastMessage: string | null = null;
-  let usage: CodexUsage | null = null;
-  let error: string | null = null;
-  let ended = false;
-  let truncated = false;
-  const texts: string[] = [];
-  const stated: TurnSummary['tokens'][] = [];
-  let terminals = 0;
-  let starts = 0;
-
-  const countTool = (name: string, isFailure: boolean): void => {
-    total++;
-    if (isFailure) failed++;
-    const entry =
-      byName.get(name) ?? (byName.size < MAX_NAMES ? { count: 0, failed: 0 } : undefined);
-    if (!entry) return;
-    entry.count++;
-    if (isFailure) entry.failed++;
-    byName.set(name, entry);
-  };
-
+  const tally = new CodexTally(previous);
   const lines = jsonObjectLines(text, maxLine);
-  for (const v of lines.objects) {
-    switch (v.type) {
-      case TRUNCATED_TYPE:
-        truncated = true;
-        break;
-      case 'thread.started':
-        threadId ??= str(v.thread_id, 100);
-        starts++;
-        break;
-      case 'error':
-        // The CLI's reconnect attempts ("Reconnecting... 2/5 (…)"); other errors end in turn.failed.
-        if (/^Reconnecting\b/.test(str(v.message, 100) ?? '')) retries++;
-        break;
-      case 'item.completed':
-        if (isObj(v.item)) {
-          const item = v.item;
-          const t = str(item.type, NAME_CAP) ?? '?';
-          if (t === 'agent_message') {
-            lastMessage = str(item.text, TEXT_CAP) ?? lastMessage;
-            claimPush(texts, str(item.text, TEXT_CAP));
-          } else if (t === 'command_execution') {
-            const code = item.exit_code;
-            countTool(t, item.status === 'failed' || (typeof code === 'number' && code !== 0));
-          } else if (t === 'mcp_tool_call') {
-            const name = `${str(item.server, NAME_CAP) ?? '?'}.${str(item.tool, NAME_CAP) ?? '?'}`;
-            countTool(name.slice(0, NAME_CAP), item.status === 'failed');
-          } else if (t === 'file_change' || t === 'web_search') {
-            countTool(t, item.status === 'failed');
-          }
-          // `error` items are the CLI's warnings (an unknown model's metadata), `reasoning` and
-          // `todo_list` its own notes: none is a tool call nor the turn's failure.
-        }
-        break;
-      case 'turn.completed':
-        ended = true;
-        terminals++;
-        if (isObj(v.usage)) {
-          const u = v.usage;
-          usage = {
-            input: num(u.input_tokens),
-            cachedInput: num(u.cached_input_tokens),
-            cacheWrite: num(u.cache_write_input_tokens),
-            output: num(u.output_tokens),
-          };
-          if (stated.length < 100) stated.push(turnTokens(usage, previous));
-        }
-        break;
-      case 'turn.failed':
-        ended = true;
-        terminals++;
-        error =
-          (isObj(v.error) ? str(v.error.message, TEXT_CAP) : null) ?? 'the agent reported an error';
-        break;
-    }
-  }
+  for (const v of lines.objects) tally.take(v);
+  const { usage, error } = tally;
   const now = usage ?? previous;
   const tokens = turnTokens(now, previous);
   return {
     usage: now,
     summary: {
-      finalMessage: error === null ? lastMessage : null,
-      sessionId: threadId,
-      toolCalls: { total, failed, byName: Object.fromEntries(byName) },
+      finalMessage: error === null ? tally.lastMessage : null,
+      sessionId: tally.threadId,
+      toolCalls: {
+        total: tally.total,
+        failed: tally.failed,
+        byName: Object.fromEntries(tally.byName),
+      },
       modelRequests: 0,
-      apiRetries: retries,
+      apiRetries: tally.retries,
       tokens,
       costUsd: usage === null && error !== null ? 0 : priceTokens(options.model, tokens),
       sessionCostUsd: null,
       error,
-      complete: ended,
+      complete: tally.ended,
       skippedLines: lines.skipped,
-      truncated,
+      truncated: tally.truncated,
       // Codex names no answer or call ids of the model's (its item ids are its own).
       claim: {
         answerIds: [],
-        texts,
+        texts: tally.texts,
         toolCallIds: [],
-        terminals,
-        starts,
+        terminals: tally.terminals,
+        starts: tally.starts,
         listedSkills: null,
-        stated,
+        stated: tally.stated,
       },
     },
   };
+}
+
+/** What one turn's events said so far, taken one event at a time. */
+class CodexTally {
+  readonly byName = new Map<string, { count: number; failed: number }>();
+  total = 0;
+  failed = 0;
+  retries = 0;
+  threadId: string | null = null;
+  lastMessage: string | null = null;
+  usage: CodexUsage | null = null;
+  error: string | null = null;
+  ended = false;
+  truncated = false;
+  readonly texts: string[] = [];
+  readonly stated: TurnSummary['tokens'][] = [];
+  terminals = 0;
+  starts = 0;
+
+  constructor(private readonly previous: CodexUsage) {}
+
+  take(v: Obj): void {
+    switch (v.type) {
+      case TRUNCATED_TYPE:
+        this.truncated = true;
+        break;
+      case 'thread.started':
+        this.threadId ??= str(v.thread_id, 100);
+        this.starts++;
+        break;
+      case 'error':
+        // The CLI's reconnect attempts ("Reconnecting... 2/5 (…)"); other errors end in turn.failed.
+        if (/^Reconnecting\b/.test(str(v.message, 100) ?? '')) this.retries++;
+        break;
+      case 'item.completed':
+        if (isObj(v.item)) this.itemCompleted(v.item);
+        break;
+      case 'turn.completed':
+        this.ended = true;
+        this.terminals++;
+        if (isObj(v.usage)) this.turnUsage(v.usage);
+        break;
+      case 'turn.failed':
+        this.ended = true;
+        this.terminals++;
+        this.error =
+          (isObj(v.error) ? str(v.error.message, TEXT_CAP) : null) ?? 'the agent reported an error';
+        break;
+    }
+  }
+
+  /** An agent message, or a tool call with whether it failed. */
+  private itemCompleted(item: Obj): void {
+    const t = str(item.type, NAME_CAP) ?? '?';
+    if (t === 'agent_message') {
+      this.lastMessage = str(item.text, TEXT_CAP) ?? this.lastMessage;
+      claimPush(this.texts, str(item.text, TEXT_CAP));
+    } else if (t === 'command_execution') {
+      const code = item.exit_code;
+      this.countTool(t, item.status === 'failed' || (typeof code === 'number' && code !== 0));
+    } else if (t === 'mcp_tool_call') {
+      const name = `${str(item.server, NAME_CAP) ?? '?'}.${str(item.tool, NAME_CAP) ?? '?'}`;
+      this.countTool(name.slice(0, NAME_CAP), item.status === 'failed');
+    } else if (t === 'file_change' || t === 'web_search') {
+      this.countTool(t, item.status === 'failed');
+    }
+    // `error` items are the CLI's warnings (an unknown model's metadata), `reasoning` and
+    // `todo_list` its own notes: none is a tool call nor the turn's failure.
+  }
+
+  /** `turn.completed`'s usage: the thread's running totals. */
+  private turnUsage(u: Obj): void {
+    const usage = {
+      input: num(u.input_tokens),
+      cachedInput: num(u.cached_input_tokens),
+      cacheWrite: num(u.cache_write_input_tokens),
+      output: num(u.output_tokens),
+    };
+    this.usage = usage;
+    if (this.stated.length < 100) this.stated.push(turnTokens(usage, this.previous));
+  }
+
+  private countTool(name: string, isFailure: boolean): void {
+    this.total++;
+    if (isFailure) this.failed++;
+    const entry =
+      this.byName.get(name) ?? (this.byName.size < MAX_NAMES ? { count: 0, failed: 0 } : undefined);
+    if (!entry) return;
+    entry.count++;
+    if (isFailure) entry.failed++;
+    this.byName.set(name, entry);
+  }
 }

@@ -132,103 +132,134 @@ export function parseClaudeCodeStream(
   options: { previousSessionCostUsd?: number; maxLineBytes?: number } = {},
 ): TurnSummary {
   const maxLine = options.maxLineBytes ?? 4 * 1024 * 1024;
-  const toolNames = new Map<string, string>();
-  const byName = new Map<string, { count: number; failed: number }>();
-  const messageIds = new Set<string>();
-  let total = 0;
-  let failed = 0;
-  let retries = 0;
-  let sessionId: string | null = null;
-  let lastText: string | null = null;
-  let result: Obj | null = null;
-  let apiError: string | null = null;
-  let truncated = false;
-  const claim = { answerIds: [] as string[], texts: [] as string[], toolCallIds: [] as string[] };
-  let terminals = 0;
-  let starts = 0;
-  let listedSkills: string[] | null = null;
-  const stated: TurnSummary['tokens'][] = [];
-
+  const tally = new ClaudeTally();
   const lines = jsonObjectLines(text, maxLine);
-  for (const v of lines.objects) {
-    if (v.type === TRUNCATED_TYPE) truncated = true;
-    sessionId ??= str(v.session_id, 100);
-    if (v.type === 'system' && v.subtype === 'api_retry') retries++;
-    if (v.type === 'system' && v.subtype === 'init') {
-      starts++;
-      if (Array.isArray(v.skills) && listedSkills === null) {
-        listedSkills = v.skills
-          .slice(0, 500)
-          .flatMap((k) => (typeof k === 'string' ? [k.slice(0, NAME_CAP)] : []));
-      }
-    }
-    if (v.type === 'assistant' && isObj(v.message)) {
-      const m = v.message;
-      const id = str(m.id, 200);
-      // A "<synthetic>" message is the agent's own (an API error shown as text), not a model answer.
-      const synthetic = m.model === '<synthetic>';
-      if (id && !synthetic) messageIds.add(id);
-      if (id && !synthetic && !claim.answerIds.includes(id)) claimPush(claim.answerIds, id);
-      if (v.error !== undefined || v.is_api_error_message === true) {
-        apiError = firstText(m.content) ?? apiError;
-      }
-      for (const block of Array.isArray(m.content) ? m.content : []) {
-        if (!isObj(block)) continue;
-        if (block.type === 'text' && !synthetic) {
-          lastText = str(block.text, TEXT_CAP);
-          claimPush(claim.texts, lastText);
-        }
-        if (block.type === 'tool_use') {
-          const name = str(block.name, NAME_CAP) ?? '?';
-          const toolId = str(block.id, 200);
-          if (!synthetic) claimPush(claim.toolCallIds, toolId);
-          if (toolId && toolNames.size < 100_000) toolNames.set(toolId, name);
-          total++;
-          const entry =
-            byName.get(name) ?? (byName.size < MAX_NAMES ? { count: 0, failed: 0 } : undefined);
-          if (entry) {
-            entry.count++;
-            byName.set(name, entry);
-          }
-        }
-      }
-    }
-    if (v.type === 'user' && isObj(v.message) && Array.isArray(v.message.content)) {
-      for (const block of v.message.content) {
-        if (!isObj(block) || block.type !== 'tool_result' || block.is_error !== true) continue;
-        failed++;
-        const name = toolNames.get(String(block.tool_use_id));
-        const entry = name ? byName.get(name) : undefined;
-        if (entry) entry.failed++;
-      }
-    }
-    if (v.type === 'result') {
-      result = v;
-      terminals++;
-      if (stated.length < 100) stated.push(resultTokens(v));
-      if (v.is_error !== true) claimPush(claim.texts, str(v.result, TEXT_CAP));
-    }
-  }
+  for (const v of lines.objects) tally.take(v);
 
+  const { result, claim } = tally;
   const session = typeof result?.total_cost_usd === 'number' ? num(result.total_cost_usd) : null;
   const isError = result?.is_error === true;
   return {
-    finalMessage: (result && !isError ? str(result.result, TEXT_CAP) : null) ?? lastText,
-    sessionId,
-    toolCalls: { total, failed, byName: Object.fromEntries(byName) },
-    modelRequests: messageIds.size,
-    apiRetries: retries,
+    finalMessage: (result && !isError ? str(result.result, TEXT_CAP) : null) ?? tally.lastText,
+    sessionId: tally.sessionId,
+    toolCalls: {
+      total: tally.total,
+      failed: tally.failed,
+      byName: Object.fromEntries(tally.byName),
+    },
+    modelRequests: tally.messageIds.size,
+    apiRetries: tally.retries,
     tokens: resultTokens(result),
     costUsd: turnCost(result, session, options.previousSessionCostUsd),
     sessionCostUsd: session,
     error: isError
-      ? (str(result?.result, TEXT_CAP) ?? apiError ?? 'the agent reported an error')
+      ? (str(result?.result, TEXT_CAP) ?? tally.apiError ?? 'the agent reported an error')
       : null,
     complete: result !== null,
     skippedLines: lines.skipped,
-    truncated,
-    claim: { ...claim, terminals, starts, listedSkills, stated },
+    truncated: tally.truncated,
+    claim: {
+      ...claim,
+      terminals: tally.terminals,
+      starts: tally.starts,
+      listedSkills: tally.listedSkills,
+      stated: tally.stated,
+    },
   };
+}
+
+/** What one turn's stream-json lines said so far, taken one line at a time. */
+class ClaudeTally {
+  readonly toolNames = new Map<string, string>();
+  readonly byName = new Map<string, { count: number; failed: number }>();
+  readonly messageIds = new Set<string>();
+  total = 0;
+  failed = 0;
+  retries = 0;
+  sessionId: string | null = null;
+  lastText: string | null = null;
+  result: Obj | null = null;
+  apiError: string | null = null;
+  truncated = false;
+  readonly claim = {
+    answerIds: [] as string[],
+    texts: [] as string[],
+    toolCallIds: [] as string[],
+  };
+  terminals = 0;
+  starts = 0;
+  listedSkills: string[] | null = null;
+  readonly stated: TurnSummary['tokens'][] = [];
+
+  take(v: Obj): void {
+    if (v.type === TRUNCATED_TYPE) this.truncated = true;
+    this.sessionId ??= str(v.session_id, 100);
+    if (v.type === 'system' && v.subtype === 'api_retry') this.retries++;
+    if (v.type === 'system' && v.subtype === 'init') {
+      this.starts++;
+      if (Array.isArray(v.skills) && this.listedSkills === null) {
+        this.listedSkills = v.skills
+          .slice(0, 500)
+          .flatMap((k) => (typeof k === 'string' ? [k.slice(0, NAME_CAP)] : []));
+      }
+    }
+    if (v.type === 'assistant' && isObj(v.message)) this.assistant(v, v.message);
+    if (v.type === 'user' && isObj(v.message) && Array.isArray(v.message.content)) {
+      this.toolResults(v.message.content);
+    }
+    if (v.type === 'result') {
+      this.result = v;
+      this.terminals++;
+      if (this.stated.length < 100) this.stated.push(resultTokens(v));
+      if (v.is_error !== true) claimPush(this.claim.texts, str(v.result, TEXT_CAP));
+    }
+  }
+
+  /** An `assistant` line: one content block of a model answer (or the agent's own error text). */
+  private assistant(v: Obj, m: Obj): void {
+    const id = str(m.id, 200);
+    // A "<synthetic>" message is the agent's own (an API error shown as text), not a model answer.
+    const synthetic = m.model === '<synthetic>';
+    if (id && !synthetic) this.messageIds.add(id);
+    if (id && !synthetic && !this.claim.answerIds.includes(id)) claimPush(this.claim.answerIds, id);
+    if (v.error !== undefined || v.is_api_error_message === true) {
+      this.apiError = firstText(m.content) ?? this.apiError;
+    }
+    for (const block of Array.isArray(m.content) ? m.content : []) {
+      if (!isObj(block)) continue;
+      if (block.type === 'text' && !synthetic) {
+        this.lastText = str(block.text, TEXT_CAP);
+        claimPush(this.claim.texts, this.lastText);
+      }
+      if (block.type === 'tool_use') this.toolUse(block, synthetic);
+    }
+  }
+
+  /** A tool call the answer asks for, counted under its name. */
+  private toolUse(block: Obj, synthetic: boolean): void {
+    const name = str(block.name, NAME_CAP) ?? '?';
+    const toolId = str(block.id, 200);
+    if (!synthetic) claimPush(this.claim.toolCallIds, toolId);
+    if (toolId && this.toolNames.size < 100_000) this.toolNames.set(toolId, name);
+    this.total++;
+    const entry =
+      this.byName.get(name) ?? (this.byName.size < MAX_NAMES ? { count: 0, failed: 0 } : undefined);
+    if (entry) {
+      entry.count++;
+      this.byName.set(name, entry);
+    }
+  }
+
+  /** A `user` line's tool results: the failed ones are counted against their call's name. */
+  private toolResults(content: unknown[]): void {
+    for (const block of content) {
+      if (!isObj(block) || block.type !== 'tool_result' || block.is_error !== true) continue;
+      this.failed++;
+      const name = this.toolNames.get(String(block.tool_use_id));
+      const entry = name ? this.byName.get(name) : undefined;
+      if (entry) entry.failed++;
+    }
+  }
 }
 
 /** The tokens a result line states for the turn (its `usage`), 0 where it says none. */

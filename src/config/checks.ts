@@ -188,8 +188,8 @@ export async function semanticProblems(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<Problem[]> {
   if (!isObject(doc)) return [];
-  const problems: Problem[] = [];
-  const pending: Promise<Problem | undefined>[] = [];
+  const found: Findings = { problems: [], pending: [] };
+  const { problems, pending } = found;
   const folder = await evalSetFolder(dir);
 
   // Ids name folders: two evals with one id would write into each other's runs.
@@ -199,26 +199,8 @@ export async function semanticProblems(
   );
 
   const conditionNames = entries(doc.conditions).map(([name]) => name);
-  if (typeof doc.baseline_condition === 'string') {
-    const known = conditionNames.length > 0 ? conditionNames : ['default'];
-    if (!known.includes(doc.baseline_condition)) {
-      problems.push({
-        pointer: '/baseline_condition',
-        message: `no condition named ${quote(doc.baseline_condition)} (conditions: ${known.join(', ')})`,
-      });
-    }
-  }
-
-  for (const [name, condition] of entries(doc.conditions)) {
-    for (const [from, to] of entries(isObject(condition) ? condition.stage : undefined)) {
-      const at = pointer('conditions', name, 'stage', from);
-      if (typeof to === 'string') {
-        const why = whyEscapesWorkTree(to);
-        if (why) problems.push({ pointer: at, message: `target ${why}` });
-      }
-      pending.push(checkHostPath(folder, at, from, { kind: 'any', prefix: 'source ' }));
-    }
-  }
+  problems.push(...baselineProblems(doc, conditionNames));
+  conditionStageChecks(folder, doc, found);
 
   pending.push(...modelChecks(folder, doc));
   problems.push(...keyProblems(doc, env));
@@ -239,79 +221,147 @@ export async function semanticProblems(
   if (isObject(doc.environment)) {
     pending.push(...environmentChecks(folder, doc.environment, ['environment']));
   }
-  for (const [name, service] of entries(doc.services)) {
-    if (!isObject(service)) continue;
-    problems.push(...serviceProblems(service, ['services', name]));
-    pending.push(...environmentChecks(folder, service, ['services', name]));
-  }
+  servicesChecks(folder, doc.services, [], found);
 
   list(doc.evals).forEach((evalItem, i) => {
-    if (!isObject(evalItem)) return;
-    if (isObject(evalItem.environment)) {
-      pending.push(...environmentChecks(folder, evalItem.environment, ['evals', i, 'environment']));
-    }
-    for (const [name, service] of entries(evalItem.services)) {
-      if (!isObject(service)) continue;
-      problems.push(...serviceProblems(service, ['evals', i, 'services', name]));
-      pending.push(...environmentChecks(folder, service, ['evals', i, 'services', name]));
-    }
-    problems.push(
-      ...duplicates(
-        list(evalItem.checks),
-        'name',
-        (j) => pointer('evals', i, 'checks', j, 'name'),
-        'check',
-      ),
-    );
-    const filesRoot = typeof evalItem.files_root === 'string' ? evalItem.files_root : '.';
-    const root = path.resolve(dir, filesRoot);
-    const rootCheck =
-      typeof evalItem.files_root === 'string' && evalItem.files_root !== ''
-        ? checkHostPath(folder, pointer('evals', i, 'files_root'), filesRoot, {
-            kind: 'folder',
-            walk: false,
-          })
-        : Promise.resolve(undefined);
-    pending.push(rootCheck);
-    list(evalItem.files).forEach((file, j) => {
-      if (typeof file !== 'string' || file === '') return;
-      const at = pointer('evals', i, 'files', j);
-      const why = whyEscapesWorkTree(file);
-      if (why) {
-        problems.push({ pointer: at, message: why });
-        return;
-      }
-      // A missing root is reported once, not once per file.
-      pending.push(
-        rootCheck.then((rootProblem) =>
-          rootProblem ? undefined : checkHostPath(folder, at, file, { kind: 'any', from: root }),
-        ),
-      );
-    });
-    const start = evalItem.start;
-    if (isObject(start)) {
-      const branches: [string, unknown][] = [
-        [pointer('evals', i, 'start', 'branch'), start.branch],
-      ];
-      list(start.pull_requests).forEach((pr, k) => {
-        if (!isObject(pr)) return;
-        branches.push([pointer('evals', i, 'start', 'pull_requests', k, 'head'), pr.head]);
-        branches.push([pointer('evals', i, 'start', 'pull_requests', k, 'base'), pr.base]);
-      });
-      for (const [at, name] of branches) {
-        if (typeof name !== 'string' || name === '') continue;
-        const why = whyNotBranchName(name);
-        if (why)
-          problems.push({
-            pointer: at,
-            message: `not a valid branch name: ${quote(name)} ${why}`,
-          });
-      }
-    }
+    if (isObject(evalItem)) evalChecks(folder, dir, evalItem, i, found);
   });
 
-  const found = await Promise.all(pending);
-  return [...problems, ...found.filter((p): p is Problem => p !== undefined)];
+  const resolved = await Promise.all(pending);
+  return [...problems, ...resolved.filter((p): p is Problem => p !== undefined)];
+}
+
+/**
+ * What the checks found so far: problems known at once, and checks of the host's
+ * files still under way. Kept in the order they were found, so the list reads in
+ * the document's order.
+ */
+interface Findings {
+  readonly problems: Problem[];
+  readonly pending: Promise<Problem | undefined>[];
+}
+
+/** `baseline_condition` names a condition (or `default`, when none is declared). */
+function baselineProblems(doc: Json, conditionNames: readonly string[]): Problem[] {
+  if (typeof doc.baseline_condition !== 'string') return [];
+  const known = conditionNames.length > 0 ? conditionNames : ['default'];
+  if (known.includes(doc.baseline_condition)) return [];
+  return [
+    {
+      pointer: '/baseline_condition',
+      message: `no condition named ${quote(doc.baseline_condition)} (conditions: ${known.join(', ')})`,
+    },
+  ];
+}
+
+/** Each condition's staged files: the source inside the eval set's folder, the target inside the work tree. */
+function conditionStageChecks(folder: EvalSetFolder, doc: Json, found: Findings): void {
+  for (const [name, condition] of entries(doc.conditions)) {
+    for (const [from, to] of entries(isObject(condition) ? condition.stage : undefined)) {
+      const at = pointer('conditions', name, 'stage', from);
+      if (typeof to === 'string') {
+        const why = whyEscapesWorkTree(to);
+        if (why) found.problems.push({ pointer: at, message: `target ${why}` });
+      }
+      found.pending.push(checkHostPath(folder, at, from, { kind: 'any', prefix: 'source ' }));
+    }
+  }
+}
+
+/** The services beside the runs (`at` is where the `services` object sits). */
+function servicesChecks(
+  folder: EvalSetFolder,
+  services: unknown,
+  at: (string | number)[],
+  found: Findings,
+): void {
+  for (const [name, service] of entries(services)) {
+    if (!isObject(service)) continue;
+    found.problems.push(...serviceProblems(service, [...at, 'services', name]));
+    found.pending.push(...environmentChecks(folder, service, [...at, 'services', name]));
+  }
+}
+
+/** One eval's environment, services, check names, files and start branches. */
+function evalChecks(
+  folder: EvalSetFolder,
+  dir: string,
+  evalItem: Json,
+  i: number,
+  found: Findings,
+): void {
+  if (isObject(evalItem.environment)) {
+    found.pending.push(
+      ...environmentChecks(folder, evalItem.environment, ['evals', i, 'environment']),
+    );
+  }
+  servicesChecks(folder, evalItem.services, ['evals', i], found);
+  found.problems.push(
+    ...duplicates(
+      list(evalItem.checks),
+      'name',
+      (j) => pointer('evals', i, 'checks', j, 'name'),
+      'check',
+    ),
+  );
+  evalFileChecks(folder, dir, evalItem, i, found);
+  if (isObject(evalItem.start)) found.problems.push(...startBranchProblems(evalItem.start, i));
+}
+
+/** An eval's `files`: inside the work tree, and present under its `files_root`. */
+function evalFileChecks(
+  folder: EvalSetFolder,
+  dir: string,
+  evalItem: Json,
+  i: number,
+  found: Findings,
+): void {
+  const filesRoot = typeof evalItem.files_root === 'string' ? evalItem.files_root : '.';
+  const root = path.resolve(dir, filesRoot);
+  const rootCheck =
+    typeof evalItem.files_root === 'string' && evalItem.files_root !== ''
+      ? checkHostPath(folder, pointer('evals', i, 'files_root'), filesRoot, {
+          kind: 'folder',
+          walk: false,
+        })
+      : Promise.resolve(undefined);
+  found.pending.push(rootCheck);
+  list(evalItem.files).forEach((file, j) => {
+    if (typeof file !== 'string' || file === '') return;
+    const at = pointer('evals', i, 'files', j);
+    const why = whyEscapesWorkTree(file);
+    if (why) {
+      found.problems.push({ pointer: at, message: why });
+      return;
+    }
+    // A missing root is reported once, not once per file.
+    found.pending.push(
+      rootCheck.then((rootProblem) =>
+        rootProblem ? undefined : checkHostPath(folder, at, file, { kind: 'any', from: root }),
+      ),
+    );
+  });
+}
+
+/** The branch names an eval's `start` creates: its branch and each pull request's head and base. */
+function startBranchProblems(start: Json, i: number): Problem[] {
+  const branches: [string, unknown][] = [[pointer('evals', i, 'start', 'branch'), start.branch]];
+  list(start.pull_requests).forEach((pr, k) => {
+    if (!isObject(pr)) return;
+    branches.push([pointer('evals', i, 'start', 'pull_requests', k, 'head'), pr.head]);
+    branches.push([pointer('evals', i, 'start', 'pull_requests', k, 'base'), pr.base]);
+  });
+  const problems: Problem[] = [];
+  for (const [at, name] of branches) {
+    if (typeof name !== 'string' || name === '') continue;
+    const why = whyNotBranchName(name);
+    if (why)
+      problems.push({
+        pointer: at,
+        message: `not a valid branch name: ${quote(name)} ${why}`,
+      });
+  }
+  return problems;
 }
 
 /**

@@ -97,101 +97,13 @@ const ERROR_ANSWERS = {
  * script's end is answered 400 (never retried by the client) saying so; any other path is 404.
  */
 export async function startModelStandIn(options: ModelStandInOptions): Promise<ModelStandIn> {
-  const maxRequestBytes = options.maxRequestBytes ?? 32 * 1024 * 1024;
-  const script = options.script;
-  const requests: StandInRequest[] = [];
-  const played = new Array<boolean>(script.responses.length).fill(false);
-  let left = script.responses.length;
-  /** The first response not played yet whose `when` the body meets (in order without `when`). */
-  const pick = (body: string): number => {
-    return script.responses.findIndex(
-      (r, i) => !played[i] && (r.when?.contains.every((s) => body.includes(s)) ?? true),
-    );
+  const stand: StandIn = {
+    player: new ScriptPlayer(options.script),
+    requests: [],
+    maxRequestBytes: options.maxRequestBytes ?? 32 * 1024 * 1024,
   };
-
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const url = new URL(req.url ?? '/', 'http://stand-in');
-    const n = requests.length + 1;
-    const note = (r: Omit<StandInRequest, 'n' | 'path'>): void => {
-      requests.push({ n, path: url.pathname, ...r });
-    };
-    const empty = { model: null, stream: false, messages: 0, toolResults: [], response: null };
-    const api = apiOf(url.pathname);
-    if (req.method !== 'POST' || api === null) {
-      send(
-        res,
-        standInError(
-          404,
-          `the model stand-in serves only POST ${MESSAGES_PATH}, ${RESPONSES_PATH}, ${CHAT_PATH} and /v1beta/models/{model}:generateContent or :streamGenerateContent`,
-        ),
-      );
-      note({ ...empty, status: 404 });
-      req.resume();
-      return;
-    }
-    const body = await readBody(req, maxRequestBytes);
-    if (body === null) {
-      send(res, standInError(413, `request body over ${maxRequestBytes} bytes`));
-      note({ ...empty, status: 413 });
-      return;
-    }
-    const request = parseRequest(body, api, url);
-    if (!request) {
-      send(res, standInError(400, 'the request body is not a JSON object'));
-      note({ ...empty, status: 400 });
-      return;
-    }
-    const seen = {
-      model: request.model,
-      stream: request.stream,
-      messages: request.messages,
-      toolResults: request.toolResults,
-    };
-    const index = pick(requestText(body));
-    const scripted = index < 0 ? undefined : script.responses[index];
-    if (!scripted) {
-      const why =
-        left === 0
-          ? `has no response left for request ${n} (it holds ${script.responses.length})`
-          : `has no response left whose "when" fits request ${n} (${left} of ${script.responses.length} not played)`;
-      // In the API's own error shape, so the agent reports it as that API's 400.
-      send(res, ERROR_ANSWERS[api]({ status: 400, message: `the model script ${why}` }));
-      note({ ...seen, response: null, status: 400 });
-      return;
-    }
-    played[index] = true;
-    left--;
-    if ('error' in scripted) {
-      const answer = ERROR_ANSWERS[api](scripted.error);
-      send(res, answer);
-      note({ ...seen, response: index, status: answer.status });
-      return;
-    }
-    const model = script.model ?? request.model ?? 'stand-in-model';
-    const rendered = render(api, scripted, model, n, request);
-    note({ ...seen, response: index, status: 200 });
-    if (!request.stream || (api === 'gemini' && url.searchParams.get('alt') !== 'sse')) {
-      if (rendered.whole) return send(res, rendered.whole);
-      // Gemini streamed without alt=sse is one JSON array of the chunks.
-      const json = request.stream ? [rendered.message] : rendered.message;
-      send(res, {
-        status: 200,
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(json),
-      });
-      return;
-    }
-    res.writeHead(200, {
-      'content-type': 'text/event-stream',
-      'cache-control': 'no-cache',
-      'request-id': `req_standin_${n}`,
-    });
-    for (const frame of rendered.frames()) res.write(frame);
-    res.end();
-  };
-
   const server = createServer((req, res) => {
-    handle(req, res).catch((e: unknown) => {
+    handleRequest(stand, req, res).catch((e: unknown) => {
       if (!res.headersSent) send(res, standInError(500, `stand-in failure: ${String(e)}`));
       else res.destroy();
     });
@@ -207,14 +119,162 @@ export async function startModelStandIn(options: ModelStandInOptions): Promise<M
   return {
     url,
     socketPath,
-    requests: () => [...requests],
-    remaining: () => left,
+    requests: () => [...stand.requests],
+    remaining: () => stand.player.left,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
       }),
   };
+}
+
+/** The script's responses, and which of them were played. */
+class ScriptPlayer {
+  private readonly played: boolean[];
+  /** Scripted responses not played yet. */
+  left: number;
+
+  constructor(readonly script: ModelScript) {
+    this.played = new Array<boolean>(script.responses.length).fill(false);
+    this.left = script.responses.length;
+  }
+
+  /** The first response not played yet whose `when` the body meets (in order without `when`). */
+  pick(body: string): number {
+    return this.script.responses.findIndex(
+      (r, i) => !this.played[i] && (r.when?.contains.every((s) => body.includes(s)) ?? true),
+    );
+  }
+
+  markPlayed(index: number): void {
+    this.played[index] = true;
+    this.left--;
+  }
+}
+
+/** One stand-in's state: its script, what it saw, and its limit. */
+interface StandIn {
+  readonly player: ScriptPlayer;
+  readonly requests: StandInRequest[];
+  readonly maxRequestBytes: number;
+}
+
+/** What the stand-in notes of a request it answered (its number and path are added). */
+type RequestNote = Omit<StandInRequest, 'n' | 'path'>;
+
+/** Answers one HTTP request: refuses what is not a model API call, else plays the script. */
+async function handleRequest(
+  stand: StandIn,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const { maxRequestBytes } = stand;
+  const url = new URL(req.url ?? '/', 'http://stand-in');
+  const n = stand.requests.length + 1;
+  const note = (r: RequestNote): void => {
+    stand.requests.push({ n, path: url.pathname, ...r });
+  };
+  const empty = { model: null, stream: false, messages: 0, toolResults: [], response: null };
+  const api = apiOf(url.pathname);
+  if (req.method !== 'POST' || api === null) {
+    send(
+      res,
+      standInError(
+        404,
+        `the model stand-in serves only POST ${MESSAGES_PATH}, ${RESPONSES_PATH}, ${CHAT_PATH} and /v1beta/models/{model}:generateContent or :streamGenerateContent`,
+      ),
+    );
+    note({ ...empty, status: 404 });
+    req.resume();
+    return;
+  }
+  const body = await readBody(req, maxRequestBytes);
+  if (body === null) {
+    send(res, standInError(413, `request body over ${maxRequestBytes} bytes`));
+    note({ ...empty, status: 413 });
+    return;
+  }
+  const request = parseRequest(body, api, url);
+  if (!request) {
+    send(res, standInError(400, 'the request body is not a JSON object'));
+    note({ ...empty, status: 400 });
+    return;
+  }
+  playNext(stand.player, res, { api, url, n, body, request }, note);
+}
+
+/** A model API request the stand-in will answer from its script. */
+interface ApiCall {
+  readonly api: Api;
+  readonly url: URL;
+  /** The request's number, 1, 2, … in arrival order. */
+  readonly n: number;
+  readonly body: Buffer;
+  readonly request: SeenRequest;
+}
+
+/** Answers a request with the next scripted response that fits it, or a 400 when none does. */
+function playNext(
+  player: ScriptPlayer,
+  res: ServerResponse,
+  call: ApiCall,
+  note: (r: RequestNote) => void,
+): void {
+  const { api, n, request } = call;
+  const { script } = player;
+  const seen = {
+    model: request.model,
+    stream: request.stream,
+    messages: request.messages,
+    toolResults: request.toolResults,
+  };
+  const index = player.pick(requestText(call.body));
+  const scripted = index < 0 ? undefined : script.responses[index];
+  if (!scripted) {
+    const why =
+      player.left === 0
+        ? `has no response left for request ${n} (it holds ${script.responses.length})`
+        : `has no response left whose "when" fits request ${n} (${player.left} of ${script.responses.length} not played)`;
+    // In the API's own error shape, so the agent reports it as that API's 400.
+    send(res, ERROR_ANSWERS[api]({ status: 400, message: `the model script ${why}` }));
+    note({ ...seen, response: null, status: 400 });
+    return;
+  }
+  player.markPlayed(index);
+  if ('error' in scripted) {
+    const answer = ERROR_ANSWERS[api](scripted.error);
+    send(res, answer);
+    note({ ...seen, response: index, status: answer.status });
+    return;
+  }
+  const model = script.model ?? request.model ?? 'stand-in-model';
+  const rendered = render(api, scripted, model, n, request);
+  note({ ...seen, response: index, status: 200 });
+  sendRendered(res, call, rendered);
+}
+
+/** Sends a rendered answer whole, or as server-sent events when the request streams. */
+function sendRendered(res: ServerResponse, call: ApiCall, rendered: Rendered): void {
+  const { api, url, n, request } = call;
+  if (!request.stream || (api === 'gemini' && url.searchParams.get('alt') !== 'sse')) {
+    if (rendered.whole) return send(res, rendered.whole);
+    // Gemini streamed without alt=sse is one JSON array of the chunks.
+    const json = request.stream ? [rendered.message] : rendered.message;
+    send(res, {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(json),
+    });
+    return;
+  }
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    'request-id': `req_standin_${n}`,
+  });
+  for (const frame of rendered.frames()) res.write(frame);
+  res.end();
 }
 
 function send(

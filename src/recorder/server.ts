@@ -41,21 +41,51 @@ export async function startGhRecorder(options: GhRecorderOptions): Promise<GhRec
   checkOptions(opts);
   await makeSocketRoom('gh recorder', opts.socketPath);
 
-  const calls: GhCall[] = [];
-  let state: GhState | null = null;
-  const problems: GhRecorderProblem[] = [];
-  let problemCount = 0;
+  const record = new HostRecord(opts);
   const open = new Set<Socket>();
+  const server = createServer({ allowHalfOpen: false }, (socket) =>
+    serveConnection(socket, record, open, opts),
+  );
+  await listen(server, opts.socketPath);
+  // After listening, an accept error (e.g. out of file descriptors) is counted, not thrown.
+  server.on('error', (e) => record.note('too-many-connections', `accept failed: ${e.message}`));
+  // The container's user (uid 1000) connects through the mounted folder.
+  await chmod(opts.socketPath, 0o666);
 
-  const note = (kind: GhRecorderProblemKind, reason: string): void => {
-    problemCount++;
-    if (problems.length < opts.maxProblems) {
-      problems.push({ kind, reason, at: new Date().toISOString() });
-    }
+  return {
+    socketPath: opts.socketPath,
+    calls: () => [...record.calls],
+    state: () => record.state,
+    problems: () => [...record.problems],
+    problemCount: () => record.problemCount,
+    close: async () => {
+      for (const socket of open) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await unlink(opts.socketPath).catch(() => undefined);
+    },
   };
+}
+
+type RecorderOptions = Required<GhRecorderOptions>;
+
+/** The host's copy of the record: accepted calls, the last state, and what was refused. */
+class HostRecord {
+  readonly calls: GhCall[] = [];
+  state: GhState | null = null;
+  readonly problems: GhRecorderProblem[] = [];
+  problemCount = 0;
+
+  constructor(private readonly opts: RecorderOptions) {}
+
+  note(kind: GhRecorderProblemKind, reason: string): void {
+    this.problemCount++;
+    if (this.problems.length < this.opts.maxProblems) {
+      this.problems.push({ kind, reason, at: new Date().toISOString() });
+    }
+  }
 
   /** Takes one message line; returns the accepted seq or throws a Refusal. */
-  const accept = (bytes: Buffer): number => {
+  accept(bytes: Buffer): number {
     const message = parseMessage(bytes);
     const problem = callProblem(message.call);
     if (problem) throw new Refusal('bad-call', `the call ${problem}`);
@@ -64,101 +94,90 @@ export async function startGhRecorder(options: GhRecorderOptions): Promise<GhRec
       const bad = stateProblem(message.state);
       if (bad) throw new Refusal('bad-state', `the state ${bad}`);
     }
-    if (calls.length >= opts.maxCalls) {
-      throw new Refusal('too-many-calls', `${opts.maxCalls} calls were already recorded`);
+    if (this.calls.length >= this.opts.maxCalls) {
+      throw new Refusal('too-many-calls', `${this.opts.maxCalls} calls were already recorded`);
     }
-    const last = calls[calls.length - 1];
+    const last = this.calls[this.calls.length - 1];
     if (last && call.seq <= last.seq) {
       throw new Refusal('seq', `seq ${call.seq} is not after ${last.seq}, the last recorded`);
     }
     // Frozen: what callers get from calls() and state() cannot change the host's copy.
-    calls.push(deepFreeze(call));
-    if (message.state !== null) state = deepFreeze(message.state as GhState);
+    this.calls.push(deepFreeze(call));
+    if (message.state !== null) this.state = deepFreeze(message.state as GhState);
     return call.seq;
-  };
+  }
 
-  const serve = (socket: Socket): void => {
-    if (open.size >= opts.maxConnections) {
-      note('too-many-connections', `more than ${opts.maxConnections} connections at once`);
-      socket.destroy();
+  /** The acknowledgement line for one message: its seq, or why it was refused. */
+  answer(line: Buffer): string {
+    try {
+      return JSON.stringify({ ok: true, seq: this.accept(line) });
+    } catch (e) {
+      // Nothing a client sends may stop the host: an unforeseen failure is one more refusal.
+      const r =
+        e instanceof Refusal
+          ? e
+          : new Refusal('bad-message', `could not be checked: ${String(e).slice(0, 120)}`);
+      this.note(r.kind, r.reason);
+      return JSON.stringify({ ok: false, problem: r.reason });
+    }
+  }
+}
+
+/** Serves one connection: reads one message line under a deadline, and acknowledges it. */
+function serveConnection(
+  socket: Socket,
+  record: HostRecord,
+  open: Set<Socket>,
+  opts: RecorderOptions,
+): void {
+  if (open.size >= opts.maxConnections) {
+    record.note('too-many-connections', `more than ${opts.maxConnections} connections at once`);
+    socket.destroy();
+    return;
+  }
+  open.add(socket);
+  let buffered: Buffer[] = [];
+  let size = 0;
+  let answered = false;
+  const drop = (kind: GhRecorderProblemKind, reason: string): void => {
+    record.note(kind, reason);
+    answered = true;
+    buffered = [];
+    open.delete(socket); // at once: its place is free before the client sees the hang-up
+    socket.destroy();
+  };
+  // One deadline for the whole exchange: a client that never writes, writes slowly, or never
+  // reads its acknowledgement holds nothing for longer.
+  const deadline = setTimeout(() => {
+    if (!answered) drop('timeout', `no whole message within ${opts.connectionTimeoutMs} ms`);
+    else socket.destroy();
+  }, opts.connectionTimeoutMs);
+  socket.on('error', () => {
+    // A reset by the client: its 'close' follows.
+  });
+  socket.on('close', () => {
+    clearTimeout(deadline);
+    open.delete(socket);
+  });
+  socket.on('end', () => {
+    if (!answered) drop('incomplete', `the connection ended after ${size} bytes with no newline`);
+  });
+  socket.on('data', (chunk: Buffer) => {
+    if (answered) return; // one message per connection: the rest is ignored
+    const nl = chunk.indexOf(0x0a);
+    const take = nl < 0 ? chunk.length : nl;
+    if (size + take > opts.maxMessageBytes) {
+      drop('oversize', `a line longer than ${opts.maxMessageBytes} bytes`);
       return;
     }
-    open.add(socket);
-    let buffered: Buffer[] = [];
-    let size = 0;
-    let answered = false;
-    const drop = (kind: GhRecorderProblemKind, reason: string): void => {
-      note(kind, reason);
-      answered = true;
-      buffered = [];
-      open.delete(socket); // at once: its place is free before the client sees the hang-up
-      socket.destroy();
-    };
-    // One deadline for the whole exchange: a client that never writes, writes slowly, or never
-    // reads its acknowledgement holds nothing for longer.
-    const deadline = setTimeout(() => {
-      if (!answered) drop('timeout', `no whole message within ${opts.connectionTimeoutMs} ms`);
-      else socket.destroy();
-    }, opts.connectionTimeoutMs);
-    socket.on('error', () => {
-      // A reset by the client: its 'close' follows.
-    });
-    socket.on('close', () => {
-      clearTimeout(deadline);
-      open.delete(socket);
-    });
-    socket.on('end', () => {
-      if (!answered) drop('incomplete', `the connection ended after ${size} bytes with no newline`);
-    });
-    socket.on('data', (chunk: Buffer) => {
-      if (answered) return; // one message per connection: the rest is ignored
-      const nl = chunk.indexOf(0x0a);
-      const take = nl < 0 ? chunk.length : nl;
-      if (size + take > opts.maxMessageBytes) {
-        drop('oversize', `a line longer than ${opts.maxMessageBytes} bytes`);
-        return;
-      }
-      buffered.push(nl < 0 ? chunk : chunk.subarray(0, nl));
-      size += take;
-      if (nl < 0) return;
-      answered = true;
-      const line = Buffer.concat(buffered, size);
-      buffered = [];
-      let ack: string;
-      try {
-        ack = JSON.stringify({ ok: true, seq: accept(line) });
-      } catch (e) {
-        // Nothing a client sends may stop the host: an unforeseen failure is one more refusal.
-        const r =
-          e instanceof Refusal
-            ? e
-            : new Refusal('bad-message', `could not be checked: ${String(e).slice(0, 120)}`);
-        note(r.kind, r.reason);
-        ack = JSON.stringify({ ok: false, problem: r.reason });
-      }
-      socket.end(`${ack}\n`);
-    });
-  };
-
-  const server = createServer({ allowHalfOpen: false }, serve);
-  await listen(server, opts.socketPath);
-  // After listening, an accept error (e.g. out of file descriptors) is counted, not thrown.
-  server.on('error', (e) => note('too-many-connections', `accept failed: ${e.message}`));
-  // The container's user (uid 1000) connects through the mounted folder.
-  await chmod(opts.socketPath, 0o666);
-
-  return {
-    socketPath: opts.socketPath,
-    calls: () => [...calls],
-    state: () => state,
-    problems: () => [...problems],
-    problemCount: () => problemCount,
-    close: async () => {
-      for (const socket of open) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await unlink(opts.socketPath).catch(() => undefined);
-    },
-  };
+    buffered.push(nl < 0 ? chunk : chunk.subarray(0, nl));
+    size += take;
+    if (nl < 0) return;
+    answered = true;
+    const line = Buffer.concat(buffered, size);
+    buffered = [];
+    socket.end(`${record.answer(line)}\n`);
+  });
 }
 
 function deepFreeze<T>(value: T): T {

@@ -105,6 +105,31 @@ export function renderBaseline(b: BenchmarkFile): string {
 
 /** report.md: the per-condition table and the comparisons, for reading in a terminal or a review. */
 export function renderReportMd(b: BenchmarkFile): string {
+  const parts = [
+    `# Report: ${b.campaign}`,
+    '',
+    ...treatmentLines(b),
+    ...verdictLines(b),
+    ...(b.account ? [...accountLines(b.account).map((l) => `- ${l}`), ''] : []),
+    `${b.runs.total} runs${b.runs.without_record ? ` (${b.runs.without_record} more without a record yet)` : ''}; baseline condition \`${b.baseline_condition}\`. Rates: successes over runs where the measure is known, with a Wilson 95% interval; numbers: mean ± sample stddev (min–max, n). Agent numbers (tokens, cost, tool calls) come from each run's agent totals; runs of a command agent have none (n/a, n 0). Failed runs count in the status only. Provenance: BASELINE.md.`,
+    '',
+    '## Per condition',
+    '',
+    conditionTable(b),
+    '',
+    '## Comparisons',
+    '',
+  ];
+  parts.push(...comparisonLines(b));
+  parts.push(...perEvalLines(b));
+  parts.push(...engineLines(b));
+  parts.push(...promptLines(b));
+  parts.push(...gradingMarkdown(b.grading));
+  return parts.join('\n');
+}
+
+/** report.md's per-condition table: one column per condition, one row per measure. */
+function conditionTable(b: BenchmarkFile): string {
   const conds = b.conditions;
   const checkNames = messageCheckNames(conds);
   const header = ['measure', ...conds.map((c) => c.condition)];
@@ -132,21 +157,12 @@ export function renderReportMd(b: BenchmarkFile): string {
       ...conds.map((c) => formatRate(c.message_checks?.[name] ?? NO_RUNS)),
     ]),
   ];
-  const parts = [
-    `# Report: ${b.campaign}`,
-    '',
-    ...treatmentLines(b),
-    ...verdictLines(b),
-    ...(b.account ? [...accountLines(b.account).map((l) => `- ${l}`), ''] : []),
-    `${b.runs.total} runs${b.runs.without_record ? ` (${b.runs.without_record} more without a record yet)` : ''}; baseline condition \`${b.baseline_condition}\`. Rates: successes over runs where the measure is known, with a Wilson 95% interval; numbers: mean ± sample stddev (min–max, n). Agent numbers (tokens, cost, tool calls) come from each run's agent totals; runs of a command agent have none (n/a, n 0). Failed runs count in the status only. Provenance: BASELINE.md.`,
-    '',
-    '## Per condition',
-    '',
-    table(header, rows),
-    '',
-    '## Comparisons',
-    '',
-  ];
+  return table(header, rows);
+}
+
+/** report.md's comparisons: one table per (condition, baseline) pair. */
+function comparisonLines(b: BenchmarkFile): string[] {
+  const parts: string[] = [];
   if (b.comparisons.length === 0) parts.push('Only one condition: nothing to compare.', '');
   for (const cmp of b.comparisons) {
     parts.push(`### ${cmp.condition} vs ${cmp.baseline}`, '');
@@ -179,6 +195,12 @@ export function renderReportMd(b: BenchmarkFile): string {
       '',
     );
   }
+  return parts;
+}
+
+/** report.md's per-eval tables: the rates, then the message checks when there are any. */
+function perEvalLines(b: BenchmarkFile): string[] {
+  const parts: string[] = [];
   parts.push('## Per eval', '');
   const evalRows = b.evals.map((e) => [
     e.eval,
@@ -204,10 +226,7 @@ export function renderReportMd(b: BenchmarkFile): string {
       '',
     );
   }
-  parts.push(...engineLines(b));
-  parts.push(...promptLines(b));
-  parts.push(...gradingMarkdown(b.grading));
-  return parts.join('\n');
+  return parts;
 }
 
 const NO_RUNS = { rate: null, successes: 0, n: 0, ci95: null } as const;

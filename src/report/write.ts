@@ -1,6 +1,11 @@
 import { AccountAccumulator } from './account.js';
 import path from 'node:path';
-import { evalrigVersion, type AgentIdentity, type ConditionsFile } from '../artifacts/index.js';
+import {
+  evalrigVersion,
+  type AgentIdentity,
+  type ConditionsFile,
+  type RunRecord,
+} from '../artifacts/index.js';
 import {
   campaignFiles,
   notACampaign,
@@ -84,6 +89,259 @@ function engineSplitOf(split: EngineSplit): Pick<BenchmarkFile, 'by_engine'> {
   return groups ? { by_engine: groups } : {};
 }
 
+/** A codebase map that lists, per codebase, the evals that used it. */
+class CodebaseList {
+  private readonly byKey = new Map<string, CodebaseEntry>();
+
+  add(evalId: string, c: CodebaseEntry | ConditionsFile['evals'][number]['codebase']): void {
+    if (!c) return;
+    const key = codebaseKey(c);
+    const known = this.byKey.get(key);
+    if (!known) this.byKey.set(key, { ...c, evals: [evalId] });
+    else if (!known.evals.includes(evalId))
+      this.byKey.set(key, { ...known, evals: [...known.evals, evalId] });
+  }
+
+  list(): CodebaseEntry[] {
+    return [...this.byKey.values()];
+  }
+}
+
+/** The running sums over every stored run, filled one run at a time. */
+interface RunTally {
+  readonly byCondition: Map<string, GroupAccumulator>;
+  readonly byEval: Map<string, { eval: string; condition: string; acc: GroupAccumulator }>;
+  readonly codebases: CodebaseList;
+  // The judge's gradings, read from each run's grading.json (never asked again here).
+  readonly grading: GradingAccumulator;
+  readonly byEngine: EngineSplit;
+  readonly services: ServiceSplit;
+  // Read beside the loop, a few at a time: most runs have none, and a miss still costs an open.
+  readonly gradingReads: Promise<void>[];
+  readonly treatment: TreatmentAccumulator;
+  readonly account: AccountAccumulator;
+  readonly timelines: RunTimeline[];
+  readonly timelineDirs: string[];
+  total: number;
+  withoutRecord: number;
+  readonly broken: Array<{ run: string; problem: string }>;
+}
+
+function emptyTally(conditionsFile: ConditionsFile): RunTally {
+  const names = conditionsFile.conditions.map((c) => c.name);
+  const codebases = new CodebaseList();
+  for (const e of conditionsFile.evals) codebases.add(e.id, e.codebase);
+  const grading = new GradingAccumulator(names);
+  const account = new AccountAccumulator();
+  grading.onGrading = (g) => account.addGrading(g);
+  return {
+    byCondition: new Map(names.map((name) => [name, new GroupAccumulator()])),
+    byEval: new Map(),
+    codebases,
+    grading,
+    byEngine: new EngineSplit(),
+    services: new ServiceSplit(),
+    gradingReads: [],
+    treatment: new TreatmentAccumulator(),
+    account,
+    timelines: [],
+    timelineDirs: [],
+    total: 0,
+    withoutRecord: 0,
+    broken: [],
+  };
+}
+
+/** Adds one run's record to the per-condition, per-eval and split sums. */
+function addToGroups(tally: RunTally, record: RunRecord): void {
+  let cond = tally.byCondition.get(record.condition);
+  if (!cond) tally.byCondition.set(record.condition, (cond = new GroupAccumulator()));
+  cond.add(record);
+  tally.treatment.add(record);
+  const key = JSON.stringify([record.eval, record.condition]);
+  let group = tally.byEval.get(key);
+  if (!group)
+    tally.byEval.set(
+      key,
+      (group = { eval: record.eval, condition: record.condition, acc: new GroupAccumulator() }),
+    );
+  group.acc.add(record);
+  tally.byEngine.add(record);
+  tally.services.add(record);
+}
+
+/** Starts reading the run's grading and account files, at most 32 in flight. */
+async function queueSideReads(tally: RunTally, runDir: string, record: RunRecord): Promise<void> {
+  const pending = Promise.all([
+    tally.grading.add(runDir, record),
+    tally.account.add(runDir, record),
+  ]).then(() => undefined);
+  pending.catch(() => undefined); // awaited later; not "unhandled" meanwhile
+  tally.gradingReads.push(pending);
+  if (tally.gradingReads.length >= 32) await Promise.all(tally.gradingReads.splice(0));
+}
+
+/**
+ * Streams over the stored runs once, adding each to the running sums. Broken
+ * runs are named and left out; the first `limit` runs keep their timeline.
+ */
+async function tallyRuns(
+  dir: string,
+  conditionsFile: ConditionsFile,
+  limit: number,
+): Promise<RunTally> {
+  const tally = emptyTally(conditionsFile);
+  for await (const { entry, read } of readRuns(dir)) {
+    const run = path.relative(dir, entry.dir);
+    if (read.status === 'broken') {
+      tally.broken.push({ run, problem: read.problem });
+      continue;
+    }
+    if (read.status === 'missing') {
+      tally.withoutRecord++;
+      continue;
+    }
+    // Read and verified whole (the stops too): a damaged stop leaves the run out, named.
+    const { record, stops } = read.value;
+    tally.total++;
+    addToGroups(tally, record);
+    await queueSideReads(tally, entry.dir, record);
+    if (record.codebase) tally.codebases.add(record.eval, record.codebase);
+    if (tally.timelines.length < limit) {
+      const files = (await runLinks(entry.dir, record.stops)).map((f) => ({
+        label: f.label,
+        path: [...run.split(path.sep), f.path].join('/'),
+      }));
+      tally.timelines.push(toTimeline(record, stops, files));
+      tally.timelineDirs.push(entry.dir);
+    }
+  }
+  if (tally.total === 0) throw nothingToReport(dir, tally);
+  return tally;
+}
+
+function nothingToReport(dir: string, tally: RunTally): ReportInputError {
+  const { broken, withoutRecord } = tally;
+  const brokenNote = broken.length ? `; broken: ${broken.map((b) => b.run).join(', ')}` : '';
+  return new ReportInputError(
+    `${campaignFiles(dir).runs} holds no run.json${withoutRecord ? ` (${withoutRecord} run folders without one)` : ''}${brokenNote}: nothing to report on`,
+  );
+}
+
+/** benchmark.json's `prompts`: each eval's prompt, messages and expectations. */
+function promptsOf(conditionsFile: ConditionsFile): BenchmarkFile['prompts'] {
+  return conditionsFile.evals.flatMap((e) =>
+    e.prompt === undefined
+      ? []
+      : [
+          {
+            eval: e.id,
+            prompt: e.prompt,
+            messages: e.messages ?? [],
+            ...(e.expectations ? { expectations: e.expectations } : {}),
+          },
+        ],
+  );
+}
+
+/** benchmark.json's `provenance`: where the campaign's inputs came from. */
+function provenanceOf(
+  conditionsFile: ConditionsFile,
+  tally: RunTally,
+  generatedAt: string,
+): Provenance {
+  const codebaseList = tally.codebases.list();
+  return {
+    eval_set: conditionsFile.eval_set,
+    codebases: codebaseList,
+    host_local: codebaseList.some((c) => c.host_local === true),
+    image: conditionsFile.image,
+    ...servicesOf(tally.services),
+    stand_in_sha256: conditionsFile.stand_in_sha256,
+    ...(conditionsFile.agent ? { agent: conditionsFile.agent } : {}),
+    ...agentsOf(conditionsFile),
+    evalrig_version: conditionsFile.evalrig_version,
+    report_evalrig_version: evalrigVersion,
+    campaign_created_at: conditionsFile.created_at,
+    generated_at: generatedAt,
+  };
+}
+
+/** Turns the running sums into benchmark.json: stats, comparisons, verdicts. */
+async function benchmarkOf(
+  dir: string,
+  conditionsFile: ConditionsFile,
+  tally: RunTally,
+  generatedAt: string,
+): Promise<BenchmarkFile> {
+  const conditions = [...tally.byCondition.entries()].map(([condition, acc]) => ({
+    condition,
+    ...acc.stats(),
+  }));
+  const stats = new Map<string, GroupStats>(conditions.map((c) => [c.condition, c]));
+  const names = conditions.map((c) => c.condition);
+  const pairs = comparisonPairs(names, conditionsFile.baseline_condition);
+  const baseline = pairs[0]?.[0] ?? conditionsFile.baseline_condition;
+  const provenance = provenanceOf(conditionsFile, tally, generatedAt);
+  await Promise.all(tally.gradingReads);
+  const gradingSection = await tally.grading.section(dir, pairs);
+  const comparisons = pairs.map(([b, o]) => compare(b, stats.get(b)!, o, stats.get(o)!));
+  const measuredRuns = new Map(conditions.map((c) => [c.condition, c.measured]));
+  return {
+    schema: 'evalrig/benchmark@1',
+    campaign: conditionsFile.campaign,
+    generated_at: generatedAt,
+    provenance,
+    baseline_condition: baseline,
+    runs: { total: tally.total, without_record: tally.withoutRecord },
+    conditions,
+    evals: [...tally.byEval.values()].map((g) => ({
+      eval: g.eval,
+      condition: g.condition,
+      ...g.acc.stats(),
+    })),
+    comparisons,
+    treatment_warnings: tally.treatment.warnings(),
+    verdicts: verdicts(comparisons, stats, gradingSection),
+    power_warnings: powerWarnings(comparisons, measuredRuns),
+    prompts: promptsOf(conditionsFile),
+    ...(gradingSection ? { grading: gradingSection } : {}),
+    account: tally.account.account(),
+    ...engineSplitOf(tally.byEngine),
+  };
+}
+
+/** Renders and checks every page first, then writes them all, so a failure leaves the old files whole. */
+async function renderAndWrite(
+  dir: string,
+  benchmark: BenchmarkFile,
+  tally: RunTally,
+): Promise<ReportSummary['files']> {
+  const {
+    benchmark: benchmarkJson,
+    baseline: baselinePath,
+    reportMd: mdPath,
+    reportHtml,
+  } = campaignFiles(dir);
+  const files = { benchmark: benchmarkJson, baseline: baselinePath, reportMd: mdPath, reportHtml };
+  const baselineMd = renderBaseline(benchmark);
+  checkMarkdown(files.baseline, baselineMd, [`# Baseline: ${benchmark.campaign}`]);
+  const reportMd = renderReportMd(benchmark);
+  checkMarkdown(files.reportMd, reportMd, ['## Per condition', '## Comparisons', '## Per eval']);
+  const reviews = await readReviews(dir);
+  const { timelines, timelineDirs, total } = tally;
+  // A small campaign's report shows each run's steps itself; a larger one links to the viewer.
+  const embedded = await embedRuns(
+    timelines.map((t, k) => ({ ...t, dir: timelineDirs[k]! })),
+    total,
+  );
+  const html = renderHtml(benchmark, timelines, total - timelines.length, reviews, embedded);
+  checkHtml(files.reportHtml, html, messageCheckNames(benchmark.conditions).length);
+
+  await writeReportFiles(dir, { benchmark, baselineMd, reportMd, reportHtml: html });
+  return files;
+}
+
 /**
  * Recomputes the campaign's aggregate artifacts from its stored runs, running
  * nothing: benchmark.json, BASELINE.md, report.md and report.html at the top
@@ -105,184 +363,20 @@ export async function writeReport(
   const limit = options.timelineLimit ?? 200;
   const generatedAt = (options.now ?? new Date()).toISOString();
 
-  const byCondition = new Map<string, GroupAccumulator>(
-    conditionsFile.conditions.map((c) => [c.name, new GroupAccumulator()]),
-  );
-  const byEval = new Map<string, { eval: string; condition: string; acc: GroupAccumulator }>();
-  const codebases = new Map<string, CodebaseEntry>();
-  const addCodebase = (
-    evalId: string,
-    c: CodebaseEntry | ConditionsFile['evals'][number]['codebase'],
-  ): void => {
-    if (!c) return;
-    const key = codebaseKey(c);
-    const known = codebases.get(key);
-    if (!known) codebases.set(key, { ...c, evals: [evalId] });
-    else if (!known.evals.includes(evalId))
-      codebases.set(key, { ...known, evals: [...known.evals, evalId] });
-  };
-  for (const e of conditionsFile.evals) addCodebase(e.id, e.codebase);
-
-  // The judge's gradings, read from each run's grading.json (never asked again here).
-  const grading = new GradingAccumulator(conditionsFile.conditions.map((c) => c.name));
-  const byEngine = new EngineSplit();
-  const services = new ServiceSplit();
-  // Read beside the loop, a few at a time: most runs have none, and a miss still costs an open.
-  const gradingReads: Promise<void>[] = [];
-  const treatment = new TreatmentAccumulator();
-  const account = new AccountAccumulator();
-  grading.onGrading = (g) => account.addGrading(g);
-  const timelines: RunTimeline[] = [];
-  const timelineDirs: string[] = [];
-  let total = 0;
-  let withoutRecord = 0;
-  const broken: Array<{ run: string; problem: string }> = [];
-  for await (const { entry, read } of readRuns(dir)) {
-    const run = path.relative(dir, entry.dir);
-    if (read.status === 'broken') {
-      broken.push({ run, problem: read.problem });
-      continue;
-    }
-    if (read.status === 'missing') {
-      withoutRecord++;
-      continue;
-    }
-    // Read and verified whole (the stops too): a damaged stop leaves the run out, named.
-    const { record, stops } = read.value;
-    total++;
-    let cond = byCondition.get(record.condition);
-    if (!cond) byCondition.set(record.condition, (cond = new GroupAccumulator()));
-    cond.add(record);
-    treatment.add(record);
-    const key = JSON.stringify([record.eval, record.condition]);
-    let group = byEval.get(key);
-    if (!group)
-      byEval.set(
-        key,
-        (group = { eval: record.eval, condition: record.condition, acc: new GroupAccumulator() }),
-      );
-    group.acc.add(record);
-    byEngine.add(record);
-    services.add(record);
-    const pending = Promise.all([
-      grading.add(entry.dir, record),
-      account.add(entry.dir, record),
-    ]).then(() => undefined);
-    pending.catch(() => undefined); // awaited below; not "unhandled" meanwhile
-    gradingReads.push(pending);
-    if (gradingReads.length >= 32) await Promise.all(gradingReads.splice(0));
-    if (record.codebase) addCodebase(record.eval, record.codebase);
-    if (timelines.length < limit) {
-      const files = (await runLinks(entry.dir, record.stops)).map((f) => ({
-        label: f.label,
-        path: [...run.split(path.sep), f.path].join('/'),
-      }));
-      timelines.push(toTimeline(record, stops, files));
-      timelineDirs.push(entry.dir);
-    }
-  }
-  if (total === 0) {
-    const brokenNote = broken.length ? `; broken: ${broken.map((b) => b.run).join(', ')}` : '';
-    throw new ReportInputError(
-      `${campaignFiles(dir).runs} holds no run.json${withoutRecord ? ` (${withoutRecord} run folders without one)` : ''}${brokenNote}: nothing to report on`,
-    );
-  }
-
-  const conditions = [...byCondition.entries()].map(([condition, acc]) => ({
-    condition,
-    ...acc.stats(),
-  }));
-  const stats = new Map<string, GroupStats>(conditions.map((c) => [c.condition, c]));
-  const names = conditions.map((c) => c.condition);
-  const pairs = comparisonPairs(names, conditionsFile.baseline_condition);
-  const baseline = pairs[0]?.[0] ?? conditionsFile.baseline_condition;
-  const codebaseList = [...codebases.values()];
-  await Promise.all(gradingReads);
-  const gradingSection = await grading.section(dir, pairs);
-  const comparisons = pairs.map(([b, o]) => compare(b, stats.get(b)!, o, stats.get(o)!));
-  const measuredRuns = new Map(conditions.map((c) => [c.condition, c.measured]));
-  const prompts = conditionsFile.evals.flatMap((e) =>
-    e.prompt === undefined
-      ? []
-      : [
-          {
-            eval: e.id,
-            prompt: e.prompt,
-            messages: e.messages ?? [],
-            ...(e.expectations ? { expectations: e.expectations } : {}),
-          },
-        ],
-  );
-
-  const benchmark: BenchmarkFile = {
-    schema: 'evalrig/benchmark@1',
-    campaign: conditionsFile.campaign,
-    generated_at: generatedAt,
-    provenance: {
-      eval_set: conditionsFile.eval_set,
-      codebases: codebaseList,
-      host_local: codebaseList.some((c) => c.host_local === true),
-      image: conditionsFile.image,
-      ...servicesOf(services),
-      stand_in_sha256: conditionsFile.stand_in_sha256,
-      ...(conditionsFile.agent ? { agent: conditionsFile.agent } : {}),
-      ...agentsOf(conditionsFile),
-      evalrig_version: conditionsFile.evalrig_version,
-      report_evalrig_version: evalrigVersion,
-      campaign_created_at: conditionsFile.created_at,
-      generated_at: generatedAt,
-    },
-    baseline_condition: baseline,
-    runs: { total, without_record: withoutRecord },
-    conditions,
-    evals: [...byEval.values()].map((g) => ({
-      eval: g.eval,
-      condition: g.condition,
-      ...g.acc.stats(),
-    })),
-    comparisons,
-    treatment_warnings: treatment.warnings(),
-    verdicts: verdicts(comparisons, stats, gradingSection),
-    power_warnings: powerWarnings(comparisons, measuredRuns),
-    prompts,
-    ...(gradingSection ? { grading: gradingSection } : {}),
-    account: account.account(),
-    ...engineSplitOf(byEngine),
-  };
-
-  const {
-    benchmark: benchmarkJson,
-    baseline: baselinePath,
-    reportMd: mdPath,
-    reportHtml,
-  } = campaignFiles(dir);
-  const files = { benchmark: benchmarkJson, baseline: baselinePath, reportMd: mdPath, reportHtml };
-  // Render and check everything before writing anything, so a failure leaves the old files whole.
-  const baselineMd = renderBaseline(benchmark);
-  checkMarkdown(files.baseline, baselineMd, [`# Baseline: ${benchmark.campaign}`]);
-  const reportMd = renderReportMd(benchmark);
-  checkMarkdown(files.reportMd, reportMd, ['## Per condition', '## Comparisons', '## Per eval']);
-  const reviews = await readReviews(dir);
-  // A small campaign's report shows each run's steps itself; a larger one links to the viewer.
-  const embedded = await embedRuns(
-    timelines.map((t, k) => ({ ...t, dir: timelineDirs[k]! })),
-    total,
-  );
-  const html = renderHtml(benchmark, timelines, total - timelines.length, reviews, embedded);
-  checkHtml(files.reportHtml, html, messageCheckNames(conditions).length);
-
-  await writeReportFiles(dir, { benchmark, baselineMd, reportMd, reportHtml: html });
+  const tally = await tallyRuns(dir, conditionsFile, limit);
+  const benchmark = await benchmarkOf(dir, conditionsFile, tally, generatedAt);
+  const files = await renderAndWrite(dir, benchmark, tally);
 
   return {
     outDir: dir,
     files,
     campaign: benchmark.campaign,
-    baselineCondition: baseline,
+    baselineCondition: benchmark.baseline_condition,
     runs: benchmark.runs,
     conditions: benchmark.conditions,
     comparisons: benchmark.comparisons,
     ...(benchmark.account ? { account: benchmark.account } : {}),
-    broken,
+    broken: tally.broken,
   };
 }
 

@@ -186,6 +186,83 @@ export class ProcessesNotStoppedError extends Error {
   }
 }
 
+type ExecStream = NodeJS.ReadWriteStream & Readable;
+
+/** Creates the exec and attaches to its output (and stdin, when there is one to send). */
+async function startExec(
+  client: DockerClient,
+  container: Docker.Container,
+  cmd: readonly string[],
+  options: ExecOptions,
+): Promise<{ exec: Docker.Exec; stream: ExecStream }> {
+  const exec = await bounded(client, 'an exec', () =>
+    container
+      .exec({
+        Cmd: [...cmd],
+        AttachStdout: true,
+        AttachStderr: true,
+        AttachStdin: options.stdin !== undefined,
+        Env: Object.entries(options.env ?? {}).map(([k, v]) => `${k}=${v}`),
+        User: options.user,
+        WorkingDir: options.workingDir,
+      })
+      .catch(refused(client, 'an exec')),
+  );
+  const stream = (await bounded(client, 'an exec start', () =>
+    exec
+      .start({ hijack: true, stdin: options.stdin !== undefined })
+      .catch(refused(client, 'an exec start')),
+  )) as ExecStream;
+  // A cut connection may emit several errors; the first decides, the rest are expected.
+  stream.on('error', () => undefined);
+  return { exec, stream };
+}
+
+/**
+ * Waits for the exec's output to end, or its time (`timeoutMs`, plus what `extraMs` grants)
+ * to run out. An engine lost meanwhile, or a stream error, throws.
+ */
+async function execOutcome(
+  client: DockerClient,
+  stream: ExecStream,
+  options: ExecOptions,
+): Promise<'ended' | 'timeout'> {
+  let timer: NodeJS.Timeout | undefined;
+  const health = client.health;
+  let onLost: (() => void) | undefined;
+  const ended = new Promise<'ended'>((resolve, reject) => {
+    stream.once('end', () => resolve('ended'));
+    stream.once('close', () => resolve('ended'));
+    stream.once('error', reject);
+    // An engine lost mid-exec (frozen: the stream just stays open) releases the wait.
+    onLost = () => reject(health?.lost);
+    if (health?.lost) onLost();
+    else health?.signal.addEventListener('abort', onLost, { once: true });
+  });
+  const timedOut =
+    options.timeoutMs === undefined
+      ? new Promise<never>(() => {})
+      : new Promise<'timeout'>((resolve) => {
+          let granted = 0;
+          const expire = (): void => {
+            const extra = options.extraMs?.() ?? 0;
+            if (extra <= granted) return resolve('timeout');
+            timer = setTimeout(expire, extra - granted);
+            granted = extra;
+          };
+          timer = setTimeout(expire, options.timeoutMs);
+        });
+  return bounded(client, 'an exec', () => Promise.race([ended, timedOut]), Infinity)
+    .catch((error: unknown) => {
+      stream.destroy();
+      throw error;
+    })
+    .finally(() => {
+      clearTimeout(timer);
+      if (onLost) health?.signal.removeEventListener('abort', onLost);
+    });
+}
+
 /** A started container of evalrig's, with exec and teardown. */
 export class RunContainer {
   constructor(
@@ -202,26 +279,10 @@ export class RunContainer {
   async exec(cmd: readonly string[], options: ExecOptions = {}): Promise<ExecResult> {
     const started = Date.now();
     const client = this.client;
-    const exec = await bounded(client, 'an exec', () =>
-      this.container
-        .exec({
-          Cmd: [...cmd],
-          AttachStdout: true,
-          AttachStderr: true,
-          AttachStdin: options.stdin !== undefined,
-          Env: Object.entries(options.env ?? {}).map(([k, v]) => `${k}=${v}`),
-          User: options.user ?? this.execUser,
-          WorkingDir: options.workingDir,
-        })
-        .catch(refused(client, 'an exec')),
-    );
-    const stream = (await bounded(client, 'an exec start', () =>
-      exec
-        .start({ hijack: true, stdin: options.stdin !== undefined })
-        .catch(refused(client, 'an exec start')),
-    )) as NodeJS.ReadWriteStream & Readable;
-    // A cut connection may emit several errors; the first decides, the rest are expected.
-    stream.on('error', () => undefined);
+    const { exec, stream } = await startExec(client, this.container, cmd, {
+      ...options,
+      user: options.user ?? this.execUser,
+    });
     const cap = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
     const out = new CappedBuffer(cap);
     const err = new CappedBuffer(cap);
@@ -236,45 +297,7 @@ export class RunContainer {
       (stream as unknown as { end(): void }).end();
     }
 
-    let timer: NodeJS.Timeout | undefined;
-    const health = client.health;
-    let onLost: (() => void) | undefined;
-    const ended = new Promise<'ended'>((resolve, reject) => {
-      stream.once('end', () => resolve('ended'));
-      stream.once('close', () => resolve('ended'));
-      stream.once('error', reject);
-      // An engine lost mid-exec (frozen: the stream just stays open) releases the wait.
-      onLost = () => reject(health?.lost);
-      if (health?.lost) onLost();
-      else health?.signal.addEventListener('abort', onLost, { once: true });
-    });
-    const timedOut =
-      options.timeoutMs === undefined
-        ? new Promise<never>(() => {})
-        : new Promise<'timeout'>((resolve) => {
-            let granted = 0;
-            const expire = (): void => {
-              const extra = options.extraMs?.() ?? 0;
-              if (extra <= granted) return resolve('timeout');
-              timer = setTimeout(expire, extra - granted);
-              granted = extra;
-            };
-            timer = setTimeout(expire, options.timeoutMs);
-          });
-    const outcome = await bounded(
-      client,
-      'an exec',
-      () => Promise.race([ended, timedOut]),
-      Infinity,
-    )
-      .catch((error: unknown) => {
-        stream.destroy();
-        throw error;
-      })
-      .finally(() => {
-        clearTimeout(timer);
-        if (onLost) health?.signal.removeEventListener('abort', onLost);
-      });
+    const outcome = await execOutcome(client, stream, options);
     if (outcome === 'timeout') {
       stream.destroy();
       return {

@@ -94,10 +94,16 @@ export function engineChoices(
 }
 
 export function registerRun(program: Command): void {
-  program
+  const command = program
     .command('run')
     .description('play every (eval, condition, run) of an eval set and record what the agent did')
-    .argument('<evals.json>', 'the eval set')
+    .argument('<evals.json>', 'the eval set');
+  addRunOptions(command).action(runAction);
+}
+
+/** The flags of `evalrig run`, with their parsers and defaults. */
+function addRunOptions(command: Command): Command {
+  return command
     .option('--out <dir>', 'campaign folder (default: evalrig-out/<eval set name>)')
     .option('--jobs <n>', 'runs at once', positiveInt('--jobs'), 1)
     .option(
@@ -143,61 +149,79 @@ export function registerRun(program: Command): void {
       "exit 1 when a run's grading or a blind comparison errored (runs that failed exit 1 anyway)",
     )
     .option('--view', 'serve the campaign folder on 127.0.0.1 while it plays (see evalrig view)')
-    .option('--view-port <n>', 'the port of --view (default: one the system picks)', portNumber)
-    .action(async (file: string, flags: RunFlags) => {
-      const outDir =
-        flags.out ?? path.join('evalrig-out', path.basename(path.dirname(path.resolve(file))));
-      if (flags.view) {
-        await mkdir(outDir, { recursive: true });
-        await openView(outDir, flags.viewPort);
-      }
-      // Temporary folders of this run go in one scratch folder its reaper removes if it dies.
-      const scratch = useScratchFolder();
-      const result = await runCampaign({
-        scratch,
-        evalSetFile: file,
-        outDir,
-        jobs: flags.jobs,
-        runs: flags.runs,
-        only: flags.only,
-        conditions: flags.condition,
-        stopAtHandOver: flags.stopAtHandOver,
-        timeoutS: flags.timeout,
-        keepEnvironments: flags.keepEnvs,
-        baseImage: flags.base,
-        engines: engineChoices(flags),
-        ...(flags.maxCost === undefined ? {} : { maxCostUsd: flags.maxCost }),
-        rateLimits: {
-          maxInFlight: flags.maxInFlight,
-          requestsPerMinute: flags.rpm,
-          tokensPerMinute: flags.tpm,
-        },
-      }).finally(() => rm(scratch, { recursive: true, force: true }));
-      const counts = `${result.played} played, ${result.skipped} skipped (already finished), ${result.failed} failed, ${result.timedOut} timed out`;
-      const limited = result.limitReached > 0 ? `, ${result.limitReached} reached a limit` : '';
-      process.stderr.write(`evalrig: campaign ${result.campaign}: ${counts}${limited}\n`);
-      if (result.budgetCut > 0) {
-        process.stderr.write(
-          `evalrig: the budget of ${result.maxCostUsd} USD is spent (${result.spentUsd.toFixed(2)} USD at list prices): ${result.budgetCut} run(s) cut; run the same command with a larger --max-cost to play them\n`,
-        );
-      }
-      if (flags.report) {
-        const summary = await writeReport(result.outDir);
-        process.stdout.write(`${formatSummaryTable(summary)}\n`);
-        if (summary.account) process.stdout.write(`${accountLines(summary.account).join('\n')}\n`);
-        process.stdout.write(`report: ${campaignFiles(result.outDir).reportHtml}\n`);
-      } else {
-        process.stdout.write(`runs: ${campaignFiles(result.outDir).runs}\n`);
-      }
-      if (result.failed > 0) process.exitCode = 1;
-      const errored = gradingErrors(result.grading);
-      if (errored && flags.failOnGradingErrors) {
-        process.stderr.write(`evalrig: ${errored}: exit 1 (--fail-on-grading-errors)\n`);
-        process.exitCode = 1;
-      }
-      if (flags.view) {
-        process.stderr.write('evalrig view: the campaign is done; still served until Ctrl-C\n');
-        await new Promise<never>(() => undefined);
-      }
-    });
+    .option('--view-port <n>', 'the port of --view (default: one the system picks)', portNumber);
+}
+
+/** Plays the campaign, prints what happened, writes the report, and sets the exit code. */
+async function runAction(file: string, flags: RunFlags): Promise<void> {
+  const outDir =
+    flags.out ?? path.join('evalrig-out', path.basename(path.dirname(path.resolve(file))));
+  if (flags.view) {
+    await mkdir(outDir, { recursive: true });
+    await openView(outDir, flags.viewPort);
+  }
+  const result = await playCampaign(file, outDir, flags);
+  printCounts(result);
+  if (flags.report) {
+    const summary = await writeReport(result.outDir);
+    process.stdout.write(`${formatSummaryTable(summary)}\n`);
+    if (summary.account) process.stdout.write(`${accountLines(summary.account).join('\n')}\n`);
+    process.stdout.write(`report: ${campaignFiles(result.outDir).reportHtml}\n`);
+  } else {
+    process.stdout.write(`runs: ${campaignFiles(result.outDir).runs}\n`);
+  }
+  if (result.failed > 0) process.exitCode = 1;
+  const errored = gradingErrors(result.grading);
+  if (errored && flags.failOnGradingErrors) {
+    process.stderr.write(`evalrig: ${errored}: exit 1 (--fail-on-grading-errors)\n`);
+    process.exitCode = 1;
+  }
+  if (flags.view) {
+    process.stderr.write('evalrig view: the campaign is done; still served until Ctrl-C\n');
+    await new Promise<never>(() => undefined);
+  }
+}
+
+type CampaignResult = Awaited<ReturnType<typeof runCampaign>>;
+
+/** Runs the campaign with the flags' settings, in a scratch folder removed afterwards. */
+async function playCampaign(
+  file: string,
+  outDir: string,
+  flags: RunFlags,
+): Promise<CampaignResult> {
+  // Temporary folders of this run go in one scratch folder its reaper removes if it dies.
+  const scratch = useScratchFolder();
+  return runCampaign({
+    scratch,
+    evalSetFile: file,
+    outDir,
+    jobs: flags.jobs,
+    runs: flags.runs,
+    only: flags.only,
+    conditions: flags.condition,
+    stopAtHandOver: flags.stopAtHandOver,
+    timeoutS: flags.timeout,
+    keepEnvironments: flags.keepEnvs,
+    baseImage: flags.base,
+    engines: engineChoices(flags),
+    ...(flags.maxCost === undefined ? {} : { maxCostUsd: flags.maxCost }),
+    rateLimits: {
+      maxInFlight: flags.maxInFlight,
+      requestsPerMinute: flags.rpm,
+      tokensPerMinute: flags.tpm,
+    },
+  }).finally(() => rm(scratch, { recursive: true, force: true }));
+}
+
+/** The campaign's counts on stderr, and what the budget cut, if anything. */
+function printCounts(result: CampaignResult): void {
+  const counts = `${result.played} played, ${result.skipped} skipped (already finished), ${result.failed} failed, ${result.timedOut} timed out`;
+  const limited = result.limitReached > 0 ? `, ${result.limitReached} reached a limit` : '';
+  process.stderr.write(`evalrig: campaign ${result.campaign}: ${counts}${limited}\n`);
+  if (result.budgetCut > 0) {
+    process.stderr.write(
+      `evalrig: the budget of ${result.maxCostUsd} USD is spent (${result.spentUsd.toFixed(2)} USD at list prices): ${result.budgetCut} run(s) cut; run the same command with a larger --max-cost to play them\n`,
+    );
+  }
 }
