@@ -64,42 +64,80 @@ export async function prepareEnvironment(spec: EnvironmentSpec): Promise<Environ
   await claimRoot(spec.root);
   const workTree = join(spec.root, 'work');
   const originPath = join(spec.root, 'remote', owner, `${name}.git`);
-  const here = { cwd: spec.root };
-  const inWork = { cwd: workTree };
 
   const baseBranch = spec.codebase?.resolved.branch ?? 'main';
   // The prepared start branch is checked out from the first: it and the base
   // branch end at the same baseline, so no second checkout is needed.
   const branch = spec.startBranch ?? baseBranch;
   const branches = branch === baseBranch ? [baseBranch] : [baseBranch, branch];
-  let parent: string | undefined;
-  let date: string | undefined;
-  let renormalize: string[] = [];
-  let objects: ObjectSharing | undefined;
-  // One ref transaction makes every ref change: ref -> its command.
-  const refUpdates = new Map<string, string>();
-  await git(['init', '-q', '-b', branch, workTree], here);
-  if (spec.codebase) {
-    const { resolved, cachePath } = spec.codebase;
-    const entry = await readCacheEntry(cachePath);
-    if (entry.commit !== resolved.commit) {
-      throw new EnvironmentError(
-        `cache entry ${cachePath} holds commit ${entry.commit}, not ${resolved.commit}`,
-      );
-    }
-    parent = resolved.commit;
-    date = entry.committerDate;
-    renormalize = entry.renormalize;
-    objects = await placeCodebaseObjects(
-      entry,
-      join(workTree, '.git'),
-      spec.codebase.sharing ?? defaultSharing(),
+  await git(['init', '-q', '-b', branch, workTree], { cwd: spec.root });
+  const checkedOut = await checkoutCodebase(spec, workTree, branch);
+  const baseline = await commitBaseline(spec, workTree, forced, checkedOut);
+  await writeBranchRefs(workTree, branches, baseline);
+  await setOriginAndUpstreams(
+    join(workTree, '.git', 'config'),
+    spec.originUrl ?? originPath,
+    branches,
+  );
+  await makeOrigin(spec.root, workTree, originPath, baseBranch);
+  const { objects } = checkedOut;
+  return {
+    workTree,
+    originPath,
+    branch,
+    baseBranch,
+    baseline,
+    ...(objects === undefined ? {} : { objects }),
+  };
+}
+
+/** What the codebase's checkout left for the baseline (nothing without a codebase). */
+interface CheckedOut {
+  readonly parent?: string;
+  readonly date?: string;
+  readonly renormalize: readonly string[];
+  readonly objects?: ObjectSharing;
+}
+
+/** The codebase's commit checked out on `branch` from its cache entry's objects. */
+async function checkoutCodebase(
+  spec: EnvironmentSpec,
+  workTree: string,
+  branch: string,
+): Promise<CheckedOut> {
+  if (!spec.codebase) return { renormalize: [] };
+  const { resolved, cachePath } = spec.codebase;
+  const entry = await readCacheEntry(cachePath);
+  if (entry.commit !== resolved.commit) {
+    throw new EnvironmentError(
+      `cache entry ${cachePath} holds commit ${entry.commit}, not ${resolved.commit}`,
     );
-    // HEAD detached at the commit first, as a clone of the entry leaves it:
-    // checkout then switches from the commit to itself, with nothing to compare.
-    await writeFile(join(workTree, '.git', 'HEAD'), `${resolved.commit}\n`);
-    await git(['checkout', '-q', '-B', branch, resolved.commit], inWork);
   }
+  const objects = await placeCodebaseObjects(
+    entry,
+    join(workTree, '.git'),
+    spec.codebase.sharing ?? defaultSharing(),
+  );
+  // HEAD detached at the commit first, as a clone of the entry leaves it:
+  // checkout then switches from the commit to itself, with nothing to compare.
+  await writeFile(join(workTree, '.git', 'HEAD'), `${resolved.commit}\n`);
+  await git(['checkout', '-q', '-B', branch, resolved.commit], { cwd: workTree });
+  return {
+    parent: resolved.commit,
+    date: entry.committerDate,
+    renormalize: entry.renormalize,
+    objects,
+  };
+}
+
+/** The baseline commit: the checkout plus what the runner placed (overlay, staged, forced). */
+async function commitBaseline(
+  spec: EnvironmentSpec,
+  workTree: string,
+  forced: readonly string[],
+  { parent, date, renormalize }: CheckedOut,
+): Promise<string> {
+  const inWork = { cwd: workTree };
   if (renormalize.length > 0) {
     // Stat-clean files are not re-read by a plain add: --renormalize re-adds them.
     await git(['add', '--renormalize', '--pathspec-from-file=-', '--pathspec-file-nul'], {
@@ -108,7 +146,6 @@ export async function prepareEnvironment(spec: EnvironmentSpec): Promise<Environ
       env: { GIT_LITERAL_PATHSPECS: '1' },
     });
   }
-
   const placed = [
     ...(await placePaths(workTree, spec.overlay ?? [], 'overlay')),
     ...(await placePaths(workTree, spec.staged ?? [], 'staged path')),
@@ -129,12 +166,22 @@ export async function prepareEnvironment(spec: EnvironmentSpec): Promise<Environ
     force.length > 0 || renormalize.length > 0 || parent === undefined
       ? await git(['write-tree'], inWork)
       : `${parent}^{tree}`;
-  const baseline = await git(
-    ['commit-tree', ...(parent ? ['-p', parent] : []), '-m', BASELINE_MESSAGE, tree],
-    { ...inWork, ...(date ? { date } : {}) },
-  );
-  // The branches, the baseline mark, and the remote-tracking refs a push of
-  // the branches to origin would leave.
+  return git(['commit-tree', ...(parent ? ['-p', parent] : []), '-m', BASELINE_MESSAGE, tree], {
+    ...inWork,
+    ...(date ? { date } : {}),
+  });
+}
+
+/**
+ * The branches, the baseline mark, and the remote-tracking refs a push of the branches to
+ * origin would leave, in one ref transaction.
+ */
+async function writeBranchRefs(
+  workTree: string,
+  branches: readonly string[],
+  baseline: string,
+): Promise<void> {
+  const refUpdates = new Map<string, string>();
   for (const each of branches) {
     for (const ref of [`refs/heads/${each}`, `refs/remotes/origin/${each}`]) {
       refUpdates.set(ref, `update ${ref} ${baseline}\n`);
@@ -142,23 +189,9 @@ export async function prepareEnvironment(spec: EnvironmentSpec): Promise<Environ
   }
   refUpdates.set(BASELINE_REF, `update ${BASELINE_REF} ${baseline}\n`);
   await git(['update-ref', '--no-deref', '--stdin'], {
-    ...inWork,
+    cwd: workTree,
     input: [...refUpdates.values()].join(''),
   });
-  await setOriginAndUpstreams(
-    join(workTree, '.git', 'config'),
-    spec.originUrl ?? originPath,
-    branches,
-  );
-  await makeOrigin(spec.root, workTree, originPath, baseBranch);
-  return {
-    workTree,
-    originPath,
-    branch,
-    baseBranch,
-    baseline,
-    ...(objects === undefined ? {} : { objects }),
-  };
 }
 
 async function claimRoot(root: string): Promise<void> {
