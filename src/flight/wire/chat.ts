@@ -81,14 +81,10 @@ class ChatReader extends WireReader {
   }
 
   protected finish(cut: string | undefined): void {
-    if (this.facts.outcome === 'error') return;
-    if (this.streamError !== null) {
-      this.facts.outcome = 'cut';
-      this.facts.reason = this.streamError;
-    } else if (!this.finished) {
-      this.facts.outcome = 'cut';
-      this.facts.reason = cut ?? (this.facts.id === null ? 'no completion' : 'no finish_reason');
-    }
+    this.settle(cut, this.streamError, this.finished, {
+      noAnswer: 'no completion',
+      noEnd: 'no finish_reason',
+    });
   }
 }
 

@@ -95,6 +95,27 @@ export abstract class WireReader implements ResponseReader {
   /** The body ended: settle the outcome (`cut`: the gateway's reason, when it cut). */
   protected abstract finish(cut: string | undefined): void;
 
+  /**
+   * The end of a body whose API marks its last event: cut by an error event the stream carried
+   * (`streamError`), or cut because the terminal mark never came (`noAnswer` when not even the
+   * answer's id arrived, `noEnd` otherwise; `cut` names a lost stream). An error answer stays one.
+   */
+  protected settle(
+    cut: string | undefined,
+    streamError: string | null,
+    ended: boolean,
+    why: { readonly noAnswer: string; readonly noEnd: string },
+  ): void {
+    if (this.facts.outcome === 'error') return;
+    if (streamError !== null) {
+      this.facts.outcome = 'cut';
+      this.facts.reason = streamError;
+    } else if (!ended) {
+      this.facts.outcome = 'cut';
+      this.facts.reason = cut ?? (this.facts.id === null ? why.noAnswer : why.noEnd);
+    }
+  }
+
   /** An HTTP error answer: its type from the API's error body. */
   protected error(body: Obj | null): void {
     this.facts.outcome = 'error';

@@ -75,14 +75,10 @@ class GeminiReader extends WireReader {
   }
 
   protected finish(cut: string | undefined): void {
-    if (this.facts.outcome === 'error') return;
-    if (this.streamError !== null) {
-      this.facts.outcome = 'cut';
-      this.facts.reason = this.streamError;
-    } else if (!this.finished) {
-      this.facts.outcome = 'cut';
-      this.facts.reason = cut ?? (this.facts.id === null ? 'no response' : 'no finishReason');
-    }
+    this.settle(cut, this.streamError, this.finished, {
+      noAnswer: 'no response',
+      noEnd: 'no finishReason',
+    });
   }
 }
 

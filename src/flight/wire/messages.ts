@@ -80,14 +80,10 @@ class MessagesReader extends WireReader {
   }
 
   protected finish(cut: string | undefined): void {
-    if (this.facts.outcome === 'error') return;
-    if (this.streamError !== null) {
-      this.facts.outcome = 'cut';
-      this.facts.reason = this.streamError;
-    } else if (!this.stopped) {
-      this.facts.outcome = 'cut';
-      this.facts.reason = cut ?? (this.facts.id === null ? 'no message' : 'no message_stop');
-    }
+    this.settle(cut, this.streamError, this.stopped, {
+      noAnswer: 'no message',
+      noEnd: 'no message_stop',
+    });
   }
 }
 
