@@ -1,6 +1,5 @@
 import { expect } from 'chai';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -14,40 +13,9 @@ import {
   type ModelStandIn,
 } from '../../../src/model-stand-in/index.js';
 
+import { post, type Answer } from '../model-stand-in/http.js';
+
 const FIXTURE = 'test/fixtures/transcripts/claude-code-2.1.332/model-script.json';
-
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-/** One HTTP request over the stand-in's Unix socket. */
-function post(socketPath: string, urlPath: string, body: unknown): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        socketPath,
-        path: urlPath,
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            body: Buffer.concat(chunks).toString(),
-          }),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end(typeof body === 'string' ? body : JSON.stringify(body));
-  });
-}
 
 /** The SSE frames as [event, data] pairs. */
 function events(body: string): { event: string; data: Record<string, unknown> }[] {
