@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { EvalSet } from '../config/index.js';
 import { InputError } from '../errors/index.js';
-import { minimumDetectableDifference, type BenchmarkFile } from '../report/index.js';
+import { readBenchmark } from '../campaign-folder/index.js';
+import type { BenchmarkFile } from '../report/benchmark-file.js';
+import { minimumDetectableDifference } from '../report/stats.js';
 import type { PlannedRun } from './plan.js';
 
 /**
@@ -23,15 +23,13 @@ export interface PerRun {
 
 /** Per-run figures of a pilot campaign (its benchmark.json), per condition. */
 export async function pilotPerRun(outDir: string): Promise<ReadonlyMap<string, PerRun>> {
-  const file = path.join(outDir, 'benchmark.json');
-  let b: BenchmarkFile;
-  try {
-    b = JSON.parse(await readFile(file, 'utf8')) as BenchmarkFile;
-  } catch (e) {
-    throw new InputError(
-      `--from ${outDir}: cannot read ${file} (${(e as Error).message}); run \`evalrig report ${outDir}\` first`,
-    );
+  // Read as every reader does: no link followed, size bounded, checked against its schema.
+  const read = await readBenchmark<BenchmarkFile>(outDir);
+  if (read.status !== 'ok') {
+    const why = read.status === 'missing' ? `${read.file} is missing` : read.problem;
+    throw new InputError(`--from ${outDir}: ${why}; run \`evalrig report ${outDir}\` first`);
   }
+  const b = read.value;
   const out = new Map<string, PerRun>();
   for (const c of b.conditions) {
     const a = c.agent;

@@ -1,11 +1,7 @@
 import type { Command } from 'commander';
-import {
-  forecastLines,
-  pilotPerRun,
-  planRuns,
-  runsToDetect,
-  statedPerRun,
-} from '../../campaign/index.js';
+// The forecast and the plan alone: the campaign's index would load the Docker clients.
+import { forecastLines, pilotPerRun, runsToDetect, statedPerRun } from '../../campaign/forecast.js';
+import { planRuns } from '../../campaign/plan.js';
 import { loadEvalSet } from '../../config/index.js';
 import { InputError } from '../../errors/index.js';
 
