@@ -25,7 +25,9 @@ export interface ServicesTarget {
 
 /** A service of the base image: a TCP server on `port` that answers `hello from <name>`. */
 function echoService(image: string, name: string, port = 7000): ServiceSpec {
-  const js = `require('net').createServer((s) => s.end('hello from ${name}\\n')).listen(${port}, () => console.log('listening ${name}'))`;
+  // A probe that closes before reading resets the connection: the socket's
+  // error is ignored, or node would die of it (exit 1) before the test's kill.
+  const js = `require('net').createServer((s) => { s.on('error', () => {}); s.end('hello from ${name}\\n'); }).listen(${port}, () => console.log('listening ${name}'))`;
   return {
     name,
     image,
@@ -61,7 +63,10 @@ function hostAddresses(): string[] {
 }
 
 async function listening(): Promise<{ server: Server; port: number }> {
-  const server = createServer((s) => s.end('host answered\n'));
+  const server = createServer((s) => {
+    s.on('error', () => {}); // a probe's reset must not throw in the test process
+    s.end('host answered\n');
+  });
   await new Promise<void>((resolve) => server.listen(0, '0.0.0.0', resolve));
   return { server, port: (server.address() as { port: number }).port };
 }
