@@ -1,16 +1,18 @@
 /**
- * Campaign overhead: 20 runs of a scripted agent that does nothing, with
- * --jobs 1 and --jobs 4, against 20 bare `docker run --rm <image> true` in the
- * same session.
+ * Campaign overhead: runs of a scripted agent that does nothing, with
+ * --jobs 1 and --jobs 4, against as many bare `docker run --rm <image> true`.
+ * The series are interleaved in rounds (bare, --jobs 1, nothing prepared
+ * ahead, --jobs 4): each round's ratios pair series measured minutes apart at
+ * most, and the figures are the medians over the rounds, each with the load.
  *
  * Goals: per-run cost with --jobs 1 within 1.3x of the bare container;
  * --jobs 4 at least 1.6x the throughput of --jobs 1.
  *
  * Then the per-phase profile of the --jobs 1 series: the median of each run
  * phase over its runs (from each run.json's `phases`) and the campaign's own
- * phases once, so the gap to the bare container shows where it goes.
+ * phases, so the gap to the bare container shows where it goes.
  *
- *   node --import tsx scripts/bench/campaign.ts [runs]
+ *   node --import tsx scripts/bench/campaign.ts [runs per series] [rounds]
  */
 import { execa } from 'execa';
 import { runCampaign } from '../../src/campaign/index.js';
@@ -18,10 +20,12 @@ import { ensureTestImage } from '../../src/image/index.js';
 import { connectDocker, pingDocker } from '../../src/runtime/index.js';
 import { makeToyWorkspace } from '../../test/support/toy.js';
 import { readFile, readdir, rm } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import type { PhaseTiming, RunRecord } from '../../src/artifacts/index.js';
 
 const RUNS = Number(process.argv[2] ?? 20);
+const ROUNDS = Number(process.argv[3] ?? 3);
 const quiet = { write: () => true } as unknown as NodeJS.WriteStream;
 
 const client = connectDocker();
@@ -90,44 +94,79 @@ function medians(runs: readonly (readonly PhaseTiming[])[]): PhaseTiming[] {
   });
 }
 
+const median = (xs: readonly number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+};
+
+/** One round: each series once, back to back, so its ratios share the machine's load. */
+interface Round {
+  readonly load: number;
+  readonly bare: number;
+  readonly sequential: number;
+  readonly jobs1: Series;
+  readonly jobs4: number;
+}
+
+async function round(): Promise<Round> {
+  const load = loadavg()[0]!;
+  const bareMs = await bare();
+  const jobs1 = await campaign(1);
+  const sequential = (await campaign(1, 0)).ms;
+  const jobs4 = (await campaign(4)).ms;
+  return { load: (load + loadavg()[0]!) / 2, bare: bareMs, sequential, jobs1, jobs4 };
+}
+
 // Warm up: image layers, page cache, the codebase cache.
 await bare();
 await campaign(1);
 
-const bareMs = await bare();
-const sequential = (await campaign(1, 0)).ms;
-const series1 = await campaign(1);
-const jobs1 = series1.ms;
-const jobs4 = (await campaign(4)).ms;
-const perBare = bareMs / RUNS;
-const perJobs1 = jobs1 / RUNS;
+const rounds: Round[] = [];
+for (let i = 0; i < ROUNDS; i++) rounds.push(await round());
+
+const perRun = (ms: number) => `${(ms / RUNS).toFixed(0).padStart(5)} ms/run`;
+console.log(`runs per series: ${RUNS}, rounds: ${ROUNDS}`);
+for (const [i, r] of rounds.entries()) {
+  console.log(
+    `round ${i + 1} (load ${r.load.toFixed(1)}): bare ${perRun(r.bare)}, --jobs 1 ${perRun(r.jobs1.ms)} ` +
+      `(${(r.jobs1.ms / r.bare).toFixed(2)}x), nothing ahead ${perRun(r.sequential)} ` +
+      `(${(r.sequential / r.bare).toFixed(2)}x), --jobs 4 ${perRun(r.jobs4)} (x${(r.jobs1.ms / r.jobs4).toFixed(2)})`,
+  );
+}
+const med = (f: (r: Round) => number) => median(rounds.map(f));
 const row = (name: string, ms: number, note: string) =>
-  console.log(`${name.padEnd(44)} ${(ms / RUNS).toFixed(0).padStart(5)} ms/run  ${note}`);
-console.log(`runs per series: ${RUNS}`);
-row('bare docker run --rm --network none true', bareMs, '');
+  console.log(`${name.padEnd(44)} ${perRun(ms)}  ${note}`);
+console.log(`\nmedians over the rounds (load ${med((r) => r.load).toFixed(1)}):`);
+row(
+  'bare docker run --rm --network none true',
+  med((r) => r.bare),
+  '',
+);
 row(
   'evalrig run --jobs 1, nothing prepared ahead',
-  sequential,
-  `ratio to bare ${(sequential / bareMs).toFixed(2)}`,
+  med((r) => r.sequential),
+  `ratio to bare ${med((r) => r.sequential / r.bare).toFixed(2)}`,
 );
 row(
   'evalrig run --jobs 1',
-  jobs1,
-  `ratio to bare ${(perJobs1 / perBare).toFixed(2)} (goal <= 1.3)`,
+  med((r) => r.jobs1.ms),
+  `ratio to bare ${med((r) => r.jobs1.ms / r.bare).toFixed(2)} (goal <= 1.3)`,
 );
 row(
   'evalrig run --jobs 4',
-  jobs4,
-  `throughput x${(jobs1 / jobs4).toFixed(2)} of --jobs 1 (goal >= 1.6), x${(sequential / jobs4).toFixed(2)} of the sequential one`,
+  med((r) => r.jobs4),
+  `throughput x${med((r) => r.jobs1.ms / r.jobs4).toFixed(2)} of --jobs 1 (goal >= 1.6), x${med((r) => r.sequential / r.jobs4).toFixed(2)} of the sequential one`,
 );
 const ms = (n: number) => `${n.toFixed(0).padStart(6)} ms`;
 console.log(
-  `\nprofile of evalrig run --jobs 1 (prepare and start run ahead, while the run before plays)`,
+  `\nprofile of evalrig run --jobs 1, every round (prepare and start run ahead, while the run before plays)`,
 );
-for (const p of medians(series1.runs)) console.log(`  run ${p.name.padEnd(20)} ${ms(p.ms)} median`);
-for (const p of series1.phases) {
+for (const p of medians(rounds.flatMap((r) => r.jobs1.runs)))
+  console.log(`  run ${p.name.padEnd(20)} ${ms(p.ms)} median`);
+for (const p of medians(rounds.map((r) => r.jobs1.phases))) {
   const note =
     p.name === 'play' ? `${ms(p.ms / RUNS)} per run` : `${ms(p.ms / RUNS)} per run amortised`;
-  console.log(`  campaign ${p.name.padEnd(15)} ${ms(p.ms)} once  ${note}`);
+  console.log(`  campaign ${p.name.padEnd(15)} ${ms(p.ms)} median  ${note}`);
 }
-console.log(`  bare docker run           ${ms(perBare)} per run`);
+console.log(`  bare docker run           ${ms(med((r) => r.bare) / RUNS)} per run`);
