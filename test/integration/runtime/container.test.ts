@@ -98,6 +98,38 @@ describe('runtime: real containers of the base image', function () {
     }
   });
 
+  it('stops a user with nothing running by a process listing, one left running by an exec', async () => {
+    const run = await startContainer(client, { ...spec, execUser: '1000:1000' });
+    // The engine's exec_create events for this container while `work` runs.
+    const execsDuring = async (work: () => Promise<unknown>): Promise<number> => {
+      const since = Date.now() / 1000;
+      await work();
+      const until = Date.now() / 1000 + 1;
+      const stream = (await client.docker.getEvents({
+        since,
+        until,
+        filters: { container: [run.id], event: ['exec_create'] },
+      })) as unknown as AsyncIterable<Buffer>;
+      let text = '';
+      for await (const chunk of stream) text += String(chunk);
+      return text.split('\n').filter((line) => line.trim() !== '').length;
+    };
+    try {
+      expect(await execsDuring(() => run.exec(['true'])), 'the events are seen').to.equal(1);
+      const quiet = await execsDuring(() => run.stopProcessesOf('1000:1000'));
+      expect(quiet, 'no exec when the engine lists none of the user').to.equal(0);
+
+      const bg = await run.exec(['sh', '-c', 'sleep 1000 >/dev/null 2>&1 & echo $!']);
+      const pid = bg.stdout.trim();
+      const stopping = await execsDuring(() => run.stopProcessesOf('1000:1000'));
+      expect(stopping, 'one exec stopped what was left').to.equal(1);
+      const left = await run.exec(['sh', '-c', `test -e /proc/${pid} && echo left; echo done`]);
+      expect(left.stdout).to.equal('done\n');
+    } finally {
+      await run.remove();
+    }
+  });
+
   it('caps output and says so', async () => {
     const r = await runOnce(client, spec, ['sh', '-c', 'head -c 5000 /dev/zero'], {
       maxOutputBytes: 1000,
