@@ -57,6 +57,15 @@ describe('collect/runProbes: every probe of a stop in one exec', function () {
     expect(out.big!.stdout).to.match(/\[evalrig: output truncated at 262144 of 262154 bytes\]\n$/);
   });
 
+  it('keeps the probes after a capped one in place', async () => {
+    const out = await run({
+      big: `head -c ${PROBE_OUTPUT_BYTES + 10} /dev/zero | tr '\\0' x; echo err >&2`,
+      next: 'echo next; echo oops >&2; exit 4',
+    });
+    expect(out.big!.stderr).to.equal('err\n');
+    expect(out.next).to.include({ stdout: 'next\n', stderr: 'oops\n', exit_code: 4 });
+  });
+
   it('stops a probe at its timeout and records no exit code', async () => {
     const out = await run({ slow: 'sleep 10', after: 'echo still-run' }, 1);
     expect(out.slow!.exit_code).to.equal(null);
