@@ -87,7 +87,7 @@ describe('runtime: real containers of the base image', function () {
       expect(r.exitCode).to.equal(null);
       // Time given back (a turn's calls queued behind the upstream's limits) is not charged.
       let queued = 0;
-      setTimeout(() => (queued = 1000), 100);
+      setTimeout(() => (queued = 10_000), 100);
       const given = await run.exec(['sleep', '1'], { timeoutMs: 300, extraMs: () => queued });
       expect(given).to.include({ timedOut: false, exitCode: 0 });
       await run.kill();
