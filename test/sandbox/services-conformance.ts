@@ -27,7 +27,9 @@ export interface ServicesTarget {
 function echoService(image: string, name: string, port = 7000): ServiceSpec {
   // A probe that closes before reading resets the connection: the socket's
   // error is ignored, or node would die of it (exit 1) before the test's kill.
-  const js = `require('net').createServer((s) => { s.on('error', () => {}); s.end('hello from ${name}\\n'); }).listen(${port}, () => console.log('listening ${name}'))`;
+  // The line is written before listening: once the port answers, it is in the
+  // log (a line written in listen's callback could be cut by an early kill).
+  const js = `console.log('listening ${name}'); require('net').createServer((s) => { s.on('error', () => {}); s.end('hello from ${name}\\n'); }).listen(${port})`;
   return {
     name,
     image,
