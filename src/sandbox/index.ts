@@ -33,6 +33,7 @@ export {
   ProcessesNotStoppedError,
   type ContainerLimits,
   type DockerClient,
+  type EngineWatchOptions,
   type ExecOptions,
   type ExecResult,
 } from '../runtime/index.js';

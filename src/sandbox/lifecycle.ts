@@ -9,9 +9,11 @@
  * and the remote provider hold it the same way and a pool opens and closes its
  * members with it.
  */
+import path from 'node:path';
 import {
   LABELS,
   startReaper,
+  sweepStaleScratch,
   watchEngine,
   type DockerClient,
   type EngineWatchOptions,
@@ -25,7 +27,10 @@ import { WrappedSandbox } from './wrapped.js';
 export interface OpenOptions {
   /** How the engines are watched for a freeze (tests shorten it). */
   readonly watch?: EngineWatchOptions;
-  /** The orchestrator's scratch folder: the first engine's reaper removes it when the orchestrator dies. */
+  /**
+   * The orchestrator's scratch folder: the first engine's reaper removes it when the
+   * orchestrator dies, and the stale ones of dead orchestrators beside it go at the open.
+   */
   readonly scratch?: string;
   /** A folder under which the first engine's reaper unmounts every mount (the runs' disk quotas). */
   readonly mounts?: string;
@@ -82,6 +87,7 @@ export class EngineTenancy {
         mounts: options.mounts,
       });
     }
+    if (options.scratch) sweepStaleScratch(path.dirname(options.scratch));
     this.stopWatch = watchEngine(this.client, options.watch);
   }
 

@@ -307,6 +307,7 @@ export class LocalDockerProvider implements SandboxProvider {
       env: spec.env,
       labels: spec.labels,
       limits: spec.limits,
+      online: spec.online,
       binds: bindsOf(spec),
     });
     return new LocalDockerSandbox(this.client, this.name, run);

@@ -231,6 +231,7 @@ export class RemoteDockerProvider implements SandboxProvider, ImageExporter {
       env: spec.env,
       labels: spec.labels,
       limits: spec.limits,
+      online: spec.online,
       rootCapabilities: HARNESS_CAPABILITIES,
       ...(network ? { network: { name: network.name } } : {}),
       // Named volumes of this engine (the shared files' cache), read-only: no host path.

@@ -124,6 +124,12 @@ export interface SandboxSpec {
    * none. Only for a provider whose {@link SandboxProvider.servicesRefusal} says nothing.
    */
   readonly services?: readonly ServiceSpec[];
+  /**
+   * The engine's default network instead of none: only for an environment's
+   * setup commands (the eval set's author's, fetching dependencies before any
+   * run). A run's sandbox, the agent's, never sets it.
+   */
+  readonly online?: boolean;
 }
 
 /** A file to write into a sandbox. */

@@ -4,11 +4,10 @@
  * engine's watch, and the signal's clean-up; then the campaign's own
  * clean-up when it ends.
  */
-import path from 'node:path';
 import { campaignFiles } from '../../campaign-folder/index.js';
 import { sweepQuotas } from '../../environment/index.js';
-import { LABELS, onInterrupt, sweepStaleScratch } from '../../runtime/index.js';
-import type { Sandbox } from '../../sandbox/index.js';
+import { onInterrupt } from '../../runtime/index.js';
+import { LABELS, type Sandbox } from '../../sandbox/index.js';
 import type { CampaignOptions } from '../options.js';
 import type { OpenedEngines } from './engines.js';
 
@@ -58,7 +57,6 @@ export async function guardCampaign(
   const guard: CampaignGuard = { live, interrupted: false, campaign: campaignId, close };
   const work = campaignFiles(outDir).work;
   await sandboxes.open({ scratch: options.scratch, mounts: work, watch: options.engineWatch });
-  if (options.scratch) sweepStaleScratch(path.dirname(options.scratch));
 
   const unregister = onInterrupt(async (signal, deadline) => {
     guard.interrupted = true;
