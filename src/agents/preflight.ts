@@ -1,5 +1,5 @@
 import { EvalrigError } from '../errors/index.js';
-import type { DockerClient } from '../runtime/index.js';
+import type { ExecResult, SandboxProvider } from '../sandbox/index.js';
 import type { AgentAdapter, AgentFile } from './adapters.js';
 import type { AgentInstall } from './install.js';
 
@@ -7,18 +7,20 @@ import type { AgentInstall } from './install.js';
 export class AgentPreflightError extends EvalrigError {}
 
 /**
- * Starts the image once, as the agent's user, with the adapter's files mounted where runs see
- * them (none when they are built into the image), and asks `adapter.versionArgv`, as a run
- * starts it: a binary or relay that does not start there (a musl image, a missing loader) or
- * answers another version refuses the campaign with what it answered.
+ * Starts a sandbox of the image once, through the campaign's provider (the adapter's files
+ * shared where runs see them, as a run's are: mounted where the engine sees the host's disk,
+ * copied in where it does not; none when they are built into the image), and asks
+ * `adapter.versionArgv` as the agent's user, as a run starts it: a binary or relay that does
+ * not start there (a musl image, a missing loader) or answers another version refuses the
+ * campaign with what it answered.
  */
 export function preflightAdapter(
-  client: DockerClient,
+  sandboxes: SandboxProvider,
   adapter: AgentAdapter,
   files: readonly AgentFile[],
   options: PreflightOptions,
 ): Promise<string> {
-  return preflightAgent(client, options, files, adapter.versionArgv, adapter.parseVersion);
+  return preflightAgent(sandboxes, options, files, adapter.versionArgv, adapter.parseVersion);
 }
 
 export interface PreflightOptions {
@@ -30,27 +32,31 @@ export interface PreflightOptions {
 }
 
 async function preflightAgent(
-  client: DockerClient,
+  sandboxes: SandboxProvider,
   options: PreflightOptions,
   files: readonly AgentFile[],
   argv: readonly string[],
   parseVersion: (stdout: string) => string | null,
 ): Promise<string> {
   const { install } = options;
-  // Loaded here: the agents' table is read by `evalrig validate`, which starts no container.
-  const { runOnce } = await import('../runtime/index.js');
-  const r = await runOnce(
-    client,
-    {
-      image: options.image,
-      user: options.user ?? '1000:1000',
-      env: { HOME: '/tmp' },
-      labels: options.labels ?? {},
-      binds: files.map((f) => ({ host: f.host, container: f.container, readOnly: true })),
-    },
-    argv,
-    { timeoutMs: options.timeoutMs ?? 60_000, maxOutputBytes: 16 * 1024 },
-  );
+  const user = options.user ?? '1000:1000';
+  const sandbox = await sandboxes.start({
+    image: options.image,
+    user,
+    execUser: user,
+    env: { HOME: '/tmp' },
+    labels: options.labels ?? {},
+    files: files.map((f) => ({ host: f.host, container: f.container })),
+  });
+  let r: ExecResult;
+  try {
+    r = await sandbox.exec(argv, {
+      timeoutMs: options.timeoutMs ?? 60_000,
+      maxOutputBytes: 16 * 1024,
+    });
+  } finally {
+    await sandbox.remove().catch(() => undefined);
+  }
   const said = `${r.stdout}${r.stderr}`.trim().slice(0, 300) || '(nothing)';
   if (r.timedOut) {
     throw new AgentPreflightError(

@@ -37,9 +37,13 @@ import type { CallPricer, WitnessedTurn } from '../flight/index.js';
 import type { ModelSource } from '../gateway/index.js';
 import { ContextFileMissingError, ensureAgentImage, projectRoot, sha256 } from '../image/index.js';
 import { loadModelScript, type ModelScript } from '../model-stand-in/index.js';
-import { LABELS, type DockerClient } from '../runtime/index.js';
 import { stagedInstructions, type StagedInstruction } from '../treatment/index.js';
-import type { SandboxSpec } from '../sandbox/index.js';
+import {
+  LABELS,
+  type DockerClient,
+  type SandboxProvider,
+  type SandboxSpec,
+} from '../sandbox/index.js';
 import type { PlannedRun } from './plan.js';
 
 /** A campaign's adapter agent: installed, answering in every image, and each run's model. */
@@ -70,7 +74,10 @@ export type CampaignAgents = ReadonlyMap<string, CampaignAgent>;
 
 /** What preparing a campaign's agents needs. */
 export interface AgentPreparation {
+  /** The first engine: agent images are built there. */
   readonly client: DockerClient;
+  /** Where the agent is asked its version, as a run starts it. */
+  readonly sandboxes: SandboxProvider;
   readonly evalSet: EvalSet;
   readonly planned: readonly PlannedRun[];
   readonly images: readonly string[];
@@ -161,7 +168,7 @@ async function prepareCampaignAgent(
       derived.set(image, { base: image, base_id: built.base.id, tag: built.tag, id: built.id });
       runImage = built.tag;
     }
-    await preflightAdapter(client, adapter, inImage ? [] : files, {
+    await preflightAdapter(options.sandboxes, adapter, inImage ? [] : files, {
       image: runImage,
       install,
       labels,

@@ -44,7 +44,7 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
   const opened = await timed('engines', () => openEngines(options, evalSet, resolved.jobs));
   const release = await timed('folder', () => claimFolder(outDir, previous, evalSet));
   const campaignId = previous?.campaign ?? newCampaignId(evalSet.name);
-  const guard = guardCampaign(outDir, options, opened, campaignId, release, log);
+  const guard = await guardCampaign(outDir, options, opened, campaignId, release, log);
   try {
     const grader = await timed('recover', () =>
       recoverCampaign(outDir, evalSet, opened.sandboxes, guard.campaign, log, resolved.spending),

@@ -1,7 +1,6 @@
 import { AgentPreflightError } from '../agents/index.js';
 import type { EvalSet } from '../config/index.js';
-import { LABELS, type ExecResult } from '../runtime/index.js';
-import type { SandboxProvider } from '../sandbox/index.js';
+import { LABELS, type ExecResult, type SandboxProvider } from '../sandbox/index.js';
 import { CONTAINER } from './layout.js';
 import type { PlannedRun } from './plan.js';
 import { fillPlaceholders, placeholderValues } from './turns.js';

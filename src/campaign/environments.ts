@@ -18,9 +18,10 @@ import {
   ensureTestImage,
   type SetupOutput,
 } from '../image/index.js';
-import { LABELS, type DockerClient } from '../runtime/index.js';
+import { LABELS, type DockerClient, type SandboxProvider } from '../sandbox/index.js';
 import { cacheRoot, type ResolvedCodebase } from '../source/index.js';
 import { CONTAINER } from './layout.js';
+import { setupRunnerOf } from './setup-runner.js';
 
 /** What the evals that name an environment run in. */
 export interface EvalEnvironments {
@@ -100,7 +101,8 @@ export async function ensureEvalEnvironments(
 }
 
 export interface SetupOptions {
-  readonly client: DockerClient;
+  /** Where the setups run (the first engine, as the runs' sandboxes start). */
+  readonly sandboxes: SandboxProvider;
   readonly evalSet: EvalSet;
   readonly evals: readonly Eval[];
   readonly images: ReadonlyMap<string, ImageRecord>;
@@ -134,7 +136,7 @@ export async function ensureSetups(options: SetupOptions): Promise<Map<string, S
     let pending = byKey.get(key);
     if (!pending) {
       pending = ensureSetupOutput({
-        client: options.client,
+        runner: setupRunnerOf(options.sandboxes),
         image: image.tag,
         imageId: image.id,
         commands: setup,

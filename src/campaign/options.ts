@@ -2,8 +2,12 @@
 import type { PhaseTiming } from '../artifacts/index.js';
 import type { UpstreamLimits } from '../gateway/index.js';
 import type { GradeSummary } from '../judge/index.js';
-import type { DockerClient, EngineWatchOptions } from '../runtime/index.js';
-import type { EngineChoice, SandboxProvider } from '../sandbox/index.js';
+import type {
+  DockerClient,
+  EngineChoice,
+  EngineWatchOptions,
+  SandboxProvider,
+} from '../sandbox/index.js';
 
 export interface CampaignOptions {
   /** Path of evals.json. */

@@ -8,9 +8,9 @@ import type { RunServiceRecord } from '../artifacts/index.js';
 import type { Eval, EvalSet, ServiceDef } from '../config/index.js';
 import { InputError } from '../errors/index.js';
 import { ensureServiceImage, portReadyCommand, type ServiceImage } from '../image/index.js';
-import type { DockerClient } from '../runtime/index.js';
 import {
   describeFailure,
+  type DockerClient,
   type Sandbox,
   type SandboxProvider,
   type ServiceFailure,

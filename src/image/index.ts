@@ -49,6 +49,8 @@ export {
   SetupError,
   type EnsureSetupOptions,
   type SetupOutput,
+  type SetupRun,
+  type SetupRunner,
 } from './setup.js';
 export {
   agentImageHash,

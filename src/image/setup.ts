@@ -5,7 +5,7 @@ import { execa } from 'execa';
 import { handOverTrees } from '../environment/index.js';
 import { EvalrigError } from '../errors/index.js';
 import { git } from '../git/index.js';
-import { LABELS, type ContainerLimits, type DockerClient } from '../runtime/index.js';
+import type { ContainerLimits } from '../runtime/index.js';
 
 /** The setup commands of an environment failed, or their output could not be kept. */
 export class SetupError extends EvalrigError {}
@@ -25,8 +25,35 @@ export interface SetupOutput {
   readonly setupMs: number;
 }
 
+/**
+ * One setup as its runner gets it: the host's checkout `workTree` shared at
+ * `containerWorkTree` (and brought back when it ends), the engine's default
+ * network, `argv` run as `user` with `HOME` at `home`; then `logArgv` prints
+ * the log's last bytes.
+ */
+export interface SetupRun {
+  readonly image: string;
+  readonly user: string;
+  readonly home: string;
+  readonly workTree: string;
+  readonly containerWorkTree: string;
+  readonly argv: readonly string[];
+  readonly logArgv: readonly string[];
+  readonly limits?: ContainerLimits;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly timeoutMs: number;
+}
+
+/**
+ * Where a setup runs (the campaign's sandbox provider: campaign/environments.ts):
+ * its exit (null when it timed out) and its log's last bytes.
+ */
+export type SetupRunner = (
+  run: SetupRun,
+) => Promise<{ readonly exitCode: number | null; readonly log: string }>;
+
 export interface EnsureSetupOptions {
-  readonly client: DockerClient;
+  readonly runner: SetupRunner;
   /** The image the runs use (tag), and its id (part of the key). */
   readonly image: string;
   readonly imageId: string;
@@ -61,15 +88,18 @@ interface Manifest {
 
 const MANIFEST = 'manifest.json';
 const LOG_BYTES = 1024 * 1024;
+/** Where the setup's output goes inside its sandbox (outside the work tree). */
+const LOG_PATH = '/tmp/evalrig-setup.log';
 /** Runs each command in order; the first that fails ends the setup with its code. */
-const SCRIPT = `mkdir -p "$HOME" 2>/dev/null
+const SCRIPT = `exec >${LOG_PATH} 2>&1
+mkdir -p "$HOME" 2>/dev/null
 for c in "$@"; do
   printf '$ %s\\n' "$c"
   sh -c "$c" || { s=$?; printf 'evalrig: setup command failed (exit %s): %s\\n' "$s" "$c"; exit "$s"; }
 done`;
 
 /** The key of one setup output. */
-export function setupKey(o: Omit<EnsureSetupOptions, 'client' | 'cacheDir'>): string {
+export function setupKey(o: Omit<EnsureSetupOptions, 'runner' | 'cacheDir'>): string {
   return createHash('sha256')
     .update('evalrig setup v1\n')
     .update(JSON.stringify([o.commit, o.imageId, o.commands, o.containerWorkTree, o.user, o.home]))
@@ -179,65 +209,32 @@ function tail(log: string): string {
   return lines.slice(-20).join('\n').slice(-4000);
 }
 
-/** One container on the default network runs every command; its output is the log. */
+/** One sandbox on the engine's default network runs every command; its output is the log. */
 async function runCommands(
   options: EnsureSetupOptions,
   key: string,
   work: string,
 ): Promise<{ exitCode: number; log: string }> {
-  const { docker } = options.client;
-  const limits = options.limits ?? {};
-  // Through the client's gate and with its labels (the orchestrator's session,
-  // which its reaper removes): a signal or a death leaves no setup behind.
-  const create = () =>
-    docker.createContainer({
-      Image: options.image,
-      Cmd: ['sh', '-c', SCRIPT, 'evalrig-setup', ...options.commands],
-      User: options.user,
-      WorkingDir: options.containerWorkTree,
-      Env: [`HOME=${options.home}`],
-      Labels: {
-        [LABELS.managed]: 'true',
-        ...options.client.labels,
-        'evalrig.setup': key,
-        ...options.labels,
-      },
-      HostConfig: {
-        // The engine's default network: setup fetches dependencies. Runs never get one.
-        CapDrop: ['ALL'],
-        SecurityOpt: ['no-new-privileges'],
-        ...(limits.memoryBytes
-          ? { Memory: limits.memoryBytes, MemorySwap: limits.memoryBytes }
-          : {}),
-        ...(limits.cpus ? { NanoCpus: Math.round(limits.cpus * 1e9) } : {}),
-        ...(limits.pids ? { PidsLimit: limits.pids } : {}),
-        Binds: [`${work}:${options.containerWorkTree}:rw`],
-        Init: true,
-      },
-    });
-  const container = await (options.client.gate ? options.client.gate.pass(create) : create());
-  try {
-    await container.start();
-    const timeoutMs = options.timeoutMs ?? 3600_000;
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), timeoutMs);
-    });
-    const waited = await Promise.race([
-      container.wait() as Promise<{ StatusCode: number }>,
-      timedOut,
-    ]).finally(() => clearTimeout(timer));
-    const raw = (await container.logs({ stdout: true, stderr: true, follow: false })) as Buffer;
-    let log = demux(raw).toString('utf8').replace(/\r\n/gu, '\n');
-    if (log.length > LOG_BYTES) log = `[evalrig: log cut]\n${log.slice(-LOG_BYTES)}`;
-    for (const line of log.split('\n')) if (line.trim()) options.onProgress?.(line);
-    if (waited === 'timeout') {
-      return { exitCode: 124, log: `${log}\nevalrig: setup killed after ${timeoutMs} ms\n` };
-    }
-    return { exitCode: waited.StatusCode, log };
-  } finally {
-    await container.remove({ force: true, v: true }).catch(() => undefined);
+  const timeoutMs = options.timeoutMs ?? 3600_000;
+  const r = await options.runner({
+    image: options.image,
+    user: options.user,
+    home: options.home,
+    workTree: work,
+    containerWorkTree: options.containerWorkTree,
+    argv: ['sh', '-c', SCRIPT, 'evalrig-setup', ...options.commands],
+    logArgv: ['tail', '-c', String(LOG_BYTES + 1), LOG_PATH],
+    ...(options.limits ? { limits: options.limits } : {}),
+    labels: { 'evalrig.setup': key, ...options.labels },
+    timeoutMs,
+  });
+  let log = r.log.replace(/\r\n/gu, '\n');
+  if (log.length > LOG_BYTES) log = `[evalrig: log cut]\n${log.slice(-LOG_BYTES)}`;
+  for (const line of log.split('\n')) if (line.trim()) options.onProgress?.(line);
+  if (r.exitCode === null) {
+    return { exitCode: 124, log: `${log}\nevalrig: setup killed after ${timeoutMs} ms\n` };
   }
+  return { exitCode: r.exitCode, log };
 }
 
 /**

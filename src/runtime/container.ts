@@ -77,6 +77,11 @@ export interface ContainerSpec {
    * `aliases` are the names the others reach this container by (a service's).
    */
   readonly network?: { readonly name: string; readonly aliases?: readonly string[] };
+  /**
+   * The engine's default network instead of none: an environment's setup
+   * fetching its dependencies (the eval set's commands), never a run's.
+   */
+  readonly online?: boolean;
   /** The image's own command as the main process (a service's), instead of `cmd` or the idler. */
   readonly imageCmd?: boolean;
 }
@@ -137,7 +142,8 @@ const DEFAULT_MAX_OUTPUT = 1024 * 1024;
 function hostConfig(spec: ContainerSpec, profile?: EngineProfile): Docker.HostConfig {
   const limits = { ...DEFAULT_LIMITS, ...spec.limits };
   return {
-    NetworkMode: spec.network?.name ?? 'none',
+    // Online (a setup): the engine's default network, as `docker run` gives it.
+    ...(spec.online && !spec.network ? {} : { NetworkMode: spec.network?.name ?? 'none' }),
     // On a run's network: no IPv6 either (its link-local addresses would reach the host's bridge).
     ...(spec.network ? { Sysctls: { 'net.ipv6.conf.all.disable_ipv6': '1' } } : {}),
     CapDrop: ['ALL'],
@@ -453,7 +459,7 @@ async function createAndStartOnce(
         Env: Object.entries(spec.env ?? {}).map(([k, v]) => `${k}=${v}`),
         Labels: { [LABELS.managed]: 'true', ...client.labels, ...spec.labels },
         HostConfig: hostConfig(spec, client.profile),
-        NetworkDisabled: spec.network === undefined,
+        NetworkDisabled: spec.network === undefined && !spec.online,
         ...(spec.network
           ? {
               NetworkingConfig: {

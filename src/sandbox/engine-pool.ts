@@ -16,10 +16,11 @@
  *   { provider: new RemoteDockerProvider({ client: b }), slots: 2 },
  * ]);
  */
-import { watchEngine, type DockerClient, type EngineWatchOptions } from '../runtime/index.js';
+import type { DockerClient } from '../runtime/index.js';
 import type { EngineDescription, PreflightResult, PreflightSpec } from './engine-check.js';
 import { connectEngine, type EngineAddress } from './engines.js';
 import { SandboxError } from './errors.js';
+import { ProviderClosedError, type OpenOptions } from './lifecycle.js';
 import { WrappedSandbox } from './wrapped.js';
 import { LocalDockerProvider } from './local-docker.js';
 import { RemoteDockerProvider } from './remote-docker.js';
@@ -43,6 +44,7 @@ export class EnginePool implements SandboxProvider {
   readonly name: string;
   readonly mountsHostFolders: boolean;
   private readonly seats: Seat[];
+  private closed = false;
 
   constructor(members: readonly PoolMember[]) {
     if (members.length === 0) throw new Error('an engine pool needs at least one engine');
@@ -61,11 +63,27 @@ export class EnginePool implements SandboxProvider {
     return this.seats.reduce((n, s) => n + s.slots, 0);
   }
 
+  /**
+   * Every member opened: the first with the orchestrator's scratch and mounts
+   * for its reaper, the others with their own watch and reaper alone.
+   */
+  async open(options: OpenOptions = {}): Promise<void> {
+    if (this.closed) throw new ProviderClosedError(this.name);
+    const { watch } = options;
+    await Promise.all(
+      this.seats.map((s, i) => s.provider.open(i === 0 ? options : watch ? { watch } : {})),
+    );
+  }
+
+  /** Every member closed at once: one engine that does not answer holds up only its own part. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.seats.map((s) => s.provider.close().catch(() => undefined)));
+  }
+
   /** The Docker clients of the members that have one, in order (the first is the campaign's). */
-  clients(): DockerClient[] {
-    return this.seats
-      .map((s) => (s.provider as { readonly client?: DockerClient }).client)
-      .filter((c): c is DockerClient => c !== undefined);
+  dockerClients(): readonly DockerClient[] {
+    return this.seats.flatMap((s) => s.provider.dockerClients?.() ?? []);
   }
 
   /** How many sandboxes each engine holds now (for tests and progress). */
@@ -107,6 +125,7 @@ export class EnginePool implements SandboxProvider {
   }
 
   async start(spec: SandboxSpec): Promise<Sandbox> {
+    if (this.closed) throw new ProviderClosedError(this.name);
     const seat = this.pick();
     seat.busy++;
     let sandbox: Sandbox;
@@ -192,7 +211,7 @@ export interface EngineChoice {
  * The campaign's provider over `engines`, `jobs` sandboxes on each. The first
  * engine is the campaign's own `client` (its health, gate and session labels;
  * images are built there); the others get clients of their own with the same
- * labels and gate, and a watch that notices a frozen engine in seconds. When
+ * labels and gate, and (once opened) a watch that notices a frozen engine in seconds. When
  * every engine mounts, each is a LocalDockerProvider; otherwise every one is
  * driven as remote (nothing mounted), so a run is prepared the same way
  * wherever it lands.
@@ -201,7 +220,6 @@ export function enginePoolOf(
   client: DockerClient,
   engines: readonly EngineChoice[],
   jobs: number,
-  watch: EngineWatchOptions = {},
 ): EnginePool {
   const mounts = engines.every((e) => e.mounts);
   const provider = (c: DockerClient, name: string): SandboxProvider =>
@@ -213,7 +231,6 @@ export function enginePoolOf(
       labels: client.labels,
       gate: client.gate,
     };
-    watchEngine(own, watch);
     return { provider: provider(own, engine.address.name), slots: jobs };
   });
   return new EnginePool(members);

@@ -23,6 +23,7 @@ import {
   type PreflightSpec,
 } from './engine-check.js';
 import { SandboxError, SandboxFileError } from './errors.js';
+import { EngineTenancy, type OpenOptions } from './lifecycle.js';
 import { refuseUnlessRegular } from './path-stat.js';
 import { servicesRefusalOf, startWithServices } from './services.js';
 import type {
@@ -230,13 +231,28 @@ export class LocalDockerSandbox implements Sandbox {
 export class LocalDockerProvider implements SandboxProvider {
   readonly mountsHostFolders = true;
   private readonly checks: EngineChecks;
+  private readonly tenancy: EngineTenancy;
 
   constructor(readonly client: DockerClient) {
     this.checks = new EngineChecks(client, client.where);
+    this.tenancy = new EngineTenancy(client, client.where, (labels) => this.reap(labels));
   }
 
   get name(): string {
     return this.client.where;
+  }
+
+  /** The watch and the reaper (the default socket is this engine's when the client names none). */
+  async open(options: OpenOptions = {}): Promise<void> {
+    this.tenancy.open(options, true);
+  }
+
+  close(): Promise<void> {
+    return this.tenancy.close();
+  }
+
+  dockerClients(): readonly DockerClient[] {
+    return [this.client];
   }
 
   check(): Promise<void> {
@@ -273,10 +289,12 @@ export class LocalDockerProvider implements SandboxProvider {
     return servicesRefusalOf(this.client);
   }
 
-  start(spec: SandboxSpec): Promise<Sandbox> {
-    return startWithServices(this.client, this.name, spec, (network) =>
+  async start(spec: SandboxSpec): Promise<Sandbox> {
+    this.tenancy.admit();
+    const sandbox = await startWithServices(this.client, this.name, spec, (network) =>
       this.startOn(spec, network),
     );
+    return this.tenancy.track(sandbox);
   }
 
   private async startOn(spec: SandboxSpec, network?: RunNetwork): Promise<LocalDockerSandbox> {
@@ -289,6 +307,7 @@ export class LocalDockerProvider implements SandboxProvider {
       env: spec.env,
       labels: spec.labels,
       limits: spec.limits,
+      online: spec.online,
       binds: bindsOf(spec),
     });
     return new LocalDockerSandbox(this.client, this.name, run);

@@ -59,6 +59,7 @@ import {
   type PreflightSpec,
 } from './engine-check.js';
 import { SandboxError, SandboxFileError } from './errors.js';
+import { EngineTenancy, type OpenOptions } from './lifecycle.js';
 import {
   addedBytes,
   applyDelta,
@@ -156,9 +157,12 @@ export class RemoteDockerProvider implements SandboxProvider, ImageExporter {
   /** The shared read-only files (an agent's binary), once per engine as volumes. */
   private readonly files: FileCache;
 
+  private readonly tenancy: EngineTenancy;
+
   constructor(options: RemoteDockerOptions) {
     this.client = options.client;
     this.name = options.name ?? options.client.where;
+    this.tenancy = new EngineTenancy(this.client, this.name, (labels) => this.reap(labels));
     this.checks = new EngineChecks(this.client, this.name);
     this.files = new FileCache(this.client, this.name);
     this.limits = { ...DEFAULT_REMOTE_LIMITS, ...options.limits };
@@ -168,6 +172,19 @@ export class RemoteDockerProvider implements SandboxProvider, ImageExporter {
 
   async check(): Promise<void> {
     await pingDocker(this.client);
+  }
+
+  /** The watch, and a reaper where its endpoint lets one reach the engine. */
+  async open(options: OpenOptions = {}): Promise<void> {
+    this.tenancy.open(options, false);
+  }
+
+  close(): Promise<void> {
+    return this.tenancy.close();
+  }
+
+  dockerClients(): readonly DockerClient[] {
+    return [this.client];
   }
 
   lost(): Error | undefined {
@@ -188,10 +205,12 @@ export class RemoteDockerProvider implements SandboxProvider, ImageExporter {
     return servicesRefusalOf(this.client);
   }
 
-  start(spec: SandboxSpec): Promise<Sandbox> {
-    return startWithServices(this.client, this.name, spec, (network) =>
+  async start(spec: SandboxSpec): Promise<Sandbox> {
+    this.tenancy.admit();
+    const sandbox = await startWithServices(this.client, this.name, spec, (network) =>
       this.startOn(spec, network),
     );
+    return this.tenancy.track(sandbox);
   }
 
   private async startOn(spec: SandboxSpec, network?: RunNetwork): Promise<Sandbox> {
@@ -212,6 +231,7 @@ export class RemoteDockerProvider implements SandboxProvider, ImageExporter {
       env: spec.env,
       labels: spec.labels,
       limits: spec.limits,
+      online: spec.online,
       rootCapabilities: HARNESS_CAPABILITIES,
       ...(network ? { network: { name: network.name } } : {}),
       // Named volumes of this engine (the shared files' cache), read-only: no host path.

@@ -1,5 +1,6 @@
-import type { ContainerLimits, ExecOptions, ExecResult } from '../runtime/index.js';
+import type { ContainerLimits, DockerClient, ExecOptions, ExecResult } from '../runtime/index.js';
 import type { EngineDescription, PreflightResult, PreflightSpec } from './engine-check.js';
+import type { OpenOptions } from './lifecycle.js';
 
 /**
  * The seam between a campaign and where its runs execute. A campaign and the
@@ -123,6 +124,12 @@ export interface SandboxSpec {
    * none. Only for a provider whose {@link SandboxProvider.servicesRefusal} says nothing.
    */
   readonly services?: readonly ServiceSpec[];
+  /**
+   * The engine's default network instead of none: only for an environment's
+   * setup commands (the eval set's author's, fetching dependencies before any
+   * run). A run's sandbox, the agent's, never sets it.
+   */
+  readonly online?: boolean;
 }
 
 /** A file to write into a sandbox. */
@@ -204,11 +211,38 @@ export interface SandboxImage {
   readonly id: string;
 }
 
-/** Where sandboxes are started: one Docker engine (local or remote), one day a cluster. */
+/**
+ * Where sandboxes are started: one Docker engine (local or remote), one day a cluster.
+ *
+ * Its lifecycle is Inspect AI's: {@link open} (task_init), {@link start} and
+ * {@link Sandbox.remove} (sample_init, sample_cleanup), {@link close}
+ * (task_cleanup), {@link reap} (cli_cleanup). A provider never opened starts
+ * sandboxes all the same (a test, a one-off check), with no watch and no reaper.
+ */
 export interface SandboxProvider {
   /** A name for reports and errors (`local`, `tcp://127.0.0.1:2376`, a context's name). */
   readonly name: string;
   readonly mountsHostFolders: boolean;
+  /** Sandboxes at once over all its engines; absent: the campaign's `--jobs`. */
+  readonly slots?: number;
+  /**
+   * Before the first sandbox: its engines watched (a frozen one noticed in
+   * seconds), and a reaper standing by on each that removes what this provider
+   * started should the process die. Idempotent; refused once closed.
+   */
+  open(options?: OpenOptions): Promise<void>;
+  /**
+   * After the last: no creation starts any more (those in flight land first),
+   * every sandbox it started that is still there is removed, the watches and
+   * reapers let go. Idempotent. A closed provider refuses {@link start} with a
+   * ProviderClosedError.
+   */
+  close(): Promise<void>;
+  /**
+   * The Docker clients of its engines, in order (images are built on the first),
+   * with this provider's labels and gate. Absent: a backend that is no Docker engine.
+   */
+  dockerClients?(): readonly DockerClient[];
   /** Fails with a clear error when the backend does not answer. */
   check(): Promise<void>;
   /** Makes `image` runnable here: present already, or shipped from `from` (the engine it was built on). */

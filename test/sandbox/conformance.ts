@@ -14,7 +14,11 @@ import {
 } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { CreationGate } from '../../src/runtime/index.js';
 import {
+  LABELS,
+  ProviderClosedError,
+  RemoteDockerProvider,
   SandboxError,
   SandboxFileError,
   type Sandbox,
@@ -31,6 +35,12 @@ export interface ConformanceTarget {
   readonly provider: SandboxProvider;
   readonly image: string;
   readonly labels: Readonly<Record<string, string>>;
+  /**
+   * Another provider of the same backend, every container it creates carrying
+   * `labels` (its client's: a session of its own), for the provider lifecycle
+   * cases to open and close.
+   */
+  readonly another: (labels: Readonly<Record<string, string>>) => SandboxProvider;
   /** Called once after the suite (a second engine stopped, a client closed). */
   readonly close?: () => Promise<void>;
   /**
@@ -39,6 +49,20 @@ export interface ConformanceTarget {
    * a file owned by another are then refused with a SandboxError, not done.
    */
   readonly onlyExecUser?: boolean;
+}
+
+/**
+ * Another remote provider over `provider`'s engine (its connection shared), every
+ * creation carrying `labels` behind a creation gate of its own.
+ */
+export function anotherOn(
+  provider: RemoteDockerProvider,
+  labels: Readonly<Record<string, string>>,
+): SandboxProvider {
+  return new RemoteDockerProvider({
+    client: { ...provider.client, labels, gate: new CreationGate() },
+    name: provider.name,
+  });
 }
 
 async function rejection(p: Promise<unknown>): Promise<unknown> {
@@ -480,6 +504,59 @@ export function sandboxConformance(name: string, target: () => Promise<Conforman
         );
         expect(error).to.be.instanceOf(Error);
         expect((await sandbox.exec(['echo', 'untouched'])).stdout).to.equal('untouched\n');
+      });
+    });
+
+    describe("the provider's lifecycle (Inspect's task_init and task_cleanup)", () => {
+      /** A provider of its own session: what its close removes is what it started. */
+      const opening = (): { provider: SandboxProvider; session: Record<string, string> } => {
+        const session = {
+          ...t.labels,
+          [LABELS.session]: `conformance-${randomBytes(6).toString('hex')}`,
+        };
+        return { provider: t.another(session), session };
+      };
+
+      it('opens (twice is harmless) and starts sandboxes once open', async () => {
+        const { provider } = opening();
+        await provider.open();
+        await provider.open();
+        try {
+          const s = await provider.start(spec());
+          expect((await s.exec(['echo', 'open'])).stdout).to.equal('open\n');
+          await s.remove();
+        } finally {
+          await provider.close();
+        }
+      });
+
+      it('closes (twice is harmless), removing every sandbox it started that was not removed', async () => {
+        const { provider, session } = opening();
+        await provider.open();
+        const left = await provider.start(spec());
+        const removed = await provider.start(spec());
+        await removed.remove();
+        expect((await left.exec(['true'])).exitCode, 'alive before the close').to.equal(0);
+        await Promise.all([provider.close(), provider.close()]);
+        await provider.close();
+        // Nothing of its session is left on the engine: a reap by it finds none.
+        expect(await t.provider.reap(session)).to.equal(0);
+        expect(await rejection(left.exec(['true'])), 'its sandbox is gone').to.be.instanceOf(Error);
+        expect((await sandbox.exec(['echo', 'untouched'])).stdout).to.equal('untouched\n');
+      });
+
+      it('refuses new sandboxes once closed, with an error that says so and names it', async () => {
+        const { provider } = opening();
+        await provider.open();
+        await provider.close();
+        const refused = await rejection(provider.start(spec()));
+        expect(refused).to.be.instanceOf(ProviderClosedError);
+        expect((refused as Error).message)
+          .to.include(provider.name)
+          .and.to.include('closed');
+        expect(await rejection(provider.open()), 'no reopening').to.be.instanceOf(
+          ProviderClosedError,
+        );
       });
     });
   });

@@ -14,7 +14,7 @@ import {
   type PodmanService,
 } from '../support/podman.js';
 import { makeToyWorkspace, type ToyWorkspace } from '../support/toy.js';
-import { sandboxConformance } from './conformance.js';
+import { anotherOn, sandboxConformance } from './conformance.js';
 import { sharedFilesOncePerEngine } from './file-cache.js';
 
 /**
@@ -108,7 +108,12 @@ function podman(service: PodmanService): void {
     const [engine] = await provider.describe();
     expect(engine).to.include({ kind: 'podman', rootless: service.rootless });
     await provider.preflight({ image: BASE_IMAGE, labels });
-    return { provider, image: BASE_IMAGE, labels: { ...labels, 'evalrig.suite': 'conformance' } };
+    return {
+      provider,
+      image: BASE_IMAGE,
+      labels: { ...labels, 'evalrig.suite': 'conformance' },
+      another: (session) => anotherOn(provider, session),
+    };
   });
 
   sharedFilesOncePerEngine(() => provider, labels);

@@ -22,7 +22,7 @@ import { SandboxFileError, type Sandbox } from '../../src/sandbox/index.js';
 import { RemoteDockerProvider } from '../../src/sandbox/remote-docker.js';
 import { connectEngine, engineAddress } from '../../src/sandbox/index.js';
 import { BASE_IMAGE, TEST_CAMPAIGN, requireDocker } from '../support/docker.js';
-import { sandboxConformance } from './conformance.js';
+import { anotherOn, sandboxConformance } from './conformance.js';
 import { sharedFilesOncePerEngine } from './file-cache.js';
 import { startSecondEngine, type SecondEngine } from '../support/second-engine.js';
 
@@ -99,6 +99,7 @@ describe('sandbox/RemoteDockerProvider', function () {
       provider,
       image: BASE_IMAGE,
       labels: { ...labels, 'evalrig.suite': 'conformance' },
+      another: (session) => anotherOn(provider, session),
     }),
   );
 

@@ -11,7 +11,7 @@ import { campaignContainers, cli, runRecords, waitFor } from '../support/faults.
 import { startSecondEngine, type SecondEngine } from '../support/second-engine.js';
 import { sshAvailable, startSshGateway, type SshGateway } from '../support/ssh-gateway.js';
 import { makeToyWorkspace, type ToyWorkspace } from '../support/toy.js';
-import { sandboxConformance } from './conformance.js';
+import { anotherOn, sandboxConformance } from './conformance.js';
 
 /**
  * A Docker engine reached over ssh, as the Docker CLI reaches one: an sshd of
@@ -65,6 +65,7 @@ describe('a campaign on an ssh:// engine', function () {
       provider,
       image: BASE_IMAGE,
       labels: { [LABELS.campaign]: `${TEST_CAMPAIGN}-ssh` },
+      another: (session) => anotherOn(provider, session),
       close: async () =>
         (provider.client.docker.modem as { agent?: { destroy(): void } }).agent?.destroy(),
     };

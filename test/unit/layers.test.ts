@@ -1,8 +1,28 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { circles, folderGraph, folderOf, importGraph, importsOfCli } from '../../scripts/layers.js';
 
 const src = fileURLToPath(new URL('../../src/', import.meta.url));
+
+/** The names the files of `folder` import from runtime/, each with the files that take it. */
+function runtimeNamesIn(graph: ReadonlyMap<string, readonly string[]>, folder: string) {
+  const names = new Map<string, string[]>();
+  for (const file of graph.keys()) {
+    if (!file.startsWith(`${folder}/`)) continue;
+    const text = readFileSync(path.join(src, file), 'utf8');
+    for (const m of text.matchAll(
+      /import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+'[./]+\/runtime\//gu,
+    )) {
+      for (const raw of m[1]!.split(',')) {
+        const name = raw.replace(/^\s*type\s+/u, '').trim();
+        if (name) names.set(name, [...(names.get(name) ?? []), file]);
+      }
+    }
+  }
+  return names;
+}
 
 /**
  * The floors of src/'s layering already reached (scripts/layers.ts lists every break): data
@@ -39,4 +59,34 @@ describe('the layering of src/', () => {
       expect(inside).to.deep.equal([]);
     });
   }
+
+  it('has campaign/ take its engines through the sandbox seam: no gate, health, reaper, watch or container of runtime/, no instanceof on a provider', () => {
+    // What is left is the process's own (signals, a lock's liveness), the machine's engine as an
+    // image donor, and doctor's look at an engine: none owns an engine's lifecycle.
+    const allowed = new Set([
+      'onInterrupt',
+      'isProcessAlive',
+      'bounded',
+      'connectDocker',
+      'pingDocker',
+      'DEFAULT_LIMITS',
+      'EngineRefusedError',
+      'DockerClient',
+    ]);
+    const taken = runtimeNamesIn(graph, 'campaign');
+    expect([...taken.keys()].filter((n) => !allowed.has(n))).to.deep.equal([]);
+    const phases = [...taken.values()].flat().filter((f) => f.startsWith('campaign/phases/'));
+    expect(
+      phases,
+      'the phases take from runtime/ only the signal hook (guard) and a build bound (images)',
+    ).to.deep.equal(['campaign/phases/guard.ts', 'campaign/phases/images.ts']);
+    const instanceOf = [...graph.keys()]
+      .filter((f) => f.startsWith('campaign/'))
+      .filter((f) =>
+        /instanceof\s+(EnginePool|LocalDockerProvider|RemoteDockerProvider)\b/u.test(
+          readFileSync(path.join(src, f), 'utf8'),
+        ),
+      );
+    expect(instanceOf).to.deep.equal([]);
+  });
 });

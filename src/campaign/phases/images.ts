@@ -7,7 +7,6 @@ import type { ConditionsFile } from '../../artifacts/index.js';
 import type { EvalSet } from '../../config/index.js';
 import { ensureTestImage, type TestImage } from '../../image/index.js';
 import { bounded } from '../../runtime/index.js';
-import { EnginePool } from '../../sandbox/index.js';
 import type { CampaignOptions } from '../options.js';
 import { shipBaseImage } from '../engine-setup.js';
 import { ensureEvalEnvironments, type EvalEnvironments } from '../environments.js';
@@ -37,7 +36,7 @@ export async function ensureImages(
   refuseServicesBeyond(sandboxes, evalSet, plannedEvals);
   // An engine named first may lack the base image another engine (or the machine's) has.
   if (options.engines?.length) {
-    const others = sandboxes instanceof EnginePool ? sandboxes.clients().slice(1) : [];
+    const others = sandboxes.dockerClients?.().slice(1) ?? [];
     await shipBaseImage(client, others, options.baseImage, log);
   }
   // A build may take minutes: no time bound, but an engine lost meanwhile ends the wait.

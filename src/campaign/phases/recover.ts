@@ -7,8 +7,7 @@ import type { EvalSet } from '../../config/index.js';
 import { campaignFiles } from '../../campaign-folder/index.js';
 import { sweepQuotas } from '../../environment/index.js';
 import { CampaignGrader } from '../../judge/index.js';
-import { LABELS } from '../../runtime/index.js';
-import type { SandboxProvider } from '../../sandbox/index.js';
+import { LABELS, type SandboxProvider } from '../../sandbox/index.js';
 import { judgeGateway, type CampaignSpending } from './spending.js';
 
 export async function recoverCampaign(

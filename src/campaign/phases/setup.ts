@@ -7,7 +7,7 @@
 import path from 'node:path';
 import type { EngineRecord } from '../../artifacts/index.js';
 import type { SetupOutput } from '../../image/index.js';
-import { LABELS } from '../../runtime/index.js';
+import { LABELS } from '../../sandbox/index.js';
 import { materializeCodebase, type ResolvedCodebase } from '../../source/index.js';
 import { prepareCampaignAgents, type CampaignAgents } from '../agent.js';
 import type { CampaignOptions } from '../options.js';
@@ -56,6 +56,7 @@ export async function setupCampaign(
   // Each adapter agent is installed and must answer in every image before anything is played.
   const agents = await prepareCampaignAgents({
     client,
+    sandboxes,
     evalSet,
     planned,
     images: [image.tag, ...[...environments.images.values()].map((i) => i.tag)],
@@ -76,7 +77,7 @@ export async function setupCampaign(
 
   // Setup commands run once per (commit, image), before any run; every run reuses their output.
   const setups = await ensureSetups({
-    client,
+    sandboxes,
     evalSet,
     evals: plannedEvals,
     images: environments.images,

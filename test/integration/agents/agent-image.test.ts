@@ -28,6 +28,7 @@ import {
 import { LABELS, removeContainers } from '../../../src/runtime/index.js';
 import { requireDocker, TEST_CAMPAIGN, testDocker } from '../../support/docker.js';
 import { bundleStandIn } from '../agent/bundle.js';
+import { LocalDockerProvider } from '../../../src/sandbox/index.js';
 
 const adapter = AGENT_ADAPTERS.codex;
 
@@ -99,7 +100,7 @@ describe('agent image: codex built into an image derived from the test image', f
 
   it('answers its version there through the relay, with nothing mounted', async () => {
     expect(first, 'built by the test above').to.not.equal(undefined);
-    const version = await preflightAdapter(client, adapter, [], {
+    const version = await preflightAdapter(new LocalDockerProvider(client), adapter, [], {
       image: first!.tag,
       install,
       labels,

@@ -41,6 +41,7 @@ import {
   WORK,
 } from '../../support/agents.js';
 import { BASE_IMAGE, requireDocker, TEST_CAMPAIGN, testDocker } from '../../support/docker.js';
+import { LocalDockerProvider } from '../../../src/sandbox/index.js';
 
 const REAL_KEY = 'sk-ant-host-only-4f1c9e2b7a';
 const SCRIPT = 'test/fixtures/transcripts/claude-code-2.1.332/model-script.json';
@@ -220,7 +221,7 @@ describe('claude-code for real: the binary in a container, through the gateway, 
   it('the preflight: the binary answers its version in the image; another file is refused with what it said', async () => {
     const claude = AGENT_ADAPTERS['claude-code'];
     const preflight = (of: AgentInstall) =>
-      preflightAdapter(client, claude, agentFiles(claude, of, undefined), {
+      preflightAdapter(new LocalDockerProvider(client), claude, agentFiles(claude, of, undefined), {
         image: BASE_IMAGE,
         install: of,
         labels,

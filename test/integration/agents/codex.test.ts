@@ -28,6 +28,7 @@ import {
 } from '../../support/agents.js';
 import { BASE_IMAGE, requireDocker, TEST_CAMPAIGN, testDocker } from '../../support/docker.js';
 import { bundleStandIn } from '../agent/bundle.js';
+import { LocalDockerProvider } from '../../../src/sandbox/index.js';
 
 const REAL_KEY = 'sk-openai-host-only-7d2e9c4b1a';
 const SCRIPT = 'test/fixtures/transcripts/codex-0.171.0/model-script.json';
@@ -72,7 +73,11 @@ describe('codex for real: the static binary in a container, through the relay an
     const codex = AGENT_ADAPTERS.codex;
     const files = agentFiles(codex, install, relay);
     expect(
-      await preflightAdapter(client, codex, files, { image: BASE_IMAGE, install, labels }),
+      await preflightAdapter(new LocalDockerProvider(client), codex, files, {
+        image: BASE_IMAGE,
+        install,
+        labels,
+      }),
     ).to.equal(install.version);
   });
 

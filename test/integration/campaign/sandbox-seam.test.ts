@@ -16,6 +16,7 @@ import {
   LocalDockerProvider,
   SandboxError,
   type ExecOptions,
+  type OpenOptions,
   type Sandbox,
   type SandboxImage,
   type SandboxProvider,
@@ -29,6 +30,8 @@ const quiet = { write: () => true } as unknown as NodeJS.WriteStream;
 /** The local provider, each call of its sandboxes written to `log` as it is made. */
 class RecordingProvider implements SandboxProvider {
   readonly log: string[] = [];
+  /** The provider's own open and close, apart from its sandboxes' calls. */
+  readonly lifecycle: string[] = [];
   readonly mountsHostFolders = true;
   readonly specs: SandboxSpec[] = [];
   private readonly inner: LocalDockerProvider;
@@ -45,6 +48,17 @@ class RecordingProvider implements SandboxProvider {
   }
   check(): Promise<void> {
     return this.inner.check();
+  }
+  open(options?: OpenOptions): Promise<void> {
+    this.lifecycle.push('open');
+    return this.inner.open(options);
+  }
+  close(): Promise<void> {
+    this.lifecycle.push('close');
+    return this.inner.close();
+  }
+  dockerClients(): readonly DockerClient[] {
+    return this.inner.dockerClients();
   }
   lost(): Error | undefined {
     return this.inner.lost();
@@ -167,6 +181,8 @@ describe('campaign: through the sandbox seam', function () {
       ...sync,
       'remove',
     ]);
+    // Opened once before the first sandbox, closed once at the end (after the last removal).
+    expect(recording!.lifecycle).to.deep.equal(['open', 'close']);
     // The runs' image was made sure of where they run, once.
     expect(recording!.log.filter((l) => l.startsWith('image '))).to.have.length(1);
     const record = JSON.parse(

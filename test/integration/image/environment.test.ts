@@ -25,7 +25,9 @@ import {
   SetupError,
   type EnsureSetupOptions,
 } from '../../../src/image/index.js';
+import { setupRunnerOf } from '../../../src/campaign/setup-runner.js';
 import { LABELS, removeContainers, runOnce } from '../../../src/runtime/index.js';
+import { LocalDockerProvider, RemoteDockerProvider } from '../../../src/sandbox/index.js';
 import { BASE_IMAGE, TEST_CAMPAIGN, requireDocker, testDocker } from '../../support/docker.js';
 
 const client = testDocker();
@@ -182,7 +184,7 @@ describe('environment images and setup (src/image)', function () {
 
     function options(commands: string[]): EnsureSetupOptions {
       return {
-        client,
+        runner: setupRunnerOf(new LocalDockerProvider(client)),
         image: image.tag,
         imageId: image.id,
         commands,
@@ -216,6 +218,21 @@ describe('environment images and setup (src/image)', function () {
       const second = await ensureSetupOutput(options(commands));
       expect(second).to.deep.include({ ran: false, key: first.key, entries: first.entries });
       expect(second.setupMs).to.equal(0);
+    });
+
+    it('keeps the same output through a provider that copies the checkout in and back (a remote or rootless engine)', async () => {
+      const copying = new RemoteDockerProvider({ client, name: 'copying' });
+      const mounted = await ensureSetupOutput(options(commands));
+      const copied = await ensureSetupOutput({
+        ...options(commands),
+        runner: setupRunnerOf(copying),
+        cacheDir: path.join(scratch, 'setup-cache-copied'),
+      });
+      expect(copied).to.deep.include({ ran: true, key: mounted.key, entries: mounted.entries });
+      expect(await readFile(path.join(copied.filesDir, 'out/deep/where.txt'), 'utf8')).to.equal(
+        '/work/proj\n',
+      );
+      expect(await readlink(path.join(copied.filesDir, 'out/etc-link'))).to.equal('/etc');
     });
 
     it('copies the output into a work tree: present, ignored, links kept as links, placed paths win', async () => {
