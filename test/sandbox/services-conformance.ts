@@ -21,6 +21,8 @@ export interface ServicesTarget {
   readonly client: DockerClient;
   readonly image: string;
   readonly labels: Readonly<Record<string, string>>;
+  /** TCP ports the engine's API listens on, probed at the gateway and every host address. */
+  readonly enginePorts?: readonly number[];
 }
 
 /** A service of the base image: a TCP server on `port` that answers `hello from <name>`. */
@@ -127,6 +129,9 @@ export function servicesConformance(name: string, target: () => Promise<Services
           [gateway, port],
           [gateway, 2375],
           ...hostAddresses().map((h): [string, number] => [h, port]),
+          ...(t.enginePorts ?? []).flatMap((p) =>
+            [gateway, ...hostAddresses()].map((h): [string, number] => [h, p]),
+          ),
           ['192.0.2.1', 80],
           ['1.1.1.1', 443],
         ];
