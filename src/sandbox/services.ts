@@ -22,16 +22,28 @@ const READY_POLL_MS = 50;
 export type StartOnNetwork = (network: RunNetwork | undefined) => Promise<Sandbox>;
 
 /**
- * Why an engine cannot keep a run's network private, or undefined: Docker can
- * (an internal bridge with no address on the host's side). Podman's internal
- * networks keep an address on the host's side of the bridge (its DNS answers
- * there), so the host would be reachable from inside: refused.
+ * Why an engine cannot keep a run's network private, or undefined. Docker can
+ * (an internal bridge with no address on the host's side). So can Podman with
+ * its CNI backend: an internal network there gets no address on the host's
+ * bridge and no DNS (the services' names go in /etc/hosts instead). Its
+ * netavark backend keeps the gateway's address on the bridge for its DNS
+ * server, which would answer for the host: refused.
  */
 export function servicesRefusalOf(client: DockerClient): string | undefined {
-  if (client.profile?.kind === 'podman') {
-    return "Podman's internal networks keep the host's address on their bridge, so a run's services could not be kept from reaching the host";
+  const profile = client.profile;
+  if (profile?.kind === 'podman' && profile.rootless) {
+    // Its networks live in a namespace of its own (rootless-netns): not proven private, not tried.
+    return "rootless Podman's networks have not been proven to keep a run's services from reaching the host; use rootful Podman (its CNI backend) or Docker";
+  }
+  if (profile?.kind === 'podman' && profile.networkBackend !== 'cni') {
+    return `Podman's ${profile.networkBackend ?? 'netavark'} networks keep the host's address on their bridge, so a run's services could not be kept from reaching the host (Podman with its CNI backend can)`;
   }
   return undefined;
+}
+
+/** Whether the run's services are named through /etc/hosts: Podman's internal networks have no DNS. */
+function namedByHosts(client: DockerClient): boolean {
+  return client.profile?.kind === 'podman';
 }
 
 /**
@@ -53,8 +65,9 @@ export async function startWithServices(
   let sandbox: Promise<Sandbox> | undefined;
   try {
     const containers = await Promise.all(services.map((s) => group.startOne(s, spec.labels)));
+    const joined = namedByHosts(client) ? { ...network, hosts: await group.hosts() } : network;
     // The sandbox starts while the services get ready; a port check waits for it (it connects from there).
-    const starting = start(network).then((started) => (group.sandbox = started));
+    const starting = start(joined).then((started) => (group.sandbox = started));
     sandbox = starting;
     starting.catch(() => undefined);
     const ready = Promise.all(services.map((s, i) => group.waitReady(s, containers[i]!, starting)));
@@ -99,6 +112,21 @@ class ServiceGroup {
     });
     this.containers.set(s.name, { run, startedAt });
     return run;
+  }
+
+  /** Each service's address on the run's network, by its name. */
+  async hosts(): Promise<Record<string, string>> {
+    const entries = await Promise.all(
+      [...this.containers].map(async ([name, c]) => {
+        const info = await bounded(this.client, 'a service inspection', () =>
+          c.run.container.inspect(),
+        );
+        const address = info.NetworkSettings.Networks[this.network.name]?.IPAddress;
+        if (!address) throw new Error(`service ${name}: no address on the run's network`);
+        return [name, address] as const;
+      }),
+    );
+    return Object.fromEntries(entries);
   }
 
   /**
