@@ -60,8 +60,10 @@ export async function startWithServices(
 ): Promise<Sandbox> {
   const services = spec.services ?? [];
   if (services.length === 0) return start(undefined);
+  // Readiness is counted from here: the run's network is part of what a service costs.
+  const askedAt = Date.now();
   const network = await createRunNetwork(client, spec.labels ?? {});
-  const group = new ServiceGroup(client, engine, network);
+  const group = new ServiceGroup(client, engine, network, askedAt);
   let sandbox: Promise<Sandbox> | undefined;
   try {
     const containers = await Promise.all(services.map((s) => group.startOne(s, spec.labels)));
@@ -93,6 +95,7 @@ class ServiceGroup {
     private readonly client: DockerClient,
     private readonly engine: string,
     readonly network: RunNetwork,
+    private readonly askedAt: number,
   ) {}
 
   async startOne(
@@ -144,7 +147,7 @@ class ServiceGroup {
     for (;;) {
       const remaining = deadline - Date.now();
       if (remaining > 0 && (await this.readyWithin(s, run, sandbox, remaining))) {
-        return { name: s.name, id: run.id, readyMs: Date.now() - startedAt };
+        return { name: s.name, id: run.id, readyMs: Date.now() - this.askedAt };
       }
       const failure = await this.failureOf(s.name, run);
       if (failure) throw this.notReady(s, `it exited (${describeFailure(failure)})`);
