@@ -27,12 +27,13 @@ export type StartOnNetwork = (network: RunNetwork | undefined) => Promise<Sandbo
  * its CNI backend: an internal network there gets no address on the host's
  * bridge and no DNS (the services' names go in /etc/hosts instead). Its
  * netavark backend keeps the gateway's address on the bridge for its DNS
- * server, which would answer for the host: refused.
+ * server, where the host would answer: refused until a probe from inside
+ * shows otherwise (the services conformance suite).
  */
 export function servicesRefusalOf(client: DockerClient): string | undefined {
   const profile = client.profile;
   if (profile?.kind === 'podman' && profile.rootless) {
-    // Its networks live in a namespace of its own (rootless-netns): not proven private, not tried.
+    // Its networks live in a namespace of its own (rootless-netns), which failed to start here: not proven private.
     return "rootless Podman's networks have not been proven to keep a run's services from reaching the host; use rootful Podman (its CNI backend) or Docker";
   }
   if (profile?.kind === 'podman' && profile.networkBackend !== 'cni') {
