@@ -1,6 +1,8 @@
 /**
  * A run's PostgreSQL service (examples/services-postgres): how long evalrig
- * takes from asking for a sandbox with the service to the service being ready,
+ * takes from asking for a sandbox with the service to the service being ready
+ * (its run.json `ready_ms`: the run's network, the service's container, the
+ * readiness check, with the agent's container starting meanwhile),
  * against a bare container of the same image (network none) polled to
  * readiness with the same check, in the same trials (interleaved); the same
  * with network none is shown beside (what a network costs any container). And the
@@ -116,7 +118,9 @@ console.log(`trials: ${TRIALS} (medians)`);
 console.log(`bare docker run of ${spec.image} to ready (default bridge): ${fmt(median(bares))}`);
 console.log(`bare, network none (no network to set up):     ${fmt(median(nones))}`);
 console.log(`bare, with the service's limits:                ${fmt(median(limiteds))}`);
-console.log(`evalrig: the service ready (its readyMs):   ${fmt(median(readies))}`);
+console.log(
+  `evalrig: the service ready (its readyMs, from the ask, network included): ${fmt(median(readies))}`,
+);
 console.log(`evalrig: sandbox + service, start returned: ${fmt(median(totals))}`);
 console.log(`evalrig: sandbox alone (network none):      ${fmt(median(alones))}`);
 console.log(

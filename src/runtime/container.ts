@@ -76,7 +76,12 @@ export interface ContainerSpec {
    * run's own containers and nothing else, no route out, the host not on it.
    * `aliases` are the names the others reach this container by (a service's).
    */
-  readonly network?: { readonly name: string; readonly aliases?: readonly string[] };
+  readonly network?: {
+    readonly name: string;
+    readonly aliases?: readonly string[];
+    /** Names given in /etc/hosts (a run's services, where the network has no DNS). */
+    readonly hosts?: Readonly<Record<string, string>>;
+  };
   /**
    * The engine's default network instead of none: an environment's setup
    * fetching its dependencies (the eval set's commands), never a run's.
@@ -146,6 +151,9 @@ function hostConfig(spec: ContainerSpec, profile?: EngineProfile): Docker.HostCo
     ...(spec.online && !spec.network ? {} : { NetworkMode: spec.network?.name ?? 'none' }),
     // On a run's network: no IPv6 either (its link-local addresses would reach the host's bridge).
     ...(spec.network ? { Sysctls: { 'net.ipv6.conf.all.disable_ipv6': '1' } } : {}),
+    ...(spec.network?.hosts
+      ? { ExtraHosts: Object.entries(spec.network.hosts).map(([n, ip]) => `${n}:${ip}`) }
+      : {}),
     CapDrop: ['ALL'],
     ...(spec.rootCapabilities?.length ? { CapAdd: [...spec.rootCapabilities] } : {}),
     SecurityOpt: ['no-new-privileges'],

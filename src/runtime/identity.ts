@@ -21,6 +21,8 @@ export interface EngineIdentity {
    */
   readonly id: string;
   readonly rootless: boolean;
+  /** Podman's network backend ('cni' or 'netavark'), as its own info says. */
+  readonly networkBackend?: string;
   /** '1' or '2' when the engine says. */
   readonly cgroupVersion?: string;
   readonly cpus: number;
@@ -49,6 +51,7 @@ interface LibpodInfo {
   readonly host?: {
     readonly hostname?: string;
     readonly security?: { readonly rootless?: boolean };
+    readonly networkBackend?: string;
   };
   readonly store?: { readonly graphRoot?: string; readonly runRoot?: string };
 }
@@ -120,6 +123,7 @@ export async function identifyEngine(client: DockerClient): Promise<EngineIdenti
     apiVersion: version.ApiVersion ?? '',
     id,
     rootless,
+    ...(podman?.host?.networkBackend ? { networkBackend: podman.host.networkBackend } : {}),
     ...(info.CgroupVersion ? { cgroupVersion: info.CgroupVersion } : {}),
     cpus: typeof info.NCPU === 'number' ? info.NCPU : 0,
     memoryBytes: typeof info.MemTotal === 'number' ? info.MemTotal : 0,

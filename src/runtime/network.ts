@@ -23,6 +23,8 @@ export const RUN_NETWORK_OPTIONS = {
 export interface RunNetwork {
   readonly id: string;
   readonly name: string;
+  /** The run's services by name and address, for /etc/hosts (Podman's internal networks have no DNS). */
+  readonly hosts?: Readonly<Record<string, string>>;
 }
 
 /**

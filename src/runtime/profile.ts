@@ -19,6 +19,8 @@ export interface Ulimit {
 export class EngineProfile {
   kind: EngineKind = 'docker';
   rootless = false;
+  /** Podman's network backend (runtime/identity.ts): what a run's private network is made of there. */
+  networkBackend: string | undefined = undefined;
   /**
    * Sent with every container when set. Rootful Podman otherwise raises the
    * open-file and process limits to 1048576, which a host whose root lacks

@@ -60,6 +60,7 @@ export async function describeEngine(
   if (client.profile) {
     client.profile.kind = identity.kind;
     client.profile.rootless = identity.rootless;
+    client.profile.networkBackend = identity.networkBackend;
   }
   return { address, ...identity };
 }

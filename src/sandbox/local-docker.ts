@@ -299,7 +299,7 @@ export class LocalDockerProvider implements SandboxProvider {
 
   private async startOn(spec: SandboxSpec, network?: RunNetwork): Promise<LocalDockerSandbox> {
     const run = await startContainer(this.client, {
-      ...(network ? { network: { name: network.name } } : {}),
+      ...(network ? { network: { name: network.name, hosts: network.hosts } } : {}),
       image: spec.image,
       user: spec.user,
       execUser: spec.execUser,

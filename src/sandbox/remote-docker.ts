@@ -233,7 +233,7 @@ export class RemoteDockerProvider implements SandboxProvider, ImageExporter {
       limits: spec.limits,
       online: spec.online,
       rootCapabilities: HARNESS_CAPABILITIES,
-      ...(network ? { network: { name: network.name } } : {}),
+      ...(network ? { network: { name: network.name, hosts: network.hosts } } : {}),
       // Named volumes of this engine (the shared files' cache), read-only: no host path.
       binds,
     });

@@ -22,16 +22,29 @@ const READY_POLL_MS = 50;
 export type StartOnNetwork = (network: RunNetwork | undefined) => Promise<Sandbox>;
 
 /**
- * Why an engine cannot keep a run's network private, or undefined: Docker can
- * (an internal bridge with no address on the host's side). Podman's internal
- * networks keep an address on the host's side of the bridge (its DNS answers
- * there), so the host would be reachable from inside: refused.
+ * Why an engine cannot keep a run's network private, or undefined. Docker can
+ * (an internal bridge with no address on the host's side). So can Podman with
+ * its CNI backend: an internal network there gets no address on the host's
+ * bridge and no DNS (the services' names go in /etc/hosts instead). Its
+ * netavark backend keeps the gateway's address on the bridge for its DNS
+ * server, where the host would answer: refused until a probe from inside
+ * shows otherwise (the services conformance suite).
  */
 export function servicesRefusalOf(client: DockerClient): string | undefined {
-  if (client.profile?.kind === 'podman') {
-    return "Podman's internal networks keep the host's address on their bridge, so a run's services could not be kept from reaching the host";
+  const profile = client.profile;
+  if (profile?.kind === 'podman' && profile.rootless) {
+    // Its networks live in a namespace of its own (rootless-netns), which failed to start here: not proven private.
+    return "rootless Podman's networks have not been proven to keep a run's services from reaching the host; use rootful Podman (its CNI backend) or Docker";
+  }
+  if (profile?.kind === 'podman' && profile.networkBackend !== 'cni') {
+    return `Podman's ${profile.networkBackend ?? 'netavark'} networks keep the host's address on their bridge, so a run's services could not be kept from reaching the host (Podman with its CNI backend can)`;
   }
   return undefined;
+}
+
+/** Whether the run's services are named through /etc/hosts: Podman's internal networks have no DNS. */
+function namedByHosts(client: DockerClient): boolean {
+  return client.profile?.kind === 'podman';
 }
 
 /**
@@ -48,13 +61,16 @@ export async function startWithServices(
 ): Promise<Sandbox> {
   const services = spec.services ?? [];
   if (services.length === 0) return start(undefined);
+  // Readiness is counted from here: the run's network is part of what a service costs.
+  const askedAt = Date.now();
   const network = await createRunNetwork(client, spec.labels ?? {});
-  const group = new ServiceGroup(client, engine, network);
+  const group = new ServiceGroup(client, engine, network, askedAt);
   let sandbox: Promise<Sandbox> | undefined;
   try {
     const containers = await Promise.all(services.map((s) => group.startOne(s, spec.labels)));
+    const joined = namedByHosts(client) ? { ...network, hosts: await group.hosts() } : network;
     // The sandbox starts while the services get ready; a port check waits for it (it connects from there).
-    const starting = start(network).then((started) => (group.sandbox = started));
+    const starting = start(joined).then((started) => (group.sandbox = started));
     sandbox = starting;
     starting.catch(() => undefined);
     const ready = Promise.all(services.map((s, i) => group.waitReady(s, containers[i]!, starting)));
@@ -80,6 +96,7 @@ class ServiceGroup {
     private readonly client: DockerClient,
     private readonly engine: string,
     readonly network: RunNetwork,
+    private readonly askedAt: number,
   ) {}
 
   async startOne(
@@ -101,6 +118,21 @@ class ServiceGroup {
     return run;
   }
 
+  /** Each service's address on the run's network, by its name. */
+  async hosts(): Promise<Record<string, string>> {
+    const entries = await Promise.all(
+      [...this.containers].map(async ([name, c]) => {
+        const info = await bounded(this.client, 'a service inspection', () =>
+          c.run.container.inspect(),
+        );
+        const address = info.NetworkSettings.Networks[this.network.name]?.IPAddress;
+        if (!address) throw new Error(`service ${name}: no address on the run's network`);
+        return [name, address] as const;
+      }),
+    );
+    return Object.fromEntries(entries);
+  }
+
   /**
    * Waits for the readiness check: one exec that repeats it inside (an exec
    * per attempt costs far more than the check on a busy engine); a service that
@@ -116,7 +148,7 @@ class ServiceGroup {
     for (;;) {
       const remaining = deadline - Date.now();
       if (remaining > 0 && (await this.readyWithin(s, run, sandbox, remaining))) {
-        return { name: s.name, id: run.id, readyMs: Date.now() - startedAt };
+        return { name: s.name, id: run.id, readyMs: Date.now() - this.askedAt };
       }
       const failure = await this.failureOf(s.name, run);
       if (failure) throw this.notReady(s, `it exited (${describeFailure(failure)})`);

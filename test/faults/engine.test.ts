@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import { ensureTestImage } from '../../src/image/index.js';
+import { LABELS, type DockerClient } from '../../src/runtime/index.js';
+import { SERVICE_LABEL } from '../../src/sandbox/index.js';
 import { BASE_IMAGE, requireDocker } from '../support/docker.js';
-import { campaignContainers, cli, runRecords, waitFor } from '../support/faults.js';
+import { campaignContainers, campaignOf, cli, runRecords, waitFor } from '../support/faults.js';
 import { startSecondEngine, type SecondEngine } from '../support/second-engine.js';
 import { makeToyWorkspace, type ToyWorkspace } from '../support/toy.js';
 
@@ -204,4 +206,87 @@ describe('faults: the Docker engine fails mid-campaign', function () {
       expect(r.exitCode).to.equal(130);
       await noContainerLeft(ws);
     }));
+
+  /** Containers and networks labelled with the campaign (a run's services and its network among them). */
+  async function labelled(client: DockerClient, campaign: string): Promise<number> {
+    const filters = { label: [`${LABELS.campaign}=${campaign}`] };
+    const containers = await client.docker.listContainers({ all: true, filters });
+    const networks = await client.docker.listNetworks({ filters });
+    return containers.length + networks.length;
+  }
+
+  /** The sandbox whose agent plays its turn (its service ready before), if any. */
+  async function agentPlaying(client: DockerClient, campaign: string): Promise<string | undefined> {
+    const filters = { label: [`${LABELS.campaign}=${campaign}`] };
+    for (const c of await client.docker.listContainers({ filters })) {
+      if (c.Labels[SERVICE_LABEL]) continue;
+      const top = await client.docker
+        .getContainer(c.Id)
+        .top()
+        .catch(() => ({ Processes: [] as string[][] }));
+      if (top.Processes.some((p: string[]) => p.join(' ').includes('evalrig-agent'))) return c.Id;
+    }
+    return undefined;
+  }
+
+  /**
+   * The engine dies under a run with a service. evalrig cannot go on without
+   * its only engine: it stops (exit 1, one message), as it does without
+   * services. Its reaper outlives it and keeps sweeping for a minute: once the
+   * engine is back, the service, the sandbox and the run's private network go
+   * within 10 s, with no evalrig running. (A later `evalrig run` of the folder
+   * removes them too, when the engine was away longer than the reaper waits.)
+   */
+  it('killed under a run with a service: once it is back, the reaper leaves no service container or network within 10 s', async () => {
+    const js = `require('net').createServer((s) => { s.on('error', () => {}); s.end('hi\\n'); }).listen(7000)`;
+    const served = await makeToyWorkspace({
+      scripts: { slow: { turns: [{ actions: [{ sleep: 60 }, { stop: 'conformant' }] }] } },
+      set: {
+        services: {
+          // Ready by a check inside it: this engine's bridges carry no traffic (no iptables).
+          echo: {
+            image: BASE_IMAGE,
+            command: ['node', '-e', js],
+            ready: { command: 'bash -c "exec 3<>/dev/tcp/127.0.0.1/7000"' },
+          },
+        },
+        evals: [{ id: 'slow', prompt: 'wait', runs: 1 }],
+      },
+    });
+    try {
+      const child = start(served);
+      let campaign: string | undefined;
+      const client = engine.client();
+      await waitFor(
+        async () => {
+          campaign ??= await campaignOf(served.outDir);
+          if (!campaign) return false;
+          return (await agentPlaying(client, campaign)) !== undefined;
+        },
+        120_000,
+        'a run with its service playing',
+      );
+      // The run's private network is there too: what the engine keeps across its death.
+      const networks = await client.docker.listNetworks({
+        filters: { label: [`${LABELS.campaign}=${campaign!}`] },
+      });
+      expect(networks).to.have.length(1);
+      await engine.kill();
+      const r = await child;
+      expect(r.exitCode, r.stderr).to.equal(1);
+      expectOneEngineMessage(r.stderr);
+      await engine.restart();
+      const back = Date.now();
+      await waitFor(
+        async () => (await labelled(engine.client(), campaign!)) === 0,
+        10_000,
+        'nothing left',
+      );
+      process.stdout.write(
+        `      nothing labelled by the run ${Date.now() - back} ms after the engine came back\n`,
+      );
+    } finally {
+      await served.cleanup();
+    }
+  });
 });

@@ -15,6 +15,7 @@ import {
 } from '../support/podman.js';
 import { makeToyWorkspace, type ToyWorkspace } from '../support/toy.js';
 import { anotherOn, sandboxConformance } from './conformance.js';
+import { servicesConformance } from './services-conformance.js';
 import { sharedFilesOncePerEngine } from './file-cache.js';
 
 /**
@@ -117,6 +118,24 @@ function podman(service: PodmanService): void {
   });
 
   sharedFilesOncePerEngine(() => provider, labels);
+
+  // With its CNI backend (Debian's Podman 4): an internal network with no address on the host's side.
+  if (service.rootless) {
+    it('rootless: refuses services in one line', async () => {
+      await provider.describe();
+      expect(provider.servicesRefusal()).to.match(/^rootless Podman's networks [^\n]+$/u);
+    });
+  } else {
+    servicesConformance(`Podman ${service.name}`, async () => {
+      await provider.describe();
+      return {
+        provider,
+        client: connectEngine(engineAddress(service.host)),
+        image: BASE_IMAGE,
+        labels: { ...labels, 'evalrig.suite': 'services' },
+      };
+    });
+  }
 
   it('doctor: says what answers, its capacity, the images, and that a locked-down container starts there', async () => {
     const r = await cli(['doctor', '--engine', service.host]);

@@ -23,6 +23,7 @@ import { RemoteDockerProvider } from '../../src/sandbox/remote-docker.js';
 import { connectEngine, engineAddress } from '../../src/sandbox/index.js';
 import { BASE_IMAGE, TEST_CAMPAIGN, requireDocker } from '../support/docker.js';
 import { anotherOn, sandboxConformance } from './conformance.js';
+import { servicesConformance } from './services-conformance.js';
 import { sharedFilesOncePerEngine } from './file-cache.js';
 import { startSecondEngine, type SecondEngine } from '../support/second-engine.js';
 
@@ -83,7 +84,7 @@ describe('sandbox/RemoteDockerProvider', function () {
     if (!existsSync(path.join(projectRoot(), 'dist', 'stand-in', 'tunnel', 'tunnel'))) {
       throw new Error('run npm run build first: the tunnel program is bundled there');
     }
-    engine = await startSecondEngine({ tcp: true });
+    engine = await startSecondEngine({ tcp: true, bridged: true });
     provider = new RemoteDockerProvider({ client: engine.client(), name: 'second' });
     const first = new RemoteDockerProvider({ client: connectDocker(), name: 'first' });
     const id = (await connectDocker().docker.getImage(BASE_IMAGE).inspect()).Id;
@@ -100,6 +101,17 @@ describe('sandbox/RemoteDockerProvider', function () {
       image: BASE_IMAGE,
       labels: { ...labels, 'evalrig.suite': 'conformance' },
       another: (session) => anotherOn(provider, session),
+    }),
+  );
+
+  // The same isolation on the remote engine (no iptables there: the run's bridge alone keeps it).
+  servicesConformance('remote Docker (second engine)', () =>
+    Promise.resolve({
+      provider,
+      client: engine.client(),
+      image: BASE_IMAGE,
+      labels: { ...labels, 'evalrig.suite': 'services' },
+      enginePorts: engine.tcpHost ? [Number(new URL(engine.tcpHost).port)] : [],
     }),
   );
 

@@ -21,6 +21,8 @@ export interface ServicesTarget {
   readonly client: DockerClient;
   readonly image: string;
   readonly labels: Readonly<Record<string, string>>;
+  /** TCP ports the engine's API listens on, probed at the gateway and every host address. */
+  readonly enginePorts?: readonly number[];
 }
 
 /** A service of the base image: a TCP server on `port` that answers `hello from <name>`. */
@@ -121,14 +123,21 @@ export function servicesConformance(name: string, target: () => Promise<Services
         const aInfo = await t.client.docker.getContainer(a.id).inspect();
         const aNet = Object.values(aInfo.NetworkSettings.Networks)[0]!;
         const net = await t.client.docker.getNetwork(aNet.NetworkID).inspect();
-        const gateway = (net.IPAM?.Config?.[0]?.Gateway as string | undefined) ?? aNet.Gateway;
-        expect(gateway, 'the engine names a gateway address').to.match(/^\d+\./u);
+        // Podman's compatible API says "<nil>" for the network's gateway; the container's names it.
+        const ipv4 = /^\d+\.\d+\.\d+\.\d+$/u;
+        const gateway = [net.IPAM?.Config?.[0]?.Gateway as string | undefined, aNet.Gateway].find(
+          (g) => g !== undefined && ipv4.test(g),
+        );
+        expect(gateway, 'the engine names a gateway address').to.match(ipv4);
         const targets: [string, number][] = [
           ['db', 7000],
           [bAddress, 7000],
-          [gateway, port],
-          [gateway, 2375],
+          [gateway!, port],
+          [gateway!, 2375],
           ...hostAddresses().map((h): [string, number] => [h, port]),
+          ...(t.enginePorts ?? []).flatMap((p) =>
+            [gateway!, ...hostAddresses()].map((h): [string, number] => [h, p]),
+          ),
           ['192.0.2.1', 80],
           ['1.1.1.1', 443],
         ];

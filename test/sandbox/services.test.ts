@@ -18,11 +18,21 @@ describe('sandbox: services beside a run', function () {
     });
   });
 
-  it("Podman refuses services in one line (its internal bridge keeps the host's address)", () => {
-    const podman = { profile: { kind: 'podman' } } as unknown as DockerClient;
-    const why = servicesRefusalOf(podman);
-    expect(why).to.be.a('string').and.match(/host/u);
-    expect(why).to.not.include('\n');
+  it('Podman: rootful with CNI runs services; netavark and rootless refuse them in one line', () => {
+    const podman = (profile: object) =>
+      ({ profile: { kind: 'podman', ...profile } }) as unknown as DockerClient;
+    expect(servicesRefusalOf(podman({ networkBackend: 'cni', rootless: false }))).to.equal(
+      undefined,
+    );
+    for (const refused of [
+      podman({ networkBackend: 'netavark' }),
+      podman({}),
+      podman({ networkBackend: 'cni', rootless: true }),
+    ]) {
+      const why = servicesRefusalOf(refused);
+      expect(why).to.be.a('string').and.match(/host/u);
+      expect(why).to.not.include('\n');
+    }
     expect(servicesRefusalOf({} as DockerClient)).to.equal(undefined);
   });
 });

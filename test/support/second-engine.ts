@@ -126,7 +126,34 @@ export interface SecondEngineOptions {
    * client certificate are made in the engine's folder (see {@link makeCertificates}).
    */
   readonly tls?: boolean;
+  /**
+   * Containers on one of its networks reach each other (a run and its
+   * services). The host's FORWARD chain, which the first engine set to DROP,
+   * also filters what crosses a bridge (bridge-nf-call-iptables), and this
+   * engine writes no rule of its own (`--iptables=false`): its networks take
+   * their subnets from {@link SECOND_ENGINE_POOL}, and one rule, removed by
+   * `stop()`, accepts the traffic that stays on one bridge within it, as the
+   * remote machine's own dockerd would (its ICC rule). Nothing routed is
+   * accepted: the host and other bridges stay out of reach.
+   */
+  readonly bridged?: boolean;
 }
+
+/** The address pool of a `bridged` second engine's networks. */
+export const SECOND_ENGINE_POOL = '10.213.0.0/16';
+
+/** The one FORWARD rule of a `bridged` engine (inserted, then deleted, as these arguments). */
+const BRIDGED_RULE = ['FORWARD', '-s', SECOND_ENGINE_POOL, '-d', SECOND_ENGINE_POOL].concat([
+  '-m',
+  'physdev',
+  '--physdev-is-bridged',
+  '-m',
+  'comment',
+  '--comment',
+  'evalrig second engine: within one bridge',
+  '-j',
+  'ACCEPT',
+]);
 
 /** The files {@link makeCertificates} writes: a client's folder and the server's files. */
 export interface Certificates {
@@ -257,6 +284,9 @@ async function launch(options: SecondEngineOptions): Promise<SecondEngine> {
         '--iptables=false',
         '--ip-masq=false',
         '--ip-forward=false',
+        ...(options.bridged
+          ? ['--default-address-pool', `base=${SECOND_ENGINE_POOL},size=24`]
+          : []),
       ],
       { stdio: ['ignore', log, log], detached: true },
     );
@@ -273,6 +303,7 @@ async function launch(options: SecondEngineOptions): Promise<SecondEngine> {
       'no answer',
     );
   };
+  if (options.bridged) await execa('iptables', ['-I', ...BRIDGED_RULE]);
   await start();
 
   const pid = (): number => child?.pid ?? 0;
@@ -340,6 +371,7 @@ async function launch(options: SecondEngineOptions): Promise<SecondEngine> {
       }
       await endContainerd();
       await execa('ip', ['link', 'del', bridge], { reject: false });
+      if (options.bridged) await execa('iptables', ['-D', ...BRIDGED_RULE], { reject: false });
       // Containers of a killed engine keep running under their shims: end them
       // (only this engine's: their command line names its folder).
       const procs = await processes();
