@@ -3,6 +3,11 @@
  * in ./schemas/<kind>.schema.json and is validated before it is written
  * (see writeArtifact). Field names are snake_case: they are a file format.
  */
+import type { GhCall as StandInCall } from '../../stand-in/gh/schemas/call.js';
+import type { PullRequest as StandInPullRequest } from '../../stand-in/gh/schemas/state.js';
+import type { DeepReadonly } from './readonly.js';
+
+export type { DeepReadonly } from './readonly.js';
 
 /** Where a run's codebase came from: the resolved commit, never only the declared ref. */
 export interface CodebaseProvenance {
@@ -17,41 +22,14 @@ export interface CodebaseProvenance {
   readonly dirty?: true;
 }
 
-/** One line of the gh stand-in's calls.jsonl (see stand-in/gh/README.md). */
-export interface GhCall {
-  readonly seq: number;
-  readonly time: string;
-  readonly argv: readonly string[];
-  readonly cwd: string;
-  readonly command: string | null;
-  readonly stdin: string | null;
-  readonly description: string | null;
-  readonly exit_code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-  readonly played: boolean;
-  readonly marks_ready: boolean;
-  readonly pr: number | null;
-}
+/**
+ * One line of the gh stand-in's calls.jsonl (see stand-in/gh/README.md). One declaration for
+ * both sides: generated from the stand-in's call schema, which the host's recorder checks.
+ */
+export type GhCall = DeepReadonly<StandInCall>;
 
-/** A pull request as the stand-in's state.json holds it. */
-export interface GhPullRequest {
-  readonly number: number;
-  readonly title: string;
-  readonly body: string;
-  readonly head: string;
-  readonly base: string;
-  readonly draft: boolean;
-  readonly state: 'OPEN' | 'CLOSED' | 'MERGED';
-  readonly created_at: string;
-  readonly updated_at: string;
-  readonly url: string;
-  readonly author?: string;
-  /** Its labels' names (the stand-in leaves the field out when there are none). */
-  readonly labels?: readonly string[];
-  /** The logins assigned to it (left out when none). */
-  readonly assignees?: readonly string[];
-}
+/** A pull request as the stand-in's state.json holds it (generated from its state schema). */
+export type GhPullRequest = DeepReadonly<StandInPullRequest>;
 
 /** The pull request of the branch at a stop. */
 export interface PullAtStop {
