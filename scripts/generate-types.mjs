@@ -17,6 +17,11 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const SCHEMAS = [
   ['stand-in/gh/schemas/call.schema.json', 'GhCall'],
   ['stand-in/gh/schemas/state.schema.json', 'GhState'],
+  ['src/artifacts/schemas/stop.schema.json', 'StopRecord'],
+  ['src/artifacts/schemas/run.schema.json', 'RunRecord'],
+  ['src/artifacts/schemas/conditions.schema.json', 'ConditionsFile'],
+  ['src/artifacts/schemas/grading.schema.json', 'GradingFile'],
+  ['src/artifacts/schemas/comparison.schema.json', 'ComparisonFile'],
 ];
 
 /** The generated file's path for a schema: run.schema.json -> run.ts. */
