@@ -22,7 +22,27 @@ export const SCHEMAS = [
   ['src/artifacts/schemas/conditions.schema.json', 'ConditionsFile'],
   ['src/artifacts/schemas/grading.schema.json', 'GradingFile'],
   ['src/artifacts/schemas/comparison.schema.json', 'ComparisonFile'],
+  ['src/config/evals.schema.json', 'RawEvalSet'],
 ];
+
+/**
+ * The schema without the titles of its inner parts: json-schema-to-typescript makes a named
+ * type of every titled part (the eval set titles each field for editors), where the caller
+ * wants one type per `$defs` entry. A property named `title` is kept.
+ */
+function withoutInnerTitles(value) {
+  if (Array.isArray(value)) return value.map(withoutInnerTitles);
+  if (value === null || typeof value !== 'object') return value;
+  const out = {};
+  for (const [key, v] of Object.entries(value)) {
+    if (key === 'title' && typeof v === 'string') continue;
+    out[key] =
+      key === 'properties'
+        ? Object.fromEntries(Object.entries(v).map(([k, p]) => [k, withoutInnerTitles(p)]))
+        : withoutInnerTitles(v);
+  }
+  return out;
+}
 
 /** The generated file's path for a schema: run.schema.json -> run.ts. */
 export function generatedPath(schemaFile) {
@@ -35,7 +55,8 @@ export async function generate(schemaFile, rootName) {
   const schema = JSON.parse(await readFile(file, 'utf8'));
   // The root type takes its name from the table, not from the schema's title or $id.
   const { title, $id: _id, ...rest } = schema;
-  const body = await compile({ ...rest, description: rest.description ?? title }, rootName, {
+  const top = { ...withoutInnerTitles(rest), description: rest.description ?? title };
+  const body = await compile(top, rootName, {
     bannerComment: '',
     additionalProperties: false,
     cwd: path.dirname(file),
