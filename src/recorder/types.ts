@@ -1,13 +1,8 @@
-import type { GhCall, GhPullRequest } from '../artifacts/index.js';
+import type { GhState as StandInState } from '../../stand-in/gh/schemas/state.js';
+import type { DeepReadonly, GhCall } from '../artifacts/index.js';
 
-/** The stand-in's state.json as the stand-in reports it (schema: stand-in/gh/schemas). */
-export interface GhState {
-  readonly version: 1;
-  readonly next_number: number;
-  /** The repository's labels besides GitHub's default ones, when the state names any. */
-  readonly labels?: readonly { name: string; description?: string; color?: string }[];
-  readonly pull_requests: readonly GhPullRequest[];
-}
+/** The stand-in's state.json as the stand-in reports it (generated from its state schema). */
+export type GhState = DeepReadonly<StandInState>;
 
 /** Why a message was refused. */
 export type GhRecorderProblemKind =

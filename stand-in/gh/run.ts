@@ -6,7 +6,7 @@ import { GhError, NotPlayedError } from './errors.js';
 import { helpPage } from './help/index.js';
 import { findGitDirs, NOT_A_GIT_REPOSITORY, RepoContext } from './git/index.js';
 import { reportMessage, RECORDER_ENV, sendReport } from './report/index.js';
-import { Store } from './store/index.js';
+import { Store, type CallRecord } from './store/index.js';
 
 /** The login the stand-in is logged in as when GH_STAND_IN_USER is not set. */
 export const DEFAULT_USER = 'evalrig';
@@ -66,7 +66,7 @@ export function runCall(argv: string[], cwd: string, env: NodeJS.ProcessEnv): Ca
     },
   };
 
-  let command: string | null = null;
+  let command: CallRecord['command'] = null;
   let played = true;
   let result: CallResult;
   try {

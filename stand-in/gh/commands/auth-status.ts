@@ -1,8 +1,8 @@
-import { exactlyNoArguments, notPlayed, played, str, type CommandSpec } from '../cli/args.js';
+import { exactlyNoArguments, notPlayed, played, str } from '../cli/args.js';
 import { HELP_FLAG } from './common.js';
 import type { Command } from './types.js';
 
-const spec: CommandSpec = {
+const spec: Command['spec'] = {
   name: 'auth status',
   use: 'status',
   help: {

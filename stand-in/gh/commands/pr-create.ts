@@ -6,7 +6,6 @@ import {
   noArguments,
   played,
   str,
-  type CommandSpec,
   type ParsedArgs,
 } from '../cli/args.js';
 import type { Ctx } from '../context.js';
@@ -19,7 +18,7 @@ import { baseRepo } from './repo-override.js';
 import type { Answer, Command } from './types.js';
 import type { State } from '../store/index.js';
 
-const spec: CommandSpec = {
+const spec: Command['spec'] = {
   name: 'pr create',
   use: 'create',
   help: {

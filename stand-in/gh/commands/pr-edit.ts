@@ -6,7 +6,6 @@ import {
   notPlayed,
   played,
   str,
-  type CommandSpec,
   type ParsedArgs,
 } from '../cli/args.js';
 import type { Ctx } from '../context.js';
@@ -16,7 +15,7 @@ import { assigneeFlag, resolveAssignees, resolveLabels, setNames } from './metad
 import { baseRepo } from './repo-override.js';
 import type { Command } from './types.js';
 
-const spec: CommandSpec = {
+const spec: Command['spec'] = {
   name: 'pr edit',
   use: 'edit [<number> | <url> | <branch>]',
   help: {

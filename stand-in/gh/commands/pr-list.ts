@@ -1,13 +1,4 @@
-import {
-  bool,
-  flagError,
-  given,
-  noArguments,
-  notPlayed,
-  played,
-  str,
-  type CommandSpec,
-} from '../cli/args.js';
+import { bool, flagError, given, noArguments, notPlayed, played, str } from '../cli/args.js';
 import { NotPlayedError } from '../errors.js';
 import { PR_FIELDS, PR_FIELDS_NOT_PLAYED, pick, prFieldValue } from '../fields/index.js';
 import {
@@ -21,7 +12,7 @@ import {
 import { baseRepo } from './repo-override.js';
 import type { Command } from './types.js';
 
-const spec: CommandSpec = {
+const spec: Command['spec'] = {
   name: 'pr list',
   use: 'list',
   help: {

@@ -1,9 +1,9 @@
-import { atMostOneArgument, bool, played, type CommandSpec } from '../cli/args.js';
+import { atMostOneArgument, bool, played } from '../cli/args.js';
 import { PR_COMMON_FLAGS, selectPr } from './common.js';
 import { argumentRequiredWithRepo, baseRepo } from './repo-override.js';
 import type { Command } from './types.js';
 
-const spec: CommandSpec = {
+const spec: Command['spec'] = {
   name: 'pr ready',
   use: 'ready [<number> | <url> | <branch>]',
   help: {

@@ -1,4 +1,4 @@
-import { atMostOneArgument, bool, notPlayed, played, type CommandSpec } from '../cli/args.js';
+import { atMostOneArgument, bool, notPlayed, played } from '../cli/args.js';
 import { PR_FIELDS, PR_FIELDS_NOT_PLAYED, pick, prFieldValue } from '../fields/index.js';
 import {
   diffSource,
@@ -13,7 +13,7 @@ import {
 import { argumentRequiredWithRepo, baseRepo, repoOverride } from './repo-override.js';
 import type { Command } from './types.js';
 
-const spec: CommandSpec = {
+const spec: Command['spec'] = {
   name: 'pr view',
   use: 'view [<number> | <url> | <branch>]',
   help: {

@@ -1,11 +1,11 @@
-import { atMostOneArgument, notPlayed, type CommandSpec } from '../cli/args.js';
+import { atMostOneArgument, notPlayed } from '../cli/args.js';
 import { NotPlayedError } from '../errors.js';
 import { pick, REPO_FIELDS, REPO_FIELDS_NOT_PLAYED, repoFieldValue } from '../fields/index.js';
 import type { RepoContext, RepoName } from '../git/index.js';
 import { HELP_FLAG, JSON_FLAGS, jsonRequest, printJson } from './common.js';
 import type { Command } from './types.js';
 
-const spec: CommandSpec = {
+const spec: Command['spec'] = {
   name: 'repo view',
   use: 'view [<repository>]',
   help: {

@@ -9,22 +9,8 @@ import {
   writeSync,
 } from 'node:fs';
 
-/** One line of `calls.jsonl`. */
-export interface CallRecord {
-  seq: number;
-  time: string;
-  argv: string[];
-  cwd: string;
-  command: string | null;
-  stdin: string | null;
-  description: string | null;
-  exit_code: number;
-  stdout: string;
-  stderr: string;
-  played: boolean;
-  marks_ready: boolean;
-  pr: number | null;
-}
+/** One line of `calls.jsonl`: its type is generated from ../schemas/call.schema.json. */
+export type { GhCall as CallRecord } from '../schemas/call.js';
 
 /** What a call needs to know of `calls.jsonl` before it appends to it. */
 export interface CallsTail {

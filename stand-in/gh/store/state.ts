@@ -1,46 +1,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+// The state file's types are generated from ../schemas/state.schema.json: one declaration,
+// shared with the host's recorder. `State` is the whole file, `PullRequest` one of its entries.
+import type { GhState as State, PullRequest, RepoLabel } from '../schemas/state.js';
+
+export type { State, PullRequest, RepoLabel };
 
 /** A pull request's state as GitHub names it. */
-export type PrState = 'OPEN' | 'CLOSED' | 'MERGED';
-
-/** One pull request of the record (`state.json`). */
-export interface PullRequest {
-  number: number;
-  title: string;
-  body: string;
-  head: string;
-  base: string;
-  draft: boolean;
-  state: PrState;
-  created_at: string;
-  updated_at: string;
-  url: string;
-  author: string;
-  /** The names of its labels, as the repository spells them; left out when none. */
-  labels?: string[];
-  /** The logins assigned to it; left out when none. */
-  assignees?: string[];
-}
-
-/** A label of the repository (`name` unique regardless of case). */
-export interface RepoLabel {
-  name: string;
-  description?: string;
-  /** Six hex digits, no `#`. */
-  color?: string;
-}
-
-/** The state file: every pull request the stand-in knows. */
-export interface State {
-  version: 1;
-  next_number: number;
-  /**
-   * Labels the repository has besides GitHub's default ones (written by the harness from the
-   * eval's start state); left out when none were given.
-   */
-  labels?: RepoLabel[];
-  pull_requests: PullRequest[];
-}
+export type PrState = PullRequest['state'];
 
 /** What normalizing a prepared state needs to fill in its gaps. */
 export interface StateDefaults {

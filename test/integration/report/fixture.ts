@@ -87,7 +87,7 @@ function ghCall(seq: number, argv: string[], over: Partial<GhCall> = {}): GhCall
     time: new Date(T0 + seq * 1000).toISOString(),
     argv,
     cwd: '/home/agent/work',
-    command: argv.slice(0, 2).join(' '),
+    command: argv.slice(0, 2).join(' ') as GhCall['command'],
     stdin: null,
     description: null,
     exit_code: 0,

@@ -1,0 +1,238 @@
+// Generated from run.schema.json by scripts/generate-types.mjs: do not edit.
+// Change the schema, then run `npm run build` (or node scripts/generate-types.mjs).
+
+/**
+ * evalrig run record
+ */
+export interface RunRecord {
+  schema: 'evalrig/run@1';
+  campaign: string;
+  eval: string;
+  condition: string;
+  run: number;
+  status: 'completed' | 'timed_out' | 'failed' | 'broken' | 'limit_reached';
+  /**
+   * For limit_reached runs: the limit reached (campaign_cost: cut by the campaign's budget, replayed by a resume).
+   */
+  limit?: 'tokens' | 'cost' | 'model_requests' | 'campaign_cost';
+  error?: string;
+  started_at: string;
+  finished_at: string;
+  duration_ms: number;
+  /**
+   * where the run's time went: each phase it passed through, in order (prepare and start often ran ahead, while another run played)
+   */
+  phases?: {
+    name: string;
+    ms: number;
+  }[];
+  turns_planned: number;
+  turns_completed: number;
+  stopped_at_hand_over: boolean;
+  stops: string[];
+  /**
+   * sha256 of each stop file's bytes, by its path in stops: resume and report notice a damaged stop
+   */
+  stops_sha256?: {
+    [k: string]: string;
+  };
+  codebase?: Codebase;
+  image: Image;
+  engine?: Engine;
+  /**
+   * The services started beside the run's sandbox on its private network: each one's image, its readiness time, and, when it died while the run played, when, its exit code and last log lines (the run then failed in phase service, not for its agent).
+   */
+  services?: {
+    name: string;
+    image: {
+      tag: string;
+      id: string;
+    };
+    ready_ms?: number;
+    failure?: {
+      at: string;
+      exit_code: number | null;
+      oom_killed: boolean;
+      log_tail: string[];
+    };
+  }[];
+  diff: Diff;
+  checks: Check[];
+  measures: Measures;
+  /**
+   * The phase a failed or broken run ended in: prepare (its environment), start (its sandbox), turn N, collect (a stop: the agent's processes stopped, the trees synced out, the stop read), agent (an adapter agent exited non-zero or reported an error), checks, record (the final diff and the run's files), service (a service beside the sandbox died; see services).
+   */
+  phase?: string;
+  /**
+   * Why the record in the repository differs from the host's own copy.
+   */
+  tampered?: string[];
+  /**
+   * The eval's message checks over the final messages of the stops: passed null when there was nothing to look at.
+   */
+  message_checks?: {
+    name: string;
+    stops: 'every' | 'hand_over' | 'last';
+    rule: {
+      [k: string]: string;
+    };
+    passed: boolean | null;
+    /**
+     * Each stop whose final message was read, by turn, and whether it held.
+     */
+    looked_at: {
+      turn: number;
+      passed: boolean;
+    }[];
+  }[];
+  /**
+   * The treatment check: each instruction the condition staged, and whether the model gateway saw a request carry it to the model.
+   */
+  treatment?: {
+    staged: {
+      kind: 'skill' | 'instructions';
+      path: string;
+      name: string | null;
+      loads: boolean | null;
+      reached: boolean;
+      first_call: number | null;
+      listed_by_agent?: boolean;
+    }[];
+    reached: boolean | null;
+  };
+  /**
+   * The agent adapter's package, its exact version and the sha256 of the binary mounted into the containers.
+   */
+  agent?: {
+    package: string;
+    version: string;
+    binary_sha256: string;
+    /**
+     * sha256 of evalrig's model relay the agent reaches the gateway through (codex).
+     */
+    relay_sha256?: string;
+    /**
+     * Sums over the run's turns (what each stop's agent holds).
+     */
+    totals: {
+      tool_calls: number;
+      tool_calls_failed: number;
+      model_requests: number;
+      tokens: {
+        input: number;
+        output: number;
+        cache_read: number;
+        cache_write: number;
+      };
+      cost_usd: number | null;
+    };
+    /**
+     * The model the agent asked for (codex: agent.model_name), which its tokens are priced with.
+     */
+    model?: string;
+    /**
+     * How the binary reached the containers: mounted read-only, or built into images derived from the run images.
+     */
+    install?: 'mount' | 'image';
+    /**
+     * With install `image`: each derived image (its tag and id) and the run image it derives from.
+     */
+    images?: {
+      base: string;
+      base_id: string;
+      tag: string;
+      id: string;
+    }[];
+  };
+}
+export interface Codebase {
+  kind: 'git' | 'path' | 'snapshot';
+  url?: string;
+  ref?: string;
+  path?: string;
+  commit: string;
+  branch: string;
+  host_local?: true;
+  origin?: string;
+  dirty?: true;
+}
+export interface Image {
+  tag: string;
+  id: string;
+  environment?: Environment;
+}
+/**
+ * The environment image a run's image is built over (the eval set's Dockerfile over evalrig's base), and its setup commands.
+ */
+export interface Environment {
+  /**
+   * The Dockerfile, relative to the eval set's folder.
+   */
+  dockerfile: string;
+  /**
+   * The build context folder, relative to the eval set's folder.
+   */
+  context: string;
+  /**
+   * sha256 over the context's files, the Dockerfile's place, the base image's id and the build args; its first 12 hex are the tag's.
+   */
+  hash: string;
+  tag: string;
+  id: string;
+  /**
+   * The base image as named (BASE_IMAGE).
+   */
+  base_image: string;
+  base_id: string;
+  /**
+   * The setup commands, in order.
+   */
+  setup: string[];
+}
+/**
+ * A Docker engine the runs ran on: the address as the user gave it, who answered there (kind, its id and version), whether it runs rootless, and whether it held its containers to their memory and process limits.
+ */
+export interface Engine {
+  address: string;
+  kind: 'docker' | 'podman';
+  id: string;
+  version: string;
+  rootless: boolean;
+  limits_enforced: boolean;
+}
+export interface Diff {
+  files_added: number;
+  files_modified: number;
+  files_deleted: number;
+  lines_added: number;
+  lines_removed: number;
+  untracked: number;
+}
+export interface Check {
+  name: string;
+  command: string;
+  passed: boolean;
+  exit_code: number | null;
+  duration_ms: number;
+  output: string;
+  truncated: boolean;
+}
+export interface Measures {
+  pr_draft_at_hand_over: boolean | null;
+  pr_described: boolean | null;
+  pr_refreshed: boolean | null;
+  pr_marked_ready: boolean | null;
+  gh_not_played: number;
+  checks_passed: boolean | null;
+  files_changed: number;
+  lines_added: number;
+  lines_removed: number;
+  turns: number;
+  duration_s: number;
+  environment_broken: boolean;
+  record_tampered: boolean;
+  /**
+   * Every instruction the condition staged reached the model (the treatment check); null when there was nothing to look for or no gateway witnessed the session.
+   */
+  condition_reached?: boolean | null;
+}
