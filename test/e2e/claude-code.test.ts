@@ -35,7 +35,6 @@ import {
   witnessEvals,
 } from '../support/witness-evals.js';
 import {
-  AFTER_404,
   AFTER_REFUSAL,
   bothEvals,
   callsOf,
@@ -178,31 +177,20 @@ describe('e2e: a claude-code campaign plays the real binary against the model st
     );
   });
 
-  it('a refusal: the host logs it complete with stop_reason refusal; the agent asks once more and ends the turn on that answer', async () => {
+  it('a 404 not_found_error, then a refusal: the agent retries the 404 (unlike 401, 403, 413); after the refusal it asks once more and ends the turn on that answer', async () => {
     // Checked with 2.1.332: after a refusal the binary makes one more call (its messages
     // rebuilt) and takes that answer as the turn's final message; the run completes.
     const record = await campaign.record('shape-refusal');
     expect(record, campaign.run.stderr).to.include({ status: 'completed' });
     const { rows } = await callsOf(campaign, 'shape-refusal');
     expect(rows).to.deep.equal([
+      [404, 'error', 'not_found_error'],
       [200, 'complete', 'refusal'],
       [200, 'complete', 'end_turn'],
     ]);
     const [stop] = await campaign.stopsOf('shape-refusal');
-    expect(stop!.agent).to.deep.include({ final_message: AFTER_REFUSAL, model_requests: 2 });
+    expect(stop!.agent).to.deep.include({ final_message: AFTER_REFUSAL, api_retries: 1 });
     expect(stop!.agent!.tokens).to.include({ input: 620, output: 11 });
-  });
-
-  it('a 404 not_found_error: the agent retries it (unlike 401, 403, 413) and the turn ends well', async () => {
-    const record = await campaign.record('shape-404');
-    expect(record, campaign.run.stderr).to.include({ status: 'completed' });
-    const { rows } = await callsOf(campaign, 'shape-404');
-    expect(rows).to.deep.equal([
-      [404, 'error', 'not_found_error'],
-      [200, 'complete', 'end_turn'],
-    ]);
-    const [stop] = await campaign.stopsOf('shape-404');
-    expect(stop!.agent).to.deep.include({ final_message: AFTER_404, api_retries: 1 });
   });
 
   it('a real upstream with an OAuth token added on the host: the token is in nothing the campaign wrote', async () => {

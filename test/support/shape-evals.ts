@@ -17,10 +17,8 @@ export const THOUGHT = 'The tree comes first.';
 export const SHAPED_FINAL = 'Finished after the pause.';
 export const REFUSAL_TEXT = 'I will not help with that.';
 export const REASONED_FINAL = 'Finished, reasoning summarised.';
-export const AFTER_ERROR_EVENT = 'The answer after the error event.';
-export const AFTER_529 = 'The answer after the 529.';
+export const AFTER_ERROR_EVENT = 'The answer after the error event and the 529.';
 export const AFTER_REFUSAL = 'The answer after the refusal.';
-export const AFTER_404 = 'The answer after the 404.';
 export const AFTER_401 = 'The answer after two 401s.';
 
 /** States limits in every answer's headers: high enough never to hold a call back. */
@@ -80,18 +78,13 @@ function scripts(agent: 'claude-code' | 'codex', shell: ShellTool): Record<strin
       'shape-thinking': thinkingScript(shell),
       'shape-refusal': {
         responses: [
+          { error: { status: 404 } },
           { content: [{ text: REFUSAL_TEXT }], stop_reason: 'refusal', usage: usage(300, 6) },
           { content: [{ text: AFTER_REFUSAL }], usage: usage(320, 5) },
         ],
       },
       'shape-401': one(401),
       'shape-403': one(403),
-      'shape-404': {
-        responses: [
-          { error: { status: 404 } },
-          { content: [{ text: AFTER_404 }], usage: usage(300, 6) },
-        ],
-      },
       'shape-413': one(413),
     };
   }
@@ -108,13 +101,8 @@ function scripts(agent: 'claude-code' | 'codex', shell: ShellTool): Record<strin
             message: 'An error occurred while processing your request.',
           },
         },
-        { content: [{ text: AFTER_ERROR_EVENT }], usage: usage(420, 7) },
-      ],
-    },
-    'shape-529': {
-      responses: [
         { error: { status: 529, retry_after: 0 } },
-        { content: [{ text: AFTER_529 }], usage: usage(300, 6) },
+        { content: [{ text: AFTER_ERROR_EVENT }], usage: usage(420, 7) },
       ],
     },
     'shape-401': {
