@@ -14,17 +14,21 @@ type GeminiPart =
  * `cachedContentTokenCount` names again; `cache_creation_input_tokens` is not played.
  */
 export function geminiResponse(scripted: ScriptMessage, model: string, n: number) {
-  const parts: GeminiPart[] = scripted.content.map((b) =>
-    'text' in b
-      ? { text: b.text }
-      : {
-          functionCall: {
-            name: b.tool_use.name,
-            args: b.tool_use.input,
-            ...(b.tool_use.id === undefined ? {} : { id: b.tool_use.id }),
-          },
+  // Thinking and server-tool blocks are played by the Messages and Responses APIs alone.
+  const parts: GeminiPart[] = scripted.content.flatMap((b): GeminiPart[] => {
+    if ('text' in b) return [{ text: b.text }];
+    if (!('tool_use' in b)) return [];
+    const call = b.tool_use;
+    return [
+      {
+        functionCall: {
+          name: call.name,
+          args: call.input,
+          ...(call.id === undefined ? {} : { id: call.id }),
         },
-  );
+      },
+    ];
+  });
   const u = scripted.usage ?? {};
   const cached = u.cache_read_input_tokens ?? 0;
   const prompt = (u.input_tokens ?? 0) + cached;

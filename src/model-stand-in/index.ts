@@ -4,7 +4,8 @@
  * (`POST /v1/chat/completions`) and of the Gemini API (`POST /v1beta/models/{model}:generateContent`
  * and `:streamGenerateContent?alt=sse`), all played from the same script, that real agent binaries
  * talk to with no key and no network. A script lists one answer per model request, in order
- * (text and tool_use blocks with usage numbers, or an error answer: 400, 429, 500, 529); a
+ * (text, tool_use, thinking and server tool blocks with usage numbers, or an error answer: 400,
+ * 401, 403, 404, 413, 429, 500, 503, 529); a
  * response with `"when": { "contains": [...] }` answers only a request whose text holds those
  * strings (the first not played that fits answers); see model-script.schema.json.
  *

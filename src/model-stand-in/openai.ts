@@ -1,31 +1,55 @@
-import type { ScriptErrorAnswer, ScriptMessage } from './script.js';
+import type { ScriptBlock, ScriptErrorAnswer, ScriptMessage, StreamError } from './script.js';
+
+/** The id the API gives each request (the `x-request-id` header). */
+export function openaiRequestId(n: number): string {
+  return `req_standin${String(n).padStart(26, '0')}`;
+}
+
+/** One scripted block as an output item (the n-th answer's i-th block), or null: not played. */
+function outputItem(block: ScriptBlock, n: number, i: number) {
+  if ('text' in block) {
+    return {
+      type: 'message' as const,
+      id: `msg_standin_${n}_${i}`,
+      status: 'completed' as const,
+      role: 'assistant' as const,
+      content: [{ type: 'output_text' as const, text: block.text, annotations: [] as unknown[] }],
+    };
+  }
+  if ('thinking' in block || 'redacted_thinking' in block) {
+    // Reasoning: its summary (the thinking's text), or only encrypted content (redacted).
+    const text = 'thinking' in block ? block.thinking : null;
+    return {
+      type: 'reasoning' as const,
+      id: `rs_standin_${n}_${i}`,
+      summary: text === null ? [] : [{ type: 'summary_text' as const, text }],
+      encrypted_content: 'redacted_thinking' in block ? block.redacted_thinking : null,
+    };
+  }
+  if (!('tool_use' in block)) return null; // a server tool: the Messages API's alone here
+  return {
+    type: 'function_call' as const,
+    id: `fc_standin_${n}_${i}`,
+    call_id: block.tool_use.id ?? `call_standin_${n}_${i}`,
+    name: block.tool_use.name,
+    arguments: JSON.stringify(block.tool_use.input),
+    status: 'completed' as const,
+  };
+}
+
+type OutputItem = NonNullable<ReturnType<typeof outputItem>>;
 
 /**
  * The OpenAI Responses API's rendering of a scripted message: text blocks become `message`
- * items with `output_text`, tool_use blocks `function_call` items whose arguments are the
- * input as a JSON string; usage as the Responses API counts it (cached tokens inside the input).
+ * items with `output_text`, thinking `reasoning` items with a summary (redacted thinking: its
+ * data as `encrypted_content`, no summary), tool_use blocks `function_call` items whose
+ * arguments are the input as a JSON string; usage as the Responses API counts it (cached
+ * tokens inside the input).
  */
 export function responsesObject(scripted: ScriptMessage, model: string, n: number) {
-  const output = scripted.content.map((block, i) =>
-    'text' in block
-      ? {
-          type: 'message' as const,
-          id: `msg_standin_${n}_${i}`,
-          status: 'completed' as const,
-          role: 'assistant' as const,
-          content: [
-            { type: 'output_text' as const, text: block.text, annotations: [] as unknown[] },
-          ],
-        }
-      : {
-          type: 'function_call' as const,
-          id: `fc_standin_${n}_${i}`,
-          call_id: block.tool_use.id ?? `call_standin_${n}_${i}`,
-          name: block.tool_use.name,
-          arguments: JSON.stringify(block.tool_use.input),
-          status: 'completed' as const,
-        },
-  );
+  const output = scripted.content
+    .map((block, i) => outputItem(block, n, i))
+    .filter((item): item is OutputItem => item !== null);
   const u = scripted.usage ?? {};
   const cached = u.cache_read_input_tokens ?? 0;
   const input = (u.input_tokens ?? 0) + cached;
@@ -69,80 +93,78 @@ export function responsesFrames(response: ResponsesObject): string[] {
   const pending = { ...response, status: 'in_progress', output: [], usage: null };
   frame('response.created', { response: pending });
   frame('response.in_progress', { response: pending });
-  response.output.forEach((item, output_index) => {
-    if (item.type === 'message') {
-      const text = item.content[0]!.text;
-      frame('response.output_item.added', {
-        output_index,
-        item: { ...item, status: 'in_progress', content: [] },
-      });
-      const part = { type: 'output_text', text: '', annotations: [] };
-      frame('response.content_part.added', {
-        item_id: item.id,
-        output_index,
-        content_index: 0,
-        part,
-      });
-      for (const delta of pieces(text)) {
-        frame('response.output_text.delta', {
-          item_id: item.id,
-          output_index,
-          content_index: 0,
-          delta,
-        });
-      }
-      frame('response.output_text.done', {
-        item_id: item.id,
-        output_index,
-        content_index: 0,
-        text,
-      });
-      frame('response.content_part.done', {
-        item_id: item.id,
-        output_index,
-        content_index: 0,
-        part: { ...part, text },
-      });
-    } else {
-      frame('response.output_item.added', {
-        output_index,
-        item: { ...item, arguments: '', status: 'in_progress' },
-      });
-      for (const delta of pieces(item.arguments)) {
-        frame('response.function_call_arguments.delta', { item_id: item.id, output_index, delta });
-      }
-      frame('response.function_call_arguments.done', {
-        item_id: item.id,
-        output_index,
-        arguments: item.arguments,
-      });
-    }
-    frame('response.output_item.done', { output_index, item });
-  });
+  response.output.forEach((item, output_index) => itemFrames(frame, item, output_index));
   frame(response.status === 'incomplete' ? 'response.incomplete' : 'response.completed', {
     response,
   });
   return frames;
 }
 
+type Frame = (type: string, data: object) => void;
+
+/** One output item's events: added, its parts and deltas, done. */
+function itemFrames(frame: Frame, item: OutputItem, output_index: number): void {
+  const at = { item_id: item.id, output_index };
+  if (item.type === 'message') {
+    const text = item.content[0]!.text;
+    frame('response.output_item.added', {
+      output_index,
+      item: { ...item, status: 'in_progress', content: [] },
+    });
+    const part = { type: 'output_text', text: '', annotations: [] };
+    frame('response.content_part.added', { ...at, content_index: 0, part });
+    for (const delta of pieces(text)) {
+      frame('response.output_text.delta', { ...at, content_index: 0, delta });
+    }
+    frame('response.output_text.done', { ...at, content_index: 0, text });
+    frame('response.content_part.done', { ...at, content_index: 0, part: { ...part, text } });
+  } else if (item.type === 'reasoning') {
+    frame('response.output_item.added', { output_index, item: { ...item, summary: [] } });
+    item.summary.forEach(({ text }, summary_index) => {
+      const part = { type: 'summary_text', text: '' };
+      frame('response.reasoning_summary_part.added', { ...at, summary_index, part });
+      for (const delta of pieces(text)) {
+        frame('response.reasoning_summary_text.delta', { ...at, summary_index, delta });
+      }
+      frame('response.reasoning_summary_text.done', { ...at, summary_index, text });
+      frame('response.reasoning_summary_part.done', {
+        ...at,
+        summary_index,
+        part: { ...part, text },
+      });
+    });
+  } else {
+    frame('response.output_item.added', {
+      output_index,
+      item: { ...item, arguments: '', status: 'in_progress' },
+    });
+    for (const delta of pieces(item.arguments)) {
+      frame('response.function_call_arguments.delta', { ...at, delta });
+    }
+    frame('response.function_call_arguments.done', { ...at, arguments: item.arguments });
+  }
+  frame('response.output_item.done', { output_index, item });
+}
+
 /**
- * The response's stream ending in `response.failed`, as the Responses API documents it:
- * `response.created`, `response.in_progress`, then the failed response with its error (its
- * code the scripted type) and no usage.
+ * The response's stream cut, as the Responses API documents it: `response.created`,
+ * `response.in_progress`, then the failed response with its error (its code the scripted
+ * type) and no usage (`response.failed`), or an `error` event (its code and message) that
+ * ends the stream with no terminal response.
  */
-export function responsesFramesFailed(
-  response: ResponsesObject,
-  error: { readonly type: string; readonly message?: string },
-): string[] {
+export function responsesFramesFailed(response: ResponsesObject, error: StreamError): string[] {
+  const data =
+    error.event === 'error'
+      ? { type: 'error', sequence_number: 2, ...errorEvent(error) }
+      : { type: 'response.failed', sequence_number: 2, response: failedResponse(response, error) };
   return responsesFrames(response)
     .slice(0, 2)
-    .concat(
-      `event: response.failed\ndata: ${JSON.stringify({
-        type: 'response.failed',
-        sequence_number: 2,
-        response: failedResponse(response, error),
-      })}\n\n`,
-    );
+    .concat(`event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`);
+}
+
+/** The `error` event's fields (ResponseErrorEvent: code, message, param). */
+function errorEvent(error: StreamError) {
+  return { code: error.type, message: error.message ?? 'The server had an error.', param: null };
 }
 
 /** The response failed with `error` (its code), its output and usage gone. */
@@ -165,31 +187,53 @@ function pieces(text: string, size = 64): string[] {
   return out;
 }
 
-const ERROR_TYPES: Record<number, string> = {
-  400: 'invalid_request_error',
-  429: 'rate_limit_exceeded',
-  500: 'server_error',
-  529: 'server_error',
+/** The error's type and code per status, as OpenAI's API answers them. */
+const ERRORS: Record<number, { type: string; code: string | null; message: string }> = {
+  400: { type: 'invalid_request_error', code: null, message: 'invalid request' },
+  401: {
+    type: 'invalid_request_error',
+    code: 'invalid_api_key',
+    message: 'Incorrect API key provided.',
+  },
+  403: {
+    type: 'invalid_request_error',
+    code: 'unsupported_country_region_territory',
+    message: 'Country, region, or territory not supported',
+  },
+  404: {
+    type: 'invalid_request_error',
+    code: 'model_not_found',
+    message: 'The model does not exist or you do not have access to it.',
+  },
+  413: { type: 'invalid_request_error', code: null, message: 'Request too large.' },
+  429: { type: 'requests', code: 'rate_limit_exceeded', message: 'Rate limit reached.' },
+  500: { type: 'server_error', code: null, message: 'The server had an error.' },
+  503: { type: 'server_error', code: null, message: 'The server is overloaded or not ready yet.' },
+  529: { type: 'server_error', code: null, message: 'overloaded' },
 };
 
-/** A scripted error as the Responses API answers it (529 is answered 503: OpenAI has no 529). */
-export function responsesError(answer: ScriptErrorAnswer['error']): {
+/**
+ * A scripted error as the Responses API answers it: OpenAI's error shape, with `x-request-id`
+ * when an id is given. Every status is answered as scripted: OpenAI's own overload is 503
+ * ("Slow Down"); a 529 is what an Anthropic-style upstream behind an OpenAI-compatible URL sends.
+ */
+export function responsesError(
+  answer: ScriptErrorAnswer['error'],
+  id?: string,
+): {
   status: number;
   headers: Record<string, string>;
   body: string;
 } {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (id !== undefined) headers['x-request-id'] = id;
   if (answer.retry_after !== undefined) headers['retry-after'] = String(answer.retry_after);
+  const e = ERRORS[answer.status] ?? ERRORS[500]!;
   return {
-    status: answer.status === 529 ? 503 : answer.status,
+    status: answer.status,
     headers,
     body: JSON.stringify({
-      error: {
-        message: answer.message ?? (answer.status === 400 ? 'invalid request' : 'overloaded'),
-        type: ERROR_TYPES[answer.status] ?? 'server_error',
-        param: null,
-        code: null,
-      },
+      error: { message: answer.message ?? e.message, type: e.type, param: null, code: e.code },
     }),
   };
 }

@@ -2,16 +2,24 @@ import { readFile } from 'node:fs/promises';
 import { InputError } from '../errors/index.js';
 import { isObject, kind, token } from './json-shape.js';
 
-/** One content block the model answers with. */
+/** A tool call: the agent's own tool (`tool_use`) or one the API runs (`server_tool_use`). */
+export interface ScriptToolCall {
+  readonly name: string;
+  readonly input: Record<string, unknown>;
+  readonly id?: string;
+}
+
+/**
+ * One content block the model answers with: text, a call of the agent's tool, the model's
+ * thinking (its text; the signature is the stand-in's), thinking the API redacted (its opaque
+ * data), or a call of a tool the API runs itself (e.g. `web_search`).
+ */
 export type ScriptBlock =
   | { readonly text: string }
-  | {
-      readonly tool_use: {
-        readonly name: string;
-        readonly input: Record<string, unknown>;
-        readonly id?: string;
-      };
-    };
+  | { readonly tool_use: ScriptToolCall }
+  | { readonly thinking: string }
+  | { readonly redacted_thinking: string }
+  | { readonly server_tool_use: ScriptToolCall };
 
 export interface ScriptUsage {
   readonly input_tokens?: number;
@@ -20,7 +28,9 @@ export interface ScriptUsage {
   readonly cache_creation_input_tokens?: number;
 }
 
-export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence';
+/** The Messages API's stop reasons (`pause_turn` and `refusal` are the Messages API's alone). */
+export type StopReason =
+  'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'pause_turn' | 'refusal';
 
 /**
  * When a response may answer: the request's text (every string of its JSON body: system
@@ -42,14 +52,27 @@ export interface ScriptMessage {
    * `event: error` (Messages API), `response.failed` (Responses API), a `data: {"error": …}`
    * chunk (Chat Completions, Gemini).
    */
-  readonly stream_error?: { readonly type: string; readonly message?: string };
+  readonly stream_error?: StreamError;
+  /** Messages API: a `ping` event after every delta, as a loaded API sends them. */
+  readonly pings?: boolean;
 }
+
+/** How a scripted stream is cut. */
+export interface StreamError {
+  readonly type: string;
+  readonly message?: string;
+  /** The Responses API's event that ends it: `response.failed` (default) or `error`. */
+  readonly event?: 'response.failed' | 'error';
+}
+
+/** The statuses a script can answer, each in the API's own error shape. */
+export type ScriptErrorStatus = 400 | 401 | 403 | 404 | 413 | 429 | 500 | 503 | 529;
 
 /** A scripted error answer: the HTTP status and the API's error body. */
 export interface ScriptErrorAnswer {
   readonly when?: ScriptWhen;
   readonly error: {
-    readonly status: 400 | 429 | 500 | 529;
+    readonly status: ScriptErrorStatus;
     readonly message?: string;
     readonly retry_after?: number;
   };
@@ -63,7 +86,14 @@ export type ScriptResponse = ScriptMessage | ScriptErrorAnswer;
  */
 export interface ModelScript {
   readonly model?: string;
+  /** Per-minute limits the stand-in states in each answer's rate-limit headers. */
+  readonly rate_limits?: ScriptRateLimits;
   readonly responses: readonly ScriptResponse[];
+}
+
+export interface ScriptRateLimits {
+  readonly requests_per_minute?: number;
+  readonly tokens_per_minute?: number;
 }
 
 /** A model script that cannot be played: names the file and the JSON pointer. */
@@ -77,8 +107,16 @@ export class ModelScriptError extends InputError {
   }
 }
 
-const STATUSES = [400, 429, 500, 529];
-const STOP_REASONS = ['end_turn', 'tool_use', 'max_tokens', 'stop_sequence'];
+const STATUSES = [400, 401, 403, 404, 413, 429, 500, 503, 529];
+const STOP_REASONS = [
+  'end_turn',
+  'tool_use',
+  'max_tokens',
+  'stop_sequence',
+  'pause_turn',
+  'refusal',
+];
+const BLOCKS = ['text', 'tool_use', 'thinking', 'redacted_thinking', 'server_tool_use'];
 const USAGE_KEYS = [
   'input_tokens',
   'output_tokens',
@@ -118,10 +156,11 @@ export function checkModelScript(value: unknown, file: string): ModelScript {
   };
   if (!isObject(value)) fail('', `must be an object, not ${kind(value)}`);
   const doc = value as Record<string, unknown>;
-  onlyKeys(doc, ['$schema', COMMENT, 'model', 'responses'], '', fail);
+  onlyKeys(doc, ['$schema', COMMENT, 'model', 'rate_limits', 'responses'], '', fail);
   if ('model' in doc && (typeof doc.model !== 'string' || doc.model === '')) {
     fail('/model', `must be a non-empty string, not ${kind(doc.model)}`);
   }
+  if ('rate_limits' in doc) checkRateLimits(doc.rate_limits, fail);
   if (!('responses' in doc)) fail('', 'needs "responses", the list of answers in order');
   const responses = doc.responses;
   if (!Array.isArray(responses)) {
@@ -133,6 +172,16 @@ export function checkModelScript(value: unknown, file: string): ModelScript {
 }
 
 type Fail = (at: string, problem: string) => never;
+
+function checkRateLimits(value: unknown, fail: Fail): void {
+  if (!isObject(value)) return fail('/rate_limits', `must be an object, not ${kind(value)}`);
+  onlyKeys(value, ['requests_per_minute', 'tokens_per_minute'], '/rate_limits', fail);
+  for (const [k, n] of Object.entries(value)) {
+    if (!Number.isSafeInteger(n) || (n as number) < 1) {
+      fail(`/rate_limits${token(k)}`, `must be a whole number >= 1, not ${JSON.stringify(n)}`);
+    }
+  }
+}
 
 function onlyKeys(obj: Record<string, unknown>, allowed: string[], at: string, fail: Fail): void {
   for (const key of Object.keys(obj)) {
@@ -174,7 +223,15 @@ function checkResponse(value: unknown, at: string, fail: Fail): void {
     return;
   }
   if (!('content' in value)) fail(at, 'a response needs "content" (a message) or "error"');
-  onlyKeys(value, [COMMENT, 'when', 'content', 'stop_reason', 'usage', 'stream_error'], at, fail);
+  onlyKeys(
+    value,
+    [COMMENT, 'when', 'content', 'stop_reason', 'usage', 'stream_error', 'pings'],
+    at,
+    fail,
+  );
+  if ('pings' in value && typeof value.pings !== 'boolean') {
+    fail(`${at}/pings`, `must be true or false, not ${kind(value.pings)}`);
+  }
   if ('stream_error' in value) checkStreamError(value.stream_error, `${at}/stream_error`, fail);
   const content = value.content;
   if (!Array.isArray(content)) {
@@ -202,7 +259,10 @@ function checkResponse(value: unknown, at: string, fail: Fail): void {
 
 function checkStreamError(value: unknown, at: string, fail: Fail): void {
   if (!isObject(value)) return fail(at, `must be an object, not ${kind(value)}`);
-  onlyKeys(value, ['type', 'message'], at, fail);
+  onlyKeys(value, ['type', 'message', 'event'], at, fail);
+  if ('event' in value && value.event !== 'response.failed' && value.event !== 'error') {
+    fail(`${at}/event`, `must be "response.failed" or "error", not ${JSON.stringify(value.event)}`);
+  }
   if (typeof value.type !== 'string' || !/^[a-z_]{1,64}$/.test(value.type)) {
     fail(`${at}/type`, 'must be an error type: 1 to 64 lowercase letters or "_"');
   }
@@ -228,22 +288,31 @@ function checkWhen(value: unknown, at: string, fail: Fail): void {
 function checkBlock(value: unknown, at: string, fail: Fail): void {
   if (!isObject(value)) return fail(at, `a block must be an object, not ${kind(value)}`);
   const keys = Object.keys(value);
-  if (keys.length !== 1 || (keys[0] !== 'text' && keys[0] !== 'tool_use')) {
-    fail(at, `a block is {"text": …} or {"tool_use": {"name", "input"}}, not {${keys.join(', ')}}`);
+  if (keys.length !== 1 || !BLOCKS.includes(keys[0]!)) {
+    fail(
+      at,
+      `a block is one of {"text"}, {"tool_use"}, {"thinking"}, {"redacted_thinking"}, {"server_tool_use"}, not {${keys.join(', ')}}`,
+    );
   }
-  if ('text' in value) {
-    if (typeof value.text !== 'string')
-      fail(`${at}/text`, `must be a string, not ${kind(value.text)}`);
-    return;
+  const key = keys[0]!;
+  if (key === 'tool_use' || key === 'server_tool_use') {
+    return checkToolCall(value[key], `${at}${token(key)}`, fail);
   }
-  const t = value.tool_use;
-  if (!isObject(t)) return fail(`${at}/tool_use`, `must be an object, not ${kind(t)}`);
-  onlyKeys(t, ['name', 'input', 'id'], `${at}/tool_use`, fail);
+  if (typeof value[key] !== 'string')
+    fail(`${at}${token(key)}`, `must be a string, not ${kind(value[key])}`);
+  if (key === 'redacted_thinking' && value[key] === '') {
+    fail(`${at}/redacted_thinking`, 'must be the non-empty opaque data the API sends');
+  }
+}
+
+function checkToolCall(t: unknown, at: string, fail: Fail): void {
+  if (!isObject(t)) return fail(at, `must be an object, not ${kind(t)}`);
+  onlyKeys(t, ['name', 'input', 'id'], at, fail);
   if (typeof t.name !== 'string' || t.name === '') {
-    fail(`${at}/tool_use/name`, `must be a non-empty string, not ${kind(t.name)}`);
+    fail(`${at}/name`, `must be a non-empty string, not ${kind(t.name)}`);
   }
-  if (!isObject(t.input)) fail(`${at}/tool_use/input`, `must be an object, not ${kind(t.input)}`);
+  if (!isObject(t.input)) fail(`${at}/input`, `must be an object, not ${kind(t.input)}`);
   if ('id' in t && (typeof t.id !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(t.id))) {
-    fail(`${at}/tool_use/id`, 'must be 1 to 64 letters, digits, "_" or "-"');
+    fail(`${at}/id`, 'must be 1 to 64 letters, digits, "_" or "-"');
   }
 }

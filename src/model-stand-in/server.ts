@@ -2,9 +2,17 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { chmod } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { EvalrigError } from '../errors/index.js';
-import { apiError, apiMessage, sseFrames, sseFramesCut, standInError } from './anthropic.js';
+import {
+  apiError,
+  apiMessage,
+  requestId,
+  sseFrames,
+  sseFramesCut,
+  standInError,
+} from './anthropic.js';
 import {
   failedResponse,
+  openaiRequestId,
   responsesError,
   responsesFrames,
   responsesFramesFailed,
@@ -26,7 +34,8 @@ import {
   geminiRequest,
   geminiResponse,
 } from './gemini.js';
-import type { ModelScript, ScriptMessage } from './script.js';
+import { RateWindow } from './rate-limits.js';
+import type { ModelScript, ScriptErrorAnswer, ScriptMessage } from './script.js';
 
 /** Where the stand-in listens: a Unix socket, or a loopback TCP port (0: any free one). */
 export type StandInListen = { readonly socketPath: string } | { readonly port: number };
@@ -81,12 +90,18 @@ function apiOf(pathname: string): Api | null {
   return GEMINI_PATH.test(pathname) ? 'gemini' : null;
 }
 
-const ERROR_ANSWERS = {
-  messages: apiError,
-  responses: responsesError,
-  chat: chatError,
-  gemini: geminiError,
-};
+/** A scripted error in the API's own shape, with the request's id where the API gives one. */
+function errorAnswer(api: Api, error: ScriptErrorAnswer['error'], n: number) {
+  if (api === 'messages') return apiError(error, requestId(n));
+  if (api === 'responses') return responsesError(error, openaiRequestId(n));
+  return api === 'chat' ? chatError(error) : geminiError(error);
+}
+
+/** The header that names each request: `request-id` (Anthropic), `x-request-id` (OpenAI). */
+function idHeader(api: Api | null, n: number): [string, string] | null {
+  if (api === null || api === 'messages') return ['request-id', requestId(n)];
+  return api === 'gemini' ? null : ['x-request-id', openaiRequestId(n)];
+}
 
 /**
  * Plays a model script as the Anthropic Messages API, the OpenAI Responses API, OpenAI Chat
@@ -101,6 +116,7 @@ export async function startModelStandIn(options: ModelStandInOptions): Promise<M
     player: new ScriptPlayer(options.script),
     requests: [],
     maxRequestBytes: options.maxRequestBytes ?? 32 * 1024 * 1024,
+    rates: options.script.rate_limits ? new RateWindow(options.script.rate_limits) : null,
   };
   const server = createServer((req, res) => {
     handleRequest(stand, req, res).catch((e: unknown) => {
@@ -158,6 +174,8 @@ interface StandIn {
   readonly player: ScriptPlayer;
   readonly requests: StandInRequest[];
   readonly maxRequestBytes: number;
+  /** The script's stated rate limits, or null. */
+  readonly rates: RateWindow | null;
 }
 
 /** What the stand-in notes of a request it answered (its number and path are added). */
@@ -177,12 +195,15 @@ async function handleRequest(
   };
   const empty = { model: null, stream: false, messages: 0, toolResults: [], response: null };
   const api = apiOf(url.pathname);
+  const id = idHeader(api, n);
+  if (id) res.setHeader(...id);
   if (req.method !== 'POST' || api === null) {
     send(
       res,
       standInError(
         404,
         `the model stand-in serves only POST ${MESSAGES_PATH}, ${RESPONSES_PATH}, ${CHAT_PATH} and /v1beta/models/{model}:generateContent or :streamGenerateContent`,
+        requestId(n),
       ),
     );
     note({ ...empty, status: 404 });
@@ -191,17 +212,17 @@ async function handleRequest(
   }
   const body = await readBody(req, maxRequestBytes);
   if (body === null) {
-    send(res, standInError(413, `request body over ${maxRequestBytes} bytes`));
+    send(res, standInError(413, `request body over ${maxRequestBytes} bytes`, requestId(n)));
     note({ ...empty, status: 413 });
     return;
   }
   const request = parseRequest(body, api, url);
   if (!request) {
-    send(res, standInError(400, 'the request body is not a JSON object'));
+    send(res, standInError(400, 'the request body is not a JSON object', requestId(n)));
     note({ ...empty, status: 400 });
     return;
   }
-  playNext(stand.player, res, { api, url, n, body, request }, note);
+  playNext(stand, res, { api, url, n, body, request }, note);
 }
 
 /** A model API request the stand-in will answer from its script. */
@@ -216,12 +237,13 @@ interface ApiCall {
 
 /** Answers a request with the next scripted response that fits it, or a 400 when none does. */
 function playNext(
-  player: ScriptPlayer,
+  stand: StandIn,
   res: ServerResponse,
   call: ApiCall,
   note: (r: RequestNote) => void,
 ): void {
   const { api, n, request } = call;
+  const { player } = stand;
   const { script } = player;
   const seen = {
     model: request.model,
@@ -237,13 +259,14 @@ function playNext(
         ? `has no response left for request ${n} (it holds ${script.responses.length})`
         : `has no response left whose "when" fits request ${n} (${player.left} of ${script.responses.length} not played)`;
     // In the API's own error shape, so the agent reports it as that API's 400.
-    send(res, ERROR_ANSWERS[api]({ status: 400, message: `the model script ${why}` }));
+    send(res, errorAnswer(api, { status: 400, message: `the model script ${why}` }, n));
     note({ ...seen, response: null, status: 400 });
     return;
   }
   player.markPlayed(index);
+  stateRateLimits(stand, res, api, scripted);
   if ('error' in scripted) {
-    const answer = ERROR_ANSWERS[api](scripted.error);
+    const answer = errorAnswer(api, scripted.error, n);
     send(res, answer);
     note({ ...seen, response: index, status: answer.status });
     return;
@@ -254,9 +277,29 @@ function playNext(
   sendRendered(res, call, rendered);
 }
 
+/** The script's rate limits in this answer's headers, in its API's words (Gemini sends none). */
+function stateRateLimits(
+  stand: StandIn,
+  res: ServerResponse,
+  api: Api,
+  scripted: ModelScript['responses'][number],
+): void {
+  if (!stand.rates || api === 'gemini') return;
+  const u = 'usage' in scripted ? (scripted.usage ?? {}) : {};
+  const tokens =
+    (u.input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0) + (u.output_tokens ?? 0);
+  const exhausted = 'error' in scripted && scripted.error.status === 429;
+  const headers = stand.rates.headers(
+    api === 'messages' ? 'anthropic' : 'openai',
+    tokens,
+    exhausted,
+  );
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+}
+
 /** Sends a rendered answer whole, or as server-sent events when the request streams. */
 function sendRendered(res: ServerResponse, call: ApiCall, rendered: Rendered): void {
-  const { api, url, n, request } = call;
+  const { api, url, request } = call;
   if (!request.stream || (api === 'gemini' && url.searchParams.get('alt') !== 'sse')) {
     if (rendered.whole) return send(res, rendered.whole);
     // Gemini streamed without alt=sse is one JSON array of the chunks.
@@ -268,11 +311,7 @@ function sendRendered(res: ServerResponse, call: ApiCall, rendered: Rendered): v
     });
     return;
   }
-  res.writeHead(200, {
-    'content-type': 'text/event-stream',
-    'cache-control': 'no-cache',
-    'request-id': `req_standin_${n}`,
-  });
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   for (const frame of rendered.frames()) res.write(frame);
   res.end();
 }
@@ -330,17 +369,22 @@ function render(
   switch (api) {
     case 'messages': {
       const m = apiMessage(scripted, model, n);
-      if (!cut) return { message: m, frames: () => sseFrames(m) };
+      if (!cut) return { message: m, frames: () => sseFrames(m, scripted.pings === true) };
       // Not streamed, the Messages API answers the error itself.
       const status = cut.type === 'overloaded_error' ? 529 : 500;
-      const whole = apiError({ status, ...(cut.message ? { message: cut.message } : {}) });
+      const message = cut.message ? { message: cut.message } : {};
+      const whole = apiError({ status, ...message }, requestId(n));
       return { message: m, frames: () => sseFramesCut(m, cut), whole };
     }
     case 'responses': {
       const r = responsesObject(scripted, model, n);
       if (!cut) return { message: r, frames: () => responsesFrames(r) };
+      // Not streamed: a failed response, or the error event's error as an HTTP 500.
       const body = JSON.stringify(failedResponse(r, cut));
-      const whole = { status: 200, headers: { 'content-type': 'application/json' }, body };
+      const whole =
+        cut.event === 'error'
+          ? responsesError({ status: 500, ...(cut.message ? { message: cut.message } : {}) })
+          : { status: 200, headers: { 'content-type': 'application/json' }, body };
       return { message: r, frames: () => responsesFramesFailed(r, cut), whole };
     }
     case 'chat': {

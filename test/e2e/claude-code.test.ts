@@ -34,6 +34,15 @@ import {
   KEYED_SCRIPT,
   witnessEvals,
 } from '../support/witness-evals.js';
+import {
+  AFTER_REFUSAL,
+  bothEvals,
+  callsOf,
+  expectClaudeApiError,
+  shapeEvals,
+  THOUGHT,
+  transcript,
+} from '../support/shape-evals.js';
 
 const VERSION = process.env.EVALRIG_CLAUDE_CODE_VERSION ?? CLAUDE_CODE_VERIFIED_VERSION;
 const AGENT = { package: '@anthropic-ai/claude-code', version: VERSION };
@@ -45,7 +54,7 @@ describe('e2e: a claude-code campaign plays the real binary against the model st
   const campaign = adapterCampaign({
     agent: { type: 'claude-code', version: VERSION },
     shell: SHELL,
-    extra: witnessEvals('claude-code', SHELL),
+    extra: bothEvals(witnessEvals('claude-code', SHELL), shapeEvals('claude-code', SHELL)),
     // A subscription's OAuth token here (Codex's e2e plays an API key): the host adds it.
     upstream: { script: KEYED_SCRIPT, keyEnv: E2E_KEY_ENV, key: E2E_KEY, oauth: true },
   });
@@ -113,6 +122,75 @@ describe('e2e: a claude-code campaign plays the real binary against the model st
     const a = stop!.agent!;
     expect(a.tokens).to.deep.include({ input: 1020, output: 13 });
     expect(a.cost_usd).to.be.greaterThan(a.claim!.cost_usd!);
+  });
+
+  it('thinking, redacted thinking and pings: sent back as they came; a server tool paused with pause_turn ends the turn as an error of the agent', async () => {
+    const record = await campaign.record('shape-thinking');
+    // Checked with 2.1.332: no call to go on after pause_turn; the turn ends with
+    // "error_during_execution" (its last block a server_tool_use), exit 1.
+    expect(record, campaign.run.stderr).to.include({ status: 'failed', phase: 'agent' });
+    expect(record.error).to.equal('turn 1: the agent exited 1 (the agent reported an error)');
+    const { flight, rows } = await callsOf(campaign, 'shape-thinking');
+    expect(rows).to.deep.equal([
+      [200, 'complete', 'tool_use'],
+      [200, 'complete', 'pause_turn'],
+    ]);
+    // The stated rate limits were learnt, and held nothing back.
+    expect(flight.calls.every((c) => (c.queuedMs ?? 0) === 0)).to.equal(true);
+    // The server's tool is no tool call of the agent's; the thinking went back with its signature.
+    expect(flight.calls[1]!.toolCalls).to.deep.equal([]);
+    const sent = JSON.stringify(flight.request(flight.calls[1]!));
+    expect(sent).to.contain(`"thinking":"${THOUGHT}"`).and.contain('"signature":"');
+    expect(sent).to.contain('"type":"redacted_thinking"');
+    const stream = await transcript(campaign, 'shape-thinking');
+    expect(stream).to.contain(THOUGHT).and.contain('stop_reason=pause_turn');
+    const [stop] = await campaign.stopsOf('shape-thinking');
+    const a = stop!.agent!;
+    expect(a).to.deep.include({ model_requests: 2, final_message: 'Writing the file.' });
+    expect(a.tool_calls.total).to.equal(1);
+    expect(a.tokens).to.deep.equal({ input: 1700, output: 40, cache_read: 0, cache_write: 0 });
+    // The agent prices the web search (10 USD per 1,000); the host's price table does not.
+    expect(a.claim!.cost_usd! - a.cost_usd!).to.be.closeTo(0.01, 1e-9);
+  });
+
+  it("401, 403 and 413 with their documented types: not retried; each fails its run in phase agent with the API's words", async () => {
+    await expectClaudeApiError(
+      campaign,
+      'shape-401',
+      401,
+      'authentication_error',
+      /^turn 1: the agent exited 1 \(Invalid API key/u,
+    );
+    await expectClaudeApiError(
+      campaign,
+      'shape-403',
+      403,
+      'permission_error',
+      /API Error: 403 Your API key does not have permission to use the specified resource\.\)$/u,
+    );
+    await expectClaudeApiError(
+      campaign,
+      'shape-413',
+      413,
+      'request_too_large',
+      /^turn 1: the agent exited 1 \(Request too large \(max 32MB\)/u,
+    );
+  });
+
+  it('a 404 not_found_error, then a refusal: the agent retries the 404 (unlike 401, 403, 413); after the refusal it asks once more and ends the turn on that answer', async () => {
+    // Checked with 2.1.332: after a refusal the binary makes one more call (its messages
+    // rebuilt) and takes that answer as the turn's final message; the run completes.
+    const record = await campaign.record('shape-refusal');
+    expect(record, campaign.run.stderr).to.include({ status: 'completed' });
+    const { rows } = await callsOf(campaign, 'shape-refusal');
+    expect(rows).to.deep.equal([
+      [404, 'error', 'not_found_error'],
+      [200, 'complete', 'refusal'],
+      [200, 'complete', 'end_turn'],
+    ]);
+    const [stop] = await campaign.stopsOf('shape-refusal');
+    expect(stop!.agent).to.deep.include({ final_message: AFTER_REFUSAL, api_retries: 1 });
+    expect(stop!.agent!.tokens).to.include({ input: 620, output: 11 });
   });
 
   it('a real upstream with an OAuth token added on the host: the token is in nothing the campaign wrote', async () => {

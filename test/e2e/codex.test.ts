@@ -39,6 +39,16 @@ import {
   witnessEvals,
 } from '../support/witness-evals.js';
 import {
+  AFTER_401,
+  AFTER_ERROR_EVENT,
+  bothEvals,
+  callsOf,
+  REASONED_FINAL,
+  shapeEvals,
+  THOUGHT,
+  transcript,
+} from '../support/shape-evals.js';
+import {
   TOY_PROBES,
   evalrigRun,
   makeToyWorkspace,
@@ -60,7 +70,7 @@ describe('e2e: a codex campaign plays the real binary against the model stand-in
     agent: { type: 'codex', version: VERSION },
     shell: SHELL,
     probes: { mounts: MOUNTS_PROBE },
-    extra: witnessEvals('codex', SHELL),
+    extra: bothEvals(witnessEvals('codex', SHELL), shapeEvals('codex', SHELL)),
     upstream: { script: KEYED_SCRIPT, keyEnv: E2E_KEY_ENV, key: E2E_KEY },
   });
 
@@ -127,8 +137,8 @@ describe('e2e: a codex campaign plays the real binary against the model stand-in
       }[];
     }>(path.join(outDir, 'benchmark.json'));
     const cost = bench.conditions[0]!.agent.cost_usd!;
-    // The failed run says nothing of the agent: the four completed runs alone are counted.
-    expect(cost.n).to.equal(4);
+    // The failed run says nothing of the agent: the seven completed runs alone are counted.
+    expect(cost.n).to.equal(7);
     expect(cost.mean).to.be.greaterThan(0);
   });
 
@@ -151,6 +161,48 @@ describe('e2e: a codex campaign plays the real binary against the model stand-in
       reason: 'overloaded_error',
       tokens: { input: null, output: null, cacheRead: null, cacheWrite: null },
     });
+  });
+
+  it("a reasoning item with its summary: in the agent's stream, sent back on the next call; the stated rate limits held nothing back", async () => {
+    const record = await campaign.record('shape-reasoning');
+    expect(record, campaign.run.stderr).to.include({ status: 'completed' });
+    const { flight, rows } = await callsOf(campaign, 'shape-reasoning');
+    expect(rows).to.deep.equal([
+      [200, 'complete', 'completed'],
+      [200, 'complete', 'completed'],
+    ]);
+    expect(flight.calls.every((c) => (c.queuedMs ?? 0) === 0)).to.equal(true);
+    const sent = JSON.stringify(flight.request(flight.calls[1]!));
+    expect(sent).to.contain('"type":"reasoning"').and.contain(THOUGHT);
+    const stream = await transcript(campaign, 'shape-reasoning');
+    expect(stream).to.contain(`"type":"reasoning","text":"${THOUGHT}"`);
+    const [stop] = await campaign.stopsOf('shape-reasoning');
+    expect(stop!.agent).to.deep.include({ final_message: REASONED_FINAL, model_requests: 2 });
+    expect(stop!.agent!.tool_calls.total).to.equal(1);
+  });
+
+  it('an error event mid-stream then a 529, and two 401s: logged as cut and as errors; the agent retries each and the turn ends well', async () => {
+    const ok = [200, 'complete', 'completed'];
+    const denied = [401, 'error', 'invalid_request_error'];
+    for (const [id, first, final] of [
+      [
+        'shape-error-event',
+        [
+          [200, 'cut', 'server_error'],
+          [529, 'error', 'server_error'],
+        ],
+        AFTER_ERROR_EVENT,
+      ],
+      // Checked with 0.171.0: a 401 is retried like a 5xx (no refresh: an API key).
+      ['shape-401', [denied, denied], AFTER_401],
+    ] as const) {
+      const record = await campaign.record(id);
+      expect(record, `${id}: ${campaign.run.stderr}`).to.include({ status: 'completed' });
+      const { rows } = await callsOf(campaign, id);
+      expect(rows, id).to.deep.equal([...first, ok]);
+      const [stop] = await campaign.stopsOf(id);
+      expect(stop!.agent, id).to.deep.include({ final_message: final, api_retries: first.length });
+    }
   });
 
   it('a real upstream with the key added on the host as a bearer token: the key is in nothing the campaign wrote', async () => {

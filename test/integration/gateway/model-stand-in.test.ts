@@ -67,10 +67,10 @@ describe('model stand-in', () => {
 
     it('names the file and the JSON pointer of the first problem', () => {
       expect(problem({ responses: [{ content: [{ text: 'a' }], usag: {} }] })).to.equal(
-        'model script m.json: /responses/0/usag: "usag" is not a field here (it takes description, when, content, stop_reason, usage, stream_error)',
+        'model script m.json: /responses/0/usag: "usag" is not a field here (it takes description, when, content, stop_reason, usage, stream_error, pings)',
       );
-      expect(problem({ responses: [{ error: { status: 503 } }] })).to.equal(
-        'model script m.json: /responses/0/error/status: must be one of 400, 429, 500, 529, not 503',
+      expect(problem({ responses: [{ error: { status: 502 } }] })).to.equal(
+        'model script m.json: /responses/0/error/status: must be one of 400, 401, 403, 404, 413, 429, 500, 503, 529, not 502',
       );
       expect(
         problem({ responses: [{ content: [{ tool_use: { name: 'Bash', input: 'ls' } }] }] }),
@@ -113,7 +113,7 @@ describe('model stand-in', () => {
       const good = await loadModelScript(FIXTURE);
       expect(validate(good), JSON.stringify(validate.errors)).to.equal(true);
       for (const bad of [
-        { responses: [{ error: { status: 503 } }] },
+        { responses: [{ error: { status: 502 } }] },
         { responses: [{ content: [{ text: 'a', tool_use: { name: 'x', input: {} } }] }] },
         { responses: [{ content: [] }] },
         { responses: [{ error: { status: 429 }, content: [{ text: 'a' }] }] },
@@ -124,7 +124,7 @@ describe('model stand-in', () => {
     });
   });
 
-  it('streams a text and a tool_use block as the Messages API does, usage at start and in message_delta', async () => {
+  it('streams a text and a tool_use block as the Messages API does, usage at start and, every field so far, in message_delta', async () => {
     const sock = await start({
       responses: [
         {
@@ -175,7 +175,12 @@ describe('model stand-in', () => {
     expect(evs[8]!.data).to.deep.equal({
       type: 'message_delta',
       delta: { stop_reason: 'tool_use', stop_sequence: null },
-      usage: { output_tokens: 33 },
+      usage: {
+        input_tokens: 120,
+        output_tokens: 33,
+        cache_read_input_tokens: 7,
+        cache_creation_input_tokens: 5,
+      },
     });
     expect(standIn!.remaining()).to.equal(0);
   });
@@ -249,7 +254,9 @@ describe('model stand-in', () => {
     expect(JSON.parse(first.body)).to.deep.equal({
       type: 'error',
       error: { type: 'overloaded_error', message: 'Overloaded' },
+      request_id: 'req_standin_000001',
     });
+    expect(first.headers['request-id']).to.equal('req_standin_000001');
     const second = await post(sock, '/v1/messages', ASK);
     expect(second.status).to.equal(400);
     expect(second.headers['x-should-retry']).to.equal('false');
@@ -366,10 +373,11 @@ describe('model stand-in: the OpenAI Responses API, from the same script', () =>
     });
   });
 
-  it('answers a scripted 529 as 503 in the OpenAI error shape, then one JSON response; records tool outputs', async () => {
+  it('answers a scripted 529 as scripted in the OpenAI error shape, then one JSON response; records tool outputs', async () => {
     await post(sock, '/v1/responses', { model: 'gpt-x', stream: true, input: 'go' });
     const overloaded = await post(sock, '/v1/responses', { model: 'gpt-x', input: 'go' });
-    expect(overloaded.status).to.equal(503);
+    expect(overloaded.status).to.equal(529);
+    expect(overloaded.headers['x-request-id']).to.match(/^req_standin0+2$/u);
     expect(JSON.parse(overloaded.body)).to.deep.equal({
       error: { message: 'overloaded', type: 'server_error', param: null, code: null },
     });
