@@ -64,7 +64,9 @@ describe('gateways sharing an upstream limiter', () => {
       expect((await post(a.socketPath, ASK)).status).to.equal(429);
       expect((await post(b.socketPath, ASK)).status).to.equal(200);
       expect(b.gateway.queuedMs()).to.be.greaterThan(0);
-      expect(a.gateway.queuedMs()).to.be.below(50); // admitted at once
+      // Admitted at once: only the event loop's delay, far below b's pause
+      // (a fixed bound in ms failed on a machine at load 25).
+      expect(a.gateway.queuedMs()).to.be.below(b.gateway.queuedMs() / 2);
     } finally {
       await a.close();
       await b.close();
