@@ -96,10 +96,19 @@ export interface AgentIdentity {
   readonly relay_sha256?: string;
   /** The model the agent asked for, when evalrig chose it (codex: agent.model_name). */
   readonly model?: string;
+  /** The Node runtime a Node-bundled agent runs on (Gemini CLI, Qwen Code), mounted beside it. */
+  readonly runtime?: AgentRuntimeIdentity;
   /** How the binary reached the containers. */
   readonly install?: 'mount' | 'image';
   /** With install `image`: the derived images (conditions.json: all; run.json: the run's). */
   readonly images?: readonly AgentImageRecord[];
+}
+
+/** The exact Node evalrig installs for Node-bundled agents: its npm package and binary's sha256. */
+export interface AgentRuntimeIdentity {
+  readonly package: string;
+  readonly version: string;
+  readonly sha256: string;
 }
 
 /** An image derived from a run image with the agent built in. */
