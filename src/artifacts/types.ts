@@ -43,6 +43,9 @@ export type AgentIdentity = DeepReadonly<Conditions.Agent>;
 /** An image derived from a run image with the agent built in. */
 export type AgentImageRecord = NonNullable<AgentIdentity['images']>[number];
 
+/** The exact Node evalrig installs for Node-bundled agents: its npm package and binary's sha256. */
+export type AgentRuntimeIdentity = NonNullable<AgentIdentity['runtime']>;
+
 export type AgentTokens = DeepReadonly<Stop.AgentTokens>;
 
 /** What an adapter agent's transcript of one turn says (untrusted output, parsed). */

@@ -10,6 +10,8 @@ import {
   ensureAgentInstalled,
   ensureNodeRuntime,
   ensureSettingsFile,
+  NODE_RUNTIME,
+  nodeRuntimeInstall,
   preflightAdapter,
   type AgentSupport,
   type AgentAdapter,
@@ -21,6 +23,7 @@ import {
 import type {
   AgentIdentity,
   AgentImageRecord,
+  AgentRuntimeIdentity,
   RunAgentRecord,
   StopRecord,
   TurnAgentRecord,
@@ -153,6 +156,7 @@ async function prepareCampaignAgent(
     files.map(async (f) => ({ ...f, sha256: await digestOf(f, install, adapter) })),
   );
   const relaySha256 = digested.find((f) => f.container === adapter.containerRelay)?.sha256;
+  const runtime = runtimeOf(digested);
   for (const image of new Set(options.images)) {
     let runImage = image;
     if (inImage) {
@@ -181,8 +185,19 @@ async function prepareCampaignAgent(
     sourceFor: options.sourceFor,
     ...(spec.model_name === undefined ? {} : { model: spec.model_name }),
     ...(relaySha256 === undefined ? {} : { relaySha256 }),
+    ...(runtime === undefined ? {} : { runtime }),
     ...(inImage ? { derived } : {}),
   });
+}
+
+/** The Node runtime among a run's files (a Node-bundled agent's), named for provenance. */
+function runtimeOf(
+  files: ReadonlyArray<AgentFile & { readonly sha256: string }>,
+): AgentRuntimeIdentity | undefined {
+  const node = files.find((f) => f.container === NODE_RUNTIME.container);
+  if (!node) return undefined;
+  const { package: pkg, version } = nodeRuntimeInstall();
+  return { package: pkg, version, sha256: node.sha256 };
 }
 
 /**
@@ -197,6 +212,8 @@ export function campaignAgent(parts: {
   readonly model?: string;
   /** sha256 of the model relay among `files`, when the adapter has one. */
   readonly relaySha256?: string;
+  /** The Node runtime among `files`, when the agent runs on it. */
+  readonly runtime?: AgentRuntimeIdentity;
   readonly derived?: ReadonlyMap<string, AgentImageRecord>;
 }): CampaignAgent {
   const { adapter, install, model, derived } = parts;
@@ -206,6 +223,7 @@ export function campaignAgent(parts: {
     binary_sha256: install.sha256,
     ...(parts.relaySha256 === undefined ? {} : { relay_sha256: parts.relaySha256 }),
     ...(model === undefined ? {} : { model }),
+    ...(parts.runtime === undefined ? {} : { runtime: parts.runtime }),
     install: derived ? 'image' : 'mount',
     ...(derived ? { images: [...derived.values()] } : {}),
   };

@@ -137,10 +137,7 @@ export function provenanceRows(a: SideProvenance, b: SideProvenance): Provenance
     push(`codebase commit (${e})`, codebases(a, e, commit), codebases(b, e, commit));
     push(`codebase source (${e})`, codebases(a, e, source), codebases(b, e, source), true);
   }
-  const agent = (p: SideProvenance) =>
-    p.agent ? `${p.agent.package}@${p.agent.version}` : 'command agent';
-  push('agent', agent(a), agent(b));
-  push('agent binary sha256', a.agent?.binary_sha256 ?? NA, b.agent?.binary_sha256 ?? NA);
+  agentRows(a, b, push);
   push('image', `${a.image.tag} ${a.image.id}`, `${b.image.tag} ${b.image.id}`);
   const envs = [
     ...new Set([...a.image.environments, ...b.image.environments].map((e) => e.evals.join(', '))),
@@ -179,3 +176,32 @@ export function provenanceRows(a: SideProvenance, b: SideProvenance): Provenance
 /** How the numbers are computed, in the words both renderings print. */
 export const METHOD =
   "Every difference is B − A. Rates: successes over the runs where the measure is known; the difference in points with Newcombe's hybrid score 95% interval (built from the two Wilson intervals), and Fisher's exact two-sided p. Numbers: mean ± sample stddev (n); the difference of means with Welch's 95% interval (t at the Welch–Satterthwaite degrees of freedom; none below 2 runs a side). Failed runs (the harness's) are not measured.";
+
+/**
+ * The agent rows: the campaign's one agent, or each condition's in a campaign that plays
+ * several (benchmark.json's provenance.agents), with its Node runtime where it has one.
+ */
+function agentRows(
+  a: SideProvenance,
+  b: SideProvenance,
+  push: (what: string, va: string, vb: string) => void,
+): void {
+  const several = a.agents !== undefined || b.agents !== undefined;
+  const names = several
+    ? [...new Set([...a.conditions, ...b.conditions].map((c) => c.name))]
+    : [undefined];
+  for (const name of names) {
+    const of = (p: SideProvenance) =>
+      name === undefined ? p.agent : (p.agents?.[name] ?? p.agent);
+    const [ia, ib] = [of(a), of(b)];
+    const at = name === undefined ? '' : ` (${name})`;
+    const id = (x: typeof ia) => (x ? `${x.package}@${x.version}` : 'command agent');
+    push(`agent${at}`, id(ia), id(ib));
+    push(`agent binary sha256${at}`, ia?.binary_sha256 ?? NA, ib?.binary_sha256 ?? NA);
+    if (ia?.runtime || ib?.runtime) {
+      const node = (x: typeof ia) =>
+        x?.runtime ? `${x.runtime.package}@${x.runtime.version} ${x.runtime.sha256}` : NA;
+      push(`agent Node runtime${at}`, node(ia), node(ib));
+    }
+  }
+}

@@ -5,15 +5,30 @@ import type { Attribution, ProvenanceDifference, SideAgent, SideProvenance } fro
 /** The agent of benchmark.json's provenance, with what compare records of it. */
 function agentOf(agent: AgentIdentity | undefined): SideAgent | null {
   if (!agent) return null;
-  const { package: name, version, binary_sha256, relay_sha256, model, install } = agent;
+  const { package: name, version, binary_sha256, relay_sha256, model, runtime, install } = agent;
   return {
     package: name,
     version,
     binary_sha256,
     ...(relay_sha256 !== undefined ? { relay_sha256 } : {}),
     ...(model !== undefined ? { model } : {}),
+    ...(runtime !== undefined ? { runtime } : {}),
     ...(install !== undefined ? { install } : {}),
   };
+}
+
+/** Each condition's agent of a cross-agent campaign (benchmark.json's provenance.agents). */
+function agentsOf(
+  agents: Readonly<Record<string, AgentIdentity>> | undefined,
+): Pick<SideProvenance, 'agents'> {
+  if (!agents) return {};
+  return { agents: Object.fromEntries(Object.entries(agents).map(([c, a]) => [c, agentOf(a)!])) };
+}
+
+/** A condition as the eval set declares it: its agent is compared apart, with the others'. */
+function declaredCondition(c: ConditionsFile['conditions'][number]): Condition {
+  const { name, description, stage, env, agent_args } = c;
+  return { name, ...(description === undefined ? {} : { description }), stage, env, agent_args };
 }
 
 /** What a campaign's numbers were measured against, from its two files. */
@@ -23,6 +38,7 @@ export function sideProvenance(side: CampaignSide): SideProvenance {
     eval_set: p.eval_set,
     codebases: p.codebases,
     agent: agentOf(p.agent),
+    ...agentsOf(p.agents),
     image: {
       tag: p.image.tag,
       id: p.image.id,
@@ -36,7 +52,7 @@ export function sideProvenance(side: CampaignSide): SideProvenance {
     stand_in_sha256: p.stand_in_sha256,
     evalrig_version: p.evalrig_version,
     stop_at_hand_over: side.conditions.options.stop_at_hand_over,
-    conditions: side.conditions.conditions,
+    conditions: side.conditions.conditions.map(declaredCondition),
     judges: judgesOf(side),
     created_at: p.campaign_created_at,
   };
@@ -103,17 +119,28 @@ function imageLine(p: SideProvenance): string {
   return `${p.image.tag} ${short(p.image.id)}${envs.join('')}`;
 }
 
-function agentLine(p: SideProvenance): string {
-  const a = p.agent;
+function agentLine(a: SideAgent | null): string {
   if (!a) return 'a command agent (its command is in the eval set)';
   const relay = a.relay_sha256 ? `, relay ${short(a.relay_sha256)}` : '';
   const model = a.model ? `, model ${a.model}` : '';
-  return `${a.package}@${a.version} (binary ${short(a.binary_sha256)}${relay}${model})`;
+  const node = a.runtime
+    ? `, on ${a.runtime.package}@${a.runtime.version} ${short(a.runtime.sha256)}`
+    : '';
+  return `${a.package}@${a.version} (binary ${short(a.binary_sha256)}${relay}${model}${node})`;
 }
 
 /** What of an agent can change what runs: not how its binary reached the containers. */
 function agentKey(a: SideAgent | null): string {
-  return a ? JSON.stringify([a.package, a.version, a.binary_sha256, a.relay_sha256, a.model]) : '';
+  return a
+    ? JSON.stringify([
+        a.package,
+        a.version,
+        a.binary_sha256,
+        a.relay_sha256,
+        a.model,
+        a.runtime?.sha256,
+      ])
+    : '';
 }
 
 /** Which part of the agent differs, in words. */
@@ -122,7 +149,33 @@ function agentWhat(a: SideAgent | null, b: SideAgent | null): string {
   if (a.version !== b.version) return 'the agent version';
   if (a.binary_sha256 !== b.binary_sha256) return 'the agent binary';
   if (a.model !== b.model) return "the agent's model";
+  if (a.runtime?.sha256 !== b.runtime?.sha256) return "the agent's Node runtime";
   return "the agent's model relay";
+}
+
+/** The agent a condition ran: its own in a cross-agent campaign, else the campaign's. */
+function conditionAgent(p: SideProvenance, condition: string): SideAgent | null {
+  return p.agents?.[condition] ?? p.agent;
+}
+
+/**
+ * The agents that differ. Where neither side plays several agents, the campaign's one agent;
+ * else each condition both sides have, with the agent it ran (a cross-agent campaign names one
+ * per condition), so an upgraded agent in one condition is named with that condition.
+ */
+function agentDifferences(a: SideProvenance, b: SideProvenance): ProvenanceDifference[] {
+  if (!a.agents && !b.agents) {
+    if (agentKey(a.agent) === agentKey(b.agent)) return [];
+    const what = agentWhat(a.agent, b.agent);
+    return [{ aspect: 'agent', what, a: agentLine(a.agent), b: agentLine(b.agent) }];
+  }
+  return a.conditions.flatMap((c) => {
+    if (!b.conditions.some((x) => x.name === c.name)) return [];
+    const [ia, ib] = [conditionAgent(a, c.name), conditionAgent(b, c.name)];
+    if (agentKey(ia) === agentKey(ib)) return [];
+    const what = `${agentWhat(ia, ib)} of condition ${c.name}`;
+    return [{ aspect: 'agent' as const, what, a: agentLine(ia), b: agentLine(ib) }];
+  });
 }
 
 type Condition = ConditionsFile['conditions'][number];
@@ -202,10 +255,7 @@ export function provenanceDifferences(
   out.push(...conditions.own);
   const codebase = codebaseDifference(a, b);
   if (codebase) out.push(codebase);
-  if (agentKey(a.agent) !== agentKey(b.agent)) {
-    const what = agentWhat(a.agent, b.agent);
-    out.push({ aspect: 'agent', what, a: agentLine(a), b: agentLine(b) });
-  }
+  out.push(...agentDifferences(a, b));
   if (imageKey(a) !== imageKey(b))
     out.push({ aspect: 'image', what: 'the image', a: imageLine(a), b: imageLine(b) });
   if (a.stand_in_sha256 !== b.stand_in_sha256)

@@ -34,6 +34,8 @@ export interface SideProvenance {
    * a command agent (its command is in the eval set).
    */
   readonly agent: SideAgent | null;
+  /** Each condition's agent, in a campaign that plays several (`agent` is then null). */
+  readonly agents?: Readonly<Record<string, SideAgent>>;
   readonly image: {
     readonly tag: string;
     readonly id: string;

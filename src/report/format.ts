@@ -32,6 +32,20 @@ export const AGENT_LABELS: Record<AgentMeasure, string> = {
   model_requests: 'agent model requests',
 };
 
+/**
+ * Each condition's agent as `package@version`, from benchmark.json's `provenance.agents` (a
+ * cross-agent campaign; conditions.json is its source), or null when every condition ran the
+ * campaign's one agent. report.md, report.html and the terminal summary name agents alike.
+ */
+export function conditionAgentNames(
+  agents:
+    Readonly<Record<string, { readonly package: string; readonly version: string }>> | undefined,
+  conditions: readonly string[],
+): string[] | null {
+  if (!agents) return null;
+  return conditions.map((c) => (agents[c] ? `${agents[c].package}@${agents[c].version}` : NA));
+}
+
 /** How a message check is named to a reader. */
 export function messageCheckLabel(name: string): string {
   return `message check ${name}`;

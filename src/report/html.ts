@@ -1,9 +1,11 @@
+import type { AgentIdentity } from '../artifacts/index.js';
 import { accountLines } from './account.js';
 import { NUMBER_MEASURES, RATE_MEASURES, type NumberMeasure } from '../measure/index.js';
 import { AGENT_MEASURES, messageCheckNames, type AgentMeasure } from './benchmark.js';
 import type { BenchmarkFile } from './benchmark-file.js';
 import {
   AGENT_LABELS,
+  conditionAgentNames,
   formatDifference,
   formatNumber,
   formatP,
@@ -164,6 +166,7 @@ function conditionTable(b: BenchmarkFile): string {
       (m) =>
         `<tr><th>${esc(MEASURE_LABELS[m])}</th>${conds.map((c) => numberCell(c.condition, m, c.measures[m])).join('')}</tr>`,
     ),
+    ...agentRow(b),
     ...AGENT_MEASURES.map(
       (m) =>
         `<tr><th>${esc(AGENT_LABELS[m])}</th>${conds.map((c) => numberCell(c.condition, `agent.${m}`, c.agent[m])).join('')}</tr>`,
@@ -175,6 +178,18 @@ function conditionTable(b: BenchmarkFile): string {
     conditionRunsRow(conds.map((c) => c.condition)),
   ];
   return `<table id="conditions">${head}${rows.join('')}</table>`;
+}
+
+/** The row naming each condition's agent, in a campaign that plays several (as report.md's). */
+function agentRow(b: BenchmarkFile): string[] {
+  const conds = b.conditions.map((c) => c.condition);
+  const names = conditionAgentNames(b.provenance.agents, conds);
+  if (!names) return [];
+  const cells = names.map(
+    (n, i) =>
+      `<td class="v" data-condition="${esc(conds[i]!)}" data-measure="agent">${esc(n)}</td>`,
+  );
+  return [`<tr><th>agent</th>${cells.join('')}</tr>`];
 }
 
 const NO_RUNS: RateStats = { rate: null, successes: 0, n: 0, ci95: null };
@@ -448,6 +463,14 @@ function timelines(
   return `${items.join('')}${more}`;
 }
 
+/** An agent's provenance row: package, version, binary hash, model, as BASELINE.md has them. */
+function agentProvenance(label: string, a: AgentIdentity): [string, string] {
+  const model = a.model ? `, model ${a.model}` : '';
+  const r = a.runtime;
+  const node = r ? `, on ${r.package}@${r.version} sha256 ${r.sha256}` : '';
+  return [label, `${a.package}@${a.version} (binary sha256 ${a.binary_sha256}${model}${node})`];
+}
+
 function provenance(b: BenchmarkFile): string {
   const p = b.provenance;
   const rows: Array<[string, string]> = [
@@ -458,6 +481,8 @@ function provenance(b: BenchmarkFile): string {
     ]),
     ['image', `${p.image.tag} ${p.image.id}`],
     ['gh stand-in sha256', p.stand_in_sha256],
+    ...(p.agent ? [agentProvenance('agent', p.agent)] : []),
+    ...Object.entries(p.agents ?? {}).map(([c, a]) => agentProvenance(`agent (${c})`, a)),
     ['evalrig', `${p.evalrig_version} (report ${p.report_evalrig_version})`],
     ['campaign created', p.campaign_created_at],
     ['report generated', p.generated_at],

@@ -1,4 +1,5 @@
 import { accountLines } from './account.js';
+import type { AgentIdentity } from '../artifacts/index.js';
 import { EvalrigError } from '../errors/index.js';
 import { NUMBER_MEASURES, RATE_MEASURES } from '../measure/index.js';
 import { AGENT_MEASURES, messageCheckNames, type CodebaseEntry } from './benchmark.js';
@@ -15,7 +16,7 @@ import {
   messageCheckLabel,
   MEASURE_LABELS,
 } from './format.js';
-import { table } from './format.js';
+import { conditionAgentNames, table } from './format.js';
 
 /** A table cell's text (in format.ts, shared with the judge's section). */
 export { cell } from './format.js';
@@ -54,6 +55,16 @@ function environmentRows(
   ];
 }
 
+/** The Node runtime a Node-bundled agent ran on: its package, version and binary's sha256. */
+function runtimeRows(suffix: string, a: AgentIdentity): string[][] {
+  if (!a.runtime) return [];
+  const r = a.runtime;
+  return [
+    [`agent Node runtime${suffix}`, `${r.package}@${r.version}`],
+    [`agent Node runtime sha256${suffix}`, r.sha256],
+  ];
+}
+
 /** BASELINE.md: what the numbers were measured against, to tell whether two campaigns compare. */
 export function renderBaseline(b: BenchmarkFile): string {
   const p = b.provenance;
@@ -71,6 +82,7 @@ export function renderBaseline(b: BenchmarkFile): string {
           ['agent', `${p.agent.package}@${p.agent.version}`],
           ['agent binary sha256', p.agent.binary_sha256],
           ...(p.agent.relay_sha256 ? [['agent model relay sha256', p.agent.relay_sha256]] : []),
+          ...runtimeRows('', p.agent),
           ...(p.agent.model ? [['agent model', p.agent.model]] : []),
           ...(p.agent.install ? [['agent install', p.agent.install]] : []),
           ...(p.agent.images ?? []).map((i) => [
@@ -82,6 +94,7 @@ export function renderBaseline(b: BenchmarkFile): string {
     ...Object.entries(p.agents ?? {}).flatMap(([name, a]) => [
       [`agent (${name})`, `${a.package}@${a.version}`],
       [`agent binary sha256 (${name})`, a.binary_sha256],
+      ...runtimeRows(` (${name})`, a),
       ...(a.model ? [[`agent model (${name})`, a.model]] : []),
     ]),
     ['evalrig (campaign)', p.evalrig_version],
@@ -339,8 +352,9 @@ export function checkMarkdown(file: string, md: string, headings: readonly strin
 
 /** The row naming each condition's agent, in a campaign that plays several. */
 function agentRows(b: BenchmarkFile): string[][] {
-  const agents = b.provenance.agents;
-  if (!agents) return [];
-  const name = (c: string) => (agents[c] ? `${agents[c].package}@${agents[c].version}` : 'n/a');
-  return [['agent', ...b.conditions.map((c) => name(c.condition))]];
+  const names = conditionAgentNames(
+    b.provenance.agents,
+    b.conditions.map((c) => c.condition),
+  );
+  return names ? [['agent', ...names]] : [];
 }

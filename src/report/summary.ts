@@ -1,6 +1,13 @@
 import { NUMBER_MEASURES, RATE_MEASURES } from '../measure/index.js';
 import { messageCheckNames } from './benchmark.js';
-import { formatRateShort, MEASURE_LABELS, messageCheckLabel, NA, num } from './format.js';
+import {
+  conditionAgentNames,
+  formatRateShort,
+  MEASURE_LABELS,
+  messageCheckLabel,
+  NA,
+  num,
+} from './format.js';
 import type { ReportSummary } from './write.js';
 
 /**
@@ -13,7 +20,8 @@ import type { ReportSummary } from './write.js';
  * PR draft at hand over    100.0% (10/10)  40.0% (4/10)
  */
 export function formatSummaryTable(
-  summary: Pick<ReportSummary, 'conditions' | 'baselineCondition'>,
+  summary: Pick<ReportSummary, 'conditions' | 'baselineCondition'> &
+    Pick<Partial<ReportSummary>, 'agents'>,
 ): string {
   const conds = summary.conditions;
   const header = [
@@ -27,6 +35,7 @@ export function formatSummaryTable(
   const rows: string[][] = [
     header,
     ['runs', ...conds.map((c) => String(c.runs))],
+    ...agentRow(summary.agents, conds),
     [
       'completed/timed out/broken/failed',
       ...conds.map(
@@ -62,4 +71,13 @@ export function formatSummaryTable(
     widths.map((w) => '-'.repeat(w)).join('  '),
     ...rows.slice(1).map(line),
   ].join('\n');
+}
+
+/** The row naming each condition's agent, in a campaign that plays several. */
+function agentRow(agents: ReportSummary['agents'], conds: ReportSummary['conditions']): string[][] {
+  const names = conditionAgentNames(
+    agents,
+    conds.map((c) => c.condition),
+  );
+  return names ? [['agent', ...names]] : [];
 }

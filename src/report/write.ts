@@ -59,6 +59,8 @@ export interface ReportSummary {
   readonly runs: BenchmarkFile['runs'];
   readonly conditions: BenchmarkFile['conditions'];
   readonly comparisons: BenchmarkFile['comparisons'];
+  /** Each condition's agent, in a campaign that plays several (benchmark.json's provenance.agents). */
+  readonly agents?: BenchmarkFile['provenance']['agents'];
   /** The campaign's account (agents, judge, times), at list prices. */
   readonly account?: BenchmarkFile['account'];
   /** Run folders whose files are broken: named, and left out of every figure. */
@@ -375,6 +377,7 @@ export async function writeReport(
     runs: benchmark.runs,
     conditions: benchmark.conditions,
     comparisons: benchmark.comparisons,
+    ...(benchmark.provenance.agents ? { agents: benchmark.provenance.agents } : {}),
     ...(benchmark.account ? { account: benchmark.account } : {}),
     broken: tally.broken,
   };

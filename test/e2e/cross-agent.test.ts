@@ -5,10 +5,12 @@
  * own way). The report compares them like any conditions; the provenance names each agent.
  */
 import { expect } from 'chai';
-import { readFile } from 'node:fs/promises';
+import { cp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { execa } from 'execa';
 import { CLAUDE_CODE_VERIFIED_VERSION, CODEX_VERIFIED_VERSION } from '../../src/agents/index.js';
 import type { AgentIdentity, ConditionsFile, RunRecord } from '../../src/artifacts/index.js';
+import type { CompareFile } from '../../src/compare/index.js';
 import { pullRequestScript } from '../support/adapter-campaign.js';
 import { readJson } from '../support/campaign.js';
 import { requireDocker } from '../support/docker.js';
@@ -123,4 +125,67 @@ describe('e2e: a cross-agent campaign plays Claude Code and Codex over the same 
     expect(baseline).to.include(`agent (codex) | @openai/codex@${CODEX}`);
     expect(baseline).to.include(`agent (claude-code) | @anthropic-ai/claude-code@${CLAUDE}`);
   });
+
+  it("names each condition's agent in report.html and the terminal summary", async () => {
+    const html = await readFile(path.join(ws.outDir, 'report.html'), 'utf8');
+    for (const [condition, a] of Object.entries(AGENTS)) {
+      expect(html).to.include(
+        `<td class="v" data-condition="${condition}" data-measure="agent">${a.package}@${a.version}</td>`,
+      );
+      expect(html).to.include(
+        `<th>agent (${condition})</th><td>${a.package}@${a.version} (binary sha256 `,
+      );
+    }
+    expect(run.stdout).to.match(
+      new RegExp(`^agent +@anthropic-ai/claude-code@${CLAUDE} +@openai/codex@${CODEX}$`, 'mu'),
+    );
+  });
+
+  it("compare names each condition's agent: nothing differs with itself, an upgraded agent by its condition", async () => {
+    const evalrig = (args: string[]) =>
+      execa('node', ['--import', 'tsx', 'src/cli/main.ts', ...args], { reject: false });
+    const same = await evalrig([
+      'compare',
+      ws.outDir,
+      ws.outDir,
+      '--out',
+      path.join(ws.root, 'same'),
+    ]);
+    expect(same.exitCode, same.stderr).to.equal(0);
+    expect(same.stdout).to.match(/^Nothing recorded differs/u);
+    const sameFile = await readJson<CompareFile>(path.join(ws.root, 'same', 'compare.json'));
+    expect(Object.keys(sameFile.provenance.a.agents ?? {}).sort()).to.deep.equal([
+      'claude-code',
+      'codex',
+    ]);
+
+    // The same campaign as if codex had been another version: its files say so, nothing else.
+    const other = path.join(ws.root, 'other');
+    await cp(ws.outDir, other, { recursive: true });
+    const bumped = `${CODEX}-next.1`;
+    await edit(
+      path.join(other, 'benchmark.json'),
+      (b) => (b.provenance.agents.codex.version = bumped),
+    );
+    await edit(
+      path.join(other, 'conditions.json'),
+      (c) =>
+        (c.conditions.find((x: { name: string }) => x.name === 'codex').agent.version = bumped),
+    );
+    const r = await evalrig(['compare', ws.outDir, other, '--out', path.join(ws.root, 'cmp')]);
+    expect(r.exitCode, r.stderr).to.equal(0);
+    expect(r.stdout).to.include('One thing differs: the agent version of condition codex.');
+    const cmp = await readJson<CompareFile>(path.join(ws.root, 'cmp', 'compare.json'));
+    expect(cmp.provenance.differences).to.have.length(1);
+    expect(cmp.provenance.differences[0]).to.deep.include({ aspect: 'agent' });
+    expect(cmp.provenance.differences[0]!.b).to.include(`@openai/codex@${bumped} `);
+  });
 });
+
+/** Rewrites a JSON file in place (a test's stand-in for a campaign that ran another version). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function edit(file: string, change: (json: any) => void): Promise<void> {
+  const json: unknown = JSON.parse(await readFile(file, 'utf8'));
+  change(json);
+  await writeFile(file, `${JSON.stringify(json, null, 2)}\n`);
+}

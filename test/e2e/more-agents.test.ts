@@ -8,12 +8,16 @@
  * per agent (an eval set has one agent), its two runs at once.
  */
 import { expect } from 'chai';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
+  AGENT_ADAPTERS,
+  ensureNodeRuntime,
   GEMINI_CLI_VERIFIED_VERSION,
   OPENCODE_VERIFIED_VERSION,
   QWEN_CODE_VERIFIED_VERSION,
 } from '../../src/agents/index.js';
+import type { ConditionsFile } from '../../src/artifacts/index.js';
 import type { ModelCall } from '../../src/gateway/index.js';
 import type { ModelScript } from '../../src/model-stand-in/index.js';
 import {
@@ -26,7 +30,7 @@ import {
   pullRequestScript,
   type ShellTool,
 } from '../support/adapter-campaign.js';
-import { readJsonLines } from '../support/campaign.js';
+import { readJson, readJsonLines } from '../support/campaign.js';
 import { E2E_KEY, E2E_KEY_ENV, everythingWritten } from '../support/witness-evals.js';
 
 interface Case {
@@ -168,6 +172,24 @@ for (const c of CASES) {
         version: c.version,
         model: c.model,
       });
+    });
+
+    it('names the Node runtime the agent ran on (package, version, sha256) beside it, where it has one', async () => {
+      const conditions = await readJson<ConditionsFile>(
+        path.join(campaign.ws.outDir, 'conditions.json'),
+      );
+      if (AGENT_ADAPTERS[c.type].runtime !== 'node') {
+        expect(conditions.agent!.runtime).to.equal(undefined);
+        return;
+      }
+      const node = await ensureNodeRuntime();
+      expect(conditions.agent!.runtime).to.deep.equal({
+        package: node.package,
+        version: node.version,
+        sha256: node.sha256,
+      });
+      const baseline = await readFile(path.join(campaign.ws.outDir, 'BASELINE.md'), 'utf8');
+      expect(baseline).to.include(`| agent Node runtime sha256 | ${node.sha256} |`);
     });
 
     it('fails a run whose model answers 400, in the phase agent', async () => {

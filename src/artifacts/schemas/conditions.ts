@@ -74,6 +74,14 @@ export interface ConditionsFile {
      */
     model?: string;
     /**
+     * The Node runtime a Node-bundled agent runs on (Gemini CLI, Qwen Code): evalrig's pinned npm package, its exact version and the sha256 of its binary.
+     */
+    runtime?: {
+      package: string;
+      version: string;
+      sha256: string;
+    };
+    /**
      * How the binary reached the containers: mounted read-only, or built into images derived from the run images.
      */
     install?: 'mount' | 'image';
@@ -103,6 +111,14 @@ export interface Agent {
    * The model the agent asked for (codex: agent.model_name), which its tokens are priced with.
    */
   model?: string;
+  /**
+   * The Node runtime a Node-bundled agent runs on (Gemini CLI, Qwen Code): evalrig's pinned npm package, its exact version and the sha256 of its binary.
+   */
+  runtime?: {
+    package: string;
+    version: string;
+    sha256: string;
+  };
   /**
    * How the binary reached the containers: mounted read-only, or built into images derived from the run images.
    */

@@ -131,6 +131,14 @@ export interface RunRecord {
      */
     model?: string;
     /**
+     * The Node runtime a Node-bundled agent runs on (Gemini CLI, Qwen Code): evalrig's pinned npm package, its exact version and the sha256 of its binary.
+     */
+    runtime?: {
+      package: string;
+      version: string;
+      sha256: string;
+    };
+    /**
      * How the binary reached the containers: mounted read-only, or built into images derived from the run images.
      */
     install?: 'mount' | 'image';

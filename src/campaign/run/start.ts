@@ -9,6 +9,7 @@ import { CONTAINER } from '../layout.js';
 import { serviceSpecsOf } from '../services.js';
 import type { PlannedRun } from '../plan.js';
 import { agentFor } from '../agent.js';
+import { ensureAgentAccount } from './account.js';
 import type { CampaignContext, Opened, RunPlace } from './context.js';
 
 /** The `start` phase: the run's sandbox, with its trees, sockets and the agent's binary shared. */
@@ -65,6 +66,8 @@ export async function startSandbox(
     },
   });
   ctx.live.add(opened.sandbox);
+  // Before the agent's first process: getpwuid answers for its uid (Qwen Code needs it).
+  await ensureAgentAccount(opened.sandbox, place.agent, place.home);
   if (!place.asRoot) await opened.sandbox.exec(['mkdir', '-p', place.home]);
 }
 

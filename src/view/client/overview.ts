@@ -65,6 +65,8 @@ class ConditionTable {
   readonly element: HTMLElement;
   private readonly cells = new Map<string, HTMLElement>();
   private readonly counts = new Map<string, number>();
+  private readonly table: HTMLElement;
+  private rates: HTMLElement[] = [];
 
   constructor(
     info: CampaignInfo,
@@ -84,20 +86,21 @@ class ConditionTable {
         }),
       ),
     );
-    const b = info.benchmark;
-    const rates = b && b.conditions.length > 0 ? rateRows(b, names) : [];
-    this.element = h(
-      'section',
-      { id: 'per-condition' },
-      h('h2', {}, 'Per condition'),
-      h(
-        'table',
-        { id: 'conditions' },
-        h('tr', {}, h('th', {}, ''), ...names.map((c) => h('th', {}, c))),
-        ...body,
-        ...rates,
-      ),
+    this.table = h(
+      'table',
+      { id: 'conditions' },
+      h('tr', {}, h('th', {}, ''), ...names.map((c) => h('th', {}, c))),
+      ...body,
     );
+    this.element = h('section', { id: 'per-condition' }, h('h2', {}, 'Per condition'), this.table);
+    this.setRates(info.benchmark);
+  }
+
+  /** The rate rows of benchmark.json (replaced when a new one is written). */
+  setRates(b: BenchmarkFile | null): void {
+    for (const row of this.rates) row.remove();
+    this.rates = b && b.conditions.length > 0 ? rateRows(b, this.names) : [];
+    this.table.append(...this.rates);
   }
 
   /** Counts rows as they stream in (a live row replacing one is counted by `recount`). */
@@ -159,15 +162,9 @@ export async function overviewPage(q: URLSearchParams, listOnly: boolean): Promi
   document.getElementById('campaign')!.textContent = name;
   const list = new RunList(q);
   const table = new ConditionTable(info, conditionNames(info));
+  let verdict = verdictSection(info.benchmark);
   if (listOnly) mount(h('h1', {}, 'Runs'), list.element);
-  else
-    mount(
-      h('h1', {}, name),
-      verdictSection(info.benchmark),
-      table.element,
-      h('h2', {}, 'Runs'),
-      list.element,
-    );
+  else mount(h('h1', {}, name), verdict, table.element, h('h2', {}, 'Runs'), list.element);
   const seen = new Map<string, RunRow>();
   const live = document.getElementById('live')!;
   // Listening first: a run that finishes while the list streams is told, not missed.
@@ -178,9 +175,15 @@ export async function overviewPage(q: URLSearchParams, listOnly: boolean): Promi
       table.recount(seen.values());
       live.textContent = `· live: ${row.eval} / ${row.condition} / run-${row.run} finished`;
     },
-    () => {
-      live.textContent = '· live: benchmark.json updated (reload for the new verdict)';
-    },
+    () =>
+      void campaignInfo().then((fresh) => {
+        // The new verdict and rates in place of the old: the run list and its counts stay.
+        const next = verdictSection(fresh.benchmark);
+        verdict.replaceWith(next);
+        verdict = next;
+        table.setRates(fresh.benchmark);
+        live.textContent = '· live: benchmark.json updated, verdict redrawn';
+      }),
   );
   live.textContent = '· live';
   await streamRows((rows) => {

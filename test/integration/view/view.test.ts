@@ -185,6 +185,27 @@ describe('view: evalrig run --view on a command-agent campaign, in a real headle
     expect(overview.errors).to.deep.equal([]);
   });
 
+  it('redraws the verdict and the rates when benchmark.json is written, without a reload', async () => {
+    const page = overview.page;
+    // Opened before the campaign was reported on: no verdict then; the one written at its end.
+    await page.waitForFunction(
+      () => document.querySelector('#verdict h2')?.textContent === 'Verdict',
+      null,
+      { timeout: 60_000 },
+    );
+    expect(await page.locator('#live').textContent()).to.equal(
+      '· live: benchmark.json updated, verdict redrawn',
+    );
+    expect(
+      await page.locator('#conditions tr[data-measure="pr_draft_at_hand_over"]').count(),
+    ).to.equal(1);
+    expect(await page.locator('#verdict').count()).to.equal(1);
+    expect(await page.evaluate(() => (window as unknown as { __mark?: number }).__mark)).to.equal(
+      1,
+    );
+    expect(overview.errors).to.deep.equal([]);
+  });
+
   it("shows every step of the command agent's session in order: its output, its gh calls, each stop", async () => {
     const { page, errors } = await watchedPage(browser);
     await page.goto(`${url}_view/run/hostile/staged/1`);

