@@ -27,6 +27,7 @@ import {
   geminiResponse,
 } from './gemini.js';
 import type { ModelScript, ScriptMessage } from './script.js';
+import type { SeenRequest, StandInRequest } from './request.js';
 
 /** Where the stand-in listens: a Unix socket, or a loopback TCP port (0: any free one). */
 export type StandInListen = { readonly socketPath: string } | { readonly port: number };
@@ -36,22 +37,6 @@ export interface ModelStandInOptions {
   readonly listen: StandInListen;
   /** A request body larger than this is answered 413 (default 32 MiB). */
   readonly maxRequestBytes?: number;
-}
-
-/** What the stand-in saw of one request, for tests and the run's record. */
-export interface StandInRequest {
-  /** 1, 2, … in arrival order. */
-  readonly n: number;
-  readonly path: string;
-  readonly model: string | null;
-  readonly stream: boolean;
-  /** The number of messages in the conversation sent. */
-  readonly messages: number;
-  /** The tool results in the last user message (what the agent's tools returned). */
-  readonly toolResults: readonly { toolUseId: string; isError: boolean; text: string }[];
-  /** Which scripted response answered it (index in `responses`), or null if none did. */
-  readonly response: number | null;
-  readonly status: number;
 }
 
 export interface ModelStandIn {
@@ -300,15 +285,6 @@ function readBody(req: IncomingMessage, cap: number): Promise<Buffer | null> {
     req.on('end', () => resolve(over ? null : Buffer.concat(chunks)));
     req.on('error', reject);
   });
-}
-
-export interface SeenRequest {
-  model: string | null;
-  stream: boolean;
-  messages: number;
-  toolResults: StandInRequest['toolResults'];
-  /** Chat Completions' `stream_options.include_usage`: a last chunk with the usage. */
-  includeUsage?: boolean;
 }
 
 /** A scripted answer in one API's words: the whole object, its stream's frames, and the whole
