@@ -1,7 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { chmod } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
-import { EvalrigError } from '../errors/index.js';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { listen } from '../host-server/index.js';
 import { apiError, apiMessage, sseFrames, sseFramesCut, standInError } from './anthropic.js';
 import {
   failedResponse,
@@ -94,23 +92,13 @@ export async function startModelStandIn(options: ModelStandInOptions): Promise<M
     });
   });
   server.keepAliveTimeout = 5000;
-  await listen(server, options.listen);
-  // The container's user (uid 1000) connects through the mounted folder.
-  if ('socketPath' in options.listen) await chmod(options.listen.socketPath, 0o666);
-  const address = server.address();
-  const socketPath = 'socketPath' in options.listen ? options.listen.socketPath : null;
-  const url = socketPath ? 'http://localhost' : `http://127.0.0.1:${(address as AddressInfo).port}`;
-
+  const listening = await listen(server, { what: 'model stand-in', where: options.listen });
   return {
-    url,
-    socketPath,
+    url: listening.url,
+    socketPath: listening.socketPath,
     requests: () => [...stand.requests],
     remaining: () => stand.player.left,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: () => listening.close(),
   };
 }
 
@@ -428,15 +416,4 @@ function requestText(body: Buffer): string {
     }
   }
   return out.join('\n');
-}
-
-function listen(server: Server, where: StandInListen): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.once('error', (e) =>
-      reject(new EvalrigError(`model stand-in: cannot listen (${e.message})`)),
-    );
-    const done = (): void => resolve();
-    if ('socketPath' in where) server.listen(where.socketPath, done);
-    else server.listen(where.port, '127.0.0.1', done);
-  });
 }
