@@ -1,6 +1,6 @@
 /**
  * The lifecycle every host-side socket server shares (the model gateway, the gh recorder, the
- * model stand-in and the upstream simulator): options checked, room made for the socket,
+ * model stand-in, the upstream simulator, evalrig view): options checked, room made for a socket,
  * listening with the socket's mode set, and one close that ends every connection and removes
  * the socket, safe to call twice and on every error path. Each step in its own file:
  * options.ts (before anything), room.ts (before binding), listen.ts (binding),
