@@ -1,4 +1,3 @@
-import { chmod, unlink } from 'node:fs/promises';
 import {
   Agent as HttpAgent,
   createServer,
@@ -26,7 +25,7 @@ import {
   type ResponseReader,
   type WireApi,
 } from '../flight/index.js';
-import { checkServerOptions, makeSocketRoom } from '../host-socket/index.js';
+import { checkServerOptions, listen, type ListeningServer } from '../host-server/index.js';
 import { BodyBudget } from './budget.js';
 import { QueuedTime, type UpstreamTicket } from './limiter.js';
 import type { ModelGateway, ModelGatewayOptions, UpstreamAuth } from './types.js';
@@ -97,7 +96,6 @@ export async function startModelGateway(options: ModelGatewayOptions): Promise<M
   checkOptions(opts);
   const upstream = new URL(opts.upstream.url);
   const secure = upstream.protocol === 'https:';
-  await makeSocketRoom('model gateway', opts.socketPath);
   const budget = new BodyBudget(opts.maxBodyMemory, options.budget);
   const g: Gateway = {
     opts,
@@ -122,18 +120,18 @@ export async function startModelGateway(options: ModelGatewayOptions): Promise<M
   server.maxConnections = opts.maxConnections;
   server.requestTimeout = opts.requestTimeoutMs;
   server.headersTimeout = Math.min(opts.requestTimeoutMs, 60_000);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (e) =>
-      reject(new EvalrigError(`model gateway: cannot listen on ${opts.socketPath} (${e.message})`)),
-    );
-    server.listen(opts.socketPath, () => resolve());
+  const listening = await listen(server, {
+    what: 'model gateway',
+    where: { socketPath: opts.socketPath },
+  }).catch((e: unknown) => {
+    g.agent.destroy();
+    throw e;
   });
-  // The container's user (uid 1000) connects through the mounted folder.
-  await chmod(opts.socketPath, 0o666);
-  return gatewayHandle(g, server);
+  return gatewayHandle(g, listening);
 }
 
-function gatewayHandle(g: Gateway, server: ReturnType<typeof createServer>): ModelGateway {
+function gatewayHandle(g: Gateway, listening: ListeningServer): ModelGateway {
+  let closing: Promise<void> | undefined;
   return {
     socketPath: g.opts.socketPath,
     calls: () => [...g.calls],
@@ -151,15 +149,13 @@ function gatewayHandle(g: Gateway, server: ReturnType<typeof createServer>): Mod
     needlesSeen: () => g.recorder.needlesSeen(),
     queuedMs: () => g.queued.ms(),
     flushed: () => g.recorder.flushed(),
-    close: async () => {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      g.agent.destroy();
-      await g.recorder.close();
-      await unlink(g.opts.socketPath).catch(() => undefined);
-    },
+    // Once, however often called: the record is written once.
+    close: () =>
+      (closing ??= (async () => {
+        await listening.close();
+        g.agent.destroy();
+        await g.recorder.close();
+      })()),
   };
 }
 

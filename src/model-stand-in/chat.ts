@@ -1,5 +1,5 @@
 import type { ScriptErrorAnswer, ScriptMessage } from './script.js';
-import type { SeenRequest } from './server.js';
+import type { SeenRequest } from './request.js';
 
 /** Why the model stopped, in Chat Completions' words. */
 type FinishReason = 'stop' | 'tool_calls' | 'length';

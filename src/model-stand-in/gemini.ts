@@ -1,5 +1,5 @@
 import type { ScriptErrorAnswer, ScriptMessage } from './script.js';
-import type { SeenRequest } from './server.js';
+import type { SeenRequest } from './request.js';
 
 /** One part of the model's content, as the Gemini API returns it. */
 type GeminiPart =

@@ -20,7 +20,8 @@
  * ```
  */
 export { startModelStandIn } from './server.js';
-export type { ModelStandIn, ModelStandInOptions, StandInListen, StandInRequest } from './server.js';
+export type { ModelStandIn, ModelStandInOptions, StandInListen } from './server.js';
+export type { StandInRequest } from './request.js';
 export { checkModelScript, loadModelScript, ModelScriptError } from './script.js';
 export type {
   ModelScript,

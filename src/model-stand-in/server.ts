@@ -1,7 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { chmod } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
-import { EvalrigError } from '../errors/index.js';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { listen } from '../host-server/index.js';
 import {
   apiError,
   apiMessage,
@@ -36,6 +34,7 @@ import {
 } from './gemini.js';
 import { RateWindow } from './rate-limits.js';
 import type { ModelScript, ScriptErrorAnswer, ScriptMessage } from './script.js';
+import type { SeenRequest, StandInRequest } from './request.js';
 
 /** Where the stand-in listens: a Unix socket, or a loopback TCP port (0: any free one). */
 export type StandInListen = { readonly socketPath: string } | { readonly port: number };
@@ -45,22 +44,6 @@ export interface ModelStandInOptions {
   readonly listen: StandInListen;
   /** A request body larger than this is answered 413 (default 32 MiB). */
   readonly maxRequestBytes?: number;
-}
-
-/** What the stand-in saw of one request, for tests and the run's record. */
-export interface StandInRequest {
-  /** 1, 2, … in arrival order. */
-  readonly n: number;
-  readonly path: string;
-  readonly model: string | null;
-  readonly stream: boolean;
-  /** The number of messages in the conversation sent. */
-  readonly messages: number;
-  /** The tool results in the last user message (what the agent's tools returned). */
-  readonly toolResults: readonly { toolUseId: string; isError: boolean; text: string }[];
-  /** Which scripted response answered it (index in `responses`), or null if none did. */
-  readonly response: number | null;
-  readonly status: number;
 }
 
 export interface ModelStandIn {
@@ -125,23 +108,13 @@ export async function startModelStandIn(options: ModelStandInOptions): Promise<M
     });
   });
   server.keepAliveTimeout = 5000;
-  await listen(server, options.listen);
-  // The container's user (uid 1000) connects through the mounted folder.
-  if ('socketPath' in options.listen) await chmod(options.listen.socketPath, 0o666);
-  const address = server.address();
-  const socketPath = 'socketPath' in options.listen ? options.listen.socketPath : null;
-  const url = socketPath ? 'http://localhost' : `http://127.0.0.1:${(address as AddressInfo).port}`;
-
+  const listening = await listen(server, { what: 'model stand-in', where: options.listen });
   return {
-    url,
-    socketPath,
+    url: listening.url,
+    socketPath: listening.socketPath,
     requests: () => [...stand.requests],
     remaining: () => stand.player.left,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: () => listening.close(),
   };
 }
 
@@ -341,15 +314,6 @@ function readBody(req: IncomingMessage, cap: number): Promise<Buffer | null> {
   });
 }
 
-export interface SeenRequest {
-  model: string | null;
-  stream: boolean;
-  messages: number;
-  toolResults: StandInRequest['toolResults'];
-  /** Chat Completions' `stream_options.include_usage`: a last chunk with the usage. */
-  includeUsage?: boolean;
-}
-
 /** A scripted answer in one API's words: the whole object, its stream's frames, and the whole
  * answer to send instead of the object when the script cuts it (`stream_error`). */
 interface Rendered {
@@ -496,15 +460,4 @@ function requestText(body: Buffer): string {
     }
   }
   return out.join('\n');
-}
-
-function listen(server: Server, where: StandInListen): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.once('error', (e) =>
-      reject(new EvalrigError(`model stand-in: cannot listen (${e.message})`)),
-    );
-    const done = (): void => resolve();
-    if ('socketPath' in where) server.listen(where.socketPath, done);
-    else server.listen(where.port, '127.0.0.1', done);
-  });
 }

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listen } from '../host-server/index.js';
 import { apiError, apiMessage, sseFrames } from './anthropic.js';
 import type { ScriptMessage } from './script.js';
 
@@ -119,10 +119,9 @@ export async function startUpstreamSimulator(
       void handle(s, req, res, body).catch(() => res.destroy());
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
+  const listening = await listen(server, { what: 'upstream simulator', where: { port: 0 } });
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: listening.url,
     served: () => {
       const v = s.served;
       return {
@@ -134,11 +133,7 @@ export async function startUpstreamSimulator(
         keys: [...s.keys],
       };
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: () => listening.close(),
   };
 }
 

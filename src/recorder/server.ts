@@ -1,7 +1,6 @@
-import { chmod, unlink } from 'node:fs/promises';
-import { createServer, type Server, type Socket } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import type { GhCall } from '../artifacts/index.js';
-import { checkServerOptions, makeSocketRoom } from '../host-socket/index.js';
+import { checkServerOptions, listen } from '../host-server/index.js';
 import type {
   GhRecorder,
   GhRecorderOptions,
@@ -39,18 +38,17 @@ class Refusal {
 export async function startGhRecorder(options: GhRecorderOptions): Promise<GhRecorder> {
   const opts = { ...DEFAULTS, ...options };
   checkOptions(opts);
-  await makeSocketRoom('gh recorder', opts.socketPath);
-
   const record = new HostRecord(opts);
   const open = new Set<Socket>();
   const server = createServer({ allowHalfOpen: false }, (socket) =>
     serveConnection(socket, record, open, opts),
   );
-  await listen(server, opts.socketPath);
-  // After listening, an accept error (e.g. out of file descriptors) is counted, not thrown.
-  server.on('error', (e) => record.note('too-many-connections', `accept failed: ${e.message}`));
-  // The container's user (uid 1000) connects through the mounted folder.
-  await chmod(opts.socketPath, 0o666);
+  const listening = await listen(server, {
+    what: 'gh recorder',
+    where: { socketPath: opts.socketPath },
+    // After listening, an accept error (e.g. out of file descriptors) is counted, not thrown.
+    onError: (e) => record.note('too-many-connections', `accept failed: ${e.message}`),
+  });
 
   return {
     socketPath: opts.socketPath,
@@ -58,11 +56,7 @@ export async function startGhRecorder(options: GhRecorderOptions): Promise<GhRec
     state: () => record.state,
     problems: () => [...record.problems],
     problemCount: () => record.problemCount,
-    close: async () => {
-      for (const socket of open) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await unlink(opts.socketPath).catch(() => undefined);
-    },
+    close: () => listening.close(),
   };
 }
 
@@ -221,14 +215,4 @@ function checkOptions(o: Required<GhRecorderOptions>): void {
     'maxConnections',
     'maxProblems',
   ]);
-}
-
-function listen(server: Server, socketPath: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(socketPath, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
 }

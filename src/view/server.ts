@@ -1,9 +1,9 @@
 import { constants, createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { InputError } from '../errors/index.js';
+import { listen, ListenError } from '../host-server/index.js';
 import { clientAssets, type ClientAssets } from './assets.js';
 import { pathSegments, resolveInside } from './guard.js';
 import { LiveFeed } from './live.js';
@@ -68,22 +68,21 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
       fail(res, error instanceof HttpError ? error : new HttpError(500, 'internal error')),
     );
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen({ host: VIEW_HOST, port: options.port ?? 0 }, () => resolve());
-  }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'EADDRINUSE') throw new InputError(`--port ${options.port} is in use`);
+  const where = { host: VIEW_HOST, port: options.port ?? 0 };
+  const listening = await listen(server, { what: 'evalrig view', where }).catch((error) => {
+    if (error instanceof ListenError && error.code === 'EADDRINUSE') {
+      throw new InputError(`--port ${options.port} is in use`);
+    }
     throw error;
   });
-  port = (server.address() as AddressInfo).port;
+  port = listening.port!;
   return {
     url: `http://${VIEW_HOST}:${port}/`,
     host: VIEW_HOST,
     port,
     close: async () => {
       live.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await listening.close();
     },
   };
 }

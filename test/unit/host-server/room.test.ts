@@ -4,32 +4,15 @@ import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { EvalrigError } from '../../../src/errors/index.js';
-import { checkServerOptions, makeSocketRoom } from '../../../src/host-socket/index.js';
+import { makeSocketRoom } from '../../../src/host-server/index.js';
 
-describe('host-socket: what the host socket servers check before they listen', () => {
+describe('host-server: the room made for a socket before it is bound', () => {
   let dir: string;
   beforeEach(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'evalrig-host-socket-'));
+    dir = await mkdtemp(path.join(tmpdir(), 'evalrig-host-server-'));
   });
   afterEach(async () => {
     await rm(dir, { recursive: true, force: true });
-  });
-
-  it('refuses a bound that is not a positive integer, and a relative socket path, naming the server', () => {
-    const socketPath = path.join(dir, 's.sock');
-    expect(() =>
-      checkServerOptions('gh recorder', { socketPath, maxCalls: 3 }, ['maxCalls']),
-    ).to.not.throw();
-    for (const bad of [0, -1, 1.5, Number.NaN]) {
-      expect(() =>
-        checkServerOptions('gh recorder', { socketPath, maxCalls: bad }, ['maxCalls']),
-      ).to.throw(EvalrigError, `gh recorder: maxCalls must be a positive integer, not ${bad}`);
-    }
-    expect(() =>
-      checkServerOptions('model gateway', { socketPath: 'rel/s.sock', maxConnections: 1 }, [
-        'maxConnections',
-      ]),
-    ).to.throw(EvalrigError, 'model gateway: the socket path rel/s.sock is not absolute');
   });
 
   it('removes a socket left by an earlier server, refuses anything else and a folder that is not one', async () => {
