@@ -1,15 +1,15 @@
 /**
- * Provisioning benchmark: per-environment time, CPU and disk of
- * prepareEnvironment (the per-commit cache entry's pack hardlinked + checkout
+ * Provisioning benchmark: per-workspace time, CPU and disk of
+ * prepareWorkspace (the per-commit cache entry's pack hardlinked + checkout
  * + baseline + local origin) against (a) a full copy (`cp -a`) of a
- * checked-out clone per environment and (b) a plain `git clone --local` +
- * checkout by hand, in the same run, interleaved; the same environment with
+ * checked-out clone per workspace and (b) a plain `git clone --local` +
+ * checkout by hand, in the same run, interleaved; the same workspace with
  * the pack copied (what evalrig does when not root) and, as root, with the
  * cache on another filesystem (a tmpfs mounted for the benchmark, removed
  * after); filling the cache (only the commit's objects, in one pack) against
  * the whole-source clone the previous layout made, and checking an entry
  * before reuse; the time to measure a diff of 3 changed files; and the git
- * processes one environment costs (prepare + one measureDiff), counted from
+ * processes one workspace costs (prepare + one measureDiff), counted from
  * trace2 start events.
  *
  * Two generated shapes (see provision-fixture.ts): `wide` (50,000 files,
@@ -37,11 +37,11 @@ import {
 } from '../../src/source/index.js';
 import {
   measureDiff,
-  prepareEnvironment,
-  sealEnvironment,
+  prepareWorkspace,
+  sealWorkspace,
   type Seal,
-} from '../../src/environment/index.js';
-import { countGitProcesses } from '../../test/integration/environment/git-processes.js';
+} from '../../src/workspace/index.js';
+import { countGitProcesses } from '../../test/integration/workspace/git-processes.js';
 import { benchFixture, type FixtureShape } from './provision-fixture.js';
 
 function option(name: string): string | undefined {
@@ -132,7 +132,7 @@ async function bench(label: string, url: string, ref: string, runs: number): Pro
     );
     const oldCache = diskBytes([oldCachePath]);
     await rm(oldCachePath, { recursive: true, force: true });
-    // (a) copies a checked-out clone: the per-environment copy this design replaces.
+    // (a) copies a checked-out clone: the per-workspace copy this design replaces.
     const fullClone = join(work, 'full-clone');
     await git(['clone', '-q', '--local', cachePath, fullClone], { cwd: work, transport: 'any' });
     const files = (await git(['ls-files'], { cwd: fullClone })).split('\n').length;
@@ -152,14 +152,14 @@ async function bench(label: string, url: string, ref: string, runs: number): Pro
     try {
       for (let run = 0; run < runs; run += 1) {
         const root = join(work, `ours-${run}`);
-        // Preparing includes the host's seal of the environment (what measures read).
+        // Preparing includes the host's seal of the workspace (what measures read).
         const [seal, t1] = await timed(async () => {
-          const env = await prepareEnvironment({
+          const env = await prepareWorkspace({
             root,
             codebase: { resolved: resolved!, cachePath },
             remote: { owner: 'bench', name: 'large' },
           });
-          return sealEnvironment(env, join(root, 'host'), [join(cachePath, 'objects')]);
+          return sealWorkspace(env, join(root, 'host'), [join(cachePath, 'objects')]);
         });
         ours.push(t1);
         seals.push(seal);
@@ -185,7 +185,7 @@ async function bench(label: string, url: string, ref: string, runs: number): Pro
 
         const ownPack = join(work, `copied-${run}`);
         const [, t4] = await timed(() =>
-          prepareEnvironment({
+          prepareWorkspace({
             root: ownPack,
             codebase: { resolved: resolved!, cachePath, sharing: 'copy' },
             remote: { owner: 'bench', name: 'large' },
@@ -197,7 +197,7 @@ async function bench(label: string, url: string, ref: string, runs: number): Pro
         if (other) {
           const crossed = join(work, `cross-${run}`);
           const [env, t5] = await timed(() =>
-            prepareEnvironment({
+            prepareWorkspace({
               root: crossed,
               codebase: { resolved: resolved!, cachePath: other.cachePath, sharing: 'hardlink' },
               remote: { owner: 'bench', name: 'large' },
@@ -236,21 +236,21 @@ async function bench(label: string, url: string, ref: string, runs: number): Pro
         runs,
     };
 
-    // The git processes of one more environment and one diff, traced apart
+    // The git processes of one more workspace and one diff, traced apart
     // from the timed runs (tracing has a cost of its own).
     const traced = await countGitProcesses(() =>
-      prepareEnvironment({
+      prepareWorkspace({
         root: join(work, 'traced'),
         codebase: { resolved: resolved!, cachePath },
         remote: { owner: 'bench', name: 'large' },
       }),
     );
-    const tracedSeal = await sealEnvironment(traced.value, join(work, 'traced', 'host'), [
+    const tracedSeal = await sealWorkspace(traced.value, join(work, 'traced', 'host'), [
       join(cachePath, 'objects'),
     ]);
     const tracedDiff = await countGitProcesses(() => measureDiff(tracedSeal));
 
-    // A diff of 3 changed files in one environment.
+    // A diff of 3 changed files in one workspace.
     const tree = join(oursDirs[0]!, 'work');
     const changed = (await git(['ls-files'], { cwd: tree }))
       .split('\n')
@@ -359,7 +359,7 @@ function table(all: Figures[], runs: number): string {
       .map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!)))
       .join('   ');
   return [
-    `${runs} environments per method and repository, interleaved; (a) and (b) made in the same run`,
+    `${runs} workspaces per method and repository, interleaved; (a) and (b) made in the same run`,
     line(head),
     line(widths.map((w) => '-'.repeat(w))),
     ...body.map(line),

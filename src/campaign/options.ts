@@ -21,7 +21,7 @@ export interface CampaignOptions {
   readonly stopAtHandOver?: boolean;
   /** Seconds per run, overriding the eval set. */
   readonly timeoutS?: number;
-  readonly keepEnvironments?: boolean;
+  readonly keepWorkspaces?: boolean;
   /**
    * Runs prepared ahead of the ones playing (environment and container
    * ready). Default: `jobs`. 0 prepares each run only when it starts.

@@ -1,5 +1,5 @@
-import { BrokenEnvironmentError } from '../collect/index.js';
-import { EnvironmentError } from '../environment/index.js';
+import { BrokenWorkspaceError } from '../collect/index.js';
+import { WorkspaceError } from '../workspace/index.js';
 import { GitError } from '../git/index.js';
 import { UntrustedFileError } from '../untrusted/index.js';
 import {
@@ -20,21 +20,21 @@ import {
   ZERO_DIFF,
   placeRun,
 } from './run/context.js';
-import { prepareEnvironmentOf } from './run/prepare.js';
+import { prepareWorkspaceOf } from './run/prepare.js';
 import { measureFinalDiff, recordRun } from './run/record.js';
 import { startSandbox } from './run/start.js';
 import { ServiceDiedError } from './services.js';
 import { playTurns, watchServices } from './run/turns.js';
 
-/** What the agent did to its environment that stops the run: its outcome, not a harness failure. */
+/** What the agent did to its workspace that stops the run: its outcome, not a harness failure. */
 function isBrokenByAgent(error: unknown): boolean {
   return (
-    error instanceof BrokenEnvironmentError ||
+    error instanceof BrokenWorkspaceError ||
     error instanceof ProcessesNotStoppedError ||
     // A tree a copying sandbox refuses to bring back (over its caps, names not UTF-8).
     error instanceof SandboxFileError ||
     error instanceof UntrustedFileError ||
-    error instanceof EnvironmentError ||
+    error instanceof WorkspaceError ||
     error instanceof GitError
   );
 }
@@ -54,7 +54,7 @@ async function engineAtFault(sandboxes: SandboxProvider, caught: unknown): Promi
 }
 
 /**
- * Prepares a run: a clean run folder, its environment (checkout, overlay,
+ * Prepares a run: a clean run folder, its workspace (checkout, overlay,
  * staged paths, baseline, local origin, seeded pull requests) handed to the
  * sandbox's user, and its sandbox started. The campaign prepares the next
  * runs while earlier ones play, so this work is off the critical path.
@@ -81,7 +81,7 @@ export async function prepareRun(ctx: CampaignContext, planned: PlannedRun): Pro
     began = now;
   };
   try {
-    await prepareEnvironmentOf(ctx, planned, place, opened);
+    await prepareWorkspaceOf(ctx, planned, place, opened);
     ended();
     phase = 'start';
     await startSandbox(ctx, planned, place, opened);
@@ -100,7 +100,7 @@ export async function prepareRun(ctx: CampaignContext, planned: PlannedRun): Pro
  * diff; then writes run.json last (its presence means the run is finished)
  * and hands the sandbox's removal to `ctx.removals`, off the critical path.
  *
- * What the agent did to its environment that makes a stop unreadable ends the
+ * What the agent did to its workspace that makes a stop unreadable ends the
  * run as `broken` (its outcome, counted); anything else that fails is the
  * harness's (`failed`, redone on resume). Either names its phase.
  */

@@ -4,7 +4,7 @@
  * whether origin holds it, and the diff counters against the baseline.
  */
 export {
-  BrokenEnvironmentError,
+  BrokenWorkspaceError,
   collectStop,
   sameDescription,
   DESCRIPTION_PROBE,

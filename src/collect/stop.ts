@@ -38,9 +38,9 @@ export interface StopContext {
     readonly calls: readonly GhCall[];
     readonly pulls: readonly GhPullRequest[];
   };
-  /** Measures the work tree against the baseline (src/environment's measureDiff on the run's seal). */
+  /** Measures the work tree against the baseline (src/workspace's measureDiff on the run's seal). */
   readonly measureDiff: () => Promise<DiffCounters>;
-  /** Ancestry answered by the host with these object folders borrowed as data (src/environment's isAncestorIn). */
+  /** Ancestry answered by the host with these object folders borrowed as data (src/workspace's isAncestorIn). */
   readonly isAncestor: (
     objects: readonly string[],
     ancestor: string,
@@ -101,12 +101,12 @@ export function capText(text: string, max: number): string {
 }
 
 /** A run's repository is not what git needs: the run ends as broken, not as a harness failure. */
-export class BrokenEnvironmentError extends EvalrigError {}
+export class BrokenWorkspaceError extends EvalrigError {}
 
 /** The work tree's git dir, which must still be a real folder (not a link, not a `.git` file). */
 async function gitDirOf(workTree: string): Promise<string> {
   if (!(await isRealFolder(workTree, '.git'))) {
-    throw new BrokenEnvironmentError(`${workTree}/.git is no longer a folder of its own`);
+    throw new BrokenWorkspaceError(`${workTree}/.git is no longer a folder of its own`);
   }
   return path.join(workTree, '.git');
 }

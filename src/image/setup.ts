@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { cp, lstat, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
-import { handOverTrees } from '../environment/index.js';
+import { handOverTrees } from '../workspace/index.js';
 import { EvalrigError } from '../errors/index.js';
 import { git } from '../git/index.js';
 import type { ContainerLimits } from '../runtime/index.js';
@@ -307,7 +307,7 @@ async function keep(work: string, filesDir: string, entry: string): Promise<void
  *
  * `link`: hardlink the files instead of copying them, far cheaper for a large
  * node_modules. Only sound when the work tree is the read-only lower layer of
- * an overlay (evalrig as root: src/environment/quota.ts), so that a write in
+ * an overlay (evalrig as root: src/workspace/quota.ts), so that a write in
  * the run copies the file up and never reaches the cache. Across filesystems
  * it falls back to a copy.
  *

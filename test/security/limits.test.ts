@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { canMountQuota } from '../../src/environment/index.js';
+import { canMountQuota } from '../../src/workspace/index.js';
 import { requireDocker } from '../support/docker.js';
 import { playAttacks, sh, type PlayedCampaign } from './support.js';
 

@@ -66,7 +66,7 @@ export async function playAttacks(
     set?: Record<string, unknown>;
     /** Fields merged into the eval set once the workspace (and its toy codebase) exists. */
     setFrom?: (ws: ToyWorkspace) => Promise<Record<string, unknown>>;
-    keepEnvironments?: boolean;
+    keepWorkspaces?: boolean;
   } = {},
 ): Promise<PlayedCampaign> {
   const ws = await makeToyWorkspace({
@@ -96,7 +96,7 @@ export async function playAttacks(
     jobs: options.jobs ?? 2,
     client: testDocker(),
     log: quiet,
-    keepEnvironments: options.keepEnvironments,
+    keepWorkspaces: options.keepWorkspaces,
   });
   const runDir = (id: string) => path.join(ws.outDir, 'runs', id, 'default', 'run-01');
   return {

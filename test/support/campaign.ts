@@ -16,7 +16,7 @@ export const QUIET = { write: () => true } as unknown as NodeJS.WriteStream;
 
 /**
  * Plays the workspace's eval set into its out folder with the tests' Docker client, quietly;
- * `options` adds to or overrides that (jobs, keepEnvironments, ...).
+ * `options` adds to or overrides that (jobs, keepWorkspaces, ...).
  *
  * @example
  * const result = await playCampaign(ws, { jobs: 2 });

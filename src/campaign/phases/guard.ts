@@ -5,7 +5,7 @@
  * clean-up when it ends.
  */
 import { campaignFiles } from '../../campaign-folder/index.js';
-import { sweepQuotas } from '../../environment/index.js';
+import { sweepQuotas } from '../../workspace/index.js';
 import { onInterrupt } from '../../runtime/index.js';
 import { LABELS, type Sandbox } from '../../sandbox/index.js';
 import type { CampaignOptions } from '../options.js';

@@ -53,7 +53,7 @@ function contextOf(
     codebases: setup.codebases,
     stopAtHandOver: Boolean(options.stopAtHandOver),
     timeoutS: options.timeoutS,
-    keepEnvironments: Boolean(options.keepEnvironments),
+    keepWorkspaces: Boolean(options.keepWorkspaces),
     maxOutputBytes: 1024 * 1024,
     maxPatchBytes: 1024 * 1024,
     ...(agents

@@ -5,7 +5,7 @@
  */
 import type { EvalSet } from '../../config/index.js';
 import { campaignFiles } from '../../campaign-folder/index.js';
-import { sweepQuotas } from '../../environment/index.js';
+import { sweepQuotas } from '../../workspace/index.js';
 import { CampaignGrader } from '../../judge/index.js';
 import { LABELS, type SandboxProvider } from '../../sandbox/index.js';
 import { judgeGateway, type CampaignSpending } from './spending.js';

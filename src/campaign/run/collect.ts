@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { StopRecord, TurnAgentRecord } from '../../artifacts/index.js';
 import { writeStop, writeStopPatch } from '../../campaign-folder/index.js';
 import { collectStop, recordTampering, type StopContext } from '../../collect/index.js';
-import { isAncestorIn, measureDiff } from '../../environment/index.js';
+import { isAncestorIn, measureDiff } from '../../workspace/index.js';
 import { capMessage, commandFinalMessage } from '../../measure/index.js';
 import { witnessTurn } from '../../flight/index.js';
 import { priceCall, turnAgentRecord } from '../agent.js';

@@ -20,13 +20,7 @@ import type {
   StopRecord,
 } from '../../artifacts/index.js';
 import { EvalSet } from '../../config/index.js';
-import type {
-  QuotaView,
-  DiffCounts,
-  DiffMeasure,
-  Environment,
-  Seal,
-} from '../../environment/index.js';
+import type { QuotaView, DiffCounts, DiffMeasure, Workspace, Seal } from '../../workspace/index.js';
 import type { SetupOutput } from '../../image/index.js';
 import type { GhRecorder } from '../../recorder/index.js';
 import type { Owner, Sandbox, SandboxProvider } from '../../sandbox/index.js';
@@ -37,7 +31,7 @@ import type { CampaignAgents } from '../agent.js';
 import { CONTAINER, runLayout, type RunLayout } from '../layout.js';
 import type { PlannedRun } from '../plan.js';
 
-/** The image user's uid: environments are handed to it (or copied in as its) when evalrig runs as root. */
+/** The image user's uid: workspaces are handed to it (or copied in as its) when evalrig runs as root. */
 export const IMAGE_UID = 1000;
 
 /**
@@ -64,7 +58,7 @@ export interface CampaignContext {
   readonly stopAtHandOver: boolean;
   /** Overrides every eval's run timeout (seconds). */
   readonly timeoutS?: number;
-  readonly keepEnvironments: boolean;
+  readonly keepWorkspaces: boolean;
   /** Each of the agent's stdout and stderr is kept up to this many bytes per turn. */
   readonly maxOutputBytes: number;
   /** An adapter agent's stream of one turn is kept up to this (then cut with a visible mark). */
@@ -117,12 +111,12 @@ export const ZERO_DIFF: DiffCounters = {
   untracked: 0,
 };
 
-/** A run whose environment and sandbox are ready: what {@link prepareRun} hands to {@link playRun}. */
+/** A run whose workspace and sandbox are ready: what {@link prepareRun} hands to {@link playRun}. */
 export interface PreparedRun {
   readonly planned: PlannedRun;
   readonly layout: RunLayout;
-  readonly env?: Environment;
-  /** The host's own record of the environment: what every measure reads. */
+  readonly env?: Workspace;
+  /** The host's own record of the workspace: what every measure reads. */
   readonly seal?: Seal;
   /** The run's disk quota (evalrig as root, host folders mounted): the sandbox sees its overlay. */
   readonly quota?: QuotaView;
@@ -143,7 +137,7 @@ export interface PreparedRun {
   readonly home: string;
   /** Set when preparation failed: the run is recorded as failed with it. */
   readonly error?: string;
-  /** Where preparation failed: the environment (`prepare`) or the sandbox's start (`start`). */
+  /** Where preparation failed: the workspace (`prepare`) or the sandbox's start (`start`). */
   readonly failedIn?: 'prepare' | 'start';
   /** How long `prepare` and `start` took (the run's first phases in run.json). */
   readonly phases: readonly PhaseTiming[];
@@ -165,7 +159,7 @@ export interface RunPlace {
 
 /**
  * The agent's uid and gid in run sandboxes: the image's 1000 when evalrig runs as root
- * (environments are handed, or copied in, to it), else the orchestrator's own.
+ * (workspaces are handed, or copied in, to it), else the orchestrator's own.
  */
 function agentOwnerOfRuns(): Owner {
   return process.getuid?.() === 0
@@ -200,7 +194,7 @@ export function placeRun(ctx: CampaignContext, planned: PlannedRun): RunPlace {
 
 /** What a preparation made so far: whatever happens next, the run releases it. */
 export interface Opened {
-  env?: Environment;
+  env?: Workspace;
   seal?: Seal;
   quota?: QuotaView;
   recorder?: GhRecorder;
@@ -223,7 +217,7 @@ export function counters(d: DiffCounts): DiffCounters {
 
 /** A prepared run with every part there: what the phases after the start work on. */
 export interface ReadyRun extends PreparedRun {
-  readonly env: Environment;
+  readonly env: Workspace;
   readonly seal: Seal;
   readonly sandbox: Sandbox;
   readonly recorder: GhRecorder;

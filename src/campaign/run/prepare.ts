@@ -1,5 +1,5 @@
 /**
- * The `prepare` phase of a run: its folders, environment (checkout, overlay,
+ * The `prepare` phase of a run: its folders, workspace (checkout, overlay,
  * staged paths, baseline, origin, seeded pull requests), seal, gh recorder and
  * model gateway, handed to the sandbox's user.
  */
@@ -11,11 +11,11 @@ import {
   canMountQuota,
   handOverTrees,
   mountQuota,
-  prepareEnvironment,
+  prepareWorkspace,
   refreshSeal,
-  sealEnvironment,
-  type Environment,
-} from '../../environment/index.js';
+  sealWorkspace,
+  type Workspace,
+} from '../../workspace/index.js';
 import { placeSetupOutput } from '../../image/index.js';
 import { startGhRecorder, type GhRecorder } from '../../recorder/index.js';
 import { campaignFiles, flightFiles } from '../../campaign-folder/index.js';
@@ -34,8 +34,8 @@ const MAX_GH_CALLS = 10_000;
 /** Harness config folders forced into the baseline when present, even if the codebase ignores them. */
 const HARNESS_PATHS = ['.claude', '.codex', '.agents'];
 
-/** Gives the environment to the container's user (see handOverTrees). */
-async function handOverOwnership(env: Environment): Promise<void> {
+/** Gives the workspace to the container's user (see handOverTrees). */
+async function handOverOwnership(env: Workspace): Promise<void> {
   const originRoot = path.dirname(path.dirname(env.originPath));
   await handOverTrees([env.workTree, originRoot], `${IMAGE_UID}:${IMAGE_UID}`);
 }
@@ -43,7 +43,7 @@ async function handOverOwnership(env: Environment): Promise<void> {
 /** Seeds the stand-in's state with the eval's prepared pull requests (no call recorded). */
 async function seedPullRequests(
   planned: PlannedRun,
-  env: Environment,
+  env: Workspace,
   owner: string,
   repo: string,
 ): Promise<GhPullRequest[]> {
@@ -88,7 +88,7 @@ async function startRecorder(layout: RunLayout): Promise<GhRecorder> {
 
 /**
  * Makes `dir` a folder only the orchestrator's user can enter: the
- * environments under it are handed to the container's uid, which may also be
+ * workspaces under it are handed to the container's uid, which may also be
  * a real user's on the host.
  */
 async function claimPrivateFolder(dir: string): Promise<void> {
@@ -100,8 +100,8 @@ async function claimPrivateFolder(dir: string): Promise<void> {
   if ((info.mode & 0o077) !== 0) await chmod(dir, 0o700);
 }
 
-/** The `prepare` phase: the run's folders, environment, seal, recorder and gateway, in `opened`. */
-export async function prepareEnvironmentOf(
+/** The `prepare` phase: the run's folders, workspace, seal, recorder and gateway, in `opened`. */
+export async function prepareWorkspaceOf(
   ctx: CampaignContext,
   planned: PlannedRun,
   place: RunPlace,
@@ -117,7 +117,7 @@ export async function prepareEnvironmentOf(
   await mkdir(layout.stopsDir, { recursive: true });
   await claimPrivateFolder(campaignFiles(ctx.outDir).work);
   const base = path.join(layout.envRoot, 'base');
-  const env = await prepareEnvironment({
+  const env = await prepareWorkspace({
     root: base,
     codebase,
     overlay: e.files,
@@ -134,12 +134,12 @@ export async function prepareEnvironmentOf(
   if (setup) {
     // Ignored by the codebase, so out of the baseline and of the diff; placed paths win.
     const placed = [...e.files, ...planned.condition.stage].map((p) => p.to);
-    // Linked when the run sees its environment through an overlay (a write copies up).
+    // Linked when the run sees its workspace through an overlay (a write copies up).
     await placeSetupOutput(setup, env.workTree, [...placed, ...HARNESS_PATHS], {
       link: quotaWanted,
     });
   }
-  opened.seal = await sealEnvironment(
+  opened.seal = await sealWorkspace(
     env,
     layout.hostDir,
     codebase ? [path.join(codebase.cachePath, 'objects')] : [],
@@ -170,8 +170,8 @@ export async function prepareEnvironmentOf(
 }
 
 /**
- * Hands a mounted environment to the sandbox's user, behind its quota's
- * overlay when there is one (the environment and seal then point at the view).
+ * Hands a mounted workspace to the sandbox's user, behind its quota's
+ * overlay when there is one (the workspace and seal then point at the view).
  */
 async function handOverMounted(
   ctx: CampaignContext,
@@ -191,8 +191,8 @@ async function handOverMounted(
   if (place.asRoot) await refreshSeal(opened.seal!);
 }
 
-/** The environment seen through its quota's overlay (`view`) instead of `base`. */
-function viewOf(env: Environment, base: string, view: string): Environment {
+/** The workspace seen through its quota's overlay (`view`) instead of `base`. */
+function viewOf(env: Workspace, base: string, view: string): Workspace {
   const moved = (p: string) => path.join(view, path.relative(base, p));
   return { ...env, workTree: moved(env.workTree), originPath: moved(env.originPath) };
 }

@@ -11,7 +11,7 @@ import {
   type RunTreatment,
 } from '../../artifacts/index.js';
 import { digestStops, writeCalls, writeRun } from '../../campaign-folder/index.js';
-import { measureDiff } from '../../environment/index.js';
+import { measureDiff } from '../../workspace/index.js';
 import { measureRun, runMessageChecks } from '../../measure/index.js';
 import type { Sandbox } from '../../sandbox/index.js';
 import { provenanceOf } from '../../source/index.js';
@@ -29,7 +29,7 @@ import {
   enterPhase,
   stopPhaseClock,
 } from './context.js';
-import { releaseEnvironment } from './release.js';
+import { releaseWorkspace } from './release.js';
 
 /** The `record` phase's measure: the final diff and its patch, from what the sandbox left. */
 export async function measureFinalDiff(
@@ -51,7 +51,7 @@ export async function measureFinalDiff(
 
 /**
  * Writes what the run did: the host's gh record beside it, then run.json last
- * (what a signal cut is never written), and hands the environment's release
+ * (what a signal cut is never written), and hands the workspace's release
  * to `ctx.removals`.
  */
 export async function recordRun(
@@ -75,9 +75,9 @@ export async function recordRun(
   // What a signal cut is unfinished, whatever it measured: resume replays it.
   if (ctx.cut?.()) return { status: 'failed', record };
   await writeRun(layout.dir, record);
-  // Off the critical path too: nothing reads the environment any more.
-  const keep = ctx.keepEnvironments || state.status === 'failed';
-  ctx.removals.push(releaseEnvironment(prepared, keep).catch(() => undefined));
+  // Off the critical path too: nothing reads the workspace any more.
+  const keep = ctx.keepWorkspaces || state.status === 'failed';
+  ctx.removals.push(releaseWorkspace(prepared, keep).catch(() => undefined));
   return { status: state.status, record };
 }
 

@@ -1,6 +1,6 @@
 /**
  * A run's release: its recorder and gateway closed, its quota unmounted, its
- * environment removed or kept.
+ * workspace removed or kept.
  */
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -16,14 +16,14 @@ export async function discardPreparedRun(
     ctx.live.delete(prepared.sandbox);
     await prepared.sandbox.remove().catch(() => undefined);
   }
-  await releaseEnvironment(prepared, false);
+  await releaseWorkspace(prepared, false);
 }
 
 /**
- * Unmounts a run's quota and removes its environment, or keeps it (what the
+ * Unmounts a run's quota and removes its workspace, or keeps it (what the
  * run left, copied out of the quota's memory first) for a person to look at.
  */
-export async function releaseEnvironment(prepared: PreparedRun, keep: boolean): Promise<void> {
+export async function releaseWorkspace(prepared: PreparedRun, keep: boolean): Promise<void> {
   const { quota, layout } = prepared;
   await prepared.recorder?.close();
   await prepared.gateway?.close();

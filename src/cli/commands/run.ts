@@ -119,7 +119,7 @@ function addRunOptions(command: Command): Command {
       'seconds per run, overriding the eval set',
       positiveInt('--timeout'),
     )
-    .option('--keep-envs', 'keep every environment (work tree + origin) under <out>/work')
+    .option('--keep-envs', 'keep every workspace (work tree + origin) under <out>/work')
     .option('--base <image>', 'base image of the test image (default: EVALRIG_BASE_IMAGE)')
     .option('--no-report', 'do not write the report at the end')
     .option(
@@ -202,7 +202,7 @@ async function playCampaign(
     conditions: flags.condition,
     stopAtHandOver: flags.stopAtHandOver,
     timeoutS: flags.timeout,
-    keepEnvironments: flags.keepEnvs,
+    keepWorkspaces: flags.keepEnvs,
     baseImage: flags.base,
     engines: engineChoices(flags),
     ...(flags.maxCost === undefined ? {} : { maxCostUsd: flags.maxCost }),

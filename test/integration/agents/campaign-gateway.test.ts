@@ -71,7 +71,7 @@ describe('campaign: a claude-code run closes its model gateway whatever happens'
       image: { tag: image.tag, id: image.id },
       codebases: new Map(),
       stopAtHandOver: false,
-      keepEnvironments: false,
+      keepWorkspaces: false,
       maxOutputBytes: 1024 * 1024,
       maxPatchBytes: 1024 * 1024,
       live: new Set<Sandbox>(),

@@ -144,7 +144,7 @@ describe('campaign: evalrig run with the scripted agent in real containers', fun
         scripts: { touch: { turns: [{ actions: [{ write: 'new.txt', content: 'x\n' }] }] } },
         set: { evals: [{ id: 'touch', prompt: 'p', runs: 2 }] },
       });
-      await playCampaign(ws, { keepEnvironments: true });
+      await playCampaign(ws, { keepWorkspaces: true });
     });
     after(() => ws.cleanup());
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { removeRemote, setOriginAndUpstreams } from '../../../src/environment/config-file.js';
+import { removeRemote, setOriginAndUpstreams } from '../../../src/workspace/config-file.js';
 import { rawGit, tempDir } from '../source/fixtures.js';
 
 /** A value exactly as git reads it (rawGit trims its output). */
@@ -15,7 +15,7 @@ function configValue(repo: string, key: string): string {
   return out.slice(0, -1);
 }
 
-describe('environment: the config file written in place of git remote and git push -u', () => {
+describe('workspace: the config file written in place of git remote and git push -u', () => {
   let tmp: ReturnType<typeof tempDir>;
   beforeEach(() => {
     tmp = tempDir('config-file');

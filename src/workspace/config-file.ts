@@ -4,7 +4,7 @@ import { readFile, rename, writeFile } from 'node:fs/promises';
  * Small, exact edits of a repository's `config` file that git itself has just
  * written (by `clone` or `init`), done in place of `git remote set-url`,
  * `git remote remove` and `git branch --set-upstream-to`: each of those is a
- * process, and a prepared environment needs up to four of them. The file is
+ * process, and a prepared workspace needs up to four of them. The file is
  * written as git writes it (same quoting, same section layout) and replaced
  * atomically, so a git process reading it meanwhile sees the old or the new
  * file, never half of one.

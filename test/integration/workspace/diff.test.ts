@@ -4,13 +4,13 @@ import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 import {
   BASELINE_REF,
-  EnvironmentError,
+  WorkspaceError,
   measureDiff,
-  prepareEnvironment,
-  sealEnvironment,
-  type Environment,
+  prepareWorkspace,
+  sealWorkspace,
+  type Workspace,
   type Seal,
-} from '../../../src/environment/index.js';
+} from '../../../src/workspace/index.js';
 import { materializeCodebase, resolveCodebases } from '../../../src/source/index.js';
 import { NO_DIFF } from '../../support/records.js';
 import { makeSourceRepo, rawGit, tempDir, writeFiles } from '../source/fixtures.js';
@@ -22,9 +22,9 @@ const NOTHING = {
   patch_bytes: 0,
 };
 
-describe('environment: measuring the diff against refs/evalrig/baseline', () => {
+describe('workspace: measuring the diff against refs/evalrig/baseline', () => {
   let tmp: ReturnType<typeof tempDir>;
-  let env: Environment;
+  let env: Workspace;
   let seal: Seal;
 
   beforeEach(async () => {
@@ -34,12 +34,12 @@ describe('environment: measuring the diff against refs/evalrig/baseline', () => 
       { source: { url: repo.dir, ref: 'main' }, baseDir: '/' },
     ]);
     const cachePath = await materializeCodebase(resolved!, { cacheDir: join(tmp.dir, 'cache') });
-    env = await prepareEnvironment({
+    env = await prepareWorkspace({
       root: join(tmp.dir, 'env'),
       codebase: { resolved: resolved!, cachePath },
       remote: { owner: 'acme', name: 'toy' },
     });
-    seal = await sealEnvironment(env, join(tmp.dir, 'host'), [join(cachePath, 'objects')]);
+    seal = await sealWorkspace(env, join(tmp.dir, 'host'), [join(cachePath, 'objects')]);
   });
 
   afterEach(() => tmp.cleanup());
@@ -216,7 +216,7 @@ describe('environment: measuring the diff against refs/evalrig/baseline', () => 
       () => undefined,
       (caught: Error) => caught,
     );
-    expect(error).to.be.instanceOf(EnvironmentError);
+    expect(error).to.be.instanceOf(WorkspaceError);
     expect(error?.message).to.equal(`${env.workTree} is not a folder any more`);
   });
 });

@@ -13,9 +13,9 @@ import { checkRelative, placePaths, presentInTree } from './place.js';
 import {
   BASELINE_MESSAGE,
   BASELINE_REF,
-  EnvironmentError,
-  type Environment,
-  type EnvironmentSpec,
+  WorkspaceError,
+  type Workspace,
+  type WorkspaceSpec,
 } from './types.js';
 
 const REMOTE_PART = /^(?!\.{1,2}$)[A-Za-z0-9_.-]+$/;
@@ -43,7 +43,7 @@ const REMOTE_PART = /^(?!\.{1,2}$)[A-Za-z0-9_.-]+$/;
  *
  * @example
  * const cachePath = await materializeCodebase(resolved);
- * const env = await prepareEnvironment({
+ * const env = await prepareWorkspace({
  *   root: '/out/runs/e1-with_skill-1',
  *   codebase: { resolved, cachePath },
  *   overlay: [{ from: '/evals/files/TASK.md', to: 'docs/TASK.md' }],
@@ -53,10 +53,10 @@ const REMOTE_PART = /^(?!\.{1,2}$)[A-Za-z0-9_.-]+$/;
  *   originUrl: '/remote/acme/toy.git',
  * });
  */
-export async function prepareEnvironment(spec: EnvironmentSpec): Promise<Environment> {
+export async function prepareWorkspace(spec: WorkspaceSpec): Promise<Workspace> {
   const { owner, name } = spec.remote;
   if (!REMOTE_PART.test(owner) || !REMOTE_PART.test(name)) {
-    throw new EnvironmentError(
+    throw new WorkspaceError(
       `remote "${owner}/${name}" must be two names of letters, digits, '.', '_' or '-'`,
     );
   }
@@ -101,7 +101,7 @@ interface CheckedOut {
 
 /** The codebase's commit checked out on `branch` from its cache entry's objects. */
 async function checkoutCodebase(
-  spec: EnvironmentSpec,
+  spec: WorkspaceSpec,
   workTree: string,
   branch: string,
 ): Promise<CheckedOut> {
@@ -109,7 +109,7 @@ async function checkoutCodebase(
   const { resolved, cachePath } = spec.codebase;
   const entry = await readCacheEntry(cachePath);
   if (entry.commit !== resolved.commit) {
-    throw new EnvironmentError(
+    throw new WorkspaceError(
       `cache entry ${cachePath} holds commit ${entry.commit}, not ${resolved.commit}`,
     );
   }
@@ -132,7 +132,7 @@ async function checkoutCodebase(
 
 /** The baseline commit: the checkout plus what the runner placed (overlay, staged, forced). */
 async function commitBaseline(
-  spec: EnvironmentSpec,
+  spec: WorkspaceSpec,
   workTree: string,
   forced: readonly string[],
   { parent, date, renormalize }: CheckedOut,
@@ -196,7 +196,7 @@ async function writeBranchRefs(
 
 async function claimRoot(root: string): Promise<void> {
   if (existsSync(root) && (await readdir(root)).length > 0) {
-    throw new EnvironmentError(`environment folder ${root} already exists and is not empty`);
+    throw new WorkspaceError(`workspace folder ${root} already exists and is not empty`);
   }
   await mkdir(root, { recursive: true });
 }

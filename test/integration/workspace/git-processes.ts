@@ -18,7 +18,7 @@ const PROTECTIVE = new Set(['core.hooksPath=/dev/null', 'core.fsmonitor=false'])
  * Nothing else in the process may run git meanwhile.
  *
  * @example
- * const { processes } = await countGitProcesses(() => prepareEnvironment(spec));
+ * const { processes } = await countGitProcesses(() => prepareWorkspace(spec));
  * expect(processes).to.have.length.at.most(8);
  */
 export async function countGitProcesses<T>(body: () => Promise<T>): Promise<GitProcesses<T>> {

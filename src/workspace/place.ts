@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { copyFile, lstat, mkdir, readdir, rm, stat, unlink } from 'node:fs/promises';
 import { isAbsolute, join, normalize, sep } from 'node:path';
-import { EnvironmentError, type PlacedPath } from './types.js';
+import { WorkspaceError, type PlacedPath } from './types.js';
 
 /**
  * Checks a work-tree-relative path: relative, inside the work tree, not into
@@ -11,10 +11,10 @@ export function checkRelative(to: string, what: string): string {
   const normal = normalize(to).split(sep).join('/').replace(/\/+$/, '');
   const clean = normal === '.' ? '' : normal;
   if (isAbsolute(to) || clean === '..' || clean.startsWith('../')) {
-    throw new EnvironmentError(`${what} "${to}" must be a path inside the work tree`);
+    throw new WorkspaceError(`${what} "${to}" must be a path inside the work tree`);
   }
   if (clean === '.git' || clean.startsWith('.git/')) {
-    throw new EnvironmentError(`${what} "${to}" points into .git`);
+    throw new WorkspaceError(`${what} "${to}" points into .git`);
   }
   return clean;
 }
@@ -45,7 +45,7 @@ export async function placePaths(
     try {
       kind = await stat(from);
     } catch {
-      throw new EnvironmentError(`${what} source ${from} does not exist`);
+      throw new WorkspaceError(`${what} source ${from} does not exist`);
     }
     if (kind.isDirectory()) {
       await realFolder(workTree, target);
@@ -56,7 +56,7 @@ export async function placePaths(
       }
     } else {
       if (target === '') {
-        throw new EnvironmentError(`${what} target "${to}" must name a file for file ${from}`);
+        throw new WorkspaceError(`${what} target "${to}" must name a file for file ${from}`);
       }
       await placeFile(workTree, from, target);
       placed.push(target);
@@ -124,7 +124,7 @@ async function filesUnder(dir: string, prefix = '', seen: string[] = []): Promis
   const here = await stat(join(dir, prefix));
   const id = `${here.dev}:${here.ino}`;
   if (seen.includes(id)) {
-    throw new EnvironmentError(`${join(dir, prefix)} links back to a folder that contains it`);
+    throw new WorkspaceError(`${join(dir, prefix)} links back to a folder that contains it`);
   }
   const files: string[] = [];
   for (const name of (await readdir(join(dir, prefix))).sort()) {
@@ -133,7 +133,7 @@ async function filesUnder(dir: string, prefix = '', seen: string[] = []): Promis
     try {
       kind = await stat(join(dir, relative));
     } catch {
-      throw new EnvironmentError(`${join(dir, relative)} is a link to nothing`);
+      throw new WorkspaceError(`${join(dir, relative)} is a link to nothing`);
     }
     if (kind.isDirectory()) files.push(...(await filesUnder(dir, relative, [...seen, id])));
     else files.push(relative);

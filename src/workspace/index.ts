@@ -2,9 +2,9 @@
  * Task repositories: one per (eval, condition, run), made from the codebase
  * cache, and what changed in them since their baseline.
  */
-export { prepareEnvironment } from './prepare.js';
+export { prepareWorkspace } from './prepare.js';
 export { handOverTrees } from './ownership.js';
-export { isAncestorIn, refreshSeal, sealEnvironment, type Seal } from './seal.js';
+export { isAncestorIn, refreshSeal, sealWorkspace, type Seal } from './seal.js';
 export {
   DEFAULT_DISK_BYTES,
   canMountQuota,
@@ -16,10 +16,10 @@ export { DEFAULT_MAX_PATCH_BYTES, measureDiff, type MeasureOptions } from './dif
 export {
   BASELINE_MESSAGE,
   BASELINE_REF,
-  EnvironmentError,
+  WorkspaceError,
   type DiffCounts,
   type DiffMeasure,
-  type Environment,
-  type EnvironmentSpec,
+  type Workspace,
+  type WorkspaceSpec,
   type PlacedPath,
 } from './types.js';

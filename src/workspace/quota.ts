@@ -1,13 +1,13 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { EnvironmentError } from './types.js';
+import { WorkspaceError } from './types.js';
 
 /** What a run may write when the eval set says nothing (bytes). */
 export const DEFAULT_DISK_BYTES = 2 * 1024 ** 3;
 
 /**
- * A disk quota for what a run writes: the prepared environment (`base`) is
+ * A disk quota for what a run writes: the prepared workspace (`base`) is
  * the read-only lower layer of an overlay whose upper layer is a tmpfs of
  * `bytes`; the container sees the overlay (`view`). Writes beyond the quota
  * fail with ENOSPC in the container, the prepared files (and the cache objects
@@ -33,7 +33,7 @@ export function canMountQuota(): boolean {
 async function mount(args: readonly string[]): Promise<void> {
   const r = await execa('mount', [...args], { reject: false, timeout: 30_000 });
   if (r.exitCode !== 0) {
-    throw new EnvironmentError(`mount ${args.join(' ')} failed: ${String(r.stderr).trim()}`);
+    throw new WorkspaceError(`mount ${args.join(' ')} failed: ${String(r.stderr).trim()}`);
   }
 }
 
@@ -43,7 +43,7 @@ async function unmountIfMounted(target: string): Promise<void> {
 }
 
 /**
- * Mounts the quota for the environment prepared in `base`, under `root`:
+ * Mounts the quota for the workspace prepared in `base`, under `root`:
  * `root/quota` (tmpfs: `upper`, `scratch`) and `root/view` (the overlay).
  *
  * @example

@@ -14,12 +14,12 @@ import {
 import { join } from 'node:path';
 import {
   BASELINE_REF,
-  EnvironmentError,
+  WorkspaceError,
   measureDiff,
-  sealEnvironment,
-  prepareEnvironment,
-  type EnvironmentSpec,
-} from '../../../src/environment/index.js';
+  sealWorkspace,
+  prepareWorkspace,
+  type WorkspaceSpec,
+} from '../../../src/workspace/index.js';
 import {
   defaultSharing,
   materializeCodebase,
@@ -36,7 +36,7 @@ import {
 } from '../source/fixtures.js';
 import { NO_DIFF } from '../../support/records.js';
 
-describe('environment: task repositories made from the codebase cache', () => {
+describe('workspace: task repositories made from the codebase cache', () => {
   let tmp: ReturnType<typeof tempDir>;
   let repo: SourceRepo;
   let host: string;
@@ -47,12 +47,12 @@ describe('environment: task repositories made from the codebase cache', () => {
     return { resolved: resolved!, cachePath: await materializeCodebase(resolved!, { cacheDir }) };
   }
 
-  function spec(name: string, more: Partial<EnvironmentSpec> = {}): EnvironmentSpec {
+  function spec(name: string, more: Partial<WorkspaceSpec> = {}): WorkspaceSpec {
     return { root: join(tmp.dir, 'envs', name), remote: { owner: 'acme', name: 'toy' }, ...more };
   }
 
   beforeEach(() => {
-    tmp = tempDir('environment');
+    tmp = tempDir('workspace');
     repo = makeSourceRepo(join(tmp.dir, 'toy'));
     // Build output in the source, ignored: never carried.
     writeFiles(repo.dir, { 'target/debug/app': 'binary', 'node_modules/dep/index.js': 'x' });
@@ -68,7 +68,7 @@ describe('environment: task repositories made from the codebase cache', () => {
   afterEach(() => tmp.cleanup());
 
   it('is the codebase with its history, on its branch, a baseline on top, no source remote, a clean tree', async () => {
-    const env = await prepareEnvironment(spec('e1', { codebase: await codebase('main') }));
+    const env = await prepareWorkspace(spec('e1', { codebase: await codebase('main') }));
     const work = env.workTree;
     expect(work).to.equal(join(tmp.dir, 'envs', 'e1', 'work'));
     expect(rawGit(work, 'log', '--format=%s')).to.equal('evalrig task baseline\nsecond\nfirst');
@@ -91,10 +91,10 @@ describe('environment: task repositories made from the codebase cache', () => {
   });
 
   it('starts a tag on the default branch and a branch on its own branch', async () => {
-    const tagged = await prepareEnvironment(spec('tag', { codebase: await codebase('v1.0') }));
+    const tagged = await prepareWorkspace(spec('tag', { codebase: await codebase('v1.0') }));
     expect(rawGit(tagged.workTree, 'symbolic-ref', '--short', 'HEAD')).to.equal('main');
     expect(rawGit(tagged.workTree, 'rev-parse', 'HEAD~1')).to.equal(repo.commits[1]);
-    const feature = await prepareEnvironment(
+    const feature = await prepareWorkspace(
       spec('feature', { codebase: await codebase('feature') }),
     );
     expect(rawGit(feature.workTree, 'symbolic-ref', '--short', 'HEAD')).to.equal('feature');
@@ -105,7 +105,7 @@ describe('environment: task repositories made from the codebase cache', () => {
   });
 
   it('places the overlay at its declared paths and forces runner paths into the baseline though ignored', async () => {
-    const env = await prepareEnvironment(
+    const env = await prepareWorkspace(
       spec('overlay', {
         codebase: await codebase('main'),
         overlay: [
@@ -134,7 +134,7 @@ describe('environment: task repositories made from the codebase cache', () => {
   it('keeps ignored output a runner did not place out of the baseline', async () => {
     const built = join(host, 'built');
     writeFiles(built, { 'a.txt': 'kept\n' });
-    const env = await prepareEnvironment(
+    const env = await prepareWorkspace(
       spec('ignored', {
         codebase: await codebase('main'),
         overlay: [{ from: built, to: 'pkg' }],
@@ -148,10 +148,10 @@ describe('environment: task repositories made from the codebase cache', () => {
     expect(tree).to.not.match(/target|node_modules|debug\.log/);
   });
 
-  it('hardlinks objects from the cache into every environment of one commit', async () => {
+  it('hardlinks objects from the cache into every workspace of one commit', async () => {
     const cb = { ...(await codebase('main')), sharing: 'hardlink' as const };
-    const one = await prepareEnvironment(spec('h1', { codebase: cb }));
-    const two = await prepareEnvironment(spec('h2', { codebase: cb }));
+    const one = await prepareWorkspace(spec('h1', { codebase: cb }));
+    const two = await prepareWorkspace(spec('h2', { codebase: cb }));
     expect(one.objects).to.equal('hardlink');
     const packs = readdirSync(join(cb.cachePath, 'objects', 'pack')).filter((f) =>
       f.endsWith('.pack'),
@@ -170,7 +170,7 @@ describe('environment: task repositories made from the codebase cache', () => {
   });
 
   it('has a local bare origin holding the baseline, at the URL asked for, and a prepared start branch', async () => {
-    const env = await prepareEnvironment(
+    const env = await prepareWorkspace(
       spec('origin', {
         codebase: await codebase('main'),
         originUrl: '/remote/acme/toy.git',
@@ -201,7 +201,7 @@ describe('environment: task repositories made from the codebase cache', () => {
   });
 
   it('without a codebase is a fresh repository holding only the overlay', async () => {
-    const env = await prepareEnvironment(
+    const env = await prepareWorkspace(
       spec('fresh', { overlay: [{ from: join(host, 'TASK.md'), to: 'TASK.md' }] }),
     );
     expect(rawGit(env.workTree, 'log', '--format=%s')).to.equal('evalrig task baseline');
@@ -214,14 +214,14 @@ describe('environment: task repositories made from the codebase cache', () => {
     const busy = join(tmp.dir, 'busy');
     mkdirSync(busy);
     writeFileSync(join(busy, 'x'), 'x');
-    const refuse = async (s: EnvironmentSpec): Promise<Error> =>
-      prepareEnvironment(s).then(
+    const refuse = async (s: WorkspaceSpec): Promise<Error> =>
+      prepareWorkspace(s).then(
         () => new Error('no failure'),
         (error: Error) => error,
       );
     const notEmpty = await refuse({ ...spec('x'), root: busy });
-    expect(notEmpty).to.be.instanceOf(EnvironmentError);
-    expect(notEmpty.message).to.equal(`environment folder ${busy} already exists and is not empty`);
+    expect(notEmpty).to.be.instanceOf(WorkspaceError);
+    expect(notEmpty.message).to.equal(`workspace folder ${busy} already exists and is not empty`);
     const outside = await refuse(
       spec('y', { overlay: [{ from: join(host, 'TASK.md'), to: '../up' }] }),
     );
@@ -231,20 +231,20 @@ describe('environment: task repositories made from the codebase cache', () => {
     );
     expect(intoGit.message).to.equal('staged path target ".git/hooks/x" points into .git');
     const remote = await refuse({ ...spec('w'), remote: { owner: '..', name: 'toy' } });
-    expect(remote).to.be.instanceOf(EnvironmentError);
+    expect(remote).to.be.instanceOf(WorkspaceError);
   });
 
-  it('keeps working from a cache whose objects were chowned to uid 1000 through an environment', async function () {
+  it('keeps working from a cache whose objects were chowned to uid 1000 through a workspace', async function () {
     if (process.getuid?.() !== 0) this.skip();
     const cb = await codebase('main');
-    await prepareEnvironment(spec('owned', { codebase: cb }));
-    // Objects are hardlinked: chowning the environment chowns the cached pack too.
+    await prepareWorkspace(spec('owned', { codebase: cb }));
+    // Objects are hardlinked: chowning the workspace chowns the cached pack too.
     execFileSync('chown', ['-R', '1000:1000', join(tmp.dir, 'envs', 'owned')]);
     const pack = readdirSync(join(cb.cachePath, 'objects', 'pack')).find((f) =>
       f.endsWith('.pack'),
     )!;
     expect(statSync(join(cb.cachePath, 'objects', 'pack', pack)).uid).to.equal(1000);
-    const second = await prepareEnvironment(spec('after', { codebase: cb }));
+    const second = await prepareWorkspace(spec('after', { codebase: cb }));
     expect(rawGit(second.workTree, 'rev-parse', 'HEAD~1')).to.equal(repo.commits[1]);
   });
 
@@ -260,7 +260,7 @@ describe('environment: task repositories made from the codebase cache', () => {
     rawGit(repo.dir, 'add', 'future.txt');
     rawGit(repo.dir, 'commit', '-q', '-m', 'the future');
     rawGit(repo.dir, 'tag', 'v2.0');
-    const env = await prepareEnvironment(
+    const env = await prepareWorkspace(
       spec('past', {
         codebase: await codebase('v1.0'),
         staged: [{ from: join(host, 'skill'), to: '.claude/skills/tdd' }],
@@ -289,7 +289,7 @@ describe('environment: task repositories made from the codebase cache', () => {
     expect(defaultSharing(0)).to.equal('hardlink');
     expect(defaultSharing(1000)).to.equal('copy');
     const cb = { ...(await codebase('main')), sharing: 'copy' as const };
-    const env = await prepareEnvironment(spec('copied', { codebase: cb }));
+    const env = await prepareWorkspace(spec('copied', { codebase: cb }));
     expect(env.objects).to.equal('copy');
     const packDir = join(cb.cachePath, 'objects', 'pack');
     for (const file of readdirSync(packDir)) {
@@ -305,7 +305,7 @@ describe('environment: task repositories made from the codebase cache', () => {
     chmodSync(own, 0o644);
     writeFileSync(own, 'poisoned');
     expect(await verifyCacheEntry(cb.cachePath, cb.resolved.commit)).to.equal(undefined);
-    const next = await prepareEnvironment(spec('next', { codebase: cb }));
+    const next = await prepareWorkspace(spec('next', { codebase: cb }));
     expect(rawGit(next.workTree, 'rev-parse', 'HEAD~1')).to.equal(repo.commits[1]);
     expect(rawGit(next.workTree, 'status', '--porcelain')).to.equal('');
   });
@@ -319,16 +319,14 @@ describe('environment: task repositories made from the codebase cache', () => {
     rawGit(repo.dir, 'add', '.gitattributes');
     rawGit(repo.dir, 'commit', '-q', '-m', 'normalise text');
     const cb = await codebase('main');
-    const env = await prepareEnvironment(
+    const env = await prepareWorkspace(
       spec('crlf', { codebase: cb, overlay: [{ from: join(host, 'TASK.md'), to: 'TASK.md' }] }),
     );
     // The agent sees the checkout as it is; the baseline holds what git add makes of it.
     expect(readFileSync(join(env.workTree, 'win.txt'), 'utf8')).to.equal('one\r\ntwo\r\n');
     expect(rawGit(env.workTree, 'show', `${BASELINE_REF}:win.txt`)).to.equal('one\ntwo');
     expect(rawGit(env.workTree, 'show', `${BASELINE_REF}:sub/also.txt`)).to.equal('a\nb');
-    const seal = await sealEnvironment(env, `${env.workTree}-host`, [
-      join(cb.cachePath, 'objects'),
-    ]);
+    const seal = await sealWorkspace(env, `${env.workTree}-host`, [join(cb.cachePath, 'objects')]);
     expect(await measureDiff(seal)).to.include({ ...NO_DIFF, patch: '' });
     // Re-reading every file changes nothing.
     rawGit(env.workTree, 'add', '--renormalize', '.');
@@ -349,7 +347,7 @@ describe('environment: task repositories made from the codebase cache', () => {
       symlinkSync(join(outside, 'keep.txt'), join(repo.dir, 'NOTES.md'));
       rawGit(repo.dir, 'add', '-f', '.claude', 'docs', 'NOTES.md');
       rawGit(repo.dir, 'commit', '-q', '-m', 'links to the host');
-      const env = await prepareEnvironment(
+      const env = await prepareWorkspace(
         spec('links', {
           codebase: await codebase('main'),
           overlay: [
@@ -381,7 +379,7 @@ describe('environment: task repositories made from the codebase cache', () => {
       symlinkSync(outside, join(repo.dir, '.claude'));
       rawGit(repo.dir, 'add', '-f', '.claude');
       rawGit(repo.dir, 'commit', '-q', '-m', 'a link to the host');
-      const env = await prepareEnvironment(
+      const env = await prepareWorkspace(
         spec('beyond', {
           codebase: await codebase('main'),
           forcedPaths: ['.claude', '.claude/settings.json'],
@@ -398,7 +396,7 @@ describe('environment: task repositories made from the codebase cache', () => {
       symlinkSync(join(outside, 'keep.txt'), join(repo.dir, 'kit', 'SKILL.md'));
       rawGit(repo.dir, 'add', '-f', 'cfg', 'kit');
       rawGit(repo.dir, 'commit', '-q', '-m', 'more links');
-      const env = await prepareEnvironment(
+      const env = await prepareWorkspace(
         spec('nested', {
           codebase: await codebase('main'),
           staged: [
@@ -431,7 +429,7 @@ describe('environment: task repositories made from the codebase cache', () => {
       expect(statSync(cb.cachePath).dev).to.not.equal(statSync(tmp.dir).dev);
       // The eval set's files on the other filesystem too.
       writeFiles(join(mount, 'evals'), { 'TASK.md': '# from elsewhere\n' });
-      const env = await prepareEnvironment(
+      const env = await prepareWorkspace(
         spec('cross', {
           codebase: cb,
           overlay: [{ from: join(mount, 'evals', 'TASK.md'), to: 'TASK.md' }],

@@ -1,17 +1,13 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
-import {
-  measureDiff,
-  prepareEnvironment,
-  sealEnvironment,
-} from '../../../src/environment/index.js';
+import { measureDiff, prepareWorkspace, sealWorkspace } from '../../../src/workspace/index.js';
 import { materializeCodebase, resolveCodebases } from '../../../src/source/index.js';
 import { makeSourceRepo, tempDir, writeFiles } from '../source/fixtures.js';
 import { countGitProcesses } from './git-processes.js';
 
 /**
  * Every git process costs a fork and exec and git's start-up, which on a
- * small machine is most of an environment's cost: these are the budgets.
+ * small machine is most of a workspace's cost: these are the budgets.
  */
 /** `git-upload-pack ...` -> upload-pack; `git --git-dir=x add ...` -> add. */
 function subcommand(argv: readonly string[]): string {
@@ -20,7 +16,7 @@ function subcommand(argv: readonly string[]): string {
   return argv.slice(1).find((arg) => !arg.startsWith('-')) ?? '';
 }
 
-describe('environment: git processes per run', () => {
+describe('workspace: git processes per run', () => {
   let tmp: ReturnType<typeof tempDir>;
   beforeEach(() => {
     tmp = tempDir('processes');
@@ -34,7 +30,7 @@ describe('environment: git processes per run', () => {
     ]);
     const cachePath = await materializeCodebase(resolved!, { cacheDir: join(tmp.dir, 'cache') });
     const prepared = await countGitProcesses(() =>
-      prepareEnvironment({
+      prepareWorkspace({
         root: join(tmp.dir, 'env'),
         codebase: { resolved: resolved!, cachePath },
         remote: { owner: 'acme', name: 'toy' },
@@ -49,7 +45,7 @@ describe('environment: git processes per run', () => {
       expect(names).to.not.include(costly);
     }
 
-    const seal = await sealEnvironment(prepared.value, join(tmp.dir, 'host'), [
+    const seal = await sealWorkspace(prepared.value, join(tmp.dir, 'host'), [
       join(cachePath, 'objects'),
     ]);
     writeFiles(prepared.value.workTree, { 'src/lib.txt': 'changed\n', 'new.txt': 'n\n' });

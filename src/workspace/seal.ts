@@ -3,21 +3,21 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { runGit } from '../git/index.js';
 import { checkObjectFolder } from '../untrusted/index.js';
-import type { Environment } from './types.js';
+import type { Workspace } from './types.js';
 
 /**
- * The host's own record of an environment, taken at preparation before the
+ * The host's own record of a workspace, taken at preparation before the
  * agent can touch anything, and kept where the container cannot reach: a git
  * dir of evalrig's (its config only) holding the baseline's new objects and
  * the index of the prepared tree, borrowing the rest from trusted object
- * folders (the codebase cache). Every later measure of the environment runs
+ * folders (the codebase cache). Every later measure of the workspace runs
  * git here, never in the agent's repository; the baseline is the commit the
  * host recorded, never the agent's ref.
  */
 export interface Seal {
-  /** The environment's work tree (host path; what is measured). */
+  /** The workspace's work tree (host path; what is measured). */
   readonly workTree: string;
-  /** evalrig's git dir for this environment. */
+  /** evalrig's git dir for this workspace. */
   readonly gitDir: string;
   /** The baseline commit, as recorded at preparation. */
   readonly baseline: string;
@@ -32,17 +32,17 @@ const SEAL_CONFIG =
   '[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tcommitGraph = false\n\tmultiPackIndex = false\n';
 
 /**
- * Seals a freshly prepared environment into `hostDir` (a folder only the
+ * Seals a freshly prepared workspace into `hostDir` (a folder only the
  * orchestrator's user can enter). `trustedObjects` are object folders the
- * host owns (the codebase cache's) that the environment's objects came from.
+ * host owns (the codebase cache's) that the workspace's objects came from.
  *
  * @example
- * const env = await prepareEnvironment(spec);
- * const seal = await sealEnvironment(env, join(root, 'host'), [join(cachePath, 'objects')]);
+ * const env = await prepareWorkspace(spec);
+ * const seal = await sealWorkspace(env, join(root, 'host'), [join(cachePath, 'objects')]);
  * const diff = await measureDiff(seal);
  */
-export async function sealEnvironment(
-  env: Environment,
+export async function sealWorkspace(
+  env: Workspace,
   hostDir: string,
   trustedObjects: readonly string[],
 ): Promise<Seal> {

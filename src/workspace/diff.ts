@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { git, runGit, type GitResult } from '../git/index.js';
 import { UntrustedFileError, readUntrustedFile } from '../untrusted/index.js';
 import type { Seal } from './seal.js';
-import { EnvironmentError, type DiffCounts, type DiffMeasure } from './types.js';
+import { WorkspaceError, type DiffCounts, type DiffMeasure } from './types.js';
 
 /** Patch size kept by default (bytes). */
 export const DEFAULT_MAX_PATCH_BYTES = 1_000_000;
@@ -27,7 +27,7 @@ const COUNTS_ROOM = 1024 * 1024;
 const MAX_AGENT_INDEX_BYTES = 256 * 1024 * 1024;
 
 /**
- * Measures what changed in an environment since its baseline: the work tree
+ * Measures what changed in a workspace since its baseline: the work tree
  * as it is (committed or not, untracked non-ignored files included, ignored
  * files excluded) against the baseline commit the host recorded.
  *
@@ -58,7 +58,7 @@ export async function measureDiff(
   const limit = options.maxPatchBytes ?? DEFAULT_MAX_PATCH_BYTES;
   const { workTree, gitDir, baseline } = seal;
   const top = await lstat(workTree).catch(() => undefined);
-  if (!top?.isDirectory()) throw new EnvironmentError(`${workTree} is not a folder any more`);
+  if (!top?.isDirectory()) throw new WorkspaceError(`${workTree} is not a folder any more`);
   const where = [`--git-dir=${gitDir}`, `--work-tree=${workTree}`];
   const opts = { cwd: gitDir };
   const excluded = await nestedRepositories(workTree);

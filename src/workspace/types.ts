@@ -9,9 +9,9 @@ export interface PlacedPath {
   to: string;
 }
 
-/** What one (eval, condition, run) environment is made of. */
-export interface EnvironmentSpec {
-  /** Folder to create the environment in (must not exist, or be empty). */
+/** What one (eval, condition, run) workspace is made of. */
+export interface WorkspaceSpec {
+  /** Folder to create the workspace in (must not exist, or be empty). */
   root: string;
   /**
    * The codebase checkout; absent: a fresh `git init` repository holding only
@@ -35,7 +35,7 @@ export interface EnvironmentSpec {
 }
 
 /** A prepared task repository. */
-export interface Environment {
+export interface Workspace {
   /** `<root>/work`. */
   workTree: string;
   /** Host path of the bare origin. */
@@ -70,10 +70,10 @@ export interface DiffMeasure extends DiffCounts {
   patch_bytes: number;
 }
 
-/** An environment cannot be made or measured (a bad spec, a folder in the way, no baseline). */
-export class EnvironmentError extends EvalrigError {}
+/** A workspace cannot be made or measured (a bad spec, a folder in the way, no baseline). */
+export class WorkspaceError extends EvalrigError {}
 
-/** The ref every environment's baseline commit is marked with. */
+/** The ref every workspace's baseline commit is marked with. */
 export const BASELINE_REF = 'refs/evalrig/baseline';
 
 /** Message of the baseline commit. */
