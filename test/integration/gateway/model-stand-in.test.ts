@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import schema from '../../../src/model-stand-in/model-script.schema.json' with { type: 'json' };
@@ -8,12 +7,10 @@ import {
   checkModelScript,
   loadModelScript,
   ModelScriptError,
-  startModelStandIn,
   type ModelScript,
-  type ModelStandIn,
 } from '../../../src/model-stand-in/index.js';
 
-import { post, type Answer } from '../model-stand-in/http.js';
+import { post, standInPerTest, type Answer } from '../model-stand-in/http.js';
 
 const FIXTURE = 'test/fixtures/transcripts/claude-code-2.1.332/model-script.json';
 
@@ -38,21 +35,8 @@ const ASK = {
 };
 
 describe('model stand-in', () => {
-  let dir: string;
-  let standIn: ModelStandIn | undefined;
-  beforeEach(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'evalrig-standin-'));
-  });
-  afterEach(async () => {
-    await standIn?.close();
-    standIn = undefined;
-    await rm(dir, { recursive: true, force: true });
-  });
-  const start = async (script: ModelScript): Promise<string> => {
-    const socketPath = path.join(dir, 'model.sock');
-    standIn = await startModelStandIn({ script, listen: { socketPath } });
-    return socketPath;
-  };
+  const t = standInPerTest('evalrig-standin-');
+  const start = (script: ModelScript): Promise<string> => t.start(script);
 
   describe('script', () => {
     const problem = (value: unknown): string => {
@@ -96,7 +80,7 @@ describe('model stand-in', () => {
     });
 
     it('says when the file is not JSON, with exit code 2 and no stack for the user', async () => {
-      const file = path.join(dir, 'bad.json');
+      const file = path.join(t.dir(), 'bad.json');
       await writeFile(file, '{"responses": [');
       const e = await loadModelScript(file).then(
         () => null,
@@ -182,7 +166,7 @@ describe('model stand-in', () => {
         cache_creation_input_tokens: 5,
       },
     });
-    expect(standIn!.remaining()).to.equal(0);
+    expect(t.standIn().remaining()).to.equal(0);
   });
 
   it('answers one JSON message when the request does not stream', async () => {
@@ -225,7 +209,12 @@ describe('model stand-in', () => {
     expect(JSON.parse(none.body).error.message).to.equal(
       'the model script has no response left for request 4 (it holds 3)',
     );
-    expect(standIn!.requests().map((r) => r.response)).to.deep.equal([1, 0, 2, null]);
+    expect(
+      t
+        .standIn()
+        .requests()
+        .map((r) => r.response),
+    ).to.deep.equal([1, 0, 2, null]);
   });
 
   it('says so when responses are left but none fits the request', async () => {
@@ -237,7 +226,7 @@ describe('model stand-in', () => {
     expect(JSON.parse(answer.body).error.message).to.equal(
       'the model script has no response left whose "when" fits request 1 (1 of 1 not played)',
     );
-    expect(standIn!.remaining()).to.equal(1);
+    expect(t.standIn().remaining()).to.equal(1);
   });
 
   it('plays scripted errors (529 overloaded with retry-after, 400 not to retry) in order, then says the script ran out', async () => {
@@ -270,7 +259,12 @@ describe('model stand-in', () => {
     expect(JSON.parse(past.body).error.message).to.equal(
       'the model script has no response left for request 4 (it holds 3)',
     );
-    expect(standIn!.requests().map((r) => [r.status, r.response])).to.deep.equal([
+    expect(
+      t
+        .standIn()
+        .requests()
+        .map((r) => [r.status, r.response]),
+    ).to.deep.equal([
       [529, 0],
       [400, 1],
       [200, 2],
@@ -299,7 +293,7 @@ describe('model stand-in', () => {
         },
       ],
     });
-    const [refused, played] = standIn!.requests();
+    const [refused, played] = t.standIn().requests();
     expect(refused).to.deep.include({ path: '/v1/complete', status: 404, response: null });
     expect(played).to.deep.include({ messages: 3, status: 200, response: 0 });
     expect(played!.toolResults).to.deep.equal([
@@ -309,32 +303,22 @@ describe('model stand-in', () => {
 });
 
 describe('model stand-in: the OpenAI Responses API, from the same script', () => {
-  let dir: string;
-  let standIn: ModelStandIn | undefined;
+  const t = standInPerTest('evalrig-standin-');
   let sock: string;
   beforeEach(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'evalrig-standin-'));
-    sock = path.join(dir, 'model.sock');
-    standIn = await startModelStandIn({
-      script: {
-        responses: [
-          {
-            content: [
-              { text: 'Running it.' },
-              { tool_use: { name: 'shell', input: { command: ['git', 'status'] }, id: 'call_1' } },
-            ],
-            usage: { input_tokens: 100, output_tokens: 20, cache_read_input_tokens: 50 },
-          },
-          { error: { status: 529 } },
-          { content: [{ text: 'done' }] },
-        ],
-      },
-      listen: { socketPath: sock },
+    sock = await t.start({
+      responses: [
+        {
+          content: [
+            { text: 'Running it.' },
+            { tool_use: { name: 'shell', input: { command: ['git', 'status'] }, id: 'call_1' } },
+          ],
+          usage: { input_tokens: 100, output_tokens: 20, cache_read_input_tokens: 50 },
+        },
+        { error: { status: 529 } },
+        { content: [{ text: 'done' }] },
+      ],
     });
-  });
-  afterEach(async () => {
-    await standIn?.close();
-    await rm(dir, { recursive: true, force: true });
   });
 
   it('streams output items, their deltas and response.completed with the usage, numbered in sequence', async () => {
@@ -401,8 +385,8 @@ describe('model stand-in: the OpenAI Responses API, from the same script', () =>
         content: [{ type: 'output_text', text: 'done', annotations: [] }],
       },
     ]);
-    expect(standIn!.requests()[2]).to.deep.include({ path: '/v1/responses', messages: 3 });
-    expect(standIn!.requests()[2]!.toolResults).to.deep.equal([
+    expect(t.standIn().requests()[2]).to.deep.include({ path: '/v1/responses', messages: 3 });
+    expect(t.standIn().requests()[2]!.toolResults).to.deep.equal([
       { toolUseId: 'call_1', isError: false, text: 'On branch main' },
     ]);
   });

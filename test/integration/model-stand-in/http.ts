@@ -1,6 +1,14 @@
 // A plain HTTP client for the stand-in's tests: one request over its Unix socket, the answer
 // whole, and the server-sent events split as the official SDKs split them.
+import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import {
+  startModelStandIn,
+  type ModelScript,
+  type ModelStandIn,
+} from '../../../src/model-stand-in/index.js';
 
 export interface Answer {
   status: number;
@@ -48,4 +56,48 @@ export function dataFrames(body: string): string[] {
       if (!f.startsWith('data:')) throw new Error(`not a data frame: ${JSON.stringify(f)}`);
       return f.slice('data:'.length).trim();
     });
+}
+
+/** A stand-in per test, through the mocha hooks it registers. */
+export interface StandInPerTest {
+  /** Starts the test's stand-in on a socket in the test's folder; returns the socket's path. */
+  start(script: ModelScript): Promise<string>;
+  /** The stand-in the test started (what it saw, what is left of its script). */
+  standIn(): ModelStandIn;
+  /** The test's own folder, removed after it. */
+  dir(): string;
+}
+
+/**
+ * Registers hooks that give each test a fresh folder and close its stand-in after it.
+ *
+ * @example
+ * const t = standInPerTest('evalrig-shapes-');
+ * it('…', async () => { const sock = await t.start(script); … });
+ */
+export function standInPerTest(prefix: string): StandInPerTest {
+  let dir = '';
+  let standIn: ModelStandIn | undefined;
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), prefix));
+  });
+  afterEach(async () => {
+    await standIn?.close();
+    standIn = undefined;
+    await rm(dir, { recursive: true, force: true });
+  });
+  return {
+    async start(script) {
+      standIn = await startModelStandIn({
+        script,
+        listen: { socketPath: path.join(dir, 'model.sock') },
+      });
+      return path.join(dir, 'model.sock');
+    },
+    standIn: () => {
+      if (!standIn) throw new Error('no stand-in started in this test');
+      return standIn;
+    },
+    dir: () => dir,
+  };
 }

@@ -7,17 +7,10 @@
  * What the real binaries make of them: test/e2e/claude-code.test.ts and codex.test.ts.
  */
 import { expect } from 'chai';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { WIRE_APIS, type ResponseFacts, type WireApiName } from '../../../src/flight/index.js';
 import { learntLimits } from '../../../src/gateway/index.js';
-import {
-  startModelStandIn,
-  type ModelScript,
-  type ModelStandIn,
-} from '../../../src/model-stand-in/index.js';
-import { post, type Answer } from './http.js';
+import type { ModelScript } from '../../../src/model-stand-in/index.js';
+import { post, standInPerTest, type Answer } from './http.js';
 
 /** The SSE frames as [event, data] pairs. */
 function events(body: string): { event: string; data: Record<string, unknown> }[] {
@@ -49,21 +42,8 @@ const ASK = {
 const ASK_RESPONSES = { model: 'gpt-x', stream: true, input: 'go' };
 
 describe('model stand-in: the shapes the APIs document, read back by the host', () => {
-  let dir: string;
-  let standIn: ModelStandIn | undefined;
-  beforeEach(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'evalrig-shapes-'));
-  });
-  afterEach(async () => {
-    await standIn?.close();
-    standIn = undefined;
-    await rm(dir, { recursive: true, force: true });
-  });
-  const start = async (script: ModelScript): Promise<string> => {
-    const socketPath = path.join(dir, 'model.sock');
-    standIn = await startModelStandIn({ script, listen: { socketPath } });
-    return socketPath;
-  };
+  const t = standInPerTest('evalrig-shapes-');
+  const start = (script: ModelScript): Promise<string> => t.start(script);
 
   it('Messages: thinking, redacted thinking and a server tool streamed with pings between deltas, paused with pause_turn', async () => {
     const sock = await start({
