@@ -18,23 +18,13 @@ import path from 'node:path';
 import { listRuns } from '../../src/campaign-folder/index.js';
 import { writeReport } from '../../src/report/index.js';
 import { runRows } from '../../src/view/rows.js';
-import { GOOD_RUN, writeCampaign } from '../../test/integration/report/fixture.js';
+import { largeCampaign, writeCampaign } from '../../test/integration/report/fixture.js';
 
 const rounds = Number(process.argv[2] ?? 3);
 
 async function campaign(runsPer: number): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), `evalrig-bench-view-list-${runsPer * 4}-`));
-  await writeCampaign(dir, {
-    evals: ['add-feature', 'fix-bug'],
-    conditions: ['without_skill', 'with_skill'],
-    baseline: 'without_skill',
-    runs: runsPer,
-    plan: (_e, condition, i) => ({
-      ...GOOD_RUN,
-      draft: condition === 'with_skill' || i % 3 !== 0,
-      checksPass: i % 5 !== 0,
-    }),
-  });
+  await writeCampaign(dir, largeCampaign(runsPer));
   await writeReport(dir);
   return dir;
 }

@@ -24,7 +24,7 @@ import type { Browser } from 'playwright-core';
 import { flightFiles } from '../../src/campaign-folder/index.js';
 import { FlightRecorder, type ModelCall } from '../../src/flight/index.js';
 import { writeReport } from '../../src/report/index.js';
-import { GOOD_RUN, writeCampaign } from '../../test/integration/report/fixture.js';
+import { largeCampaign, writeCampaign } from '../../test/integration/report/fixture.js';
 import { launchChromium } from '../../test/support/viewer.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -32,17 +32,7 @@ const CLI = path.join(root, 'dist/src/cli/main.js');
 
 async function campaign(runsPer: number): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), `evalrig-bench-view-${runsPer * 4}-`));
-  await writeCampaign(dir, {
-    evals: ['add-feature', 'fix-bug'],
-    conditions: ['without_skill', 'with_skill'],
-    baseline: 'without_skill',
-    runs: runsPer,
-    plan: (_e, condition, i) => ({
-      ...GOOD_RUN,
-      draft: condition === 'with_skill' || i % 3 !== 0,
-      checksPass: i % 5 !== 0,
-    }),
-  });
+  await writeCampaign(dir, largeCampaign(runsPer));
   await writeReport(dir);
   return dir;
 }

@@ -451,3 +451,21 @@ function mixedPlan(evalId: string, condition: string, i: number): RunPlan {
     ...(i <= 2 ? { message: 'I could not open the PR.\n\ngh: command not found' } : {}),
   };
 }
+
+/**
+ * A campaign of `runsPer` runs per (eval, condition) for the viewer's benchmarks: a third of
+ * the baseline's runs leave no draft, a fifth fail their checks.
+ */
+export function largeCampaign(runsPer: number): CampaignSpec {
+  return {
+    evals: ['add-feature', 'fix-bug'],
+    conditions: ['without_skill', 'with_skill'],
+    baseline: 'without_skill',
+    runs: runsPer,
+    plan: (_e, condition, i) => ({
+      ...GOOD_RUN,
+      draft: condition === 'with_skill' || i % 3 !== 0,
+      checksPass: i % 5 !== 0,
+    }),
+  };
+}
