@@ -24,7 +24,8 @@ export {
   type PreflightSpec,
 } from './engine-check.js';
 export { EnginePool, enginePoolOf, type EngineChoice, type PoolMember } from './engine-pool.js';
-export { ProviderClosedError, type OpenOptions } from './lifecycle.js';
+export { ProviderClosedError } from './lifecycle.js';
+export type { OpenOptions } from './types.js';
 export { connectProvider, type ConnectedProvider, type ProviderChoice } from './connect.js';
 // What a sandbox's exec takes and returns, what stopProcessesOf throws, the labels
 // every sandbox carries: one vocabulary for every backend.

@@ -16,25 +16,11 @@ import {
   sweepStaleScratch,
   watchEngine,
   type DockerClient,
-  type EngineWatchOptions,
   type Reaper,
 } from '../runtime/index.js';
 import { SandboxError } from './errors.js';
-import type { Sandbox } from './types.js';
+import type { OpenOptions, Sandbox } from './types.js';
 import { WrappedSandbox } from './wrapped.js';
-
-/** What a provider's {@link SandboxProvider.open} is told about the campaign that opens it. */
-export interface OpenOptions {
-  /** How the engines are watched for a freeze (tests shorten it). */
-  readonly watch?: EngineWatchOptions;
-  /**
-   * The orchestrator's scratch folder: the first engine's reaper removes it when the
-   * orchestrator dies, and the stale ones of dead orchestrators beside it go at the open.
-   */
-  readonly scratch?: string;
-  /** A folder under which the first engine's reaper unmounts every mount (the runs' disk quotas). */
-  readonly mounts?: string;
-}
 
 /** A sandbox asked of a provider that was closed: a clear refusal, nothing started. */
 export class ProviderClosedError extends SandboxError {

@@ -23,7 +23,8 @@ import {
   type PreflightSpec,
 } from './engine-check.js';
 import { SandboxError, SandboxFileError } from './errors.js';
-import { EngineTenancy, type OpenOptions } from './lifecycle.js';
+import { EngineTenancy } from './lifecycle.js';
+import type { OpenOptions } from './types.js';
 import { refuseUnlessRegular } from './path-stat.js';
 import { servicesRefusalOf, startWithServices } from './services.js';
 import type {

@@ -59,7 +59,8 @@ import {
   type PreflightSpec,
 } from './engine-check.js';
 import { SandboxError, SandboxFileError } from './errors.js';
-import { EngineTenancy, type OpenOptions } from './lifecycle.js';
+import { EngineTenancy } from './lifecycle.js';
+import type { OpenOptions } from './types.js';
 import {
   addedBytes,
   applyDelta,

@@ -1,6 +1,11 @@
-import type { ContainerLimits, DockerClient, ExecOptions, ExecResult } from '../runtime/index.js';
+import type {
+  ContainerLimits,
+  DockerClient,
+  EngineWatchOptions,
+  ExecOptions,
+  ExecResult,
+} from '../runtime/index.js';
 import type { EngineDescription, PreflightResult, PreflightSpec } from './engine-check.js';
-import type { OpenOptions } from './lifecycle.js';
 
 /**
  * The seam between a campaign and where its runs execute. A campaign and the
@@ -272,4 +277,17 @@ export interface SandboxProvider {
    * would be; fails with the engine's refusal when one would refuse them all.
    */
   preflight?(spec: PreflightSpec): Promise<readonly PreflightResult[]>;
+}
+
+/** What a provider's {@link SandboxProvider.open} is told about the campaign that opens it. */
+export interface OpenOptions {
+  /** How the engines are watched for a freeze (tests shorten it). */
+  readonly watch?: EngineWatchOptions;
+  /**
+   * The orchestrator's scratch folder: the first engine's reaper removes it when the
+   * orchestrator dies, and the stale ones of dead orchestrators beside it go at the open.
+   */
+  readonly scratch?: string;
+  /** A folder under which the first engine's reaper unmounts every mount (the runs' disk quotas). */
+  readonly mounts?: string;
 }

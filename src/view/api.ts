@@ -17,7 +17,7 @@ import {
   type ReviewFile,
 } from '../report/review-file.js';
 import { runRow, runRows } from './rows.js';
-import { APP_CSP, HttpError, send, VIEW_HOST, type ServerContext } from './server.js';
+import { APP_CSP, HttpError, send, VIEW_HOST, type ServerContext } from './http.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 

@@ -9,14 +9,8 @@
  * await view.close();
  * ```
  */
-export {
-  startViewServer,
-  APP_CSP,
-  REPORT_CSP,
-  VIEW_HOST,
-  type ViewServer,
-  type ViewServerOptions,
-} from './server.js';
+export { startViewServer, type ViewServer, type ViewServerOptions } from './server.js';
+export { APP_CSP, REPORT_CSP, VIEW_HOST } from './http.js';
 export { resolveInside, pathSegments, isName } from './guard.js';
 export {
   parseReviewInput,

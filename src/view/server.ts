@@ -4,20 +4,20 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import path from 'node:path';
 import { InputError } from '../errors/index.js';
 import { listen, ListenError } from '../host-server/index.js';
-import { clientAssets, type ClientAssets } from './assets.js';
+import { clientAssets } from './assets.js';
 import { pathSegments, resolveInside } from './guard.js';
 import { LiveFeed } from './live.js';
 import { apiRoute } from './api.js';
-
-/** The address `evalrig view` binds: loopback only, never another interface. */
-export const VIEW_HOST = '127.0.0.1';
-
-/** The pages' policy: scripts, styles and requests from this server only; nothing inline. */
-export const APP_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
-/** report.html's: its own inline styles, no script at all. */
-export const REPORT_CSP =
-  "default-src 'none'; script-src 'none'; style-src 'unsafe-inline'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+import {
+  APP_CSP,
+  baseHeaders,
+  fail,
+  HttpError,
+  REPORT_CSP,
+  send,
+  VIEW_HOST,
+  type ServerContext,
+} from './http.js';
 
 export interface ViewServerOptions {
   /** The campaign folder. */
@@ -34,16 +34,6 @@ export interface ViewServer {
   readonly host: string;
   readonly port: number;
   close(): Promise<void>;
-}
-
-/** Why a request is answered with an error: its status and a sentence. */
-export class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 /**
@@ -85,48 +75,6 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
       await listening.close();
     },
   };
-}
-
-export interface ServerContext {
-  readonly outDir: string;
-  readonly assets: ClientAssets;
-  readonly live: LiveFeed;
-  readonly port: number;
-}
-
-/** Headers every answer carries. */
-function baseHeaders(csp: string): Record<string, string> {
-  return {
-    'Content-Security-Policy': csp,
-    'X-Content-Type-Options': 'nosniff',
-    'Referrer-Policy': 'no-referrer',
-    'Cross-Origin-Resource-Policy': 'same-origin',
-    'X-Frame-Options': 'DENY',
-  };
-}
-
-export function send(
-  res: ServerResponse,
-  status: number,
-  type: string,
-  body: string | Buffer,
-  csp = APP_CSP,
-): void {
-  res.writeHead(status, {
-    ...baseHeaders(csp),
-    'Content-Type': type,
-    'Cache-Control': 'no-store',
-    'Content-Length': Buffer.byteLength(body),
-  });
-  res.end(body);
-}
-
-function fail(res: ServerResponse, error: HttpError): void {
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  send(res, error.status, 'text/plain; charset=utf-8', `${error.message}\n`);
 }
 
 async function handle(

@@ -45,6 +45,10 @@ describe('the layering of src/', () => {
     expect(circles(folderGraph(graph))).to.deep.equal([]);
   });
 
+  it('has no import circle between files anywhere in src/', () => {
+    expect(circles(graph)).to.deep.equal([]);
+  });
+
   for (const folder of [
     'report',
     'compare',
