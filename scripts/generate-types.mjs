@@ -23,6 +23,7 @@ export const SCHEMAS = [
   ['src/artifacts/schemas/grading.schema.json', 'GradingFile'],
   ['src/artifacts/schemas/comparison.schema.json', 'ComparisonFile'],
   ['src/config/evals.schema.json', 'RawEvalSet'],
+  ['src/artifacts/schemas/benchmark.schema.json', 'BenchmarkFile'],
 ];
 
 /**

@@ -1,0 +1,467 @@
+// Generated from benchmark.schema.json by scripts/generate-types.mjs: do not edit.
+// Change the schema, then run `npm run build` (or node scripts/generate-types.mjs).
+
+/**
+ * Measures aggregated across the stored runs of a campaign: per (eval, condition), per condition, and between conditions. A rate or number with n 0 is unavailable (its values null).
+ */
+export interface BenchmarkFile {
+  schema: 'evalrig/benchmark@1';
+  campaign: string;
+  generated_at: string;
+  provenance: {
+    eval_set: {
+      name: string;
+      path: string;
+      sha256: string;
+    };
+    codebases: Codebase[];
+    host_local: boolean;
+    /**
+     * The services the runs had beside them (run.json's services), per service and image: the evals, the readiness (median and slowest, ms) and the runs it died in.
+     */
+    services?: {
+      name: string;
+      image: {
+        tag: string;
+        id: string;
+      };
+      evals: string[];
+      runs: number;
+      ready_ms: null | {
+        median: number;
+        max: number;
+      };
+      died: number;
+    }[];
+    image: {
+      tag: string;
+      id: string;
+      environment?: Environment;
+      /**
+       * The images of the evals that name an environment (the image above is the others').
+       */
+      environments?: {
+        evals: string[];
+        image: {
+          tag: string;
+          id: string;
+        };
+        environment: Environment;
+      }[];
+    };
+    stand_in_sha256: string;
+    evalrig_version: string;
+    report_evalrig_version: string;
+    campaign_created_at: string;
+    generated_at: string;
+    /**
+     * Each condition's agent by condition name, in a campaign that plays several (a cross-agent campaign; `agent` is then absent).
+     */
+    agents?: {
+      [k: string]: Agent;
+    };
+    agent?: Agent;
+  };
+  baseline_condition: string;
+  runs: {
+    total: number;
+    without_record: number;
+  };
+  conditions: {
+    condition: string;
+    runs: number;
+    measured: number;
+    status: Status;
+    measures: Measures;
+    agent?: AgentMeasures;
+    /**
+     * Each message check's pass rate, by name.
+     */
+    message_checks?: {
+      [k: string]: Rate;
+    };
+  }[];
+  evals: {
+    eval: string;
+    condition: string;
+    runs: number;
+    measured: number;
+    status: Status;
+    measures: Measures;
+    agent?: AgentMeasures;
+    /**
+     * Each message check's pass rate, by name.
+     */
+    message_checks?: {
+      [k: string]: Rate;
+    };
+  }[];
+  comparisons: {
+    baseline: string;
+    condition: string;
+    measures: {
+      pr_draft_at_hand_over: RateDifference;
+      pr_described: RateDifference;
+      pr_refreshed: RateDifference;
+      pr_marked_ready: RateDifference;
+      checks_passed: RateDifference;
+      gh_not_played: NumberDifference;
+      files_changed: NumberDifference;
+      lines_added: NumberDifference;
+      lines_removed: NumberDifference;
+      turns: NumberDifference;
+      duration_s: NumberDifference;
+      environment_broken: RateDifference;
+      record_tampered: RateDifference;
+      condition_reached?: RateDifference;
+    };
+    agent?: AgentDifferences;
+    /**
+     * Differences of each message check's pass rate, by name.
+     */
+    message_checks?: {
+      [k: string]: RateDifference;
+    };
+  }[];
+  /**
+   * One line per rate that differs between a condition and the baseline, smallest p first.
+   */
+  verdicts?: {
+    condition: string;
+    baseline: string;
+    measure: string;
+    condition_rate: number;
+    baseline_rate: number;
+    condition_n: number;
+    baseline_n: number;
+    difference: number;
+    ci95: [number, number] | null;
+    p_value: number | null;
+    significant: boolean;
+    detectable: number | null;
+    underpowered: boolean;
+    text: string;
+  }[];
+  /**
+   * Conditions whose staged instructions (a skill, CLAUDE.md, AGENTS.md) did not reach the model in every run, as the model gateway saw: those runs compared nothing. Said first in the reports.
+   */
+  treatment_warnings?: {
+    condition: string;
+    reached: number;
+    runs: number;
+    missed: {
+      kind: 'skill' | 'instructions';
+      path: string;
+      name: string | null;
+      reached: number;
+      runs: number;
+      loads: boolean | null;
+    }[];
+    text: string;
+  }[];
+  /**
+   * Comparisons whose runs are too few: the smallest difference Fisher's test detects with 80% power at p < 0.05, at a baseline rate of 0%, of 50%, and at the hardest baseline of the grid.
+   */
+  power_warnings?: {
+    condition: string;
+    baseline: string;
+    condition_runs: number;
+    baseline_runs: number;
+    detectable_at_0: number | null;
+    detectable_at_50: number | null;
+    /**
+     * The hardest baseline rate of the grid (0% to 50% by 5 points; a rate b and 1 - b detect alike): 50% is not the hardest at every number of runs.
+     */
+    worst_baseline?: number;
+    /**
+     * The smallest difference detected from worst_baseline (null: none).
+     */
+    detectable_at_worst?: number | null;
+    text: string;
+  }[];
+  /**
+   * What each eval asked of the agent.
+   */
+  prompts?: {
+    eval: string;
+    prompt: string;
+    messages: {
+      message: string;
+      phase: string;
+    }[];
+    expectations?: string[];
+  }[];
+  /**
+   * What the judge said: from each run's grading.json and comparisons/<eval>/run-NN/comparison.json. Absent when nothing was graded.
+   */
+  grading?: {
+    /**
+     * Who graded: each judge model and rubric found in the gradings, with the runs it graded.
+     */
+    judges: {
+      model: string;
+      source: 'script' | 'api';
+      rubric: string;
+      rubric_sha256: string;
+      runs: number;
+    }[];
+    conditions: {
+      condition: string;
+      graded: number;
+      errors: number;
+      without_grading: number;
+      all_passed: Rate;
+      expectations: Rate;
+      expectations_passed: Number;
+    }[];
+    expectations: {
+      eval: string;
+      condition: string;
+      expectation: string;
+      stats: Rate;
+    }[];
+    comparisons: {
+      baseline: string;
+      condition: string;
+      all_passed: RateDifference;
+      expectations: RateDifference;
+    }[];
+    /**
+     * One entry per pair of conditions compared blind.
+     */
+    blind?: {
+      /**
+       * @minItems 2
+       * @maxItems 2
+       */
+      conditions: [string, string];
+      judged: number;
+      ties: number;
+      errors: number;
+      wins: {
+        condition: string;
+        stats: Rate;
+      }[];
+    }[];
+  };
+  /**
+   * The campaign's account: agents' tokens and cost per condition, the judge's, wall time and model time. Costs at the price table's list prices.
+   */
+  account?: {
+    price_table: string;
+    prices: 'list';
+    agent: {
+      condition: string;
+      runs: number;
+      model_requests: number;
+      tokens: {
+        input: number;
+        output: number;
+        cache_read: number;
+        cache_write: number;
+      };
+      cost_usd: number;
+      unpriced_runs: number;
+    }[];
+    judge: {
+      calls: number;
+      tokens: {
+        input: number;
+        output: number;
+      };
+      cost_usd: number;
+      unpriced_calls: number;
+    };
+    total_cost_usd: number;
+    wall_time_s: number;
+    model_time_s: number;
+    queued_time_s: number;
+    limit_reached: {
+      [k: string]: number;
+    };
+  };
+  /**
+   * Each condition's runs by the engine they ran on (run.json's engine); present only when the runs ran on more than one engine.
+   */
+  by_engine?: {
+    /**
+     * The engine's address as the campaign was given it.
+     */
+    engine: string;
+    kind: 'docker' | 'podman';
+    condition: string;
+    runs: number;
+    measured: number;
+    status: Status;
+    measures: Measures;
+    agent?: AgentMeasures;
+    /**
+     * Each message check's pass rate, by name.
+     */
+    message_checks?: {
+      [k: string]: Rate;
+    };
+  }[];
+}
+export interface Codebase {
+  kind: 'git' | 'path' | 'snapshot';
+  url?: string;
+  ref?: string;
+  path?: string;
+  commit: string;
+  branch: string;
+  host_local?: true;
+  origin?: string;
+  dirty?: true;
+  evals: string[];
+}
+/**
+ * The environment image a run's image is built over (the eval set's Dockerfile over evalrig's base), and its setup commands.
+ */
+export interface Environment {
+  /**
+   * The Dockerfile, relative to the eval set's folder.
+   */
+  dockerfile: string;
+  /**
+   * The build context folder, relative to the eval set's folder.
+   */
+  context: string;
+  /**
+   * sha256 over the context's files, the Dockerfile's place, the base image's id and the build args; its first 12 hex are the tag's.
+   */
+  hash: string;
+  tag: string;
+  id: string;
+  /**
+   * The base image as named (BASE_IMAGE).
+   */
+  base_image: string;
+  base_id: string;
+  /**
+   * The setup commands, in order.
+   */
+  setup: string[];
+}
+/**
+ * The adapter agent's package, exact version and the sha256 of its binary.
+ */
+export interface Agent {
+  package: string;
+  version: string;
+  binary_sha256: string;
+  /**
+   * sha256 of evalrig's model relay the agent reaches the gateway through (codex).
+   */
+  relay_sha256?: string;
+  /**
+   * The model the agent asked for (codex: agent.model_name), which its tokens are priced with.
+   */
+  model?: string;
+  /**
+   * The Node runtime a Node-bundled agent runs on (Gemini CLI, Qwen Code): evalrig's pinned npm package, its exact version and the sha256 of its binary.
+   */
+  runtime?: {
+    package: string;
+    version: string;
+    sha256: string;
+  };
+  /**
+   * How the binary reached the containers: mounted read-only, or built into images derived from the run images.
+   */
+  install?: 'mount' | 'image';
+  /**
+   * With install `image`: each derived image (its tag and id) and the run image it derives from.
+   */
+  images?: {
+    base: string;
+    base_id: string;
+    tag: string;
+    id: string;
+  }[];
+}
+export interface Status {
+  completed: number;
+  timed_out: number;
+  failed: number;
+  broken: number;
+  limit_reached?: number;
+}
+export interface Measures {
+  pr_draft_at_hand_over: Rate;
+  pr_described: Rate;
+  pr_refreshed: Rate;
+  pr_marked_ready: Rate;
+  checks_passed: Rate;
+  gh_not_played: Number;
+  files_changed: Number;
+  lines_added: Number;
+  lines_removed: Number;
+  turns: Number;
+  duration_s: Number;
+  environment_broken: Rate;
+  record_tampered: Rate;
+  condition_reached?: Rate;
+}
+/**
+ * Successes over the runs where the measure is known, with its Wilson 95% interval.
+ */
+export interface Rate {
+  rate: number | null;
+  successes: number;
+  n: number;
+  ci95: [number, number] | null;
+}
+/**
+ * Mean, sample standard deviation (null below two values), min and max over the runs.
+ */
+export interface Number {
+  mean: number | null;
+  stddev: number | null;
+  min: number | null;
+  max: number | null;
+  n: number;
+}
+/**
+ * An adapter agent's totals per run (run.json agent.totals) as numbers over the runs: tokens, cost in USD, tool calls, failed tool calls, model requests. Runs without an agent record (a command agent) are not counted: n 0, values null.
+ */
+export interface AgentMeasures {
+  tokens_in: Number;
+  tokens_out: Number;
+  cache_read: Number;
+  cache_write: Number;
+  cost_usd: Number;
+  tool_calls: Number;
+  tool_calls_failed: Number;
+  model_requests: Number;
+}
+export interface RateDifference {
+  kind: 'rate';
+  baseline: number | null;
+  other: number | null;
+  difference: number | null;
+  p_value: number | null;
+  /**
+   * Newcombe's hybrid score 95% interval on the difference; null when a side has n 0.
+   */
+  ci95?: [number, number] | null;
+}
+export interface NumberDifference {
+  kind: 'number';
+  baseline: number | null;
+  other: number | null;
+  difference: number | null;
+}
+/**
+ * Differences of the agent's means, other - baseline; null where either side has n 0.
+ */
+export interface AgentDifferences {
+  tokens_in: NumberDifference;
+  tokens_out: NumberDifference;
+  cache_read: NumberDifference;
+  cache_write: NumberDifference;
+  cost_usd: NumberDifference;
+  tool_calls: NumberDifference;
+  tool_calls_failed: NumberDifference;
+  model_requests: NumberDifference;
+}
