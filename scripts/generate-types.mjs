@@ -24,6 +24,7 @@ export const SCHEMAS = [
   ['src/artifacts/schemas/comparison.schema.json', 'ComparisonFile'],
   ['src/config/evals.schema.json', 'RawEvalSet'],
   ['src/artifacts/schemas/benchmark.schema.json', 'BenchmarkFile'],
+  ['src/report/review.schema.json', 'ReviewFile'],
 ];
 
 /**

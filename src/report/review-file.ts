@@ -1,30 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { describeAjvErrors } from '../artifacts/index.js';
+import { type DeepReadonly, describeAjvErrors } from '../artifacts/index.js';
 import { InputError } from '../errors/index.js';
+import type * as Generated from './review.js';
 
 /**
  * A person's mark on one run: agree or disagree with the judge, and a note. Kept in the
  * campaign folder as reviews/<eval>/<condition>/run-NN.json (schema ./review.schema.json),
  * apart from the judge's grading.json, which it never changes.
  */
-export interface ReviewFile {
-  readonly schema: 'evalrig/review@1';
-  readonly campaign: string;
-  readonly eval: string;
-  readonly condition: string;
-  readonly run: number;
-  readonly verdict: 'agree' | 'disagree' | null;
-  readonly note: string;
-  readonly updated_at: string;
-}
+export type ReviewFile = DeepReadonly<Generated.ReviewFile>;
 
 /** What a page may send: the mark and the note, nothing else. */
-export interface ReviewInput {
-  readonly verdict: 'agree' | 'disagree' | null;
-  readonly note: string;
-}
+export type ReviewInput = Pick<ReviewFile, 'verdict' | 'note'>;
 
 /** A review that does not match its schema: named, never written. */
 export class ReviewError extends InputError {}
