@@ -5,6 +5,7 @@
  * normalized form, the built-ins, and what the schema cannot check (regular
  * expressions that compile, names used once).
  */
+import type * as Generated from './evals.js';
 import { pointer, quote, type Problem } from './problems.js';
 
 /** Which stops of a run a message check reads the final message of. */
@@ -65,12 +66,11 @@ export const BUILTIN_MESSAGE_CHECKS: readonly MessageCheck[] = [
 
 export const BUILTIN_MESSAGE_CHECK_NAMES = BUILTIN_MESSAGE_CHECKS.map((c) => c.name);
 
-/** The raw form, once the schema passed (fields may still be absent). */
-export interface RawMessageCheck {
-  name: string;
-  stops?: MessageCheckStops;
-  rule: Record<string, string>;
-}
+/**
+ * The raw form, once the schema passed (fields may still be absent): the eval set's
+ * message check as generated from evals.schema.json (the set's and an eval's are the same).
+ */
+export type RawMessageCheck = Generated.MessageChecks[number];
 
 /** The raw check as used: `stops` defaults to `every`, the rule's fields as written. */
 export function normalizeMessageCheck(raw: RawMessageCheck): MessageCheck {
