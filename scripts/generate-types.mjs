@@ -25,6 +25,7 @@ export const SCHEMAS = [
   ['src/config/evals.schema.json', 'RawEvalSet'],
   ['src/artifacts/schemas/benchmark.schema.json', 'BenchmarkFile'],
   ['src/report/review.schema.json', 'ReviewFile'],
+  ['src/artifacts/schemas/model-call.schema.json', 'ModelCall'],
 ];
 
 /**

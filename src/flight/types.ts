@@ -1,62 +1,16 @@
-import type {
-  CallOutcome,
-  CallTokens,
-  RequestFacts,
-  ToolCallAsked,
-  WireApiName,
-} from './wire/types.js';
+import type { DeepReadonly } from '../artifacts/readonly.js';
+import type * as Generated from '../artifacts/schemas/model-call.js';
+import type { RequestFacts } from './wire/types.js';
 
 /** Where a call's body is in the record: a block of model-blocks.jsonl.gz, or why it is not. */
-export type BodyRef =
-  | {
-      /** The id of the body's root block. */
-      readonly block: string;
-      /** false when the stored JSON, written back, differs from the bytes (spacing, number forms). */
-      readonly exact?: boolean;
-      /** The body held the upstream key, replaced by a mark before anything was kept. */
-      readonly scrubbed?: true;
-    }
-  | { readonly omitted: string };
+export type BodyRef = DeepReadonly<Generated.Body>;
 
 /**
- * One line of a flight record's model-calls.jsonl: one model call as the gateway relayed it.
- * Figures here are the witness's: the host read them from the bytes it relayed.
+ * One line of a flight record's model-calls.jsonl: one model call as the gateway relayed it
+ * (generated from model-call.schema.json). Figures here are the witness's: the host read
+ * them from the bytes it relayed.
  */
-export interface ModelCall {
-  /** 1, 2, … in arrival order (refused calls past the logged few take no number). */
-  readonly seq: number;
-  /** ISO time the request arrived. */
-  readonly time: string;
-  readonly method: string;
-  /** The path asked for (capped at 200 characters; untrusted). */
-  readonly path: string;
-  /** The API of the path, or null for a path no API serves (refused). */
-  readonly api: WireApiName | null;
-  /** The model the request named, or null. */
-  readonly model: string | null;
-  /** The status the client got (403: refused path, 413: too big, 429: the run's call limit, 503: the body budget, 502/504: upstream failed). */
-  readonly status: number;
-  readonly outcome: CallOutcome;
-  /** The outcome's reason (an error type, an incomplete reason, why it was cut), or null. */
-  readonly reason: string | null;
-  readonly requestBytes: number;
-  readonly responseBytes: number;
-  /** From arrival to the response's end, in ms (the time queued included). */
-  readonly latencyMs: number;
-  /** Time the call waited behind the campaign's upstream limits before it was forwarded, in ms. */
-  readonly queuedMs?: number;
-  /** Billed usage as the API reported it, in evalrig's one convention (see CallTokens). */
-  readonly tokens: CallTokens;
-  /** The answer's id (message or response), or null. */
-  readonly answerId: string | null;
-  readonly stopReason: string | null;
-  /** Tool calls the answer asked for. */
-  readonly toolCalls: readonly ToolCallAsked[];
-  readonly request?: BodyRef;
-  readonly response?: BodyRef;
-  /** Why the gateway refused or cut the call; absent when it went through whole. */
-  readonly problem?: string;
-}
+export type ModelCall = DeepReadonly<Generated.ModelCall>;
 
 /** A call as the gateway holds it in memory: the line, and what the witness reads beyond it. */
 export interface RelayedCall extends ModelCall {

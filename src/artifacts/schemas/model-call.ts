@@ -1,0 +1,49 @@
+// Generated from model-call.schema.json by scripts/generate-types.mjs: do not edit.
+// Change the schema, then run `npm run build` (or node scripts/generate-types.mjs).
+
+export type Body =
+  | {
+      block: string;
+      exact?: false;
+      scrubbed?: true;
+    }
+  | {
+      omitted: string;
+    };
+
+/**
+ * evalrig model call: one line of a flight record's model-calls.jsonl (src/flight/README.md)
+ */
+export interface ModelCall {
+  seq: number;
+  time: string;
+  method: string;
+  path: string;
+  api: 'messages' | 'responses' | 'chat' | 'gemini' | null;
+  model: string | null;
+  status: number;
+  outcome: 'complete' | 'cut' | 'incomplete' | 'failed' | 'error' | 'refused';
+  reason: string | null;
+  requestBytes: number;
+  responseBytes: number;
+  latencyMs: number;
+  queuedMs?: number;
+  tokens: {
+    input: number | null;
+    output: number | null;
+    cacheRead: number | null;
+    cacheWrite: number | null;
+  };
+  answerId: string | null;
+  stopReason: string | null;
+  /**
+   * @maxItems 200
+   */
+  toolCalls: {
+    id: string | null;
+    name: string;
+  }[];
+  request?: Body;
+  response?: Body;
+  problem?: string;
+}
