@@ -26,6 +26,7 @@ export const SCHEMAS = [
   ['src/artifacts/schemas/benchmark.schema.json', 'BenchmarkFile'],
   ['src/report/review.schema.json', 'ReviewFile'],
   ['src/artifacts/schemas/model-call.schema.json', 'ModelCall'],
+  ['src/artifacts/schemas/model-record.schema.json', 'ModelRecordFile'],
 ];
 
 /**

@@ -1,5 +1,6 @@
 import type { DeepReadonly } from '../artifacts/readonly.js';
 import type * as Generated from '../artifacts/schemas/model-call.js';
+import type * as GeneratedRecord from '../artifacts/schemas/model-record.js';
 import type { RequestFacts } from './wire/types.js';
 
 /** Where a call's body is in the record: a block of model-blocks.jsonl.gz, or why it is not. */
@@ -52,38 +53,10 @@ export const DEFAULT_RECORD_CAPS: RecordCaps = {
   maxLogBytes: 32 * 1024 * 1024,
 };
 
-/** model-record.json: what a run's record holds, written when its gateway closes. */
-export interface ModelRecordFile {
-  readonly schema: 'evalrig/model-record@1';
-  /** Calls logged in model-calls.jsonl. */
-  readonly calls: number;
-  /** Calls the gateway refused: how many, how many are logged, by status. */
-  readonly refused: {
-    readonly total: number;
-    readonly logged: number;
-    readonly by_status: Readonly<Record<string, number>>;
-  };
-  /** Connections the gateway cut after repeated refusals. */
-  readonly connections_cut: number;
-  readonly bodies: {
-    /** Bodies are kept (a run's record), or not (the judge's log). */
-    readonly kept: boolean;
-    readonly blocks: number;
-    /** Compressed bytes of model-blocks.jsonl.gz. */
-    readonly bytes: number;
-    /** The bodies' own sizes, summed, for comparison. */
-    readonly request_bytes: number;
-    readonly response_bytes: number;
-  };
-  readonly caps: {
-    readonly max_calls: number;
-    readonly max_body_bytes: number;
-    readonly max_refusal_lines: number;
-    readonly max_log_bytes: number;
-  };
-  /** Where the record stopped keeping something, or null. */
-  readonly truncated: { readonly at_seq: number; readonly why: string } | null;
-  readonly needles: readonly { readonly id: string; readonly seq: number | null }[];
-}
+/**
+ * model-record.json: what a run's record holds, written when its gateway closes
+ * (generated from model-record.schema.json).
+ */
+export type ModelRecordFile = DeepReadonly<GeneratedRecord.ModelRecordFile>;
 
 export const MODEL_RECORD_SCHEMA = 'evalrig/model-record@1';

@@ -1,0 +1,39 @@
+// Generated from model-record.schema.json by scripts/generate-types.mjs: do not edit.
+// Change the schema, then run `npm run build` (or node scripts/generate-types.mjs).
+
+/**
+ * evalrig flight record manifest (runs/<eval>/<condition>/run-NN/model-record.json; src/flight/README.md)
+ */
+export interface ModelRecordFile {
+  schema: 'evalrig/model-record@1';
+  calls: number;
+  refused: {
+    total: number;
+    logged: number;
+    by_status: {
+      [k: string]: number;
+    };
+  };
+  connections_cut: number;
+  bodies: {
+    kept: boolean;
+    blocks: number;
+    bytes: number;
+    request_bytes: number;
+    response_bytes: number;
+  };
+  caps: {
+    max_calls: number;
+    max_body_bytes: number;
+    max_refusal_lines: number;
+    max_log_bytes: number;
+  };
+  truncated: null | {
+    at_seq: number;
+    why: string;
+  };
+  needles: {
+    id: string;
+    seq: number | null;
+  }[];
+}
