@@ -66,15 +66,11 @@ export async function readBytes(file: string, maxBytes = MAX_JSON_BYTES): Promis
   try {
     small = readSmall(file, fd, maxBytes);
   } catch (error) {
-    closeSync(fd);
     return openProblem(file, error);
-  }
-  if (small) {
+  } finally {
     closeSync(fd);
-    return small;
   }
-  closeSync(fd);
-  return readLarge(file, maxBytes);
+  return small ?? readLarge(file, maxBytes);
 }
 
 /** A file over SYNC_READ_BYTES, read through the promise API (the event loop keeps turning). */

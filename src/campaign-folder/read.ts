@@ -117,11 +117,10 @@ export async function readRunPart(
     if (code === 'ENOENT' || code === 'ELOOP') return null;
     throw error;
   }
-  let size: number;
   try {
     const info = fstatSync(fd);
     if (!info.isFile()) return null;
-    size = info.size;
+    const size = info.size;
     const length = Math.min(size, max);
     if (length <= SYNC_READ_BYTES) {
       const buffer = Buffer.alloc(length);
@@ -131,7 +130,7 @@ export async function readRunPart(
   } finally {
     closeSync(fd);
   }
-  return readLargePart(file, size, max, end);
+  return readLargePart(file, max, end);
 }
 
 /** The text of a part, with a mark where it was cut. */
@@ -142,15 +141,27 @@ function partText(text: string, size: number, length: number, end: 'head' | 'tai
     : `[evalrig: ${size - length} earlier bytes not shown]\n${text}`;
 }
 
-/** readRunPart of a part over SYNC_READ_BYTES, without blocking the event loop. */
+/**
+ * readRunPart of a part over SYNC_READ_BYTES, without blocking the event loop. The file is
+ * opened again, so it is checked again: a link, a file gone or no longer a file gives null.
+ */
 async function readLargePart(
   file: string,
-  size: number,
   max: number,
   end: 'head' | 'tail',
 ): Promise<string | null> {
-  const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  let handle;
   try {
+    handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ELOOP') return null;
+    throw error;
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) return null;
+    const size = info.size;
     const length = Math.min(size, max);
     const buffer = Buffer.alloc(length);
     const position = end === 'head' ? 0 : size - length;

@@ -44,8 +44,10 @@ export async function ensureAgentAccount(
   agent: Owner,
   home: string,
 ): Promise<{ readonly passwd?: string; readonly group?: string }> {
-  const passwd = await linesOf(sandbox, '/etc/passwd');
-  const group = await linesOf(sandbox, '/etc/group');
+  const [passwd, group] = await Promise.all([
+    linesOf(sandbox, '/etc/passwd'),
+    linesOf(sandbox, '/etc/group'),
+  ]);
   const added: { passwd?: string; group?: string } = {};
   const files = [];
   if (passwd && !hasId(passwd, 2, agent.uid)) {
