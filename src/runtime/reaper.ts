@@ -109,6 +109,24 @@ async function sweepOnce() {
   await Promise.all(netIds.map((id) => call('DELETE', '/networks/' + id)));
   return ids.length + netIds.length;
 }
+// The runs' disk quotas: lazily unmounted, so a container still holding one does not stop it.
+// Swept again on every round: a mount command the orchestrator started before it
+// died can land after the first sweep.
+function unmountQuotas() {
+  if (!cfg.mounts) return 0;
+  try {
+    const fs = require('node:fs');
+    const prefix = cfg.mounts.replace(/\/*$/, '/');
+    const targets = fs.readFileSync('/proc/self/mountinfo', 'utf8').split('\n')
+      .map((line) => (line.split(' ')[4] || '').replace(/\\040/g, ' '))
+      .filter((t) => t.startsWith(prefix))
+      .sort((a, b) => b.length - a.length);
+    for (const t of targets) require('node:child_process').spawnSync('umount', ['-l', t], { timeout: 10000 });
+    return targets.length;
+  } catch {
+    return 0;
+  }
+}
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 let started = false;
 async function reap() {
@@ -119,23 +137,12 @@ async function reap() {
       require('node:fs').rmSync(cfg.scratch, { recursive: true, force: true });
     } catch {}
   }
-  if (cfg.mounts) {
-    // The runs' disk quotas: lazily unmounted, so a container still holding one does not stop it.
-    try {
-      const fs = require('node:fs');
-      const prefix = cfg.mounts.replace(/\/*$/, '/');
-      const targets = fs.readFileSync('/proc/self/mountinfo', 'utf8').split('\n')
-        .map((line) => (line.split(' ')[4] || '').replace(/\\040/g, ' '))
-        .filter((t) => t.startsWith(prefix))
-        .sort((a, b) => b.length - a.length);
-      for (const t of targets) require('node:child_process').spawnSync('umount', ['-l', t], { timeout: 10000 });
-    } catch {}
-  }
   const deadline = Date.now() + cfg.sweepMs;
   let quiet = 0;
   while (Date.now() < deadline && quiet < 3) {
+    const unmounted = unmountQuotas();
     try {
-      quiet = (await sweepOnce()) === 0 ? quiet + 1 : 0;
+      quiet = (await sweepOnce()) + unmounted === 0 ? quiet + 1 : 0;
     } catch {
       quiet = 0;
     }

@@ -8,6 +8,7 @@ export { isAncestorIn, refreshSeal, sealWorkspace, type Seal } from './seal.js';
 export {
   DEFAULT_DISK_BYTES,
   canMountQuota,
+  closeQuotas,
   mountQuota,
   sweepQuotas,
   type QuotaView,

@@ -37,6 +37,15 @@ async function mount(args: readonly string[]): Promise<void> {
   }
 }
 
+/** Mounts under way (their root), awaited by `closeQuotas` before its sweep. */
+const pending = new Map<Promise<void>, string>();
+/** Folders whose campaign is stopping: no quota is mounted under them any more. */
+const closedFolders = new Set<string>();
+
+function isUnder(path: string, folder: string): boolean {
+  return path === folder || path.startsWith(folder.endsWith('/') ? folder : `${folder}/`);
+}
+
 async function unmountIfMounted(target: string): Promise<void> {
   // -l: a process of the orchestrator still reading it does not keep it mounted.
   await execa('umount', ['-l', target], { reject: false, timeout: 30_000 });
@@ -52,6 +61,22 @@ async function unmountIfMounted(target: string): Promise<void> {
  * await quota.unmount();
  */
 export async function mountQuota(root: string, base: string, bytes: number): Promise<QuotaView> {
+  // A campaign that is stopping mounts nothing more: a mount landing after its
+  // last sweep would outlive the process (and keep the folder busy).
+  if ([...closedFolders].some((folder) => isUnder(root, folder))) {
+    throw new WorkspaceError(`no quota mounted under ${root}: the campaign is stopping`);
+  }
+  const mounting = mountQuotaNow(root, base, bytes);
+  const settled = mounting.then(
+    () => undefined,
+    () => undefined,
+  );
+  pending.set(settled, root);
+  void settled.finally(() => pending.delete(settled));
+  return mounting;
+}
+
+async function mountQuotaNow(root: string, base: string, bytes: number): Promise<QuotaView> {
   const tmpfs = join(root, 'quota');
   const view = join(root, 'view');
   await mkdir(tmpfs, { recursive: true, mode: 0o700 });
@@ -94,4 +119,19 @@ export async function sweepQuotas(folder: string): Promise<number> {
     .sort((a, b) => b.length - a.length);
   for (const target of targets) await unmountIfMounted(target);
   return targets.length;
+}
+
+/**
+ * The stopping campaign's sweep: no quota is mounted under `folder` from now
+ * on, the mounts under way there land (or fail), then every quota left under
+ * it is unmounted. Returns how many mounts were removed.
+ *
+ * @example
+ * onInterrupt(async () => { await closeQuotas(work); });
+ */
+export async function closeQuotas(folder: string): Promise<number> {
+  closedFolders.add(folder);
+  const underWay = [...pending].filter(([, root]) => isUnder(root, folder)).map(([p]) => p);
+  await Promise.all(underWay);
+  return sweepQuotas(folder);
 }

@@ -17,6 +17,13 @@ import { makeToyWorkspace, type ToyWorkspace } from '../support/toy.js';
 
 const client = testDocker();
 
+/** The runs' disk quotas (mounted as root) still mounted under a campaign folder. */
+async function mountsUnder(out: string): Promise<string[]> {
+  return (await readFile('/proc/self/mountinfo', 'utf8'))
+    .split('\n')
+    .filter((l) => l.includes(`${out}/`));
+}
+
 /**
  * Signals at random moments of a real campaign (the compiled CLI, real
  * containers), over many trials with a fixed seed: whatever the moment, no
@@ -89,6 +96,10 @@ describe('faults: signals at random moments of a campaign', function () {
         outcome = r.signal ? 'ended by the signal before evalrig handled it' : `exit ${code}`;
       }
       expect(await campaignContainers(client, out), where).to.equal(0);
+      // No run's quota outlives the campaign: unmounted before a handled exit,
+      // else by the reaper (a mount command under way can land after the first sweep).
+      if (r.signal) await waitFor(async () => (await mountsUnder(out)).length === 0, 5_000, where);
+      expect(await mountsUnder(out), where).to.deep.equal([]);
       for (const { record } of await runRecords(out)) {
         if (record.status !== 'completed') continue;
         expect(record.turns_completed, where).to.equal(record.turns_planned);
@@ -191,11 +202,11 @@ describe('faults: signals at random moments of a campaign', function () {
         (await readdir(tmpdir())).filter((n) => n.startsWith(`evalrig-run-${child.pid}-`));
       await waitFor(async () => (await mine()).length === 0, 5_000, 'no scratch folder left');
       // Nor the runs' disk quotas (mounted as root).
-      const mounts = async () =>
-        (await readFile('/proc/self/mountinfo', 'utf8'))
-          .split('\n')
-          .filter((l) => l.includes(`${out}/`));
-      await waitFor(async () => (await mounts()).length === 0, 5_000, 'no quota left mounted');
+      await waitFor(
+        async () => (await mountsUnder(out)).length === 0,
+        5_000,
+        'no quota left mounted',
+      );
       process.stdout.write(
         `      SIGKILL${whole ? ' of the process group' : ''}: 0 containers after ${containersGone} ms, no scratch folder after ${Date.now() - killedAt} ms\n`,
       );

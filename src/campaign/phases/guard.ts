@@ -5,7 +5,7 @@
  * clean-up when it ends.
  */
 import { campaignFiles } from '../../campaign-folder/index.js';
-import { sweepQuotas } from '../../workspace/index.js';
+import { closeQuotas } from '../../workspace/index.js';
 import { onInterrupt } from '../../runtime/index.js';
 import { LABELS, type Sandbox } from '../../sandbox/index.js';
 import type { CampaignOptions } from '../options.js';
@@ -68,8 +68,9 @@ export async function guardCampaign(
         `evalrig: the Docker engine at ${client.where} did not answer: containers labelled ${LABELS.campaign}=${guard.campaign} may remain; evalrig's reaper keeps removing them for a minute, else: docker rm -f $(docker ps -aq --filter label=${LABELS.campaign}=${guard.campaign})\n`,
       );
     }
-    // Quotas of the runs in flight: unmounted before exit (a killed orchestrator's, at the next start).
-    await until(sweepQuotas(work), deadline - 200);
+    // Quotas of the runs in flight: none mounted from now on, those under way
+    // land, then all are unmounted before exit (a killed orchestrator's: by its reaper).
+    await until(closeQuotas(work), deadline - 200);
     await until(release(), deadline);
   });
 
