@@ -101,218 +101,238 @@ function tokenize(s: string, unsupported: () => never): Token[] {
 
 /** Parses an expression of the subset. @throws JqUnsupported, JqParseError */
 export function parseJq(source: string): JqExpr {
-  const unsupported = (): never => {
-    throw new JqUnsupported(`--jq ${JSON.stringify(source)}`);
-  };
-  const toks = tokenize(source, unsupported);
-  let p = 0;
-  const peek = (): Token => toks[p] as Token;
-  const next = (): Token => toks[p++] as Token;
-  const is = (text: string): boolean => peek().type === 'punct' && peek().text === text;
-  // gojq's error is worded only where the subset's grammar agrees with jq's: at the end of
-  // input, at a token no jq term can start with, at an unbalanced closer. Any other token our
-  // grammar cannot take may still be valid jq beyond the subset.
-  const CANNOT_START = [',', '|', ')', ']', '}', ':', '//', '==', '!=', '<=', '>=', '<', '>'];
-  const CLOSERS = [')', ']', '}'];
-  const fail = (definite: readonly string[] = []): never => {
-    const t = peek();
-    if (t.type === 'eof') throw new JqParseError(parseErrorText(source, t.at, 'unexpected EOF'));
+  return new JqParser(source).parse();
+}
+
+const COMPARISONS = ['==', '!=', '<', '<=', '>', '>='];
+// gojq's error is worded only where the subset's grammar agrees with jq's: at the end of
+// input, at a token no jq term can start with, at an unbalanced closer. Any other token our
+// grammar cannot take may still be valid jq beyond the subset.
+const CANNOT_START = [',', '|', ')', ']', '}', ':', '//', ...COMPARISONS];
+const CLOSERS = [')', ']', '}'];
+
+/** A recursive-descent parser: one method per rule of the subset's grammar, loosest first. */
+class JqParser {
+  private readonly toks: Token[];
+  private p = 0;
+
+  constructor(private readonly source: string) {
+    this.toks = tokenize(source, () => this.unsupported());
+  }
+
+  parse(): JqExpr {
+    const e = this.pipe();
+    if (this.peek().type !== 'eof') this.fail(CLOSERS);
+    return e;
+  }
+
+  private unsupported(): never {
+    throw new JqUnsupported(`--jq ${JSON.stringify(this.source)}`);
+  }
+  private peek(): Token {
+    return this.toks[this.p] as Token;
+  }
+  private next(): Token {
+    return this.toks[this.p++] as Token;
+  }
+  private is(text: string): boolean {
+    return this.peek().type === 'punct' && this.peek().text === text;
+  }
+  private isWord(word: string): boolean {
+    return this.peek().type === 'ident' && this.peek().text === word;
+  }
+  private fail(definite: readonly string[] = []): never {
+    const t = this.peek();
+    if (t.type === 'eof') {
+      throw new JqParseError(parseErrorText(this.source, t.at, 'unexpected EOF'));
+    }
     if (t.type === 'punct' && definite.includes(t.text)) {
       throw new JqParseError(
-        parseErrorText(source, t.at, `unexpected token ${JSON.stringify(t.text)}`),
+        parseErrorText(this.source, t.at, `unexpected token ${JSON.stringify(t.text)}`),
       );
     }
-    return unsupported();
-  };
-  const expect = (text: string): void => {
-    if (is(text)) p++;
-    else fail(CLOSERS.filter((c) => c !== text));
-  };
+    return this.unsupported();
+  }
+  private expect(text: string): void {
+    if (this.is(text)) this.p++;
+    else this.fail(CLOSERS.filter((c) => c !== text));
+  }
 
-  const pipe = (): JqExpr => {
-    const left = comma();
-    if (is('|')) {
-      p++;
-      return { kind: 'pipe', left, right: pipe() };
+  private pipe(): JqExpr {
+    const left = this.comma();
+    if (!this.is('|')) return left;
+    this.p++;
+    return { kind: 'pipe', left, right: this.pipe() };
+  }
+  private comma(): JqExpr {
+    let left = this.alt();
+    while (this.is(',')) {
+      this.p++;
+      left = { kind: 'comma', left, right: this.alt() };
     }
     return left;
-  };
-  const comma = (): JqExpr => {
-    let left = alt();
-    while (is(',')) {
-      p++;
-      left = { kind: 'comma', left, right: alt() };
+  }
+  private alt(): JqExpr {
+    const left = this.or();
+    if (!this.is('//')) return left;
+    this.p++;
+    return { kind: 'alt', left, right: this.alt() };
+  }
+  private or(): JqExpr {
+    let left = this.and();
+    while (this.isWord('or')) {
+      this.p++;
+      left = { kind: 'or', left, right: this.and() };
     }
     return left;
-  };
-  const alt = (): JqExpr => {
-    const left = or();
-    if (is('//')) {
-      p++;
-      return { kind: 'alt', left, right: alt() };
+  }
+  private and(): JqExpr {
+    let left = this.compare();
+    while (this.isWord('and')) {
+      this.p++;
+      left = { kind: 'and', left, right: this.compare() };
     }
     return left;
-  };
-  const or = (): JqExpr => {
-    let left = and();
-    while (peek().type === 'ident' && peek().text === 'or') {
-      p++;
-      left = { kind: 'or', left, right: and() };
+  }
+  private isComparison(): boolean {
+    const t = this.peek();
+    return t.type === 'punct' && COMPARISONS.includes(t.text);
+  }
+  private compare(): JqExpr {
+    const left = this.additive();
+    if (!this.isComparison()) return left;
+    const op = this.next().text;
+    const right = this.additive();
+    // jq's comparisons do not chain: refuse rather than guess the error's wording.
+    if (this.isComparison()) this.unsupported();
+    return { kind: 'binop', op, left, right };
+  }
+  private additive(): JqExpr {
+    let left = this.postfix();
+    while (this.is('+') || this.is('-')) {
+      const op = this.next().text;
+      left = { kind: 'binop', op, left, right: this.postfix() };
     }
     return left;
-  };
-  const and = (): JqExpr => {
-    let left = compare();
-    while (peek().type === 'ident' && peek().text === 'and') {
-      p++;
-      left = { kind: 'and', left, right: compare() };
-    }
-    return left;
-  };
-  const compare = (): JqExpr => {
-    const left = additive();
-    const t = peek();
-    if (t.type === 'punct' && ['==', '!=', '<', '<=', '>', '>='].includes(t.text)) {
-      p++;
-      const right = additive();
-      // jq's comparisons do not chain: refuse rather than guess the error's wording.
-      const after = peek();
-      if (after.type === 'punct' && ['==', '!=', '<', '<=', '>', '>='].includes(after.text)) {
-        unsupported();
-      }
-      return { kind: 'binop', op: t.text, left, right };
-    }
-    return left;
-  };
-  const additive = (): JqExpr => {
-    let left = postfix();
-    while (is('+') || is('-')) {
-      const op = next().text;
-      left = { kind: 'binop', op, left, right: postfix() };
-    }
-    return left;
-  };
-  const postfix = (): JqExpr => {
-    let e = term();
+  }
+  private postfix(): JqExpr {
+    let e = this.term();
     for (;;) {
-      const t = peek();
+      const t = this.peek();
+      const after = this.toks[this.p + 1];
       if (t.type === 'field') {
-        p++;
+        this.p++;
         e = { kind: 'key', target: e, key: t.text };
-      } else if (t.type === 'punct' && t.text === '.' && toks[p + 1]?.type === 'string') {
-        p++;
-        e = { kind: 'key', target: e, key: JSON.parse(next().text) as string };
-      } else if (is('[') || (is('.') && toks[p + 1]?.text === '[')) {
-        if (is('.')) p++;
-        e = bracket(e);
+      } else if (this.is('.') && after?.type === 'string') {
+        this.p++;
+        e = { kind: 'key', target: e, key: JSON.parse(this.next().text) as string };
+      } else if (this.is('[') || (this.is('.') && after?.text === '[')) {
+        if (this.is('.')) this.p++;
+        e = this.bracket(e);
       } else return e;
     }
-  };
-  const bracket = (target: JqExpr): JqExpr => {
-    expect('[');
-    if (is(']')) {
-      p++;
+  }
+  private bracket(target: JqExpr): JqExpr {
+    this.expect('[');
+    if (this.is(']')) {
+      this.p++;
       return { kind: 'iterate', target };
     }
-    const index = pipe();
-    if (is(':')) unsupported(); // slices
-    expect(']');
+    const index = this.pipe();
+    if (this.is(':')) this.unsupported(); // slices
+    this.expect(']');
     return { kind: 'index', target, index };
-  };
-  const term = (): JqExpr => {
-    const t = next();
+  }
+  private term(): JqExpr {
+    const t = this.next();
     if (t.type === 'field') return { kind: 'key', target: { kind: 'identity' }, key: t.text };
     if (t.type === 'number') return { kind: 'literal', value: Number(t.text) };
     if (t.type === 'string') return { kind: 'literal', value: JSON.parse(t.text) as string };
-    if (t.type === 'punct') {
-      if (t.text === '-' && peek().type === 'number')
-        return { kind: 'literal', value: -Number(next().text) };
-      if (t.text === '.') {
-        if (peek().type === 'string') {
-          return {
-            kind: 'key',
-            target: { kind: 'identity' },
-            key: JSON.parse(next().text) as string,
-          };
-        }
-        if (is('.')) unsupported(); // recursion (..)
-        if (is('[')) return bracket({ kind: 'identity' });
-        return { kind: 'identity' };
-      }
-      if (t.text === '(') {
-        const e = pipe();
-        expect(')');
-        return e;
-      }
-      if (t.text === '[') {
-        if (is(']')) {
-          p++;
-          return { kind: 'array', body: undefined };
-        }
-        const body = pipe();
-        expect(']');
-        return { kind: 'array', body };
-      }
-      if (t.text === '{') return object();
+    const punct = t.type === 'punct' ? this.punctTerm(t.text) : undefined;
+    if (punct) return punct;
+    if (t.type === 'ident') return this.identTerm(t.text);
+    this.p--;
+    return this.fail(CANNOT_START);
+  }
+  /** A term opened by punctuation, or undefined when none opens with it. */
+  private punctTerm(text: string): JqExpr | undefined {
+    if (text === '-' && this.peek().type === 'number') {
+      return { kind: 'literal', value: -Number(this.next().text) };
     }
-    if (t.type === 'ident') {
-      if (['true', 'false', 'null'].includes(t.text)) {
-        return { kind: 'literal', value: JSON.parse(t.text) as unknown };
-      }
-      const arity = FUNCS[t.text];
-      if (arity === undefined) unsupported();
-      const args: JqExpr[] = [];
-      if (is('(')) {
-        p++;
-        args.push(pipe());
-        expect(')');
-      }
-      if (args.length !== arity) unsupported();
-      return { kind: 'call', name: t.text, args };
+    if (text === '.') return this.dotTerm();
+    if (text === '(') {
+      const e = this.pipe();
+      this.expect(')');
+      return e;
     }
-    p--;
-    return fail(CANNOT_START);
-  };
-  const object = (): JqExpr => {
+    if (text === '[') {
+      if (this.is(']')) {
+        this.p++;
+        return { kind: 'array', body: undefined };
+      }
+      const body = this.pipe();
+      this.expect(']');
+      return { kind: 'array', body };
+    }
+    if (text === '{') return this.object();
+    return undefined;
+  }
+  private dotTerm(): JqExpr {
+    if (this.peek().type === 'string') {
+      const key = JSON.parse(this.next().text) as string;
+      return { kind: 'key', target: { kind: 'identity' }, key };
+    }
+    if (this.is('.')) this.unsupported(); // recursion (..)
+    if (this.is('[')) return this.bracket({ kind: 'identity' });
+    return { kind: 'identity' };
+  }
+  private identTerm(name: string): JqExpr {
+    if (['true', 'false', 'null'].includes(name)) {
+      return { kind: 'literal', value: JSON.parse(name) as unknown };
+    }
+    const arity = FUNCS[name];
+    if (arity === undefined) this.unsupported();
+    const args: JqExpr[] = [];
+    if (this.is('(')) {
+      this.p++;
+      args.push(this.pipe());
+      this.expect(')');
+    }
+    if (args.length !== arity) this.unsupported();
+    return { kind: 'call', name, args };
+  }
+  private object(): JqExpr {
     const entries: { key: JqExpr; value: JqExpr }[] = [];
-    if (is('}')) {
-      p++;
+    if (this.is('}')) {
+      this.p++;
       return { kind: 'object', entries };
     }
     for (;;) {
-      const k = next();
-      let key: JqExpr;
-      if (k.type === 'ident' && !['and', 'or'].includes(k.text))
-        key = { kind: 'literal', value: k.text };
-      else if (k.type === 'string') key = { kind: 'literal', value: JSON.parse(k.text) as string };
-      else {
-        p--;
-        return fail([',', ')', ']', ':']);
-      }
-      let value: JqExpr = {
-        kind: 'key',
-        target: { kind: 'identity' },
-        key: key.kind === 'literal' ? String(key.value) : '',
-      };
-      if (is(':')) {
-        p++;
-        // jq's object values are terms (ExpD); anything wider is refused, not guessed.
-        value = postfix();
-        if (!is(',') && !is('}')) fail([')', ']', ':']);
-      }
-      entries.push({ key, value });
-      if (is(',')) {
-        p++;
-        continue;
-      }
-      expect('}');
-      return { kind: 'object', entries };
+      entries.push(this.objectEntry());
+      if (!this.is(',')) break;
+      this.p++;
     }
-  };
-
-  const e = pipe();
-  if (peek().type !== 'eof') fail(CLOSERS);
-  return e;
+    this.expect('}');
+    return { kind: 'object', entries };
+  }
+  private objectEntry(): { key: JqExpr; value: JqExpr } {
+    const k = this.next();
+    let name: string;
+    if (k.type === 'ident' && !['and', 'or'].includes(k.text)) name = k.text;
+    else if (k.type === 'string') name = JSON.parse(k.text) as string;
+    else {
+      this.p--;
+      return this.fail([',', ')', ']', ':']);
+    }
+    const key: JqExpr = { kind: 'literal', value: name };
+    if (!this.is(':'))
+      return { key, value: { kind: 'key', target: { kind: 'identity' }, key: name } };
+    this.p++;
+    // jq's object values are terms (ExpD); anything wider is refused, not guessed.
+    const value = this.postfix();
+    if (!this.is(',') && !this.is('}')) this.fail([')', ']', ':']);
+    return { key, value };
+  }
 }
 
 /** go-gh's parse error (`EvaluateFormatted`, `getLineColumn`): where, the line, a caret. */
