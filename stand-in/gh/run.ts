@@ -18,57 +18,72 @@ export const DEFAULT_USER = 'evalrig';
  * @returns what to print and the exit code
  */
 export function runCall(argv: string[], cwd: string, env: NodeJS.ProcessEnv): CallResult {
-  const dirs = findGitDirs(cwd, env);
-  const notes: CallNotes = { stdin: null, description: null, pr: null, marksReady: false };
-  const warnings: string[] = [];
-  let repo: RepoContext | undefined;
-  let store: Store | undefined;
-  let fixedNow: string | undefined;
+  const call = new CallContext(cwd, env);
+  const played = playCall(argv, call);
+  return call.dirs ? recordCall(call, argv, played) : played.result;
+}
 
-  const now = (): string => {
-    fixedNow ??= toGitHubTime(env.GH_STAND_IN_NOW ? new Date(env.GH_STAND_IN_NOW) : new Date());
-    return fixedNow;
+/** One call's context: its repository and store opened lazily, its notes for the record. */
+class CallContext implements Ctx {
+  readonly dirs: ReturnType<typeof findGitDirs>;
+  readonly notes: CallNotes = { stdin: null, description: null, pr: null, marksReady: false };
+  readonly warnings: string[] = [];
+  private repoContext: RepoContext | undefined;
+  private opened: Store | undefined;
+  private fixedNow: string | undefined;
+  private stdinRead = false;
+
+  constructor(
+    readonly cwd: string,
+    readonly env: NodeJS.ProcessEnv,
+  ) {
+    this.dirs = findGitDirs(cwd, env);
+  }
+
+  now = (): string => {
+    const env = this.env;
+    this.fixedNow ??= toGitHubTime(
+      env.GH_STAND_IN_NOW ? new Date(env.GH_STAND_IN_NOW) : new Date(),
+    );
+    return this.fixedNow;
   };
-  const user = (): string => env.GH_STAND_IN_USER || DEFAULT_USER;
-  const getRepo = (): RepoContext => {
-    if (!dirs) throw new GhError(NOT_A_GIT_REPOSITORY);
-    repo ??= new RepoContext(dirs, cwd, env);
-    return repo;
+  user = (): string => this.env.GH_STAND_IN_USER || DEFAULT_USER;
+  repo = (): RepoContext => {
+    if (!this.dirs) throw new GhError(NOT_A_GIT_REPOSITORY);
+    this.repoContext ??= new RepoContext(this.dirs, this.cwd, this.env);
+    return this.repoContext;
   };
-  const getStore = (): Store => {
-    if (!dirs) throw new GhError(NOT_A_GIT_REPOSITORY);
-    store ??= new Store(dirs.gitDir, () => ({
-      now: now(),
-      author: user(),
-      urlOf: (n) => {
-        const name = safeRepoName(getRepo);
-        return `https://github.com/${name}/pull/${n}`;
-      },
+  store = (): Store => {
+    if (!this.dirs) throw new GhError(NOT_A_GIT_REPOSITORY);
+    this.opened ??= new Store(this.dirs.gitDir, () => ({
+      now: this.now(),
+      author: this.user(),
+      urlOf: (n) => `https://github.com/${safeRepoName(this.repo)}/pull/${n}`,
     }));
-    return store;
+    return this.opened;
   };
-  let stdinRead = false;
-  const ctx: Ctx = {
-    cwd,
-    env,
-    notes,
-    warnings,
-    repo: getRepo,
-    store: getStore,
-    now,
-    user,
-    readStdin() {
-      if (!stdinRead) {
-        notes.stdin = readAllStdin();
-        stdinRead = true;
-      }
-      return notes.stdin ?? '';
-    },
+  readStdin = (): string => {
+    if (!this.stdinRead) {
+      this.notes.stdin = readAllStdin();
+      this.stdinRead = true;
+    }
+    return this.notes.stdin ?? '';
   };
+  /** Closes the store if it was opened (after the report, if one is on its way). */
+  close(reported: Promise<void> | undefined): void {
+    this.opened?.close(reported);
+  }
+}
 
+interface PlayedCall {
+  readonly command: CallRecord['command'];
+  readonly played: boolean;
+  readonly result: CallResult;
+}
+
+/** Runs the command the arguments name; every failure becomes gh's answer or a refusal. */
+function playCall(argv: string[], ctx: CallContext): PlayedCall {
   let command: CallRecord['command'] = null;
-  let played = true;
-  let result: CallResult;
   try {
     const { command: cmd, rest } = dispatch(argv);
     command = cmd.spec.name;
@@ -76,65 +91,69 @@ export function runCall(argv: string[], cwd: string, env: NodeJS.ProcessEnv): Ca
     // `--help` wins over everything the command would check or do (cobra's flag.ErrHelp).
     if (args.help) command = HELP_COMMAND;
     const answer = args.help ? { stdout: helpPage(cmd.spec) } : cmd.run(ctx, args);
-    result = {
-      stdout: answer.stdout ?? '',
-      stderr: warnings.join('') + (answer.stderr ?? ''),
-      exitCode: answer.exitCode ?? 0,
-    };
+    const stderr = ctx.warnings.join('') + (answer.stderr ?? '');
+    const result = { stdout: answer.stdout ?? '', stderr, exitCode: answer.exitCode ?? 0 };
+    return { command, played: true, result };
   } catch (e) {
-    result = { stdout: '', stderr: warnings.join(''), exitCode: 1 };
-    if (e instanceof NotPlayedError) {
-      played = false;
-      result.stderr += `${e.message}\n`;
-    } else if (e instanceof GhError) {
-      result.exitCode = e.exitCode;
-      result.stderr += `${e.message}\n${e.usage ? `\n${e.usage}\n` : ''}`;
-    } else {
-      // A fault of the stand-in or of a prepared state, not an answer gh would give.
-      played = false;
-      const message = (e as Error).message;
-      result.stderr += message.startsWith('gh stand-in:')
-        ? `${message}\n`
-        : `gh stand-in: internal error: ${message}\n`;
-    }
+    return { command, ...failedCall(e, ctx.warnings.join('')) };
   }
+}
 
-  if (dirs) {
-    let reported: Promise<void> | undefined;
-    try {
-      const recorded = getStore().record({
-        time: env.GH_STAND_IN_NOW ? now() : new Date().toISOString(),
-        argv,
-        cwd,
-        command,
-        stdin: notes.stdin,
-        description: notes.description,
-        exit_code: result.exitCode,
-        stdout: result.stdout,
-        stderr: result.stderr,
-        played,
-        marks_ready: notes.marksReady,
-        pr: notes.pr,
-      });
-      // What was recorded is what the call answers (a refusal when the record was damaged).
-      const { call } = recorded;
-      result = { stdout: call.stdout, stderr: call.stderr, exitCode: call.exit_code };
-      const socket = env[RECORDER_ENV];
-      if (socket) {
-        reported = sendReport(socket, reportMessage(recorded.line, getStore().current()));
-      }
-    } catch (e) {
-      // Not recorded, not done: a call's state change is written with its line or not at all.
-      result = {
-        stdout: '',
-        stderr: `gh stand-in: could not record the call: ${(e as Error).message}; nothing was done\n`,
-        exitCode: 1,
-      };
-    } finally {
-      store?.close(reported);
-    }
+function failedCall(e: unknown, warnings: string): { played: boolean; result: CallResult } {
+  if (e instanceof NotPlayedError) {
+    return {
+      played: false,
+      result: { stdout: '', stderr: `${warnings}${e.message}\n`, exitCode: 1 },
+    };
   }
-  return result;
+  if (e instanceof GhError) {
+    const stderr = `${warnings}${e.message}\n${e.usage ? `\n${e.usage}\n` : ''}`;
+    return { played: true, result: { stdout: '', stderr, exitCode: e.exitCode } };
+  }
+  // A fault of the stand-in or of a prepared state, not an answer gh would give.
+  const message = (e as Error).message;
+  const text = message.startsWith('gh stand-in:')
+    ? `${message}\n`
+    : `gh stand-in: internal error: ${message}\n`;
+  return { played: false, result: { stdout: '', stderr: warnings + text, exitCode: 1 } };
+}
+
+/** Records the call; what was recorded is what the call answers. */
+function recordCall(ctx: CallContext, argv: string[], call: PlayedCall): CallResult {
+  const { env, notes } = ctx;
+  let reported: Promise<void> | undefined;
+  try {
+    const recorded = ctx.store().record({
+      time: env.GH_STAND_IN_NOW ? ctx.now() : new Date().toISOString(),
+      argv,
+      cwd: ctx.cwd,
+      command: call.command,
+      stdin: notes.stdin,
+      description: notes.description,
+      exit_code: call.result.exitCode,
+      stdout: call.result.stdout,
+      stderr: call.result.stderr,
+      played: call.played,
+      marks_ready: notes.marksReady,
+      pr: notes.pr,
+    });
+    const socket = env[RECORDER_ENV];
+    if (socket) {
+      reported = sendReport(socket, reportMessage(recorded.line, ctx.store().current()));
+    }
+    // A refusal when the record was damaged.
+    const { stdout, stderr, exit_code } = recorded.call;
+    return { stdout, stderr, exitCode: exit_code };
+  } catch (e) {
+    // Not recorded, not done: a call's state change is written with its line or not at all.
+    return {
+      stdout: '',
+      stderr: `gh stand-in: could not record the call: ${(e as Error).message}; nothing was done\n`,
+      exitCode: 1,
+    };
+  } finally {
+    ctx.close(reported);
+  }
 }
 
 /** `2026-11-29T19:00:00Z`: GitHub's timestamps have no fraction of a second. */
