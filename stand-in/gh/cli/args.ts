@@ -73,28 +73,117 @@ export function flagError(spec: CommandSpec, message: string): GhError {
  * the help.
  */
 export function parseArgs(spec: CommandSpec, argv: string[]): ParsedArgs {
-  const flags = new Map<string, string | boolean>();
-  const changed: FlagSpec[] = [];
-  const positional: string[] = [];
-  const notPlayed: string[] = [];
-  const byLong = new Map(spec.flags.map((f) => [f.long, f]));
-  const byShort = new Map(spec.flags.filter((f) => f.short).map((f) => [f.short ?? '', f]));
-  const fail = (message: string): never => {
-    throw flagError(spec, message);
-  };
+  return new FlagParser(spec, argv).parse();
+}
 
-  const set = (f: FlagSpec, raw: string | boolean): void => {
-    if (!f.played) notPlayed.push(`--${f.long}`);
-    if (!changed.includes(f)) changed.push(f);
+/** One line's parse: what was set so far, read left to right as pflag reads it. */
+class FlagParser {
+  private readonly flags = new Map<string, string | boolean>();
+  private readonly changed: FlagSpec[] = [];
+  private readonly positional: string[] = [];
+  private readonly notPlayed: string[] = [];
+  private readonly byLong: Map<string, FlagSpec>;
+  private readonly byShort: Map<string, FlagSpec>;
+  /** Set by an undeclared -h: the rest of the line is not read. */
+  private askedHelp = false;
+
+  constructor(
+    private readonly spec: CommandSpec,
+    private readonly argv: string[],
+  ) {
+    this.byLong = new Map(spec.flags.map((f) => [f.long, f]));
+    this.byShort = new Map(spec.flags.filter((f) => f.short).map((f) => [f.short ?? '', f]));
+  }
+
+  parse(): ParsedArgs {
+    const { argv, flags, changed, positional } = this;
+    for (let i = 0; i < argv.length && !this.askedHelp; i++) {
+      const arg = argv[i] ?? '';
+      if (arg === '--') {
+        positional.push(...argv.slice(i + 1));
+        break;
+      }
+      if (arg.startsWith('--')) i = this.longFlag(arg, i);
+      else if (arg.startsWith('-') && arg !== '-') i = this.shortFlags(arg, i);
+      else positional.push(arg);
+    }
+    if (this.askedHelp) return { flags, changed, positional, help: true };
+    // cobra checks `--help` once the flags parsed, before anything else is looked at.
+    const help = flags.get('help') === true;
+    if (this.notPlayed.length > 0 && !help) {
+      throw new NotPlayedError(`"gh ${this.spec.name} ${this.notPlayed[0]}"`);
+    }
+    return { flags, changed, positional, help };
+  }
+
+  private fail(message: string): never {
+    throw flagError(this.spec, message);
+  }
+
+  /** `--name`, `--name=value` or `--name value`; returns the index of the last argument read. */
+  private longFlag(arg: string, i: number): number {
+    const eq = arg.indexOf('=');
+    const name = eq < 0 ? arg.slice(2) : arg.slice(2, eq);
+    const f = this.byLong.get(name) ?? this.fail(`unknown flag: --${name}`);
+    if (f.type === 'bool') this.set(f, eq < 0 ? true : arg.slice(eq + 1));
+    else if (eq >= 0) this.set(f, arg.slice(eq + 1));
+    else if (i + 1 < this.argv.length) this.set(f, this.argv[++i] ?? '');
+    else throw missingValue(this.spec, f, `--${f.long}`);
+    return i;
+  }
+
+  /** `-d`, grouped `-dt title`, `-tvalue`, `-t=value`; returns the index of the last argument read. */
+  private shortFlags(arg: string, i: number): number {
+    for (let j = 1; j < arg.length; j++) {
+      const c = arg[j] ?? '';
+      const f = this.byShort.get(c);
+      if (!f) {
+        // pflag stops at an undeclared -h and cobra answers with the help (flag.ErrHelp).
+        if (c === 'h') {
+          this.askedHelp = true;
+          return i;
+        }
+        this.fail(`unknown shorthand flag: '${c}' in ${arg}`);
+      }
+      if (f.type === 'bool') {
+        if (arg[j + 1] !== '=') {
+          this.set(f, true);
+          continue;
+        }
+        this.set(f, arg.slice(j + 2));
+        return i;
+      }
+      const rest = arg.slice(j + 1);
+      if (rest !== '') this.set(f, rest.startsWith('=') ? rest.slice(1) : rest);
+      else if (i + 1 < this.argv.length) this.set(f, this.argv[++i] ?? '');
+      else throw missingValue(this.spec, f, `'${c}' in ${arg}`);
+      return i;
+    }
+    return i;
+  }
+
+  private set(f: FlagSpec, raw: string | boolean): void {
+    if (!f.played) this.notPlayed.push(`--${f.long}`);
+    if (!this.changed.includes(f)) this.changed.push(f);
+    const value = this.checked(f, raw);
+    const before = this.flags.get(f.long);
+    // A string slice (`--json`) appends on each use, comma-separated values included.
+    this.flags.set(
+      f.long,
+      f.type === 'stringSlice' && typeof before === 'string' ? `${before},${value}` : value,
+    );
+  }
+
+  /** The value as the flag's type reads it; the first bad one on the line is the one named. */
+  private checked(f: FlagSpec, raw: string | boolean): string | boolean {
     const name = f.short ? `-${f.short}, --${f.long}` : `--${f.long}`;
     const invalid = (why: string): never =>
-      fail(`invalid argument ${goQuote(String(raw))} for "${name}" flag: ${why}`);
+      this.fail(`invalid argument ${goQuote(String(raw))} for "${name}" flag: ${why}`);
     if (f.type === 'bool') {
-      if (typeof raw === 'boolean') flags.set(f.long, raw);
-      else if (/^(1|t|T|TRUE|true|True)$/.test(raw)) flags.set(f.long, true);
-      else if (/^(0|f|F|FALSE|false|False)$/.test(raw)) flags.set(f.long, false);
-      else invalid(`strconv.ParseBool: parsing ${goQuote(raw)}: invalid syntax`);
-      return;
+      if (typeof raw === 'boolean') return raw;
+      if (/^(1|t|T|TRUE|true|True)$/.test(raw)) return true;
+      if (/^(0|f|F|FALSE|false|False)$/.test(raw)) return false;
+      return invalid(`strconv.ParseBool: parsing ${goQuote(raw)}: invalid syntax`);
     }
     const value = String(raw);
     if (f.enum && !f.enum.some((o) => o.toLowerCase() === value.toLowerCase())) {
@@ -103,68 +192,8 @@ export function parseArgs(spec: CommandSpec, argv: string[]): ParsedArgs {
     if (f.type === 'int' && !/^[+-]?(0[xX][0-9a-fA-F]+|0[oO]?[0-7]+|0[bB][01]+|\d+)$/.test(value)) {
       invalid(`strconv.ParseInt: parsing ${goQuote(value)}: invalid syntax`);
     }
-    const before = flags.get(f.long);
-    // A string slice (`--json`) appends on each use, comma-separated values included.
-    flags.set(
-      f.long,
-      f.type === 'stringSlice' && typeof before === 'string' ? `${before},${value}` : value,
-    );
-  };
-
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] ?? '';
-    if (arg === '--') {
-      positional.push(...argv.slice(i + 1));
-      break;
-    }
-    if (arg.startsWith('--')) {
-      const eq = arg.indexOf('=');
-      const name = eq < 0 ? arg.slice(2) : arg.slice(2, eq);
-      const f = byLong.get(name);
-      if (!f) {
-        fail(`unknown flag: --${name}`);
-        continue;
-      }
-      if (f.type === 'bool') set(f, eq < 0 ? true : arg.slice(eq + 1));
-      else if (eq >= 0) set(f, arg.slice(eq + 1));
-      else if (i + 1 < argv.length) set(f, argv[++i] ?? '');
-      else throw missingValue(spec, f, `--${f.long}`);
-      continue;
-    }
-    if (arg.startsWith('-') && arg !== '-') {
-      for (let j = 1; j < arg.length; j++) {
-        const c = arg[j] ?? '';
-        const f = byShort.get(c);
-        if (!f) {
-          // pflag stops at an undeclared -h and cobra answers with the help (flag.ErrHelp).
-          if (c === 'h') return { flags, changed, positional, help: true };
-          fail(`unknown shorthand flag: '${c}' in ${arg}`);
-          continue;
-        }
-        if (f.type === 'bool') {
-          if (arg[j + 1] === '=') {
-            set(f, arg.slice(j + 2));
-            break;
-          }
-          set(f, true);
-          continue;
-        }
-        const rest = arg.slice(j + 1);
-        if (rest !== '') set(f, rest.startsWith('=') ? rest.slice(1) : rest);
-        else if (i + 1 < argv.length) set(f, argv[++i] ?? '');
-        else throw missingValue(spec, f, `'${c}' in ${arg}`);
-        break;
-      }
-      continue;
-    }
-    positional.push(arg);
+    return value;
   }
-  // cobra checks `--help` once the flags parsed, before anything else is looked at.
-  const help = flags.get('help') === true;
-  if (notPlayed.length > 0 && !help) {
-    throw new NotPlayedError(`"gh ${spec.name} ${notPlayed[0]}"`);
-  }
-  return { flags, changed, positional, help };
 }
 
 function missingValue(spec: CommandSpec, f: FlagSpec, what: string): GhError {
