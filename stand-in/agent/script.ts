@@ -51,6 +51,13 @@ function checkAction(value: unknown, file: string, at: string): void {
   if (!isObject(value))
     throw new ScriptError(file, at, `an action must be an object, not ${kind(value)}`);
   const keys = Object.keys(value).filter((k) => k !== COMMENT);
+  const name = actionName(keys, file, at);
+  checkFields(name, keys, value, file, at);
+  checkValues(name, value, file, at);
+}
+
+/** The one action an object names. */
+function actionName(keys: readonly string[], file: string, at: string): string {
   const named = keys.filter((k) => ACTION_KEYS.includes(k));
   if (named.length === 0) {
     const unknown = keys[0];
@@ -63,22 +70,37 @@ function checkAction(value: unknown, file: string, at: string): void {
   if (named.length > 1) {
     throw new ScriptError(file, at, `one action per object, found ${named.join(' and ')}`);
   }
-  const name = named[0]!;
+  return named[0]!;
+}
+
+const article = (name: string): string => (/^[aeiou]/.test(name) ? `an ${name}` : `a ${name}`);
+
+/** No field the action does not take, and every field it needs. */
+function checkFields(
+  name: string,
+  keys: readonly string[],
+  value: Record<string, unknown>,
+  file: string,
+  at: string,
+): void {
   const spec = ACTIONS[name]!;
-  const an = /^[aeiou]/.test(name) ? `an ${name}` : `a ${name}`;
   for (const key of keys) {
     if (key !== name && !spec.required.includes(key) && !spec.optional.includes(key)) {
       const allowed = [...spec.required, ...spec.optional];
       throw new ScriptError(
         file,
         `${at}${token(key)}`,
-        `"${key}" is not a field of ${an} action${allowed.length ? ` (it takes ${allowed.join(', ')})` : ''}`,
+        `"${key}" is not a field of ${article(name)} action${allowed.length ? ` (it takes ${allowed.join(', ')})` : ''}`,
       );
     }
   }
   for (const key of spec.required) {
-    if (!(key in value)) throw new ScriptError(file, at, `${an} action needs "${key}"`);
+    if (!(key in value)) throw new ScriptError(file, at, `${article(name)} action needs "${key}"`);
   }
+}
+
+/** Each field's value has the type the action reads. */
+function checkValues(name: string, value: Record<string, unknown>, file: string, at: string): void {
   const expectString = (key: string, nonEmpty: boolean): void => {
     const v = value[key];
     if (typeof v !== 'string') {
@@ -88,38 +110,21 @@ function checkAction(value: unknown, file: string, at: string): void {
       throw new ScriptError(file, `${at}${token(key)}`, 'must not be empty');
     }
   };
-  switch (name) {
-    case 'write':
-    case 'append':
-      expectString(name, true);
-      expectString('content', false);
-      break;
-    case 'delete':
-    case 'follow':
-    case 'if_exists':
-    case 'run':
-      expectString(name, true);
-      break;
-    case 'say':
-      expectString(name, false);
-      break;
-    case 'stop':
-      expectString(name, true);
-      if (/[\r\n]/.test(value.stop as string)) {
-        throw new ScriptError(file, `${at}/stop`, 'a stop kind is one line');
-      }
-      break;
-    case 'sleep': {
-      const s = value.sleep;
-      if (typeof s !== 'number' || !Number.isFinite(s) || s < 0) {
-        throw new ScriptError(
-          file,
-          `${at}/sleep`,
-          `must be a number of seconds >= 0, not ${JSON.stringify(s)}`,
-        );
-      }
-      break;
-    }
+  if (['write', 'append', 'delete', 'follow', 'if_exists', 'run', 'stop'].includes(name)) {
+    expectString(name, true);
+  }
+  if (name === 'write' || name === 'append') expectString('content', false);
+  if (name === 'say') expectString(name, false);
+  if (name === 'stop' && /[\r\n]/.test(value.stop as string)) {
+    throw new ScriptError(file, `${at}/stop`, 'a stop kind is one line');
+  }
+  const s = value.sleep;
+  if (name === 'sleep' && (typeof s !== 'number' || !Number.isFinite(s) || s < 0)) {
+    throw new ScriptError(
+      file,
+      `${at}/sleep`,
+      `must be a number of seconds >= 0, not ${JSON.stringify(s)}`,
+    );
   }
   if (name === 'run') {
     if ('stdin' in value) expectString('stdin', false);
