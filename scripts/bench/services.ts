@@ -2,15 +2,18 @@
  * A run's PostgreSQL service (examples/services-postgres): how long evalrig
  * takes from asking for a sandbox with the service to the service being ready
  * (its run.json `ready_ms`: the run's network, the service's container, the
- * readiness check, with the agent's container starting meanwhile),
+ * readiness check; the agent's container is made meanwhile and started once
+ * the check passes),
  * against a bare container of the same image (network none) polled to
  * readiness with the same check, in the same trials (interleaved); the same
  * with network none is shown beside (what a network costs any container). And the
  * sandbox's own start with and without the service beside it, readiness left
- * out: what the private network costs the rest of the run's start.
+ * out: what the private network costs the rest of the run's start. Prints
+ * the load average (the machine is shared: read the ratios with it).
  *
  *   node --import tsx scripts/bench/services.ts [trials]
  */
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import { ensureTestImage } from '../../src/image/index.js';
 import { loadEvalSet } from '../../src/config/index.js';
@@ -114,7 +117,11 @@ try {
   await provider.reap(labels);
 }
 const fmt = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
-console.log(`trials: ${TRIALS} (medians)`);
+console.log(
+  `trials: ${TRIALS} (medians), load average: ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+);
 console.log(`bare docker run of ${spec.image} to ready (default bridge): ${fmt(median(bares))}`);
 console.log(`bare, network none (no network to set up):     ${fmt(median(nones))}`);
 console.log(`bare, with the service's limits:                ${fmt(median(limiteds))}`);
