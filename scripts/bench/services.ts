@@ -2,8 +2,7 @@
  * A run's PostgreSQL service (examples/services-postgres): how long evalrig
  * takes from asking for a sandbox with the service to the service being ready
  * (its run.json `ready_ms`: the run's network, the service's container, the
- * readiness check; the agent's container is made meanwhile and started once
- * the check passes),
+ * readiness check, with the agent's container starting meanwhile),
  * against a bare container of the same image (network none) polled to
  * readiness with the same check, in the same trials (interleaved); the same
  * with network none is shown beside (what a network costs any container). And the
