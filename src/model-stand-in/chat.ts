@@ -135,13 +135,14 @@ export function chatError(
   headers: Record<string, string>;
   body: string;
 } {
-  const e = OPENAI_ERRORS[answer.status] ?? OPENAI_ERRORS[500]!;
+  const status = answer.status === 529 ? 503 : answer.status;
+  const e = OPENAI_ERRORS[status] ?? OPENAI_ERRORS[500]!;
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (id !== undefined) headers['x-request-id'] = id;
   if (answer.retry_after !== undefined) headers['retry-after'] = String(answer.retry_after);
   if (answer.status === 400) headers['x-should-retry'] = 'false';
   return {
-    status: answer.status === 529 ? 503 : answer.status,
+    status,
     headers,
     body: JSON.stringify({
       error: { message: answer.message ?? e.message, type: e.type, param: null, code: e.code },

@@ -227,11 +227,8 @@ export const OPENAI_ERRORS: Readonly<
     code: null,
     message: 'The engine is currently overloaded, please try again later.',
   },
-  529: {
-    type: 'server_error',
-    code: null,
-    message: 'The engine is currently overloaded, please try again later.',
-  },
+  // Not OpenAI's: what an Anthropic-style upstream behind an OpenAI-compatible URL sends.
+  529: { type: 'server_error', code: null, message: 'overloaded' },
 };
 
 /**
