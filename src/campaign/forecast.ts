@@ -7,22 +7,65 @@ import type { PlannedRun } from './plan.js';
 
 /**
  * `evalrig plan`: what a campaign will take before anything starts. What one run costs comes
- * from a finished pilot campaign's benchmark.json (its account and per-condition means), or
- * from per-turn figures the user states; the runs per condition needed to detect a difference
- * come from the exact Fisher power computation the report's warnings use.
+ * from a finished pilot campaign's benchmark.json (the means of the pilot's runs of the same
+ * eval and condition, else of the condition), or from per-turn figures the user states; the
+ * runs per condition needed to detect a difference come from the exact Fisher power
+ * computation the report's warnings use.
  */
 export interface PerRun {
   readonly tokens: number;
   readonly costUsd: number;
-  /** The cost's sample standard deviation per run (0 when stated). */
-  readonly costSd: number;
   /** Seconds one run keeps a job busy. */
   readonly seconds: number;
+  /**
+   * The sample standard deviation per run of each figure, from the pilot's runs; null when
+   * none can be known (stated figures, or a single pilot run).
+   */
+  readonly spread: {
+    readonly tokens: number;
+    readonly costUsd: number;
+    readonly seconds: number;
+  } | null;
+  /** Pilot runs the means come from (0 for stated figures). */
+  readonly runs: number;
+  /** Runs that share this figure share its error: the pilot group it comes from. */
+  readonly key: string;
   readonly from: string;
 }
 
-/** Per-run figures of a pilot campaign (its benchmark.json), per condition. */
-export async function pilotPerRun(outDir: string): Promise<ReadonlyMap<string, PerRun>> {
+/** Per-run figures of a pilot campaign, by (eval, condition) where it played them. */
+export interface Pilot {
+  perRun(evalId: string, condition: string): PerRun | undefined;
+}
+
+type Group = BenchmarkFile['conditions'][number];
+const TOKENS = ['tokens_in', 'tokens_out', 'cache_read', 'cache_write'] as const;
+
+/** A pilot group's means, and its spread (else `fallback`'s, a wider group's). */
+function groupPerRun(g: Group, key: string, from: string, fallback?: PerRun): PerRun {
+  const a = g.agent;
+  const d = g.measures.duration_s;
+  // The sd of a sum is at most the sum of its parts' (the token kinds are read apart).
+  const tokenSd = TOKENS.map((k) => a[k].stddev);
+  const own =
+    a.cost_usd.stddev !== null && d.stddev !== null && tokenSd.every((s) => s !== null)
+      ? { tokens: sum(tokenSd as number[]), costUsd: a.cost_usd.stddev, seconds: d.stddev }
+      : null;
+  return {
+    tokens: sum(TOKENS.map((k) => a[k].mean ?? 0)),
+    costUsd: a.cost_usd.mean ?? 0,
+    seconds: d.mean ?? 0,
+    spread: own ?? fallback?.spread ?? null,
+    runs: a.cost_usd.n,
+    key,
+    from,
+  };
+}
+
+const sum = (xs: readonly number[]) => xs.reduce((n, x) => n + x, 0);
+
+/** A pilot campaign's per-run figures (its benchmark.json). */
+export async function readPilot(outDir: string): Promise<Pilot> {
   // Read as every reader does: no link followed, size bounded, checked against its schema.
   const read = await readBenchmark<BenchmarkFile>(outDir);
   if (read.status !== 'ok') {
@@ -30,19 +73,24 @@ export async function pilotPerRun(outDir: string): Promise<ReadonlyMap<string, P
     throw new InputError(`--from ${outDir}: ${why}; run \`evalrig report ${outDir}\` first`);
   }
   const b = read.value;
-  const out = new Map<string, PerRun>();
+  const byCondition = new Map<string, PerRun>();
   for (const c of b.conditions) {
-    const a = c.agent;
-    const tokens = ['tokens_in', 'tokens_out', 'cache_read', 'cache_write'] as const;
-    out.set(c.condition, {
-      tokens: tokens.reduce((n, k) => n + (a?.[k]?.mean ?? 0), 0),
-      costUsd: a?.cost_usd?.mean ?? 0,
-      costSd: a?.cost_usd?.stddev ?? 0,
-      seconds: c.measures.duration_s.mean ?? 0,
-      from: `pilot ${outDir} (${c.runs} run(s))`,
-    });
+    if (c.agent.cost_usd.n === 0) continue; // no run of it says what it costs
+    const from = `pilot ${outDir}, condition ${c.condition} (${c.agent.cost_usd.n} run(s))`;
+    byCondition.set(c.condition, groupPerRun(c, `condition ${c.condition}`, from));
   }
-  return out;
+  const byEval = new Map<string, PerRun>();
+  for (const e of b.evals) {
+    const condition = byCondition.get(e.condition);
+    if (!condition || e.agent.cost_usd.n === 0) continue;
+    const key = `eval ${e.eval}, condition ${e.condition}`;
+    const from = `pilot ${outDir}, by eval and condition`;
+    byEval.set(`${e.eval}\0${e.condition}`, groupPerRun(e, key, from, condition));
+  }
+  return {
+    perRun: (evalId, condition) =>
+      byEval.get(`${evalId}\0${condition}`) ?? byCondition.get(condition),
+  };
 }
 
 /** Per-run figures from stated per-turn ones: every run plays all its turns. */
@@ -53,8 +101,10 @@ export function statedPerRun(
   return {
     tokens: turns * perTurn.tokens,
     costUsd: turns * perTurn.costUsd,
-    costSd: 0,
     seconds: turns * perTurn.seconds,
+    spread: null,
+    runs: 0,
+    key: `stated, ${turns} turn(s)`,
     from: 'stated per-turn figures',
   };
 }
@@ -79,33 +129,93 @@ export function runsToDetect(difference: number, baselineRate = 0.5, max = 200):
   return lo;
 }
 
-/** The plan's lines: runs and turns, expected tokens, cost (±2 sd), wall time at `jobs`. */
-export function forecastLines(
+/** An expected figure and its error: 2 sd of what the campaign may differ by; null when unknown. */
+export interface Estimate {
+  readonly expected: number;
+  readonly error: number | null;
+}
+
+/** What `evalrig plan` says of a campaign (its --json output). */
+export interface Forecast {
+  readonly eval_set: string;
+  readonly runs: number;
+  readonly turns: number;
+  readonly conditions: number;
+  readonly jobs: number;
+  readonly tokens: Estimate;
+  readonly cost_usd: Estimate;
+  readonly wall_s: Estimate;
+  /** Why no error is stated, when none is. */
+  readonly no_error?: string;
+  readonly from: readonly string[];
+}
+
+/**
+ * Expected tokens, cost and wall time of the planned runs, each with an error of 2 sd. Runs
+ * whose figure comes from the same pilot group (k of them, its mean from n runs of spread s)
+ * add k·s² for their own spread and k²·s²/n for the uncertainty of the mean they share.
+ */
+export function forecast(
   evalSet: EvalSet,
   planned: readonly PlannedRun[],
-  perRun: (condition: string) => PerRun,
+  perRun: (run: PlannedRun) => PerRun,
   jobs: number,
-): string[] {
-  const turns = planned.reduce((n, p) => n + 1 + p.eval.turns.length, 0);
-  let tokens = 0;
-  let cost = 0;
-  let variance = 0;
-  let seconds = 0;
+): Forecast {
+  const groups = new Map<string, { figure: PerRun; k: number }>();
   let longest = 0;
-  const sources = new Set<string>();
   for (const p of planned) {
-    const r = perRun(p.condition.name);
-    tokens += r.tokens;
-    cost += r.costUsd;
-    variance += r.costSd ** 2;
-    seconds += r.seconds;
-    longest = Math.max(longest, r.seconds);
-    sources.add(r.from);
+    const figure = perRun(p);
+    const g = groups.get(figure.key) ?? { figure, k: 0 };
+    g.k++;
+    groups.set(figure.key, g);
+    longest = Math.max(longest, figure.seconds);
   }
-  const err = 2 * Math.sqrt(variance);
+  const all = [...groups.values()];
+  const unknown = all.find((g) => g.figure.spread === null)?.figure;
+  const estimate = (of: 'tokens' | 'costUsd' | 'seconds'): Estimate => {
+    const expected = sum(all.map((g) => g.k * g.figure[of]));
+    const variance = sum(
+      all.map(({ figure: f, k }) => (f.spread ? f.spread[of] ** 2 * (k + (k * k) / f.runs) : 0)),
+    );
+    return { expected, error: unknown ? null : 2 * Math.sqrt(variance) };
+  };
+  const seconds = estimate('seconds');
+  return {
+    eval_set: evalSet.file,
+    runs: planned.length,
+    turns: planned.reduce((n, p) => n + 1 + p.eval.turns.length, 0),
+    conditions: evalSet.conditions.length,
+    jobs,
+    tokens: estimate('tokens'),
+    cost_usd: estimate('costUsd'),
+    wall_s: {
+      expected: Math.max(longest, seconds.expected / jobs),
+      error: seconds.error === null ? null : seconds.error / jobs,
+    },
+    ...(unknown ? { no_error: noErrorWhy(unknown) } : {}),
+    from: [...new Set(all.map((g) => g.figure.from))],
+  };
+}
+
+function noErrorWhy(f: PerRun): string {
+  return f.runs === 0
+    ? 'stated figures carry no spread'
+    : `the pilot has one run of ${f.key.replace(/^eval .*, /u, '')}: a pilot of 2 runs or more states one`;
+}
+
+/** The plan's lines, as `evalrig plan` prints them. */
+export function forecastLines(f: Forecast): string[] {
+  const err = (e: Estimate, show: (n: number) => string) =>
+    e.error === null ? '' : ` ± ${show(e.error)}`;
+  const tokens = (n: number) => Math.round(n).toLocaleString('en-US');
+  const usd = (n: number) => n.toFixed(2);
+  const secs = (n: number) => String(Math.ceil(n));
   return [
-    `${evalSet.file}: ${planned.length} run(s), ${turns} turn(s) to play (${evalSet.conditions.length} condition(s))`,
-    `expected: ${Math.round(tokens).toLocaleString('en-US')} tokens, ${cost.toFixed(2)} USD${err > 0 ? ` ± ${err.toFixed(2)} (2 sd)` : ''} at list prices, wall time about ${Math.ceil(Math.max(longest, seconds / jobs))} s at --jobs ${jobs}`,
-    `from: ${[...sources].join('; ')}`,
+    `${f.eval_set}: ${f.runs} run(s), ${f.turns} turn(s) to play (${f.conditions} condition(s))`,
+    `expected: ${tokens(f.tokens.expected)}${err(f.tokens, tokens)} tokens, ${usd(f.cost_usd.expected)}${err(f.cost_usd, usd)} USD at list prices, wall time about ${secs(f.wall_s.expected)}${err(f.wall_s, secs)} s at --jobs ${f.jobs}`,
+    f.no_error === undefined
+      ? "errors: 2 sd of the pilot's spread per run, the uncertainty of its means included"
+      : `errors: none stated (${f.no_error})`,
+    `from: ${f.from.join('; ')}`,
   ];
 }

@@ -9,5 +9,15 @@ export { conditionsFile, runLayout, CONTAINER, type RunLayout } from './layout.j
 export { runPool } from './pool.js';
 export { formatDuration } from './progress.js';
 export { examineEngines, formatExamination, type EngineExamination } from './doctor.js';
-export { forecastLines, pilotPerRun, runsToDetect, statedPerRun, type PerRun } from './forecast.js';
+export {
+  forecast,
+  forecastLines,
+  readPilot,
+  runsToDetect,
+  statedPerRun,
+  type Estimate,
+  type Forecast,
+  type PerRun,
+  type Pilot,
+} from './forecast.js';
 export { CampaignBudget, RunMeter } from './budget.js';

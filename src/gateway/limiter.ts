@@ -8,7 +8,11 @@
  *   60 s window (a call's tokens are known once it ends: they count from then);
  * - a 429 or 529 pauses every call to the upstream for its `retry-after` (or a jittered
  *   backoff when absent), and a limit the upstream states in its rate-limit headers (lower
- *   than the one given) is learnt.
+ *   than the one given) is learnt;
+ * - the backoff doubles once per throttling, not once per answer: the calls already in flight
+ *   when the upstream started refusing are refused too, and say nothing new;
+ * - after a backoff (the upstream said nothing of how long), one call goes first as a probe and
+ *   the others follow once it is answered: a burst still under way refuses one call, not all.
  *
  * ```ts
  * const limiter = new UpstreamLimiter({ maxInFlight: 4, requestsPerMinute: 60 });
@@ -91,6 +95,11 @@ export class UpstreamLimiter {
   private billed: { at: number; tokens: number }[] = [];
   private pausedUntil = 0;
   private failures = 0;
+  /** When the backoff last doubled: a refusal of a call started before it is the same one. */
+  private escalatedAt = -Infinity;
+  /** After a backoff: one call at a time until one is answered unrefused. */
+  private probing = false;
+  private probeOut = false;
   private readonly queue: Waiter[] = [];
   private cancelTimer: (() => void) | undefined;
   private timerAt = Infinity;
@@ -149,13 +158,16 @@ export class UpstreamLimiter {
       this.stats.requests++;
       this.stats.peakInFlight = Math.max(this.stats.peakInFlight, this.inFlight);
       this.stats.queuedMs += now - w.since;
-      w.admit(this.ticket(now - w.since));
+      const probe = this.probing;
+      if (probe) this.probeOut = true;
+      w.admit(this.ticket(now, now - w.since, probe));
     }
   }
 
   /** How long until the next call may start: 0 now, Infinity until a call ends. */
   private waitFor(now: number): number {
     if (this.pausedUntil > now) return this.pausedUntil - now;
+    if (this.probing && this.probeOut) return Infinity;
     const { maxInFlight, requestsPerMinute: rpm, tokensPerMinute: tpm } = this.limits;
     // A start counts a little past its window: the upstream counts it from its arrival, later.
     const WINDOW_MS = (this.limits.windowMs ?? MINUTE_MS) * 1.02;
@@ -187,14 +199,26 @@ export class UpstreamLimiter {
     });
   }
 
-  private ticket(queuedMs: number): UpstreamTicket {
+  private ticket(startedAt: number, queuedMs: number, probe: boolean): UpstreamTicket {
     let ended = false;
+    let probing = probe;
+    // The probe's answer (or its end, unanswered) lets the next call go.
+    const probeDone = () => {
+      if (!probing) return;
+      probing = false;
+      this.probeOut = false;
+    };
     return {
       queuedMs,
-      answered: (status, headers) => this.answered(status, headers),
+      answered: (status, headers) => {
+        const wasProbe = probing;
+        probeDone();
+        this.answered(status, headers, startedAt, wasProbe);
+      },
       end: (tokens) => {
         if (ended) return;
         ended = true;
+        probeDone();
         this.inFlight--;
         const n = Number.isFinite(tokens) && tokens > 0 ? tokens : 0;
         this.billed.push({ at: this.clock.now(), tokens: n });
@@ -204,19 +228,27 @@ export class UpstreamLimiter {
     };
   }
 
-  private answered(status: number, headers: Headers): void {
+  private answered(status: number, headers: Headers, startedAt: number, probe: boolean): void {
     const now = this.clock.now();
     this.learn(headers, now);
     if (!THROTTLED.has(status)) {
       if (status < 400) this.failures = 0;
+      if (probe) this.probing = false;
+      this.pump();
       return;
     }
     this.stats.throttled++;
-    this.failures++;
+    if (startedAt > this.escalatedAt) {
+      this.failures++;
+      this.escalatedAt = now;
+    }
     const told = retryAfterMs(headers, Date.now());
     const backoff = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (this.failures - 1));
+    // Told how long, everyone may go then; guessing, one call goes first to see.
+    if (told === undefined) this.probing = true;
     const pause = told ?? backoff * (0.5 + this.clock.random() / 2);
     this.pauseUntil(now + Math.min(pause, MAX_PAUSE_MS));
+    this.pump();
   }
 
   private pauseUntil(at: number): void {

@@ -1,4 +1,5 @@
 import type { ScriptErrorAnswer, ScriptMessage } from './script.js';
+import { OPENAI_ERRORS } from './openai.js';
 import type { SeenRequest } from './request.js';
 
 /** Why the model stopped, in Chat Completions' words. */
@@ -119,41 +120,29 @@ function pieces(text: string, size = 64): string[] {
   return out;
 }
 
-const ERRORS: Record<number, { type: string; code: string | null; message: string }> = {
-  400: { type: 'invalid_request_error', code: null, message: 'invalid request' },
-  429: {
-    type: 'requests',
-    code: 'rate_limit_exceeded',
-    message: 'Rate limit reached for requests. Please try again later.',
-  },
-  500: {
-    type: 'server_error',
-    code: null,
-    message: 'The server had an error while processing your request. Sorry about that!',
-  },
-  529: {
-    type: 'server_error',
-    code: null,
-    message: 'The engine is currently overloaded, please try again later.',
-  },
-};
-
 /**
- * A scripted error as Chat Completions answers it: `{"error": {message, type, param, code}}`,
- * `retry-after` (seconds) when the script gives one, and `x-should-retry: false` on a 400 so the
- * OpenAI SDKs (which read it) never retry it. 529 is answered 503: OpenAI has no 529.
+ * A scripted error as Chat Completions answers it: `{"error": {message, type, param, code}}`
+ * with the type and code OpenAI gives its status (401 invalid_api_key, 403
+ * unsupported_country_region_territory, 404 model_not_found…), `x-request-id` when an id is
+ * given, `retry-after` (seconds) when the script gives one, and `x-should-retry: false` on a 400
+ * so the OpenAI SDKs (which read it) never retry it. 529 is answered 503: OpenAI has no 529.
  */
-export function chatError(answer: ScriptErrorAnswer['error']): {
+export function chatError(
+  answer: ScriptErrorAnswer['error'],
+  id?: string,
+): {
   status: number;
   headers: Record<string, string>;
   body: string;
 } {
-  const e = ERRORS[answer.status] ?? ERRORS[500]!;
+  const status = answer.status === 529 ? 503 : answer.status;
+  const e = OPENAI_ERRORS[status] ?? OPENAI_ERRORS[500]!;
   const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (id !== undefined) headers['x-request-id'] = id;
   if (answer.retry_after !== undefined) headers['retry-after'] = String(answer.retry_after);
   if (answer.status === 400) headers['x-should-retry'] = 'false';
   return {
-    status: answer.status === 529 ? 503 : answer.status,
+    status,
     headers,
     body: JSON.stringify({
       error: { message: answer.message ?? e.message, type: e.type, param: null, code: e.code },

@@ -97,21 +97,43 @@ function pieces(text: string, size = 64): string[] {
   return out;
 }
 
+/**
+ * The google.rpc status name and message per HTTP status, as the Gemini API answers them (its
+ * troubleshooting guide's table, and the messages Google's front end gives each status).
+ */
 const ERRORS: Record<number, { status: string; message: string }> = {
   400: { status: 'INVALID_ARGUMENT', message: 'Request contains an invalid argument.' },
+  401: {
+    status: 'UNAUTHENTICATED',
+    message:
+      'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.',
+  },
+  403: { status: 'PERMISSION_DENIED', message: 'The caller does not have permission' },
+  404: { status: 'NOT_FOUND', message: 'Requested entity was not found.' },
+  // The API has no 413: a request over its size limit is answered 400 with this message.
+  413: {
+    status: 'INVALID_ARGUMENT',
+    message: 'Request payload size exceeds the limit: 20971520 bytes.',
+  },
   429: {
     status: 'RESOURCE_EXHAUSTED',
     message: 'Resource has been exhausted (e.g. check quota).',
   },
   500: { status: 'INTERNAL', message: 'An internal error has occurred. Please retry.' },
+  503: { status: 'UNAVAILABLE', message: 'The model is overloaded. Please try again later.' },
   529: { status: 'UNAVAILABLE', message: 'The model is overloaded. Please try again later.' },
 };
 
+/** The HTTP status the API answers for a scripted one it has no use of (529, 413). */
+const ANSWERED_AS: Readonly<Record<number, number>> = { 529: 503, 413: 400 };
+
 /**
  * A scripted error as the Gemini API answers it: `{"error": {code, message, status}}` with the
- * google.rpc status name; a `retry_after` travels as a RetryInfo detail (`"retryDelay": "Ns"`),
+ * google.rpc status name (401 UNAUTHENTICATED, 403 PERMISSION_DENIED, 404 NOT_FOUND, 503
+ * UNAVAILABLE…); a `retry_after` travels as a RetryInfo detail (`"retryDelay": "Ns"`),
  * which is where Google's clients read it (the API sends no Retry-After header). 529 is
- * answered 503 UNAVAILABLE, the API's "model is overloaded".
+ * answered 503 UNAVAILABLE, the API's "model is overloaded", and 413 as the 400 the API gives
+ * a request over its size limit.
  */
 export function geminiError(answer: ScriptErrorAnswer['error']): {
   status: number;
@@ -119,7 +141,7 @@ export function geminiError(answer: ScriptErrorAnswer['error']): {
   body: string;
 } {
   const e = ERRORS[answer.status] ?? ERRORS[500]!;
-  const code = answer.status === 529 ? 503 : answer.status;
+  const code = ANSWERED_AS[answer.status] ?? answer.status;
   const details =
     answer.retry_after === undefined
       ? {}

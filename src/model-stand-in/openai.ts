@@ -187,8 +187,14 @@ function pieces(text: string, size = 64): string[] {
   return out;
 }
 
-/** The error's type and code per status, as OpenAI's API answers them. */
-const ERRORS: Record<number, { type: string; code: string | null; message: string }> = {
+/**
+ * The error's type, code and message per status, as OpenAI's API answers them (its error-codes
+ * guide; the types and codes as its SDKs and clients read them back). Chat Completions and the
+ * Responses API share them.
+ */
+export const OPENAI_ERRORS: Readonly<
+  Record<number, { readonly type: string; readonly code: string | null; readonly message: string }>
+> = {
   400: { type: 'invalid_request_error', code: null, message: 'invalid request' },
   401: {
     type: 'invalid_request_error',
@@ -196,7 +202,7 @@ const ERRORS: Record<number, { type: string; code: string | null; message: strin
     message: 'Incorrect API key provided.',
   },
   403: {
-    type: 'invalid_request_error',
+    type: 'request_forbidden',
     code: 'unsupported_country_region_territory',
     message: 'Country, region, or territory not supported',
   },
@@ -206,9 +212,22 @@ const ERRORS: Record<number, { type: string; code: string | null; message: strin
     message: 'The model does not exist or you do not have access to it.',
   },
   413: { type: 'invalid_request_error', code: null, message: 'Request too large.' },
-  429: { type: 'requests', code: 'rate_limit_exceeded', message: 'Rate limit reached.' },
-  500: { type: 'server_error', code: null, message: 'The server had an error.' },
-  503: { type: 'server_error', code: null, message: 'The server is overloaded or not ready yet.' },
+  429: {
+    type: 'requests',
+    code: 'rate_limit_exceeded',
+    message: 'Rate limit reached for requests. Please try again later.',
+  },
+  500: {
+    type: 'server_error',
+    code: null,
+    message: 'The server had an error while processing your request. Sorry about that!',
+  },
+  503: {
+    type: 'server_error',
+    code: null,
+    message: 'The engine is currently overloaded, please try again later.',
+  },
+  // Not OpenAI's: what an Anthropic-style upstream behind an OpenAI-compatible URL sends.
   529: { type: 'server_error', code: null, message: 'overloaded' },
 };
 
@@ -228,7 +247,7 @@ export function responsesError(
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (id !== undefined) headers['x-request-id'] = id;
   if (answer.retry_after !== undefined) headers['retry-after'] = String(answer.retry_after);
-  const e = ERRORS[answer.status] ?? ERRORS[500]!;
+  const e = OPENAI_ERRORS[answer.status] ?? OPENAI_ERRORS[500]!;
   return {
     status: answer.status,
     headers,

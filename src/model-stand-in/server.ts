@@ -77,7 +77,7 @@ function apiOf(pathname: string): Api | null {
 function errorAnswer(api: Api, error: ScriptErrorAnswer['error'], n: number) {
   if (api === 'messages') return apiError(error, requestId(n));
   if (api === 'responses') return responsesError(error, openaiRequestId(n));
-  return api === 'chat' ? chatError(error) : geminiError(error);
+  return api === 'chat' ? chatError(error, openaiRequestId(n)) : geminiError(error);
 }
 
 /** The header that names each request: `request-id` (Anthropic), `x-request-id` (OpenAI). */

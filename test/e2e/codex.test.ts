@@ -26,6 +26,7 @@ import {
   pullRequestScript,
 } from '../support/adapter-campaign.js';
 import { readJson, readJsonLines } from '../support/campaign.js';
+import { expectPlanHolds } from '../support/plan-pilot.js';
 import { requireDocker } from '../support/docker.js';
 import { expectJudgeSeesWitness, expectViewerShowsSession } from '../support/viewer.js';
 import {
@@ -219,6 +220,16 @@ describe('e2e: a codex campaign plays the real binary against the model stand-in
 
   it("gives the judge the witnessed steps as the transcript excerpt, not the agent's stream", async () => {
     await expectJudgeSeesWitness(campaign.runDir('nominal'), SHELL.name);
+  });
+
+  it('evalrig plan --from this campaign: the nominal eval played twice costs what the plan said, within its stated error', async () => {
+    // This campaign is the pilot (one run of each eval); the planned one plays after it.
+    await expectPlanHolds(campaign, {
+      only: ['nominal'],
+      runs: 2,
+      jobs: 2,
+      env: { [E2E_KEY_ENV]: E2E_KEY },
+    });
   });
 });
 

@@ -1,19 +1,29 @@
 import type { Command } from 'commander';
 // The forecast and the plan alone: the campaign's index would load the Docker clients.
-import { forecastLines, pilotPerRun, runsToDetect, statedPerRun } from '../../campaign/forecast.js';
-import { planRuns } from '../../campaign/plan.js';
-import { loadEvalSet } from '../../config/index.js';
+import {
+  forecast,
+  forecastLines,
+  readPilot,
+  runsToDetect,
+  statedPerRun,
+  type PerRun,
+} from '../../campaign/forecast.js';
+import { planRuns, type PlannedRun } from '../../campaign/plan.js';
+import { loadEvalSet, type EvalSet } from '../../config/index.js';
 import { InputError } from '../../errors/index.js';
 
 interface PlanFlags {
   from?: string;
   runs?: string;
+  only?: string[];
+  condition?: string[];
   jobs: string;
   turnTokens?: string;
   turnCost?: string;
   turnSeconds?: string;
   detect?: string;
   baselineRate: string;
+  json?: boolean;
 }
 
 function numberOf(flag: string, value: string, min: number): number {
@@ -21,6 +31,10 @@ function numberOf(flag: string, value: string, min: number): number {
   if (!Number.isFinite(n) || n < min)
     throw new InputError(`${flag} must be a number >= ${min}, got "${value}"`);
   return n;
+}
+
+function ids(value: string, previous: string[] = []): string[] {
+  return [...previous, ...value.split(',').flatMap((s) => (s.trim() ? [s.trim()] : []))];
 }
 
 /**
@@ -37,50 +51,69 @@ export function registerPlan(program: Command): void {
     .argument('<evals.json>', 'the eval set file')
     .option('--from <dir>', 'a finished pilot campaign: its per-run figures, per condition')
     .option('--runs <n>', 'runs per (eval, condition), overriding the eval set')
+    .option('--only <ids>', 'only these eval ids (comma-separated), as run takes them', ids)
+    .option('--condition <names>', 'only these conditions (comma-separated)', ids)
     .option('--jobs <n>', 'runs at once', '1')
     .option('--turn-tokens <n>', 'stated tokens per turn (without --from)')
     .option('--turn-cost <usd>', 'stated USD per turn (without --from)')
     .option('--turn-seconds <s>', 'stated seconds per turn (without --from)')
     .option('--detect <points>', 'the difference in a rate to detect, in points (e.g. 20)')
     .option('--baseline-rate <r>', "the baseline's rate for --detect (0 to 1)", '0.5')
+    .option('--json', 'print the forecast as JSON')
     .action(async (file: string, flags: PlanFlags) => {
       const set = await loadEvalSet(file);
       const runs = flags.runs === undefined ? undefined : numberOf('--runs', flags.runs, 1);
       const jobs = numberOf('--jobs', flags.jobs, 1);
-      const planned = planRuns(set, { runs });
-      const pilot = flags.from ? await pilotPerRun(flags.from) : undefined;
-      if (!pilot && flags.turnCost === undefined)
-        throw new InputError(
-          'give a pilot campaign (--from <dir>) or stated per-turn figures (--turn-cost, --turn-tokens, --turn-seconds)',
-        );
-      const stated = {
-        tokens: numberOf('--turn-tokens', flags.turnTokens ?? '0', 0),
-        costUsd: numberOf('--turn-cost', flags.turnCost ?? '0', 0),
-        seconds: numberOf('--turn-seconds', flags.turnSeconds ?? '0', 0),
-      };
-      const turnsOf = (condition: string) =>
-        planned.find((p) => p.condition.name === condition)!.eval.turns.length + 1;
-      const perRun = (condition: string) =>
-        pilot?.get(condition) ?? statedPerRun(turnsOf(condition), stated);
-      for (const line of forecastLines(set, planned, perRun, jobs))
-        process.stdout.write(`${line}\n`);
-      if (flags.detect !== undefined) {
-        const points = numberOf('--detect', flags.detect, 1);
-        const base = numberOf('--baseline-rate', flags.baselineRate, 0);
-        const n = runsToDetect(points / 100, base);
-        const evals = new Set(planned.map((p) => p.eval.id)).size;
-        if (n === null)
-          process.stdout.write(
-            `to detect ${points} points from ${base * 100}%: more than 200 runs per condition\n`,
-          );
-        else {
-          const perEval = Math.ceil(n / Math.max(1, evals));
-          const more = planRuns(set, { runs: perEval });
-          const cost = more.reduce((c, p) => c + perRun(p.condition.name).costUsd, 0);
-          process.stdout.write(
-            `to detect ${points} points from ${base * 100}% (Fisher's exact test, alpha 0.05, power 0.8): ${n} runs per condition (--runs ${perEval} over ${evals} eval(s)), about ${cost.toFixed(2)} USD\n`,
-          );
-        }
-      }
+      const planned = planRuns(set, { runs, only: flags.only, conditions: flags.condition });
+      const perRun = await perRunOf(flags);
+      const f = forecast(set, planned, perRun, jobs);
+      if (flags.json) process.stdout.write(`${JSON.stringify(f, null, 2)}\n`);
+      else for (const line of forecastLines(f)) process.stdout.write(`${line}\n`);
+      if (flags.detect !== undefined && !flags.json) detectLine(set, flags, perRun);
     });
+}
+
+/** Each planned run's figures: the pilot's where it played them, else the stated ones. */
+async function perRunOf(flags: PlanFlags): Promise<(run: PlannedRun) => PerRun> {
+  const pilot = flags.from ? await readPilot(flags.from) : undefined;
+  const stated =
+    flags.turnCost === undefined
+      ? undefined
+      : {
+          tokens: numberOf('--turn-tokens', flags.turnTokens ?? '0', 0),
+          costUsd: numberOf('--turn-cost', flags.turnCost, 0),
+          seconds: numberOf('--turn-seconds', flags.turnSeconds ?? '0', 0),
+        };
+  if (!pilot && !stated)
+    throw new InputError(
+      'give a pilot campaign (--from <dir>) or stated per-turn figures (--turn-cost, --turn-tokens, --turn-seconds)',
+    );
+  return (p) => {
+    const found = pilot?.perRun(p.eval.id, p.condition.name);
+    if (found) return found;
+    if (!stated)
+      throw new InputError(
+        `--from ${flags.from}: the pilot has no measured run of condition "${p.condition.name}"; state per-turn figures (--turn-cost) for it`,
+      );
+    return statedPerRun(p.eval.turns.length + 1, stated);
+  };
+}
+
+/** The runs per condition a difference needs, and what that many runs would cost. */
+function detectLine(set: EvalSet, flags: PlanFlags, perRun: (run: PlannedRun) => PerRun): void {
+  const points = numberOf('--detect', flags.detect!, 1);
+  const base = numberOf('--baseline-rate', flags.baselineRate, 0);
+  const n = runsToDetect(points / 100, base);
+  const evals = new Set(set.evals.map((e) => e.id)).size;
+  if (n === null) {
+    process.stdout.write(
+      `to detect ${points} points from ${base * 100}%: more than 200 runs per condition\n`,
+    );
+    return;
+  }
+  const perEval = Math.ceil(n / Math.max(1, evals));
+  const cost = planRuns(set, { runs: perEval }).reduce((c, p) => c + perRun(p).costUsd, 0);
+  process.stdout.write(
+    `to detect ${points} points from ${base * 100}% (Fisher's exact test, alpha 0.05, power 0.8): ${n} runs per condition (--runs ${perEval} over ${evals} eval(s)), about ${cost.toFixed(2)} USD\n`,
+  );
 }

@@ -40,6 +40,11 @@ const ASK = {
   messages: [{ role: 'user', content: 'hi' }],
 };
 const ASK_RESPONSES = { model: 'gpt-x', stream: true, input: 'go' };
+const ASK_CHAT = { model: 'gpt-x', stream: true, messages: [{ role: 'user', content: 'hi' }] };
+const ASK_GEMINI = { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] };
+const GEMINI_PATH = '/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse';
+/** The error statuses a script may ask beyond 400, 429 and 500. */
+const SCRIPTED = [401, 403, 404, 413, 503, 529] as const;
 
 describe('model stand-in: the shapes the APIs document, read back by the host', () => {
   const t = standInPerTest('evalrig-shapes-');
@@ -287,5 +292,56 @@ describe('model stand-in: the shapes the APIs document, read back by the host', 
     expect(denied.status).to.equal(401);
     expect(JSON.parse(denied.body).error).to.deep.include({ code: 'invalid_api_key' });
     expect(denied.headers['x-request-id']).to.match(/^req_standin0+3$/u);
+  });
+
+  it("Chat Completions: 401, 403, 404, 413, 503 and 529 in OpenAI's error object with its types and codes, and x-request-id", async () => {
+    const sock = await start({ responses: SCRIPTED.map((status) => ({ error: { status } })) });
+    const seen = [];
+    for (const [i, status] of SCRIPTED.entries()) {
+      const a = await post(sock, '/v1/chat/completions', ASK_CHAT);
+      const { error } = JSON.parse(a.body) as { error: Record<string, unknown> };
+      expect(Object.keys(error).sort()).to.deep.equal(['code', 'message', 'param', 'type']);
+      expect(a.headers['x-request-id']).to.equal(`req_standin${String(i + 1).padStart(26, '0')}`);
+      const facts = witnessed('chat', a);
+      expect(facts.outcome, String(status)).to.equal('error');
+      seen.push([a.status, error.type, error.code, facts.reason]);
+    }
+    expect(seen).to.deep.equal([
+      [401, 'invalid_request_error', 'invalid_api_key', 'invalid_request_error'],
+      [403, 'request_forbidden', 'unsupported_country_region_territory', 'request_forbidden'],
+      [404, 'invalid_request_error', 'model_not_found', 'invalid_request_error'],
+      [413, 'invalid_request_error', null, 'invalid_request_error'],
+      [503, 'server_error', null, 'server_error'],
+      // OpenAI has no 529: its overload is a 503.
+      [503, 'server_error', null, 'server_error'],
+    ]);
+  });
+
+  it('Gemini: 401, 403, 404, 413, 503 and 529 with google.rpc status names, as the API answers them', async () => {
+    const sock = await start({
+      responses: [
+        ...SCRIPTED.map((status) => ({ error: { status } })),
+        { error: { status: 429, retry_after: 9 } },
+      ],
+    });
+    const seen = [];
+    for (const status of [...SCRIPTED, 429]) {
+      const a = await post(sock, GEMINI_PATH, ASK_GEMINI);
+      const { error } = JSON.parse(a.body) as { error: { code: number; status: string } };
+      expect(error.code, String(status)).to.equal(a.status);
+      const facts = witnessed('gemini', a);
+      expect(facts.outcome, String(status)).to.equal('error');
+      seen.push([a.status, error.status, facts.reason]);
+    }
+    expect(seen).to.deep.equal([
+      [401, 'UNAUTHENTICATED', 'UNAUTHENTICATED'],
+      [403, 'PERMISSION_DENIED', 'PERMISSION_DENIED'],
+      [404, 'NOT_FOUND', 'NOT_FOUND'],
+      // The API has no 413: a request over its size limit is a 400.
+      [400, 'INVALID_ARGUMENT', 'INVALID_ARGUMENT'],
+      [503, 'UNAVAILABLE', 'UNAVAILABLE'],
+      [503, 'UNAVAILABLE', 'UNAVAILABLE'],
+      [429, 'RESOURCE_EXHAUSTED', 'RESOURCE_EXHAUSTED'],
+    ]);
   });
 });

@@ -126,6 +126,58 @@ describe('UpstreamLimiter', () => {
     expect(waits).to.deep.equal([0, 375, 750]);
   });
 
+  it('doubles the backoff once per throttling: the calls in flight when it began are refused too, and say nothing new', async () => {
+    const clock = new FakeClock();
+    const limiter = new UpstreamLimiter({}, clock);
+    const inFlight = take(limiter, 4);
+    await settle();
+    for (const t of inFlight) {
+      t.answered(529, {});
+      t.end(0);
+    }
+    const next = take(limiter, 1);
+    await clock.advance(374);
+    expect(next).to.have.length(0);
+    await clock.advance(1); // 0.75 of 0.5 s: the first backoff, not the fourth (8 s)
+    expect(next).to.have.length(1);
+    expect(limiter.snapshot().throttled).to.equal(4);
+  });
+
+  it('after a backoff, lets one call go first as a probe: the rest follow its answer, or a doubled backoff if refused', async () => {
+    const clock = new FakeClock();
+    const limiter = new UpstreamLimiter({}, clock);
+    const first = await limiter.acquire();
+    first.answered(529, {});
+    first.end(0);
+    const waiting = take(limiter, 4);
+    await clock.advance(375);
+    expect(waiting).to.have.length(1); // the probe
+    waiting[0]!.answered(529, {}); // the burst goes on
+    waiting[0]!.end(0);
+    await clock.advance(749);
+    expect(waiting).to.have.length(1);
+    await clock.advance(1); // 0.75 of 1 s
+    expect(waiting).to.have.length(2); // a second probe
+    waiting[1]!.answered(200, {});
+    await settle();
+    expect(waiting).to.have.length(4); // answered: the others go, before it ends
+    expect(limiter.snapshot().peakInFlight).to.equal(3);
+  });
+
+  it('a probe that ends unanswered (its connection failed) lets the next call probe', async () => {
+    const clock = new FakeClock();
+    const limiter = new UpstreamLimiter({}, clock);
+    const first = await limiter.acquire();
+    first.answered(529, {});
+    first.end(0);
+    const waiting = take(limiter, 3);
+    await clock.advance(375);
+    expect(waiting).to.have.length(1);
+    waiting[0]!.end(0);
+    await settle();
+    expect(waiting).to.have.length(2);
+  });
+
   it('learns a lower limit from the rate-limit headers, and pauses until a reset when none remain', async () => {
     const clock = new FakeClock();
     const limiter = new UpstreamLimiter({ requestsPerMinute: 100 }, clock);
