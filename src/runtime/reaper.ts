@@ -111,13 +111,17 @@ async function sweepOnce() {
 }
 // The runs' disk quotas: lazily unmounted, so a container still holding one does not stop it.
 // Swept again on every round: a mount command the orchestrator started before it
-// died can land after the first sweep.
+// died can land after the first sweep. Only this orchestrator's (by the mount's
+// source): a campaign resumed in the same folder meanwhile keeps its own.
 function unmountQuotas() {
   if (!cfg.mounts) return 0;
   try {
     const fs = require('node:fs');
     const prefix = cfg.mounts.replace(/\/*$/, '/');
+    const mine = (line) => !cfg.mountsOwner ||
+      ((line.split(' - ')[1] || '').split(' ')[1] || '').endsWith('.' + cfg.mountsOwner);
     const targets = fs.readFileSync('/proc/self/mountinfo', 'utf8').split('\n')
+      .filter(mine)
       .map((line) => (line.split(' ')[4] || '').replace(/\\040/g, ' '))
       .filter((t) => t.startsWith(prefix))
       .sort((a, b) => b.length - a.length);
@@ -170,6 +174,8 @@ export interface ReaperOptions {
   readonly scratch?: string;
   /** A folder under which every mount (the runs' disk quotas) is unmounted. */
   readonly mounts?: string;
+  /** Only the mounts under `mounts` whose source ends with `.<owner>` (all when absent). */
+  readonly mountsOwner?: string;
 }
 
 /**
@@ -210,6 +216,7 @@ export function startReaper(
     sweepMs: options.sweepMs ?? 60_000,
     scratch: options.scratch,
     mounts: options.mounts,
+    mountsOwner: options.mountsOwner,
   };
   const child = spawn(process.execPath, ['-e', REAPER_SOURCE, JSON.stringify(config)], {
     detached: true,

@@ -71,6 +71,7 @@ export class EngineTenancy {
       this.reaper = startReaper(this.client, session, {
         scratch: options.scratch,
         mounts: options.mounts,
+        mountsOwner: options.mountsOwner,
       });
     }
     if (options.scratch) sweepStaleScratch(path.dirname(options.scratch));

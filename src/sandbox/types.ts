@@ -290,4 +290,10 @@ export interface OpenOptions {
   readonly scratch?: string;
   /** A folder under which the first engine's reaper unmounts every mount (the runs' disk quotas). */
   readonly mounts?: string;
+  /**
+   * Whose mounts under `mounts` the reaper removes: those whose source names this
+   * owner (`newQuotaOwner()` of the quota module). A campaign resumed in the same folder
+   * while the last one's reaper still sweeps keeps its own.
+   */
+  readonly mountsOwner?: string;
 }

@@ -10,6 +10,7 @@ export {
   canMountQuota,
   closeQuotas,
   mountQuota,
+  newQuotaOwner,
   sweepQuotas,
   type QuotaView,
 } from './quota.js';

@@ -1,7 +1,17 @@
+import { randomBytes } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { WorkspaceError } from './types.js';
+
+/**
+ * A new mark for the quotas one campaign mounts (their source is
+ * `evalrig-quota.<owner>` / `evalrig-view.<owner>`): its reaper removes only
+ * those, never the quotas of a campaign resumed in the same folder meanwhile.
+ */
+export function newQuotaOwner(): string {
+  return `${process.pid}-${randomBytes(4).toString('hex')}`;
+}
 
 /** What a run may write when the eval set says nothing (bytes). */
 export const DEFAULT_DISK_BYTES = 2 * 1024 ** 3;
@@ -9,7 +19,8 @@ export const DEFAULT_DISK_BYTES = 2 * 1024 ** 3;
 /**
  * A disk quota for what a run writes: the prepared workspace (`base`) is
  * the read-only lower layer of an overlay whose upper layer is a tmpfs of
- * `bytes`; the container sees the overlay (`view`). Writes beyond the quota
+ * `bytes`; the container sees the overlay (`view`). `owner` marks the mounts
+ * (see {@link newQuotaOwner}). Writes beyond the quota
  * fail with ENOSPC in the container, the prepared files (and the cache objects
  * hardlinked into them) are never written, and removing the run is two
  * unmounts. The upper layer lives in memory, charged to the writer's memory
@@ -56,17 +67,22 @@ async function unmountIfMounted(target: string): Promise<void> {
  * `root/quota` (tmpfs: `upper`, `scratch`) and `root/view` (the overlay).
  *
  * @example
- * const quota = await mountQuota(envRoot, join(envRoot, 'base'), 2 * 1024 ** 3);
+ * const quota = await mountQuota(envRoot, join(envRoot, 'base'), 2 * 1024 ** 3, owner);
  * // bind quota.view/work into the container ... then:
  * await quota.unmount();
  */
-export async function mountQuota(root: string, base: string, bytes: number): Promise<QuotaView> {
+export async function mountQuota(
+  root: string,
+  base: string,
+  bytes: number,
+  owner: string,
+): Promise<QuotaView> {
   // A campaign that is stopping mounts nothing more: a mount landing after its
   // last sweep would outlive the process (and keep the folder busy).
   if ([...closedFolders].some((folder) => isUnder(root, folder))) {
     throw new WorkspaceError(`no quota mounted under ${root}: the campaign is stopping`);
   }
-  const mounting = mountQuotaNow(root, base, bytes);
+  const mounting = mountQuotaNow(root, base, bytes, owner);
   const settled = mounting.then(
     () => undefined,
     () => undefined,
@@ -76,12 +92,17 @@ export async function mountQuota(root: string, base: string, bytes: number): Pro
   return mounting;
 }
 
-async function mountQuotaNow(root: string, base: string, bytes: number): Promise<QuotaView> {
+async function mountQuotaNow(
+  root: string,
+  base: string,
+  bytes: number,
+  owner: string,
+): Promise<QuotaView> {
   const tmpfs = join(root, 'quota');
   const view = join(root, 'view');
   await mkdir(tmpfs, { recursive: true, mode: 0o700 });
   await mkdir(view, { recursive: true, mode: 0o700 });
-  await mount(['-t', 'tmpfs', '-o', `size=${bytes},mode=0700`, 'evalrig-quota', tmpfs]);
+  await mount(['-t', 'tmpfs', '-o', `size=${bytes},mode=0700`, `evalrig-quota.${owner}`, tmpfs]);
   const unmount = async (): Promise<void> => {
     await unmountIfMounted(view);
     await unmountIfMounted(tmpfs);
@@ -94,7 +115,7 @@ async function mountQuotaNow(root: string, base: string, bytes: number): Promise
       'overlay',
       '-o',
       `lowerdir=${base},upperdir=${join(tmpfs, 'upper')},workdir=${join(tmpfs, 'scratch')}`,
-      'evalrig-view',
+      `evalrig-view.${owner}`,
       view,
     ]);
   } catch (error) {

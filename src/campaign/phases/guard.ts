@@ -5,7 +5,7 @@
  * clean-up when it ends.
  */
 import { campaignFiles } from '../../campaign-folder/index.js';
-import { closeQuotas } from '../../workspace/index.js';
+import { closeQuotas, newQuotaOwner } from '../../workspace/index.js';
 import { onInterrupt } from '../../runtime/index.js';
 import { LABELS, type Sandbox } from '../../sandbox/index.js';
 import type { CampaignOptions } from '../options.js';
@@ -18,6 +18,8 @@ export interface CampaignGuard {
   interrupted: boolean;
   /** The campaign id its containers are labelled with (the signal removes by it). */
   campaign: string;
+  /** The mark on this invocation's disk quotas (its reaper unmounts only those). */
+  readonly quotaOwner: string;
   /** Ends the guard: nothing returns from it when a signal owns the exit. */
   readonly close: () => Promise<void>;
 }
@@ -54,9 +56,21 @@ export async function guardCampaign(
 ): Promise<CampaignGuard> {
   const { client, sandboxes } = opened;
   const live = new Set<Sandbox>();
-  const guard: CampaignGuard = { live, interrupted: false, campaign: campaignId, close };
+  const quotaOwner = newQuotaOwner();
+  const guard: CampaignGuard = {
+    live,
+    interrupted: false,
+    campaign: campaignId,
+    quotaOwner,
+    close,
+  };
   const work = campaignFiles(outDir).work;
-  await sandboxes.open({ scratch: options.scratch, mounts: work, watch: options.engineWatch });
+  await sandboxes.open({
+    scratch: options.scratch,
+    mounts: work,
+    mountsOwner: quotaOwner,
+    watch: options.engineWatch,
+  });
 
   const unregister = onInterrupt(async (signal, deadline) => {
     guard.interrupted = true;

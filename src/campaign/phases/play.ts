@@ -68,6 +68,7 @@ function contextOf(
     limiters: resolved.spending.limiters,
     ...(images.services.size > 0 ? { services: images.services } : {}),
     live: guard.live,
+    quotaOwner: guard.quotaOwner,
     removals: [],
     cut: () => guard.interrupted,
   };

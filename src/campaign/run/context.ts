@@ -66,6 +66,8 @@ export interface CampaignContext {
   readonly maxPatchBytes: number;
   /** Sandboxes of runs in flight, so a signal can remove them. */
   readonly live: Set<Sandbox>;
+  /** The mark on the runs' disk quotas (the campaign's reaper unmounts only those). */
+  readonly quotaOwner?: string;
   /** Clean-ups started off the critical path; the campaign awaits them before it ends. */
   readonly removals: Promise<unknown>[];
   /** True once a signal cut the campaign: a cut run is never written as finished. */

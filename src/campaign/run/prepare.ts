@@ -183,7 +183,8 @@ async function handOverMounted(
   await handOverOwnership(opened.env!);
   if (quotaWanted) {
     const disk = ctx.evalSet.resources.disk_bytes;
-    opened.quota = await mountQuota(place.layout.envRoot, base, disk);
+    const owner = ctx.quotaOwner ?? 'unowned';
+    opened.quota = await mountQuota(place.layout.envRoot, base, disk, owner);
     opened.env = viewOf(opened.env!, base, opened.quota.view);
     opened.seal = { ...opened.seal!, workTree: opened.env.workTree };
   }

@@ -42,7 +42,7 @@ describe('workspace: the disk quotas of a stopping campaign', function () {
       return root;
     });
     // Three mounts under way, and the stop comes before any has landed.
-    const mounting = runs.map((root) => mountQuota(root, join(root, 'base'), 1024 ** 2));
+    const mounting = runs.map((root) => mountQuota(root, join(root, 'base'), 1024 ** 2, 'test'));
     const removed = await closeQuotas(work);
     expect(removed).to.equal(6); // a tmpfs and an overlay per run
     await Promise.all(mounting);
@@ -50,7 +50,9 @@ describe('workspace: the disk quotas of a stopping campaign', function () {
 
     const late = join(work, 'd');
     mkdirSync(join(late, 'base'), { recursive: true });
-    const error = await mountQuota(late, join(late, 'base'), 1024 ** 2).catch((e: unknown) => e);
+    const error = await mountQuota(late, join(late, 'base'), 1024 ** 2, 'test').catch(
+      (e: unknown) => e,
+    );
     expect(error).to.be.instanceOf(WorkspaceError);
     expect(String((error as Error).message)).to.contain('the campaign is stopping');
     expect(mountsUnder(work)).to.deep.equal([]);
@@ -61,8 +63,14 @@ describe('workspace: the disk quotas of a stopping campaign', function () {
     const other = join(tmp.dir, 'one', 'work-2', 'r');
     mkdirSync(join(other, 'base'), { recursive: true });
     await closeQuotas(stopping);
-    const quota = await mountQuota(other, join(other, 'base'), 1024 ** 2);
+    const quota = await mountQuota(other, join(other, 'base'), 1024 ** 2, 'test');
     expect(mountsUnder(join(tmp.dir, 'one'))).to.have.length(2);
+    // The owner's mark, by which a reaper tells its campaign's quotas from a resumed one's.
+    const sources = readFileSync('/proc/self/mountinfo', 'utf8')
+      .split('\n')
+      .filter((line) => line.includes(`${other}/`))
+      .map((line) => line.split(' - ')[1]?.split(' ')[1]);
+    expect(sources.sort()).to.deep.equal(['evalrig-quota.test', 'evalrig-view.test']);
     await quota.unmount();
     expect(mountsUnder(join(tmp.dir, 'one'))).to.deep.equal([]);
   });
