@@ -22,11 +22,13 @@ export const SCHEMAS = [
   ['src/artifacts/schemas/conditions.schema.json', 'ConditionsFile'],
   ['src/artifacts/schemas/grading.schema.json', 'GradingFile'],
   ['src/artifacts/schemas/comparison.schema.json', 'ComparisonFile'],
+  ['src/artifacts/schemas/compare.schema.json', 'CompareFile'],
   ['src/config/evals.schema.json', 'RawEvalSet'],
   ['src/artifacts/schemas/benchmark.schema.json', 'BenchmarkFile'],
   ['src/report/review.schema.json', 'ReviewFile'],
   ['src/artifacts/schemas/model-call.schema.json', 'ModelCall'],
   ['src/artifacts/schemas/model-record.schema.json', 'ModelRecordFile'],
+  ['src/trajectory/trajectory.schema.json', 'Trajectory'],
 ];
 
 /**

@@ -41,13 +41,9 @@ import type { ModelSource } from '../gateway/index.js';
 import { ContextFileMissingError, ensureAgentImage, projectRoot, sha256 } from '../image/index.js';
 import { loadModelScript, type ModelScript } from '../model-stand-in/index.js';
 import { stagedInstructions, type StagedInstruction } from '../treatment/index.js';
-import {
-  LABELS,
-  type DockerClient,
-  type SandboxProvider,
-  type SandboxSpec,
-} from '../sandbox/index.js';
+import { LABELS, type SandboxProvider, type SandboxSpec } from '../sandbox/index.js';
 import type { PlannedRun } from './plan.js';
+import { builderOf } from './engine-setup.js';
 
 /** A campaign's adapter agent: installed, answering in every image, and each run's model. */
 export interface CampaignAgent {
@@ -77,9 +73,7 @@ export type CampaignAgents = ReadonlyMap<string, CampaignAgent>;
 
 /** What preparing a campaign's agents needs. */
 export interface AgentPreparation {
-  /** The first engine: agent images are built there. */
-  readonly client: DockerClient;
-  /** Where the agent is asked its version, as a run starts it. */
+  /** Where agent images are built (and shipped to each engine) and the agent is asked its version, as a run starts it. */
   readonly sandboxes: SandboxProvider;
   readonly evalSet: EvalSet;
   readonly planned: readonly PlannedRun[];
@@ -139,7 +133,7 @@ async function prepareCampaignAgent(
     readonly sourceFor: (planned: PlannedRun) => ModelSource;
   },
 ): Promise<CampaignAgent> {
-  const { evalSet, client, spec } = options;
+  const { evalSet, spec } = options;
   const type = spec.type;
   const adapter = AGENT_ADAPTERS[type];
   const install = await ensureAgentInstalled(adapter.install(spec.version!));
@@ -160,15 +154,19 @@ async function prepareCampaignAgent(
   for (const image of new Set(options.images)) {
     let runImage = image;
     if (inImage) {
-      const built = await ensureAgentImage(client, {
-        baseImage: image,
-        package: install.package,
-        version: install.version,
-        files: digested,
-        onProgress: (line) => options.log?.write(`agent image: ${line}\n`),
-      });
+      const built = await builderOf(options.sandboxes)('the agent image', (engine) =>
+        ensureAgentImage(engine, {
+          baseImage: image,
+          package: install.package,
+          version: install.version,
+          files: digested,
+          onProgress: (line) => options.log?.write(`agent image: ${line}\n`),
+        }),
+      );
       if (built.built)
         options.log?.write(`evalrig: built agent image ${built.tag} from ${image}\n`);
+      // Runnable on every engine its runs (and the preflight below) may start on.
+      await options.sandboxes.ensureImage({ tag: built.tag, id: built.id });
       derived.set(image, { base: image, base_id: built.base.id, tag: built.tag, id: built.id });
       runImage = built.tag;
     }

@@ -12,22 +12,20 @@
  */
 import { EvalrigError } from '../errors/index.js';
 import { testImageTag } from '../image/index.js';
-import {
-  connectDocker,
-  DEFAULT_LIMITS,
-  EngineRefusedError,
-  type DockerClient,
-} from '../runtime/index.js';
+import { connectDocker, DEFAULT_LIMITS } from '../runtime/index.js';
 import {
   connectEngine,
   describeEngine,
   imageIdOn,
   preflightEngine,
+  shipBaseImage,
+  type BaseImageState,
+  type DockerClient,
   type EngineAddress,
   type EngineDescription,
   type PreflightResult,
 } from '../sandbox/index.js';
-import { shipBaseImage, type BaseImageState } from './engine-setup.js';
+import { baseImageTag } from './engine-setup.js';
 
 /** What doctor found on one engine. */
 export interface EngineExamination {
@@ -69,7 +67,7 @@ async function examine(
     warnings: [],
   };
   try {
-    found.baseImage = await shipBaseImage(client, others, undefined, quiet);
+    found.baseImage = await shipBaseImage(client, others, baseImageTag(undefined), quiet);
     const { tag, id } = found.baseImage;
     if (!id) {
       found.fix = `the base image ${tag} is on no engine evalrig can reach: run scripts/base-image.sh (or set EVALRIG_BASE_IMAGE)`;
@@ -85,7 +83,8 @@ async function examine(
     });
     found.warnings = found.preflight.warnings;
   } catch (error) {
-    found.fix = error instanceof EngineRefusedError ? error.message : reasonOf(error);
+    // An engine's refusal (EngineRefusedError) is an EvalrigError: its words, what to do.
+    found.fix = reasonOf(error);
   }
   return found;
 }

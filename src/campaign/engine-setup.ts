@@ -1,18 +1,15 @@
 /**
  * A campaign's engines made ready before its runs: who each one is (and
- * whether the eval set's resources fit it), the base image shipped to the
- * first when it lacks it, and a locked-down container on each before the
+ * whether the eval set's resources fit it), the base image its builds start
+ * from, and a locked-down container on each before the
  * first run, so that an engine that would refuse every run refuses the
  * campaign with its own words instead.
  */
 import type { EngineRecord } from '../artifacts/index.js';
 import { refuseBeyondEngines, type EvalSet } from '../config/index.js';
 import { LOCAL_BASE_IMAGE } from '../image/index.js';
-import { connectDocker, pingDocker, type DockerClient } from '../runtime/index.js';
 import {
-  exporterOf,
-  imageIdOn,
-  shipImage,
+  SandboxError,
   type EngineDescription,
   type PreflightResult,
   type SandboxProvider,
@@ -40,48 +37,9 @@ export async function describeEngines(
   return engines;
 }
 
-/** Where the base image is on an engine, after {@link shipBaseImage}. */
-export interface BaseImageState {
-  readonly tag: string;
-  /** Its id there; undefined when no engine had it to ship. */
-  readonly id?: string;
-  /** The engine it was shipped from, when it was. */
-  readonly from?: string;
-}
-
-/**
- * The base image the test image is built over, made present on the engine of
- * `first` when another engine has it: `others`, then the machine's own
- * (DOCKER_HOST, else the default socket), where scripts/base-image.sh builds
- * it. Nothing happens when no engine has it (the build then says which base
- * is missing).
- */
-export async function shipBaseImage(
-  first: DockerClient,
-  others: readonly DockerClient[],
-  baseImage: string | undefined,
-  log: NodeJS.WritableStream,
-): Promise<BaseImageState> {
-  const tag = baseImage?.trim() || process.env.EVALRIG_BASE_IMAGE?.trim() || LOCAL_BASE_IMAGE;
-  const here = await imageIdOn(first, tag);
-  if (here) return { tag, id: here };
-  const machine = connectDocker();
-  const donors = [...others];
-  if (machine.where !== first.where) {
-    const answers = await pingDocker(machine, 2000).then(
-      () => true,
-      () => false,
-    );
-    if (answers) donors.push(machine);
-  }
-  for (const donor of donors) {
-    const id = await imageIdOn(donor, tag).catch(() => undefined);
-    if (!id) continue;
-    log.write(`evalrig: shipping base image ${tag} from ${donor.where} to ${first.where}\n`);
-    await shipImage(first, first.where, { tag, id }, exporterOf(donor));
-    return { tag, id, from: donor.where };
-  }
-  return { tag };
+/** The base image the test image is built over: as named, else EVALRIG_BASE_IMAGE, else the local one. */
+export function baseImageTag(baseImage: string | undefined): string {
+  return baseImage?.trim() || process.env.EVALRIG_BASE_IMAGE?.trim() || LOCAL_BASE_IMAGE;
 }
 
 /** A preflight's result as run.json and conditions.json record the engine. */
@@ -122,4 +80,16 @@ export async function preflightEngines(
   for (const r of results)
     for (const w of r.warnings) options.log.write(`evalrig: warning: ${w}\n`);
   return new Map(results.map((r) => [r.engine.address, engineRecord(r)]));
+}
+
+/** What `sandboxes` lends for image builds: refused, naming it, when it builds none. */
+export function builderOf(sandboxes: SandboxProvider): NonNullable<SandboxProvider['buildImage']> {
+  const build = sandboxes.buildImage?.bind(sandboxes);
+  if (!build)
+    throw new SandboxError(
+      sandboxes.name,
+      'build',
+      'this provider builds no images for the campaign',
+    );
+  return build;
 }

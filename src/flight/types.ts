@@ -27,12 +27,8 @@ export interface Needle {
   readonly all: readonly string[];
 }
 
-/** Where a needle was first seen. */
-export interface NeedleSeen {
-  readonly id: string;
-  /** The call whose request held it first, or null when none did. */
-  readonly seq: number | null;
-}
+/** Where a needle was first seen: the call whose request held it first, or null when none did. */
+export type NeedleSeen = ModelRecordFile['needles'][number];
 
 /** The caps of one run's record. */
 export interface RecordCaps {

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { PRICE_TABLE_VERSION, priceTokens } from '../agents/index.js';
-import type { GradingFile, RunLimitName, RunRecord } from '../artifacts/index.js';
+import type { DeepReadonly, GradingFile, RunLimitName, RunRecord } from '../artifacts/index.js';
+import type * as Benchmark from '../artifacts/schemas/benchmark.js';
 import { flightFiles } from '../campaign-folder/index.js';
 
 /**
@@ -9,43 +10,10 @@ import { flightFiles } from '../campaign-folder/index.js';
  * figure is the host's: the agents' from the runs' witnessed totals, model time from the
  * gateways' logs, the judge's from its calls kept in grading.json.
  */
-export interface CampaignAccount {
-  /** The price table every cost was priced with. */
-  readonly price_table: string;
-  /** Always "list": no discount, batch or negotiated price is known to evalrig. */
-  readonly prices: 'list';
-  readonly agent: ReadonlyArray<{
-    readonly condition: string;
-    readonly runs: number;
-    readonly model_requests: number;
-    readonly tokens: AccountTokens;
-    readonly cost_usd: number;
-    /** Runs with tokens no price was known for (their cost is not in cost_usd). */
-    readonly unpriced_runs: number;
-  }>;
-  readonly judge: {
-    readonly calls: number;
-    readonly tokens: { readonly input: number; readonly output: number };
-    readonly cost_usd: number;
-    readonly unpriced_calls: number;
-  };
-  /** Agents and judge together, USD. */
-  readonly total_cost_usd: number;
-  /** From the first run's start to the last run's end (a resumed campaign's pauses included). */
-  readonly wall_time_s: number;
-  /** Summed over the agents' model calls, as the gateways logged them (time queued apart). */
-  readonly model_time_s: number;
-  readonly queued_time_s: number;
-  /** Runs that ended on a limit, by which (campaign_cost: cut by the budget, to be replayed). */
-  readonly limit_reached: Readonly<Partial<Record<RunLimitName, number>>>;
-}
+export type CampaignAccount = NonNullable<DeepReadonly<Benchmark.BenchmarkFile>['account']>;
 
-export interface AccountTokens {
-  readonly input: number;
-  readonly output: number;
-  readonly cache_read: number;
-  readonly cache_write: number;
-}
+/** An agent's tokens over a condition's runs. */
+export type AccountTokens = CampaignAccount['agent'][number]['tokens'];
 
 interface ConditionSums {
   runs: number;

@@ -1,4 +1,5 @@
-import type { CodebaseProvenance, RunMeasures, RunRecord, RunStatus } from '../artifacts/index.js';
+import type { DeepReadonly, RunMeasures, RunRecord } from '../artifacts/index.js';
+import type * as Benchmark from '../artifacts/schemas/benchmark.js';
 import {
   NUMBER_MEASURES,
   RATE_MEASURES,
@@ -48,70 +49,39 @@ export function agentValues(agent: RunRecord['agent']): Record<AgentMeasure, num
 }
 
 /** The agent measures of a group of runs. */
-export type AgentStats = { [K in AgentMeasure]: NumberStats };
+export type AgentStats = DeepReadonly<Benchmark.AgentMeasures>;
 
 /** Runs by how they ended. */
-export type StatusCounts = Record<RunStatus, number>;
+export type StatusCounts = DeepReadonly<Benchmark.Status>;
 
 /** Every measure of a group of runs: rates for booleans, summaries for numbers. */
-export type MeasureStats = { [K in RateMeasure]: RateStats } & {
-  [K in NumberMeasure]: NumberStats;
-};
+export type MeasureStats = DeepReadonly<Benchmark.Measures>;
 
-/** A group of runs: one condition, or one (eval, condition). */
-export interface GroupStats {
-  /** Run records read. */
-  readonly runs: number;
-  /** Runs counted in the measures: all but the failed ones (a failure of the harness says nothing of the agent). */
-  readonly measured: number;
-  readonly status: StatusCounts;
-  readonly measures: MeasureStats;
-  /** Tokens, cost and tool calls of adapter agents (n 0 for runs of a command agent). */
-  readonly agent: AgentStats;
-  /** Each message check's pass rate, by name, over the runs where it had a message to read. */
-  readonly message_checks?: Readonly<Record<string, RateStats>>;
-}
+/**
+ * A group of runs: one condition, or one (eval, condition). Runs counted in the measures
+ * (`measured`) are all but the failed ones: a failure of the harness says nothing of the agent.
+ */
+export type GroupStats = Omit<BenchmarkConditions[number], 'condition'>;
 
-export interface RateDifference {
-  readonly kind: 'rate';
-  readonly baseline: number | null;
-  readonly other: number | null;
-  /** other - baseline; null when either is unavailable. */
-  readonly difference: number | null;
-  /** Fisher's exact test, two-sided; null when either side has n 0. */
-  readonly p_value: number | null;
-  /** 95% interval on the difference (Newcombe's hybrid score); null when either side has n 0. */
-  readonly ci95?: [number, number] | null;
-}
+/** other - baseline for a rate, with Fisher's p and Newcombe's 95% interval (null when a side has n 0). */
+export type RateDifference = DeepReadonly<Benchmark.RateDifference>;
 
-export interface NumberDifference {
-  readonly kind: 'number';
-  readonly baseline: number | null;
-  readonly other: number | null;
-  /** Difference of the means, other - baseline. */
-  readonly difference: number | null;
-}
+/** Difference of the means, other - baseline. */
+export type NumberDifference = DeepReadonly<Benchmark.NumberDifference>;
 
-export interface Comparison {
-  readonly baseline: string;
-  readonly condition: string;
-  readonly measures: { [K in RateMeasure]: RateDifference } & {
-    [K in NumberMeasure]: NumberDifference;
-  };
-  /** Differences of the agent's means (null where either side has n 0). */
-  readonly agent: { [K in AgentMeasure]: NumberDifference };
-  /** Differences of each message check's pass rate, by name. */
-  readonly message_checks?: Readonly<Record<string, RateDifference>>;
-}
+/** A condition against the baseline: every measure's difference, the agent's, each message check's. */
+export type Comparison = DeepReadonly<Benchmark.BenchmarkFile['comparisons'][number]>;
 
 /** A codebase of the campaign, with the evals that use it. */
-export type CodebaseEntry = CodebaseProvenance & { readonly evals: readonly string[] };
+export type CodebaseEntry = DeepReadonly<Benchmark.Codebase>;
+
+type BenchmarkConditions = DeepReadonly<Benchmark.BenchmarkFile['conditions']>;
 
 /** Running sums of one group: constant memory whatever the number of runs. */
 export class GroupAccumulator {
   runs = 0;
   measured = 0;
-  readonly status: StatusCounts = {
+  readonly status: Benchmark.Status = {
     completed: 0,
     timed_out: 0,
     broken: 0,

@@ -4,16 +4,12 @@
  * whether an engine biases a result. Only when the runs ran on more than one
  * engine; runs of older versions (no `engine`) are left out of the split.
  */
-import type { RunRecord } from '../artifacts/index.js';
-import { GroupAccumulator, type GroupStats } from './benchmark.js';
+import type { DeepReadonly, RunRecord } from '../artifacts/index.js';
+import type * as Benchmark from '../artifacts/schemas/benchmark.js';
+import { GroupAccumulator } from './benchmark.js';
 
-/** One (engine, condition) group of benchmark.json's `by_engine`. */
-export type EngineGroup = {
-  /** The engine's address as the campaign was given it. */
-  readonly engine: string;
-  readonly kind: 'docker' | 'podman';
-  readonly condition: string;
-} & GroupStats;
+/** One (engine, condition) group of benchmark.json's `by_engine`: the engine's address as given. */
+export type EngineGroup = NonNullable<DeepReadonly<Benchmark.BenchmarkFile>['by_engine']>[number];
 
 /** Running sums per (engine, condition). */
 export class EngineSplit {

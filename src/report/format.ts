@@ -75,7 +75,7 @@ export function points(rate: number, places: number, plus = false): string {
 /** "+12.5 pts [−3.1, 40.2]": a difference of rates with its Newcombe 95% interval. */
 export function formatRateDifference(d: {
   difference: number | null;
-  ci95?: [number, number] | null;
+  ci95?: readonly [number, number] | null;
 }): string {
   const diff = formatDifference(d.difference, 'rate');
   if (!d.ci95) return diff;

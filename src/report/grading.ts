@@ -2,72 +2,26 @@
  * What the judge said, aggregated from the stored grading.json and comparison.json files
  * (never from a model: the report calls none). A grading error is a null, never a fail.
  */
-import type { GradingFile, RunRecord } from '../artifacts/index.js';
+import type { DeepReadonly, GradingFile, RunRecord } from '../artifacts/index.js';
+import type * as Benchmark from '../artifacts/schemas/benchmark.js';
 import { listComparisons, readComparison, readGrading } from '../campaign-folder/index.js';
-import { rateDifference, type RateDifference } from './benchmark.js';
-import { NumberAccumulator, RateAccumulator, type NumberStats, type RateStats } from './stats.js';
-
-/** One condition's grading. */
-export interface ConditionGrading {
-  readonly condition: string;
-  /** Runs with a grading.json that graded them. */
-  readonly graded: number;
-  /** Runs whose grading is an error (not counted in the rates). */
-  readonly errors: number;
-  /** Measured runs with no grading.json (not graded yet, or an eval without expectations). */
-  readonly without_grading: number;
-  /** Runs that met every expectation, over the graded runs. */
-  readonly all_passed: RateStats;
-  /** Expectations passed, over every graded expectation of the condition's runs. */
-  readonly expectations: RateStats;
-  /** The per-run share of expectations passed. */
-  readonly expectations_passed: NumberStats;
-}
-
-/** One expectation of one eval under one condition. */
-export interface ExpectationGrading {
-  readonly eval: string;
-  readonly condition: string;
-  readonly expectation: string;
-  readonly stats: RateStats;
-}
-
-/** Win rates of a blind comparison of two conditions. */
-export interface BlindGrading {
-  readonly conditions: readonly [string, string];
-  /** Comparisons with a verdict (ties included). */
-  readonly judged: number;
-  readonly ties: number;
-  readonly errors: number;
-  /** Each condition's wins over the judged comparisons (a tie is a win for neither). */
-  readonly wins: ReadonlyArray<{ readonly condition: string; readonly stats: RateStats }>;
-}
-
-/** A judge and rubric that graded runs of the campaign (more than one: graded at different times). */
-export interface JudgeUsed {
-  readonly model: string;
-  readonly source: 'script' | 'api';
-  readonly rubric: string;
-  readonly rubric_sha256: string;
-  /** Runs it graded (errors included). */
-  readonly runs: number;
-}
+import { rateDifference } from './benchmark.js';
+import { NumberAccumulator, RateAccumulator, type RateStats } from './stats.js';
 
 /** benchmark.json's `grading`: present when any run was graded or compared. */
-export interface GradingSection {
-  /** Who graded: the provenance of every rate below. */
-  readonly judges: readonly JudgeUsed[];
-  readonly conditions: readonly ConditionGrading[];
-  readonly expectations: readonly ExpectationGrading[];
-  readonly comparisons: ReadonlyArray<{
-    readonly baseline: string;
-    readonly condition: string;
-    readonly all_passed: RateDifference;
-    readonly expectations: RateDifference;
-  }>;
-  /** One entry per pair of conditions compared blind (judge.compare), by folder name. */
-  readonly blind?: readonly BlindGrading[];
-}
+export type GradingSection = NonNullable<DeepReadonly<Benchmark.BenchmarkFile>['grading']>;
+
+/** One condition's grading: its graded runs, errors, and the rates of what passed. */
+export type ConditionGrading = GradingSection['conditions'][number];
+
+/** One expectation of one eval under one condition. */
+export type ExpectationGrading = GradingSection['expectations'][number];
+
+/** Win rates of a blind comparison of two conditions. */
+export type BlindGrading = NonNullable<GradingSection['blind']>[number];
+
+/** A judge and rubric that graded runs of the campaign (more than one: graded at different times). */
+export type JudgeUsed = GradingSection['judges'][number];
 
 class ConditionAccumulator {
   graded = 0;

@@ -3,19 +3,13 @@
  * (service, image), the evals whose runs started it, how long it took to be
  * ready (median and slowest), and in how many runs it died.
  */
-import type { RunRecord } from '../artifacts/index.js';
+import type { DeepReadonly, RunRecord } from '../artifacts/index.js';
+import type * as Benchmark from '../artifacts/schemas/benchmark.js';
 
-/** One service image of benchmark.json's `provenance.services`. */
-export interface ServiceEntry {
-  readonly name: string;
-  readonly image: { readonly tag: string; readonly id: string };
-  readonly evals: readonly string[];
-  /** Runs that started it and were ready (readiness known). */
-  readonly runs: number;
-  readonly ready_ms: { readonly median: number; readonly max: number } | null;
-  /** Runs in which it was found dead (the run then failed in phase service). */
-  readonly died: number;
-}
+/** One service image of benchmark.json's `provenance.services`: the runs that started it and were ready, the runs it died in. */
+export type ServiceEntry = NonNullable<
+  DeepReadonly<Benchmark.BenchmarkFile>['provenance']['services']
+>[number];
 
 /** Running record of the services seen in run.json files. */
 export class ServiceSplit {

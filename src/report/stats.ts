@@ -5,6 +5,8 @@
  * minimum detectable difference of Fisher's test at a number of runs, and
  * Welford's running mean and variance for numbers.
  */
+import type { DeepReadonly } from '../artifacts/readonly.js';
+import type * as Benchmark from '../artifacts/schemas/benchmark.js';
 
 /** The normal quantile of a two-sided 95% interval. */
 const Z95 = 1.959963984540054;
@@ -434,22 +436,11 @@ export function worstDetectableDifference(
   return grid === null ? null : hardestOf(grid);
 }
 
-/** A rate over runs: how many of the runs where the measure is known held it. */
-export interface RateStats {
-  readonly rate: number | null;
-  readonly successes: number;
-  readonly n: number;
-  readonly ci95: [number, number] | null;
-}
+/** A rate over runs: how many of the runs where the measure is known held it (benchmark.json's `rate`). */
+export type RateStats = DeepReadonly<Benchmark.Rate>;
 
 /** A number over runs. stddev is the sample one (n - 1); null below two values. */
-export interface NumberStats {
-  readonly mean: number | null;
-  readonly stddev: number | null;
-  readonly min: number | null;
-  readonly max: number | null;
-  readonly n: number;
-}
+export type NumberStats = DeepReadonly<Benchmark.Number>;
 
 /** Counts successes over known values; nulls are not runs of the measure. */
 export class RateAccumulator {

@@ -1,24 +1,10 @@
-import type { RunRecord } from '../artifacts/index.js';
+import type { DeepReadonly, RunRecord } from '../artifacts/index.js';
+import type * as Benchmark from '../artifacts/schemas/benchmark.js';
 
-/** A condition whose staged instructions did not reach the model in every run. */
-export interface TreatmentWarning {
-  readonly condition: string;
-  /** Runs where every staged instruction reached the model. */
-  readonly reached: number;
-  /** Runs checked (those with a treatment check, not failed). */
-  readonly runs: number;
-  /** The instructions that missed at least one run. */
-  readonly missed: ReadonlyArray<{
-    readonly kind: 'skill' | 'instructions';
-    readonly path: string;
-    readonly name: string | null;
-    readonly reached: number;
-    readonly runs: number;
-    readonly loads: boolean | null;
-  }>;
-  /** The line as the report shows it, first. */
-  readonly text: string;
-}
+/** A condition whose staged instructions did not reach the model in every run (benchmark.json's `treatment_warnings`). */
+export type TreatmentWarning = NonNullable<
+  DeepReadonly<Benchmark.BenchmarkFile>['treatment_warnings']
+>[number];
 
 interface Entry {
   kind: 'skill' | 'instructions';

@@ -4,6 +4,8 @@
  * (Newcombe), Fisher's p and the rates in plain words; and a warning where the
  * runs are too few to detect the differences asked about.
  */
+import type { DeepReadonly } from '../artifacts/index.js';
+import type * as Benchmark from '../artifacts/schemas/benchmark.js';
 import { RATE_MEASURES, type RateMeasure } from '../measure/index.js';
 import {
   messageCheckNames,
@@ -65,51 +67,13 @@ export const VERDICT_POWER = 0.8;
 /** Above this many runs a side, the exact power search is skipped: differences of a few points are detectable there. */
 export const MAX_POWER_RUNS = 200;
 
-export interface Verdict {
-  readonly condition: string;
-  readonly baseline: string;
-  /** A rate measure, or `message_checks.<name>`. */
-  readonly measure: string;
-  readonly condition_rate: number;
-  readonly baseline_rate: number;
-  readonly condition_n: number;
-  readonly baseline_n: number;
-  /** condition - baseline. */
-  readonly difference: number;
-  /** Newcombe's hybrid score 95% interval on the difference. */
-  readonly ci95: [number, number] | null;
-  /** Fisher's exact test, two-sided. */
-  readonly p_value: number | null;
-  /** A difference, stated as one: p < 0.05 (decided exactly) and the interval excludes 0. */
-  readonly significant: boolean;
-  /**
-   * The smallest difference Fisher's test detects with 80% power at these
-   * runs, the baseline's true rate taken as its observed one; null when none
-   * is (or the runs are beyond MAX_POWER_RUNS, where it was not computed).
-   */
-  readonly detectable: number | null;
-  /** Not significant, and smaller than what these runs can detect (or none can be detected). */
-  readonly underpowered: boolean;
-  /** The line as the report shows it. */
-  readonly text: string;
-}
+/** One line per rate that differs between a condition and the baseline (benchmark.json's `verdicts`). */
+export type Verdict = NonNullable<BenchmarkFile['verdicts']>[number];
 
-/** How few runs a comparison has, and what they can detect. */
-export interface PowerWarning {
-  readonly condition: string;
-  readonly baseline: string;
-  readonly condition_runs: number;
-  readonly baseline_runs: number;
-  /** Smallest detectable difference when the baseline rate is 0% (or 100%): the best case. */
-  readonly detectable_at_0: number | null;
-  /** ... when the baseline rate is 50% (not the worst case at every number of runs). */
-  readonly detectable_at_50: number | null;
-  /** The hardest baseline rate of the grid (0% to 50% by 5; b and 1 − b alike)... */
-  readonly worst_baseline: number;
-  /** ... and what can be detected from it (null: nothing). */
-  readonly detectable_at_worst: number | null;
-  readonly text: string;
-}
+/** How few runs a comparison has, and what they can detect (benchmark.json's `power_warnings`). */
+export type PowerWarning = NonNullable<BenchmarkFile['power_warnings']>[number];
+
+type BenchmarkFile = DeepReadonly<Benchmark.BenchmarkFile>;
 
 const cache = new Map<string, number | null>();
 

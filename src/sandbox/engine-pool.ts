@@ -18,6 +18,7 @@
  */
 import type { DockerClient } from '../runtime/index.js';
 import type { EngineDescription, PreflightResult, PreflightSpec } from './engine-check.js';
+import { shipBaseImage } from './build-engine.js';
 import { connectEngine, type EngineAddress } from './engines.js';
 import { SandboxError } from './errors.js';
 import { ProviderClosedError } from './lifecycle.js';
@@ -25,7 +26,13 @@ import type { OpenOptions } from './types.js';
 import { WrappedSandbox } from './wrapped.js';
 import { LocalDockerProvider } from './local-docker.js';
 import { RemoteDockerProvider } from './remote-docker.js';
-import type { Sandbox, SandboxImage, SandboxProvider, SandboxSpec } from './types.js';
+import type {
+  BaseImageState,
+  Sandbox,
+  SandboxImage,
+  SandboxProvider,
+  SandboxSpec,
+} from './types.js';
 
 export interface PoolMember {
   readonly provider: SandboxProvider;
@@ -85,6 +92,20 @@ export class EnginePool implements SandboxProvider {
   /** The Docker clients of the members that have one, in order (the first is the campaign's). */
   dockerClients(): readonly DockerClient[] {
     return this.seats.flatMap((s) => s.provider.dockerClients?.() ?? []);
+  }
+
+  /** Images are built on the first engine; the others receive them by {@link ensureImage}. */
+  buildImage<T>(what: string, build: (engine: DockerClient) => Promise<T>): Promise<T> {
+    const first = this.seats[0]!.provider;
+    if (!first.buildImage)
+      throw new SandboxError(this.name, 'build', `${first.name} builds no images`);
+    return first.buildImage(what, build);
+  }
+
+  /** The base image on the first engine, shipped from another member or the machine's engine. */
+  ensureBaseImage(tag: string, log: NodeJS.WritableStream): Promise<BaseImageState> {
+    const [first, ...others] = this.dockerClients();
+    return shipBaseImage(first!, others, tag, log);
   }
 
   /** How many sandboxes each engine holds now (for tests and progress). */

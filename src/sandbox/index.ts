@@ -14,6 +14,7 @@ export {
 } from './remote-docker.js';
 export { connectEngine, engineAddress, type EngineAddress } from './engines.js';
 export { exporterOf, imageIdOn, shipImage, type ImageExporter } from './ship-image.js';
+export { shipBaseImage } from './build-engine.js';
 export {
   EngineChecks,
   describeEngine,
@@ -40,6 +41,7 @@ export {
 } from '../runtime/index.js';
 export { SERVICE_LABEL, describeFailure, servicesRefusalOf } from './services.js';
 export type {
+  BaseImageState,
   Owner,
   Sandbox,
   SandboxFile,

@@ -23,8 +23,9 @@ import {
   type PreflightSpec,
 } from './engine-check.js';
 import { SandboxError, SandboxFileError } from './errors.js';
+import { buildOn, shipBaseImage } from './build-engine.js';
 import { EngineTenancy } from './lifecycle.js';
-import type { OpenOptions } from './types.js';
+import type { BaseImageState, OpenOptions } from './types.js';
 import { refuseUnlessRegular } from './path-stat.js';
 import { servicesRefusalOf, startWithServices } from './services.js';
 import type {
@@ -254,6 +255,15 @@ export class LocalDockerProvider implements SandboxProvider {
 
   dockerClients(): readonly DockerClient[] {
     return [this.client];
+  }
+
+  /** Images are built on this engine itself. */
+  buildImage<T>(what: string, build: (engine: DockerClient) => Promise<T>): Promise<T> {
+    return buildOn(this.client, what, build);
+  }
+
+  ensureBaseImage(tag: string, log: NodeJS.WritableStream): Promise<BaseImageState> {
+    return shipBaseImage(this.client, [], tag, log);
   }
 
   check(): Promise<void> {

@@ -59,8 +59,9 @@ import {
   type PreflightSpec,
 } from './engine-check.js';
 import { SandboxError, SandboxFileError } from './errors.js';
+import { buildOn, shipBaseImage } from './build-engine.js';
 import { EngineTenancy } from './lifecycle.js';
-import type { OpenOptions } from './types.js';
+import type { BaseImageState, OpenOptions } from './types.js';
 import {
   addedBytes,
   applyDelta,
@@ -186,6 +187,15 @@ export class RemoteDockerProvider implements SandboxProvider, ImageExporter {
 
   dockerClients(): readonly DockerClient[] {
     return [this.client];
+  }
+
+  /** Images are built on this engine itself. */
+  buildImage<T>(what: string, build: (engine: DockerClient) => Promise<T>): Promise<T> {
+    return buildOn(this.client, what, build);
+  }
+
+  ensureBaseImage(tag: string, log: NodeJS.WritableStream): Promise<BaseImageState> {
+    return shipBaseImage(this.client, [], tag, log);
   }
 
   lost(): Error | undefined {

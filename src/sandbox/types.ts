@@ -210,6 +210,15 @@ export interface Sandbox {
   serviceFailures?(): Promise<readonly ServiceFailure[]>;
 }
 
+/** Where the base image is on a provider's build engine, after {@link SandboxProvider.ensureBaseImage}. */
+export interface BaseImageState {
+  readonly tag: string;
+  /** Its id there; undefined when no engine had it to ship. */
+  readonly id?: string;
+  /** The engine it was shipped from, when it was. */
+  readonly from?: string;
+}
+
 /** An image a provider runs: built or shipped once per provider. */
 export interface SandboxImage {
   readonly tag: string;
@@ -248,6 +257,19 @@ export interface SandboxProvider {
    * with this provider's labels and gate. Absent: a backend that is no Docker engine.
    */
   dockerClients?(): readonly DockerClient[];
+  /**
+   * Lends the engine this provider builds images on (its first) to `build`, one of image/'s
+   * builders, for as long as the build takes but no longer than the engine answers (lost
+   * meanwhile: the wait ends with its error). What is built there reaches each engine that
+   * runs it by {@link ensureImage}. Absent: a backend that builds nothing itself.
+   */
+  buildImage?<T>(what: string, build: (engine: DockerClient) => Promise<T>): Promise<T>;
+  /**
+   * The base image `tag` made present on the build engine when it lacks it and one of the
+   * provider's other engines, or the machine's own, has it. Nothing happens when none has it
+   * (the build then says which base is missing).
+   */
+  ensureBaseImage?(tag: string, log: NodeJS.WritableStream): Promise<BaseImageState>;
   /** Fails with a clear error when the backend does not answer. */
   check(): Promise<void>;
   /** Makes `image` runnable here: present already, or shipped from `from` (the engine it was built on). */

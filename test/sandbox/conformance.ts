@@ -14,6 +14,8 @@ import {
 } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pack } from 'tar-stream';
+import { buildImageFrom } from '../../src/image/build.js';
 import { CreationGate } from '../../src/runtime/index.js';
 import {
   LABELS,
@@ -25,6 +27,14 @@ import {
   type SandboxProvider,
   type SandboxSpec,
 } from '../../src/sandbox/index.js';
+
+/** A build context of one Dockerfile. */
+function contextOf(dockerfile: string): NodeJS.ReadableStream {
+  const archive = pack();
+  archive.entry({ name: 'Dockerfile' }, dockerfile);
+  archive.finalize();
+  return archive as unknown as NodeJS.ReadableStream;
+}
 
 /**
  * What a backend gives the suite: its provider, an image it can run (sh and
@@ -504,6 +514,32 @@ export function sandboxConformance(name: string, target: () => Promise<Conforman
         );
         expect(error).to.be.instanceOf(Error);
         expect((await sandbox.exec(['echo', 'untouched'])).stdout).to.equal('untouched\n');
+      });
+    });
+
+    describe('images', () => {
+      it('builds an image on the engine it lends, then starts a sandbox from it once made runnable', async function () {
+        const build = t.provider.buildImage?.bind(t.provider);
+        if (!build) this.skip();
+        const tag = `evalrig-conformance:${randomBytes(6).toString('hex')}`;
+        const marker = randomBytes(8).toString('hex');
+        // No RUN: the image is its base with one variable more, built in a second.
+        const dockerfile = `FROM ${t.image}\nENV EVALRIG_CONFORMANCE=${marker}\n`;
+        const id = await build('a conformance image', (engine) =>
+          buildImageFrom(engine, tag, contextOf(dockerfile), { labels: { ...t.labels } }, () => {}),
+        );
+        try {
+          await t.provider.ensureImage({ tag, id });
+          const s = await t.provider.start(spec({ image: tag }));
+          expect((await s.exec(['printenv', 'EVALRIG_CONFORMANCE'])).stdout).to.equal(
+            `${marker}\n`,
+          );
+          await s.remove();
+        } finally {
+          await build('removing it', (engine) => engine.docker.getImage(tag).remove()).catch(
+            () => undefined,
+          );
+        }
       });
     });
 

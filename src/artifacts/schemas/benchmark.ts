@@ -73,7 +73,7 @@ export interface BenchmarkFile {
     measured: number;
     status: Status;
     measures: Measures;
-    agent?: AgentMeasures;
+    agent: AgentMeasures;
     /**
      * Each message check's pass rate, by name.
      */
@@ -88,7 +88,7 @@ export interface BenchmarkFile {
     measured: number;
     status: Status;
     measures: Measures;
-    agent?: AgentMeasures;
+    agent: AgentMeasures;
     /**
      * Each message check's pass rate, by name.
      */
@@ -113,9 +113,9 @@ export interface BenchmarkFile {
       duration_s: NumberDifference;
       environment_broken: RateDifference;
       record_tampered: RateDifference;
-      condition_reached?: RateDifference;
+      condition_reached: RateDifference;
     };
-    agent?: AgentDifferences;
+    agent: AgentDifferences;
     /**
      * Differences of each message check's pass rate, by name.
      */
@@ -172,11 +172,11 @@ export interface BenchmarkFile {
     /**
      * The hardest baseline rate of the grid (0% to 50% by 5 points; a rate b and 1 - b detect alike): 50% is not the hardest at every number of runs.
      */
-    worst_baseline?: number;
+    worst_baseline: number;
     /**
      * The smallest difference detected from worst_baseline (null: none).
      */
-    detectable_at_worst?: number | null;
+    detectable_at_worst: number | null;
     text: string;
   }[];
   /**
@@ -294,7 +294,7 @@ export interface BenchmarkFile {
     measured: number;
     status: Status;
     measures: Measures;
-    agent?: AgentMeasures;
+    agent: AgentMeasures;
     /**
      * Each message check's pass rate, by name.
      */
@@ -385,7 +385,7 @@ export interface Status {
   timed_out: number;
   failed: number;
   broken: number;
-  limit_reached?: number;
+  limit_reached: number;
 }
 export interface Measures {
   pr_draft_at_hand_over: Rate;
@@ -401,7 +401,7 @@ export interface Measures {
   duration_s: Number;
   environment_broken: Rate;
   record_tampered: Rate;
-  condition_reached?: Rate;
+  condition_reached: Rate;
 }
 /**
  * Successes over the runs where the measure is known, with its Wilson 95% interval.
@@ -444,7 +444,7 @@ export interface RateDifference {
   /**
    * Newcombe's hybrid score 95% interval on the difference; null when a side has n 0.
    */
-  ci95?: [number, number] | null;
+  ci95: [number, number] | null;
 }
 export interface NumberDifference {
   kind: 'number';

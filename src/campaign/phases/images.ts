@@ -6,9 +6,8 @@
 import type { ConditionsFile } from '../../artifacts/index.js';
 import type { EvalSet } from '../../config/index.js';
 import { ensureTestImage, type TestImage } from '../../image/index.js';
-import { bounded } from '../../runtime/index.js';
 import type { CampaignOptions } from '../options.js';
-import { shipBaseImage } from '../engine-setup.js';
+import { baseImageTag, builderOf } from '../engine-setup.js';
 import { ensureEvalEnvironments, type EvalEnvironments } from '../environments.js';
 import { ensureEvalServices, refuseServicesBeyond, type EvalServices } from '../services.js';
 import type { PlannedRun } from '../plan.js';
@@ -30,25 +29,20 @@ export async function ensureImages(
   previous: ConditionsFile | undefined,
   log: NodeJS.WritableStream,
 ): Promise<CampaignImages> {
-  const { client, sandboxes } = opened;
+  const { sandboxes } = opened;
+  const build = builderOf(sandboxes);
   const plannedEvals = evalSet.evals.filter((e) => planned.some((p) => p.eval.id === e.id));
   // Services need a provider that keeps a run's network private: refused in one line otherwise.
   refuseServicesBeyond(sandboxes, evalSet, plannedEvals);
   // An engine named first may lack the base image another engine (or the machine's) has.
-  if (options.engines?.length) {
-    const others = sandboxes.dockerClients?.().slice(1) ?? [];
-    await shipBaseImage(client, others, options.baseImage, log);
-  }
+  if (options.engines?.length)
+    await sandboxes.ensureBaseImage?.(baseImageTag(options.baseImage), log);
   // A build may take minutes: no time bound, but an engine lost meanwhile ends the wait.
-  const image = await bounded(
-    client,
-    'the test image check',
-    () =>
-      ensureTestImage(client, {
-        baseImage: options.baseImage,
-        onProgress: (line) => log.write(`image: ${line}\n`),
-      }),
-    Infinity,
+  const image = await build('the test image check', (engine) =>
+    ensureTestImage(engine, {
+      baseImage: options.baseImage,
+      onProgress: (line) => log.write(`image: ${line}\n`),
+    }),
   );
   if (image.built) log.write(`evalrig: built test image ${image.tag}\n`);
   if (previous && previous.image.id !== image.id) {
@@ -59,17 +53,13 @@ export async function ensureImages(
   }
 
   // The evals that name an environment get its image (evalrig's layers over it).
-  const environments = await ensureEvalEnvironments(client, evalSet, plannedEvals, {
-    baseImage: options.baseImage,
-    log,
-  });
+  const environments = await build('the environment images', (engine) =>
+    ensureEvalEnvironments(engine, evalSet, plannedEvals, { baseImage: options.baseImage, log }),
+  );
 
   // Each service's image, once per campaign (found by its content when unchanged).
-  const services = await bounded(
-    client,
-    'the service images',
-    () => ensureEvalServices(client, evalSet, plannedEvals, { baseImage: options.baseImage, log }),
-    Infinity,
+  const services = await build('the service images', (engine) =>
+    ensureEvalServices(engine, evalSet, plannedEvals, { baseImage: options.baseImage, log }),
   );
   const serviceImages = [...services.values()].flat().map((s) => s.image);
   // Every image a run starts from must be runnable where it runs (locally: there, the same id).

@@ -38,7 +38,7 @@ export async function setupCampaign(
   campaign: string,
   log: NodeJS.WritableStream,
 ): Promise<CampaignSetup> {
-  const { client, sandboxes } = opened;
+  const { sandboxes } = opened;
   const { evalSet, planned } = resolved;
   const { image, environments } = images;
   const plannedEvals = evalSet.evals.filter((e) => planned.some((p) => p.eval.id === e.id));
@@ -55,7 +55,6 @@ export async function setupCampaign(
 
   // Each adapter agent is installed and must answer in every image before anything is played.
   const agents = await prepareCampaignAgents({
-    client,
     sandboxes,
     evalSet,
     planned,

@@ -63,6 +63,9 @@ class RecordingProvider implements SandboxProvider {
   lost(): Error | undefined {
     return this.inner.lost();
   }
+  buildImage<T>(what: string, build: (engine: DockerClient) => Promise<T>): Promise<T> {
+    return this.inner.buildImage(what, build);
+  }
   ensureImage(image: SandboxImage): Promise<void> {
     this.log.push(`image ${image.tag}`);
     return this.inner.ensureImage(image);

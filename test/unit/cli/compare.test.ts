@@ -183,6 +183,25 @@ describe('evalrig compare <out-a> <out-b>', function () {
     );
   });
 
+  it('refuses a benchmark.json of an older evalrig (no agent measures, no condition_reached), saying to recompute it; compares once recomputed', async () => {
+    const older = path.join(work, 'older');
+    await writeCampaign(older, MIXED);
+    await writeReport(older);
+    await editJson(path.join(older, 'benchmark.json'), (data) => {
+      for (const g of data.conditions as Array<Record<string, unknown>>) {
+        delete g.agent;
+        delete (g.measures as Record<string, unknown>).condition_reached;
+      }
+    });
+    expectOneLineError(
+      await evalrig(['compare', older, b]),
+      `${path.join(older, 'benchmark.json')} does not match the benchmark schema at /conditions/0: must have required property 'agent' (and 3 more problems); run \`evalrig report ${older}\` to recompute it from the runs`,
+    );
+    await writeReport(older);
+    const r = await evalrig(['compare', older, b]);
+    expect(r.exitCode, r.stderr).to.equal(0);
+  });
+
   it('fails on a file that is not JSON, and on a benchmark.json of another eval set', async () => {
     const garbled = path.join(work, 'garbled');
     await writeCampaign(garbled, MIXED);

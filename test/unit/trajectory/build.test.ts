@@ -267,6 +267,16 @@ describe('trajectory: a run step by step from the flight record', () => {
     expect(t.message_checks[0]!.looked_at[0]).to.include({ turn: 2, step: 8 });
   });
 
+  it("serves the trajectory of a run that reached a limit (its status is one of run.json's)", () => {
+    const base = inputs();
+    const t = buildTrajectory({
+      ...base,
+      record: { ...base.record, status: 'limit_reached', limit: 'cost' } as RunRecord,
+    });
+    expect(t.status).to.equal('limit_reached');
+    assertTrajectory(t, 'test');
+  });
+
   it("links a piece of the judge's evidence to the step holding what it quotes, else the turn it names", () => {
     const t = buildTrajectory(inputs());
     expect(citedStep('The agent said "Again done." at the end.', t.steps)).to.equal(8);
