@@ -35,15 +35,25 @@ function appended(lines: readonly string[], entry: string): string {
   return `${[...kept, entry].join('\n')}\n`;
 }
 
+/** What a sandbox started from one image needs written for one account: the same for every one. */
+interface AccountEdit {
+  readonly added: { readonly passwd?: string; readonly group?: string };
+  readonly files: readonly { readonly path: string; readonly content: string }[];
+}
+
 /**
- * Adds the agent's passwd entry (`home` its home) and its group's, where the image lacks them.
- * Returns what it added (for tests and the log): nothing when the image had both.
+ * The edits already worked out in a campaign, by engine, image and account: every sandbox of
+ * an image starts with the image's own files (no process has run in it yet), so the reads are
+ * made once per image, not once per run.
  */
-export async function ensureAgentAccount(
+export type AccountMemo = Map<string, AccountEdit>;
+
+/** Reads both files and works out what to add; `complete` is false when one could not be read. */
+async function accountEditOf(
   sandbox: Sandbox,
   agent: Owner,
   home: string,
-): Promise<{ readonly passwd?: string; readonly group?: string }> {
+): Promise<{ edit: AccountEdit; complete: boolean }> {
   const [passwd, group] = await Promise.all([
     linesOf(sandbox, '/etc/passwd'),
     linesOf(sandbox, '/etc/group'),
@@ -59,7 +69,29 @@ export async function ensureAgentAccount(
     added.group = `${freeName(group, agent.gid)}:x:${agent.gid}:`;
     files.push({ path: '/etc/group', content: appended(group, added.group) });
   }
+  return { edit: { added, files }, complete: passwd !== null && group !== null };
+}
+
+/**
+ * Adds the agent's passwd entry (`home` its home) and its group's, where the image lacks them.
+ * Returns what it added (for tests and the log): nothing when the image had both. With a
+ * `memo`, a fresh sandbox of an image met before is given the same edit without reading again
+ * (a read that failed is not kept: the next sandbox reads for itself).
+ */
+export async function ensureAgentAccount(
+  sandbox: Sandbox,
+  agent: Owner,
+  home: string,
+  memo?: { readonly known: AccountMemo; readonly image: string },
+): Promise<{ readonly passwd?: string; readonly group?: string }> {
+  const key = memo && [sandbox.engine, memo.image, agent.uid, agent.gid, home].join('\n');
+  let edit = key === undefined ? undefined : memo?.known.get(key);
+  if (!edit) {
+    const read = await accountEditOf(sandbox, agent, home);
+    edit = read.edit;
+    if (key !== undefined && read.complete) memo?.known.set(key, edit);
+  }
   // Root's, 0644, as the image had them.
-  if (files.length > 0) await sandbox.writeFiles(files);
-  return added;
+  if (edit.files.length > 0) await sandbox.writeFiles(edit.files);
+  return edit.added;
 }
