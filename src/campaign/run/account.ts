@@ -44,9 +44,10 @@ interface AccountEdit {
 /**
  * The edits already worked out in a campaign, by engine, image and account: every sandbox of
  * an image starts with the image's own files (no process has run in it yet), so the reads are
- * made once per image, not once per run.
+ * made once per image, not once per run. Sandboxes starting together wait for the same reads;
+ * an edit from reads that failed is undefined (each sandbox then reads for itself).
  */
-export type AccountMemo = Map<string, AccountEdit>;
+export type AccountMemo = Map<string, Promise<AccountEdit | undefined>>;
 
 /** Reads both files and works out what to add; `complete` is false when one could not be read. */
 async function accountEditOf(
@@ -85,11 +86,18 @@ export async function ensureAgentAccount(
   memo?: { readonly known: AccountMemo; readonly image: string },
 ): Promise<{ readonly passwd?: string; readonly group?: string }> {
   const key = memo && [sandbox.engine, memo.image, agent.uid, agent.gid, home].join('\n');
-  let edit = key === undefined ? undefined : memo?.known.get(key);
+  const known = key === undefined ? undefined : memo?.known.get(key);
+  // No await before the memo holds this read: a sandbox starting beside finds it.
+  let edit = known ? await known : undefined;
   if (!edit) {
-    const read = await accountEditOf(sandbox, agent, home);
-    edit = read.edit;
-    if (key !== undefined && read.complete) memo?.known.set(key, edit);
+    const reading = accountEditOf(sandbox, agent, home);
+    if (key !== undefined && !known) {
+      const kept = reading.then((r) => (r.complete ? r.edit : undefined));
+      memo?.known.set(key, kept);
+      // A failed read is forgotten: the next sandbox reads again.
+      void kept.then((e) => e ?? memo?.known.delete(key));
+    }
+    edit = (await reading).edit;
   }
   // Root's, 0644, as the image had them.
   if (edit.files.length > 0) await sandbox.writeFiles(edit.files);
