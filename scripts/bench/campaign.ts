@@ -8,6 +8,10 @@
  * Goals: per-run cost with --jobs 1 within 1.3x of the bare container;
  * --jobs 4 at least 1.6x the throughput of --jobs 1.
  *
+ * A fifth series, --jobs 1 with `true` as the agent's command, is the harness
+ * alone: the scripted agent is a Node program whose own start in the container
+ * is most of its turn, which no harness can take away.
+ *
  * Then the per-phase profile of the --jobs 1 series: the median of each run
  * phase over its runs (from each run.json's `phases`) and the campaign's own
  * phases, so the gap to the bare container shows where it goes.
@@ -48,10 +52,17 @@ interface Series {
   readonly runs: readonly (readonly PhaseTiming[])[];
 }
 
-async function campaign(jobs: number, prepareAhead?: number): Promise<Series> {
+async function campaign(
+  jobs: number,
+  prepareAhead?: number,
+  command?: readonly string[],
+): Promise<Series> {
   const ws = await makeToyWorkspace({
     scripts: { noop: { turns: [{ actions: [] }] } },
-    set: { evals: [{ id: 'noop', prompt: 'nothing', runs: RUNS }] },
+    set: {
+      evals: [{ id: 'noop', prompt: 'nothing', runs: RUNS }],
+      ...(command ? { agent: { command } } : {}),
+    },
   });
   try {
     const t = performance.now();
@@ -107,6 +118,8 @@ interface Round {
   readonly sequential: number;
   readonly jobs1: Series;
   readonly jobs4: number;
+  /** --jobs 1 with `true` as the agent: the harness alone. */
+  readonly harness: Series;
 }
 
 async function round(): Promise<Round> {
@@ -115,7 +128,8 @@ async function round(): Promise<Round> {
   const jobs1 = await campaign(1);
   const sequential = (await campaign(1, 0)).ms;
   const jobs4 = (await campaign(4)).ms;
-  return { load: (load + loadavg()[0]!) / 2, bare: bareMs, sequential, jobs1, jobs4 };
+  const harness = await campaign(1, undefined, ['true']);
+  return { load: (load + loadavg()[0]!) / 2, bare: bareMs, sequential, jobs1, jobs4, harness };
 }
 
 // Warm up: image layers, page cache, the codebase cache.
@@ -131,7 +145,8 @@ for (const [i, r] of rounds.entries()) {
   console.log(
     `round ${i + 1} (load ${r.load.toFixed(1)}): bare ${perRun(r.bare)}, --jobs 1 ${perRun(r.jobs1.ms)} ` +
       `(${(r.jobs1.ms / r.bare).toFixed(2)}x), nothing ahead ${perRun(r.sequential)} ` +
-      `(${(r.sequential / r.bare).toFixed(2)}x), --jobs 4 ${perRun(r.jobs4)} (x${(r.jobs1.ms / r.jobs4).toFixed(2)})`,
+      `(${(r.sequential / r.bare).toFixed(2)}x), --jobs 4 ${perRun(r.jobs4)} (x${(r.jobs1.ms / r.jobs4).toFixed(2)}), ` +
+      `agent true ${perRun(r.harness.ms)} (${(r.harness.ms / r.bare).toFixed(2)}x)`,
   );
 }
 const med = (f: (r: Round) => number) => median(rounds.map(f));
@@ -154,6 +169,11 @@ row(
   `ratio to bare ${med((r) => r.jobs1.ms / r.bare).toFixed(2)} (goal <= 1.3)`,
 );
 row(
+  'evalrig run --jobs 1, agent command true',
+  med((r) => r.harness.ms),
+  `ratio to bare ${med((r) => r.harness.ms / r.bare).toFixed(2)} (the harness alone)`,
+);
+row(
   'evalrig run --jobs 4',
   med((r) => r.jobs4),
   `throughput x${med((r) => r.jobs1.ms / r.jobs4).toFixed(2)} of --jobs 1 (goal >= 1.6), x${med((r) => r.sequential / r.jobs4).toFixed(2)} of the sequential one`,
@@ -170,3 +190,6 @@ for (const p of medians(rounds.map((r) => r.jobs1.phases))) {
   console.log(`  campaign ${p.name.padEnd(15)} ${ms(p.ms)} median  ${note}`);
 }
 console.log(`  bare docker run           ${ms(med((r) => r.bare) / RUNS)} per run`);
+console.log(`\nprofile of evalrig run --jobs 1 with the agent command true`);
+for (const p of medians(rounds.flatMap((r) => r.harness.runs)))
+  console.log(`  run ${p.name.padEnd(20)} ${ms(p.ms)} median`);

@@ -35,15 +35,26 @@ function appended(lines: readonly string[], entry: string): string {
   return `${[...kept, entry].join('\n')}\n`;
 }
 
+/** What a sandbox started from one image needs written for one account: the same for every one. */
+interface AccountEdit {
+  readonly added: { readonly passwd?: string; readonly group?: string };
+  readonly files: readonly { readonly path: string; readonly content: string }[];
+}
+
 /**
- * Adds the agent's passwd entry (`home` its home) and its group's, where the image lacks them.
- * Returns what it added (for tests and the log): nothing when the image had both.
+ * The edits already worked out in a campaign, by engine, image and account: every sandbox of
+ * an image starts with the image's own files (no process has run in it yet), so the reads are
+ * made once per image, not once per run. Sandboxes starting together wait for the same reads;
+ * an edit from reads that failed is undefined (each sandbox then reads for itself).
  */
-export async function ensureAgentAccount(
+export type AccountMemo = Map<string, Promise<AccountEdit | undefined>>;
+
+/** Reads both files and works out what to add; `complete` is false when one could not be read. */
+async function accountEditOf(
   sandbox: Sandbox,
   agent: Owner,
   home: string,
-): Promise<{ readonly passwd?: string; readonly group?: string }> {
+): Promise<{ edit: AccountEdit; complete: boolean }> {
   const [passwd, group] = await Promise.all([
     linesOf(sandbox, '/etc/passwd'),
     linesOf(sandbox, '/etc/group'),
@@ -59,7 +70,36 @@ export async function ensureAgentAccount(
     added.group = `${freeName(group, agent.gid)}:x:${agent.gid}:`;
     files.push({ path: '/etc/group', content: appended(group, added.group) });
   }
+  return { edit: { added, files }, complete: passwd !== null && group !== null };
+}
+
+/**
+ * Adds the agent's passwd entry (`home` its home) and its group's, where the image lacks them.
+ * Returns what it added (for tests and the log): nothing when the image had both. With a
+ * `memo`, a fresh sandbox of an image met before is given the same edit without reading again
+ * (a read that failed is not kept: the next sandbox reads for itself).
+ */
+export async function ensureAgentAccount(
+  sandbox: Sandbox,
+  agent: Owner,
+  home: string,
+  memo?: { readonly known: AccountMemo; readonly image: string },
+): Promise<{ readonly passwd?: string; readonly group?: string }> {
+  const key = memo && [sandbox.engine, memo.image, agent.uid, agent.gid, home].join('\n');
+  const known = key === undefined ? undefined : memo?.known.get(key);
+  // No await before the memo holds this read: a sandbox starting beside finds it.
+  let edit = known ? await known : undefined;
+  if (!edit) {
+    const reading = accountEditOf(sandbox, agent, home);
+    if (key !== undefined && !known) {
+      const kept = reading.then((r) => (r.complete ? r.edit : undefined));
+      memo?.known.set(key, kept);
+      // A failed read is forgotten: the next sandbox reads again.
+      void kept.then((e) => e ?? memo?.known.delete(key));
+    }
+    edit = (await reading).edit;
+  }
   // Root's, 0644, as the image had them.
-  if (files.length > 0) await sandbox.writeFiles(files);
-  return added;
+  if (edit.files.length > 0) await sandbox.writeFiles(edit.files);
+  return edit.added;
 }

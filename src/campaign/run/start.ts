@@ -9,7 +9,7 @@ import { CONTAINER } from '../layout.js';
 import { serviceSpecsOf } from '../services.js';
 import type { PlannedRun } from '../plan.js';
 import { agentFor } from '../agent.js';
-import { ensureAgentAccount } from './account.js';
+import { ensureAgentAccount, type AccountMemo } from './account.js';
 import type { CampaignContext, Opened, RunPlace } from './context.js';
 
 /** The `start` phase: the run's sandbox, with its trees, sockets and the agent's binary shared. */
@@ -26,10 +26,11 @@ export async function startSandbox(
     agent && opened.gateway ? agent.shares(opened.gateway.hostDir) : { files: [], sockets: [] };
   const keeper = `${place.keeper}:${place.keeper}`;
   const services = ctx.services?.get(planned.eval.id);
+  const image = runImageOf(ctx, planned);
   opened.sandbox = await ctx.sandboxes.start({
     // Ready before the sandbox is handed over: the first turn finds them answering.
     ...(services ? { services: serviceSpecsOf(services) } : {}),
-    image: runImageOf(ctx, planned),
+    image,
     user: keeper,
     execUser: place.agentUser,
     workingDir: place.containerWorkTree,
@@ -67,8 +68,20 @@ export async function startSandbox(
   });
   ctx.live.add(opened.sandbox);
   // Before the agent's first process: getpwuid answers for its uid (Qwen Code needs it).
-  await ensureAgentAccount(opened.sandbox, place.agent, place.home);
+  await ensureAgentAccount(opened.sandbox, place.agent, place.home, {
+    known: accountsOf(ctx.sandboxes),
+    image,
+  });
   if (!place.asRoot) await opened.sandbox.exec(['mkdir', '-p', place.home]);
+}
+
+/** Each provider's accounts worked out so far (one provider per campaign). */
+const accounts = new WeakMap<object, AccountMemo>();
+
+function accountsOf(provider: object): AccountMemo {
+  let known = accounts.get(provider);
+  if (!known) accounts.set(provider, (known = new Map()));
+  return known;
 }
 
 /** The image a run starts from: its eval's run image, or that with its agent built in. */
