@@ -63,15 +63,17 @@ const standIn = await startModelStandIn({
   listen: { port: 0 },
 });
 const files = flightFiles(dir);
+// Keyed as a real upstream is: the key is added to each call and masked in each answer.
+const upstream = { url: standIn.url, apiKey: 'sk-ant-api03-bench-key-0000000000000000' };
 const recording = await startModelGateway({
   socketPath: path.join(dir, 'model', 'model.sock'),
-  upstream: { url: standIn.url },
+  upstream,
   logPath: files.calls,
   record: { blocksPath: files.blocks, manifestPath: files.manifest },
 });
 const logOnly = await startModelGateway({
   socketPath: path.join(dir, 'log', 'model.sock'),
-  upstream: { url: standIn.url },
+  upstream,
   logPath: path.join(dir, 'log-only.jsonl'),
 });
 const direct = new URL(standIn.url);

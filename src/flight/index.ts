@@ -13,6 +13,7 @@
 export {
   FlightRecorder,
   normalize,
+  SECRET_MARK,
   type FlightRecorderOptions,
   type KeptRequest,
   type MemoryBudget,

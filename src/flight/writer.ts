@@ -31,7 +31,8 @@ const MAX_PARSE_BYTES = 16 * 1024 * 1024;
 const MAX_KEPT_BODY_BYTES = 8 * 1024 * 1024;
 /** Block ids remembered for deduplication; past it, blocks are written again (the byte cap holds). */
 const MAX_SEEN = 500_000;
-const SCRUBBED = '[evalrig: the upstream key was here]';
+/** What stands where a secret was, in what is kept and in what the gateway relays. */
+export const SECRET_MARK = '[evalrig: the upstream key was here]';
 
 export interface FlightRecorderOptions {
   /** model-calls.jsonl: one line per call. */
@@ -72,6 +73,7 @@ export class FlightRecorder {
   private readonly stats = { blocks: 0, bytes: 0, requestBytes: 0, responseBytes: 0 };
   private readonly refused = { total: 0, logged: 0, byStatus: {} as Record<string, number> };
   private connectionsCut = 0;
+  private echoesScrubbed = 0;
   private readonly dropped = new Set<number>();
 
   constructor(private readonly options: FlightRecorderOptions) {
@@ -94,7 +96,7 @@ export class FlightRecorder {
   /** Replaces every secret in `text` (an answer's text, a problem, a body). */
   scrub(text: string): string {
     let out = text;
-    for (const s of this.options.secrets ?? []) if (s !== '') out = out.split(s).join(SCRUBBED);
+    for (const s of this.options.secrets ?? []) if (s !== '') out = out.split(s).join(SECRET_MARK);
     return out;
   }
 
@@ -170,6 +172,7 @@ export class FlightRecorder {
         return;
       }
       this.logBytes += text.length;
+      this.echoesScrubbed += line.echoesScrubbed ?? 0;
       this.logged++;
       await appendFile(this.options.logPath, text, { mode: 0o600 });
     });
@@ -222,6 +225,7 @@ export class FlightRecorder {
         by_status: { ...this.refused.byStatus },
       },
       connections_cut: this.connectionsCut,
+      echoes_scrubbed: this.echoesScrubbed,
       bodies: {
         kept: this.options.bodies !== undefined,
         blocks: this.stats.blocks,

@@ -28,6 +28,7 @@ import {
 import { checkServerOptions, listen, type ListeningServer } from '../host-server/index.js';
 import { BodyBudget } from './budget.js';
 import { QueuedTime, type UpstreamTicket } from './limiter.js';
+import { SecretScrubber } from './scrub.js';
 import type { ModelGateway, ModelGatewayOptions, UpstreamAuth } from './types.js';
 
 const DEFAULTS = {
@@ -78,6 +79,8 @@ interface Gateway {
   readonly flight: { inFlight: number; waiters: (() => void)[] };
   /** Wall time this gateway's calls waited behind the campaign's upstream limiter. */
   readonly queued: QueuedTime;
+  /** What the host added that the container must never see (the key or token). */
+  readonly secrets: readonly string[];
 }
 
 /**
@@ -97,6 +100,7 @@ export async function startModelGateway(options: ModelGatewayOptions): Promise<M
   const upstream = new URL(opts.upstream.url);
   const secure = upstream.protocol === 'https:';
   const budget = new BodyBudget(opts.maxBodyMemory, options.budget);
+  const secrets = opts.upstream.apiKey === undefined ? [] : [opts.upstream.apiKey];
   const g: Gateway = {
     opts,
     upstream,
@@ -106,7 +110,7 @@ export async function startModelGateway(options: ModelGatewayOptions): Promise<M
       logPath: opts.logPath,
       ...(options.record ? { bodies: options.record } : {}),
       ...(options.caps ? { caps: options.caps } : {}),
-      secrets: opts.upstream.apiKey === undefined ? [] : [opts.upstream.apiKey],
+      secrets,
       ...(options.needles ? { needles: options.needles } : {}),
       budget,
     }),
@@ -115,6 +119,7 @@ export async function startModelGateway(options: ModelGatewayOptions): Promise<M
     refusalsOf: new WeakMap(),
     flight: { inFlight: 0, waiters: [] },
     queued: new QueuedTime(),
+    secrets,
   };
   const server = createServer((req, res) => handleCall(g, req, res));
   server.maxConnections = opts.maxConnections;
@@ -181,6 +186,8 @@ interface CallState {
   flying: boolean;
   /** Its place at the upstream, when the campaign's limiter gave one. */
   ticket?: UpstreamTicket;
+  /** Masks the host's secrets in what is relayed back (an upstream echoing them). */
+  readonly scrubber: SecretScrubber;
 }
 
 function handleCall(g: Gateway, req: IncomingMessage, res: ServerResponse): void {
@@ -204,6 +211,7 @@ function handleCall(g: Gateway, req: IncomingMessage, res: ServerResponse): void
     keptWhy: undefined,
     done: false,
     flying: false,
+    scrubber: new SecretScrubber(g.secrets),
   };
   if (req.method !== 'POST' || api === null) {
     const only = g.opts.paths.join(', ');
@@ -598,7 +606,7 @@ function relay(
   arm();
   const status = upRes.statusCode ?? 502;
   call.ticket?.answered(status, upRes.headers);
-  res.writeHead(status, responseHeaders(upRes));
+  res.writeHead(status, responseHeaders(upRes, call.scrubber));
   call.reader = call.api!.responseReader({
     status,
     contentType: String(upRes.headers['content-type'] ?? ''),
@@ -614,7 +622,9 @@ function relay(
     }
     call.reader!.push(chunk);
     keepChunk(g, call, chunk);
-    if (!res.write(chunk)) {
+    // The container gets the chunk masked; the record keeps it whole and scrubs it itself.
+    const out = call.scrubber.push(chunk);
+    if (out.length > 0 && !res.write(out)) {
       upRes.pause(); // backpressure: the client's pace, not a growing buffer
       res.once('drain', () => upRes.resume());
     }
@@ -622,18 +632,22 @@ function relay(
   upRes.on('end', () => {
     disarm();
     if (call.done) return;
-    res.end();
+    const rest = call.scrubber.end();
+    if (rest.length > 0) res.end(rest);
+    else res.end();
     finish(g, call, status);
   });
   upRes.on('error', () => undefined); // 'close' on res or the idle bound ends the call
 }
 
-function responseHeaders(upRes: IncomingMessage): OutgoingHttpHeaders {
+/** The headers passed back, each value masked (a name holding a secret is dropped). */
+function responseHeaders(upRes: IncomingMessage, scrubber: SecretScrubber): OutgoingHttpHeaders {
   const out: OutgoingHttpHeaders = {};
   for (const [name, v] of Object.entries(upRes.headers)) {
     const passed =
       RESPONSE_HEADERS.includes(name) || RESPONSE_HEADER_PREFIXES.some((p) => name.startsWith(p));
-    if (passed && typeof v === 'string') out[name] = v.slice(0, 1000);
+    if (!passed || typeof v !== 'string' || scrubber.text(name) !== name) continue;
+    out[name] = scrubber.text(v).slice(0, 1000);
   }
   return out;
 }
@@ -668,7 +682,8 @@ function answerError(
   reason: string,
   problem: string,
 ): void {
-  const body = JSON.stringify({ type: 'error', error: { type: 'api_error', message: problem } });
+  const message = call.scrubber.text(problem);
+  const body = JSON.stringify({ type: 'error', error: { type: 'api_error', message } });
   res.writeHead(status, {
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(body),
@@ -750,6 +765,7 @@ function record(
     ...(call.requestRef ? { request: call.requestRef } : {}),
     ...(responseRef ? { response: responseRef } : {}),
     ...(problem ? { problem: scrub(problem).slice(0, 400) } : {}),
+    ...(call.scrubber.count > 0 ? { echoesScrubbed: call.scrubber.count } : {}),
   };
   if (g.calls.length < g.recorder.caps.maxCalls) {
     g.calls.push({ ...line, texts: facts.texts.map(scrub), requestFacts: call.requestFacts });

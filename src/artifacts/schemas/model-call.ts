@@ -28,6 +28,10 @@ export interface ModelCall {
   responseBytes: number;
   latencyMs: number;
   queuedMs?: number;
+  /**
+   * How often the upstream sent back a secret the host added (the key or token): masked in what reached the agent, and in what is kept.
+   */
+  echoesScrubbed?: number;
   tokens: {
     input: number | null;
     output: number | null;

@@ -15,6 +15,10 @@ export interface ModelRecordFile {
     };
   };
   connections_cut: number;
+  /**
+   * Secrets the host added (the key or token) that the upstream sent back, over all calls logged: masked before they reached the agent.
+   */
+  echoes_scrubbed?: number;
   bodies: {
     kept: boolean;
     blocks: number;
