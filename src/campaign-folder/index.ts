@@ -35,6 +35,7 @@ export {
   type RunLayout,
 } from './layout.js';
 export { problemOf, valueOf, type Read } from './result.js';
+export { callLogs, readCallLog, setAsideCallLogs, type CallLog } from './spent.js';
 export { readJsonArtifact } from './json.js';
 export {
   notACampaign,

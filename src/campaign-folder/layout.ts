@@ -9,6 +9,8 @@
  *                                             record, the judge's grading.json
  * <out>/comparisons/<a>.vs.<b>/<eval>/run-NN/ one blind comparison: comparison.json
  * <out>/work/<eval>/<condition>/run-NN/       a run's environment (removed when it ends)
+ * <out>/replaced/<eval>/<condition>/run-NN/N/ the model call logs of a run folder replayed
+ *                                             (what it spent stays counted)
  * ```
  */
 import path from 'node:path';
@@ -28,6 +30,8 @@ export interface CampaignFiles {
   readonly work: string;
   /** The blind comparisons: comparisons/<a>.vs.<b>/<eval>/run-NN */
   readonly comparisons: string;
+  /** The call logs of run folders replayed: replaced/<eval>/<condition>/run-NN/<n> */
+  readonly replaced: string;
 }
 
 /** Where a campaign's top-level files are. */
@@ -42,6 +46,7 @@ export function campaignFiles(outDir: string): CampaignFiles {
     runs: path.join(outDir, 'runs'),
     work: path.join(outDir, 'work'),
     comparisons: path.join(outDir, 'comparisons'),
+    replaced: path.join(outDir, 'replaced'),
   };
 }
 

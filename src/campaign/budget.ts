@@ -6,10 +6,12 @@ import type { CallPricer, ModelCall } from '../flight/index.js';
  * The campaign's spending against `--max-cost` (agents and judge together, at list prices):
  * every call the gateways relay is priced as it ends. No new run or turn starts once what is
  * spent plus what the turns in flight are expected to spend (the mean turn so far, each)
- * would pass the budget, and past the budget itself the gateways refuse further calls.
+ * would pass the budget, and past the budget itself the gateways refuse further calls. The
+ * budget is the campaign's, not the command's: what earlier commands in the same folder spent
+ * (`before`, from the host's call logs there) counts against it too.
  *
  * ```ts
- * const budget = new CampaignBudget(10);
+ * const budget = new CampaignBudget(10, { agent: 3.2, judge: 0.4 }); // 6.40 USD left
  * const turn = budget.startTurn(); // null: the budget is spent
  * budget.spend(0.12, 'agent');     // from each call relayed
  * turn?.end();
@@ -22,15 +24,29 @@ export class CampaignBudget {
   private turnsCostUsd = 0;
   private inFlight = 0;
 
-  constructor(readonly maxUsd?: number) {
+  constructor(
+    readonly maxUsd?: number,
+    /** What earlier commands of the campaign spent, agents and judge. */
+    readonly before: Readonly<SpentUsd> = { agent: 0, judge: 0 },
+  ) {
     if (maxUsd !== undefined && !(maxUsd > 0)) {
       throw new RangeError(`the campaign budget must be more than 0 USD, got ${maxUsd}`);
     }
   }
 
-  /** USD spent so far by the agents and the judge. */
+  /** USD spent so far by this command's agents and judge. */
   spent(): number {
     return this.spentUsd.agent + this.spentUsd.judge;
+  }
+
+  /** USD spent by the campaign: earlier commands and this one. */
+  campaignSpent(): number {
+    return this.before.agent + this.before.judge + this.spent();
+  }
+
+  /** What the budget leaves (undefined: no budget). */
+  left(): number | undefined {
+    return this.maxUsd === undefined ? undefined : Math.max(0, this.maxUsd - this.campaignSpent());
   }
 
   spentBy(who: 'agent' | 'judge'): number {
@@ -56,7 +72,7 @@ export class CampaignBudget {
 
   /** True once nothing more may be spent: the gateways refuse further calls. */
   exhausted(): boolean {
-    return this.maxUsd !== undefined && this.spent() >= this.maxUsd;
+    return this.maxUsd !== undefined && this.campaignSpent() >= this.maxUsd;
   }
 
   /** What a turn is expected to cost: the mean of the turns ended so far (0 before any). */
@@ -71,7 +87,7 @@ export class CampaignBudget {
   startTurn(): { end(costUsd: number): void } | null {
     if (this.maxUsd !== undefined) {
       const expected = (this.inFlight + 1) * this.expectedTurnUsd();
-      if (this.exhausted() || this.spent() + expected > this.maxUsd) return null;
+      if (this.exhausted() || this.campaignSpent() + expected > this.maxUsd) return null;
     }
     this.inFlight++;
     let ended = false;
@@ -87,13 +103,22 @@ export class CampaignBudget {
   }
 }
 
+/** USD spent, by whom. */
+export interface SpentUsd {
+  readonly agent: number;
+  readonly judge: number;
+}
+
 /** A relayed call's billed tokens (all kinds) and its cost at list prices (null: unknown model). */
 export interface CallFigures {
   readonly tokens: number;
   readonly costUsd: number | null;
 }
 
-export function callFigures(call: ModelCall, price: CallPricer): CallFigures {
+export function callFigures(
+  call: Pick<ModelCall, 'model' | 'tokens'>,
+  price: CallPricer,
+): CallFigures {
   const c = call.tokens;
   const t = {
     input: c.input ?? 0,

@@ -8,7 +8,7 @@ import { guardCampaign } from './phases/guard.js';
 import { ensureImages } from './phases/images.js';
 import { playCampaign } from './phases/play.js';
 import { recoverCampaign } from './phases/recover.js';
-import { resolveCampaign } from './phases/resolve.js';
+import { resolveCampaign, type ResolvedCampaign } from './phases/resolve.js';
 import { setupCampaign } from './phases/setup.js';
 
 import type { CampaignOptions, CampaignResult } from './options.js';
@@ -41,6 +41,8 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
   const timed = phaseTimer(phases);
   const resolved = await timed('resolve', () => resolveCampaign(outDir, options, log));
   const { evalSet, planned, previous } = resolved;
+  // Spent by earlier commands: nothing is started, not even an engine.
+  if (resolved.spending.budget.exhausted()) return nothingLeft(outDir, resolved, phases);
   const opened = await timed('engines', () => openEngines(options, evalSet, resolved.jobs));
   const release = await timed('folder', () => claimFolder(outDir, previous, evalSet));
   const campaignId = previous?.campaign ?? newCampaignId(evalSet.name);
@@ -80,6 +82,7 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
       limitReached: runs.limitReached,
       budgetCut: runs.budgetCut,
       spentUsd: resolved.spending.budget.spent(),
+      spentBeforeUsd: spentBeforeOf(resolved),
       ...(resolved.spending.budget.maxUsd === undefined
         ? {}
         : { maxCostUsd: resolved.spending.budget.maxUsd }),
@@ -90,6 +93,37 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
   } finally {
     await guard.close();
   }
+}
+
+function spentBeforeOf(resolved: ResolvedCampaign): number {
+  const before = resolved.spending.budget.before;
+  return before.agent + before.judge;
+}
+
+/** The result of a campaign whose budget earlier commands spent: nothing played. */
+function nothingLeft(
+  outDir: string,
+  resolved: ResolvedCampaign,
+  phases: PhaseTiming[],
+): CampaignResult {
+  const budget = resolved.spending.budget;
+  return {
+    campaign: resolved.previous?.campaign ?? newCampaignId(resolved.evalSet.name),
+    outDir,
+    planned: resolved.planned.length,
+    skipped: 0,
+    played: 0,
+    failed: 0,
+    timedOut: 0,
+    limitReached: 0,
+    budgetCut: 0,
+    spentUsd: 0,
+    spentBeforeUsd: spentBeforeOf(resolved),
+    maxCostUsd: budget.maxUsd!,
+    nothingLeft: true,
+    interrupted: false,
+    phases,
+  };
 }
 
 /** Runs a phase and keeps its duration in `phases` (in order, whether it succeeded or not). */

@@ -71,9 +71,13 @@ export interface CampaignResult {
   readonly limitReached: number;
   /** Runs the campaign's budget cut (replayed by a resume with a larger budget). */
   readonly budgetCut: number;
-  /** What the agents' calls cost now, at list prices (USD), and the budget. */
+  /** What this command's calls cost, at list prices (USD), and the budget. */
   readonly spentUsd: number;
+  /** What earlier commands in the folder spent (USD, list prices): the budget counts it too. */
+  readonly spentBeforeUsd: number;
   readonly maxCostUsd?: number;
+  /** True when the budget had nothing left on start: nothing was played. */
+  readonly nothingLeft?: boolean;
   /** True when a signal cut the campaign short. */
   readonly interrupted: boolean;
   /** What the judge did, when the eval set has one and expectations to grade. */

@@ -3,6 +3,8 @@
  * and played in a pool of slots, each graded off the critical path; a lost
  * engine stops the campaign with what to do.
  */
+import path from 'node:path';
+import { campaignFiles, setAsideCallLogs } from '../../campaign-folder/index.js';
 import { EvalrigError } from '../../errors/index.js';
 import { BodyBudget, CAMPAIGN_BODY_BUDGET } from '../../gateway/index.js';
 import type { CampaignGrader } from '../../judge/index.js';
@@ -89,6 +91,9 @@ export async function playCampaign(
   const { health, slots } = opened;
   const todo: PlannedRun[] = [];
   for (const p of planned) if (!(await isFinished(outDir, p, log))) todo.push(p);
+  // A run replayed empties its folder: what it spent is kept aside and stays counted.
+  const runsDir = campaignFiles(outDir).runs;
+  for (const p of todo) await setAsideCallLogs(outDir, path.join(runsDir, p.key), p.key);
   const progress = new Progress(todo.length, planned.length - todo.length, log);
   progress.start();
 

@@ -9,7 +9,7 @@ import { InputError } from '../../errors/index.js';
 import { resolveCodebases, type ResolvedCodebase } from '../../source/index.js';
 import { stagingWarnings, type StagedInstruction } from '../../treatment/index.js';
 import { treatmentsOf, upstreamOf } from '../agent.js';
-import { spendingOf, type CampaignSpending } from './spending.js';
+import { budgetLine, spendingOf, spentBefore, type CampaignSpending } from './spending.js';
 import type { CampaignOptions } from '../options.js';
 import { planRuns, type PlannedRun } from '../plan.js';
 import { existingConditions } from './folder.js';
@@ -47,7 +47,10 @@ export async function resolveCampaign(
     log.write(`evalrig: warning: ${evalSet.file}#${w.pointer}: ${w.message}\n`);
   }
   const treatments = await treatmentsOf(evalSet);
-  const spending = spendingOf(evalSet, options);
+  // The budget is the campaign's: what earlier commands in the folder spent counts against it.
+  const spending = spendingOf(evalSet, options, await spentBefore(outDir));
+  const said = budgetLine(spending.budget);
+  if (said !== null) log.write(`${said}\n`);
   const jobs = options.jobs ?? 1;
   if (!Number.isInteger(jobs) || jobs < 1)
     throw new InputError(`--jobs must be a whole number >= 1, got ${jobs}`);

@@ -3,12 +3,13 @@
  * over the eval set's `max_cost_usd`) and one limiter per upstream (`--max-in-flight`, `--rpm`,
  * `--tpm` over the eval set's `rate_limits`), shared by every run's gateway and the judge's.
  */
+import { callLogs, readCallLog } from '../../campaign-folder/index.js';
 import type { EvalSet } from '../../config/index.js';
 import { InputError } from '../../errors/index.js';
 import { UpstreamLimiters, type UpstreamLimits } from '../../gateway/index.js';
 import type { JudgeModel } from '../../judge/index.js';
 import { priceCall } from '../agent.js';
-import { CampaignBudget } from '../budget.js';
+import { CampaignBudget, callFigures, type SpentUsd } from '../budget.js';
 import type { CampaignOptions } from '../options.js';
 
 export interface CampaignSpending {
@@ -16,8 +17,15 @@ export interface CampaignSpending {
   readonly limiters: UpstreamLimiters;
 }
 
-/** The campaign's budget and its limiters per upstream: flags over the eval set. */
-export function spendingOf(evalSet: EvalSet, options: CampaignOptions): CampaignSpending {
+/**
+ * The campaign's budget and its limiters per upstream: flags over the eval set. `before` is
+ * what earlier commands in the folder spent ({@link spentBefore}): it counts against the budget.
+ */
+export function spendingOf(
+  evalSet: EvalSet,
+  options: CampaignOptions,
+  before?: SpentUsd,
+): CampaignSpending {
   const max = options.maxCostUsd ?? evalSet.max_cost_usd;
   if (max !== undefined && !(Number.isFinite(max) && max > 0))
     throw new InputError(`--max-cost must be a number of USD above 0, got ${max}`);
@@ -31,7 +39,31 @@ export function spendingOf(evalSet: EvalSet, options: CampaignOptions): Campaign
     if (v !== undefined && !(Number.isInteger(v) && v >= 1))
       throw new InputError(`the upstream limit ${flag} must be a whole number >= 1, got ${v}`);
   }
-  return { budget: new CampaignBudget(max), limiters: new UpstreamLimiters(limits) };
+  return { budget: new CampaignBudget(max, before), limiters: new UpstreamLimiters(limits) };
+}
+
+/**
+ * What earlier commands spent in the campaign folder `outDir`, at today's list prices: every
+ * call the gateways logged there (the runs', replayed runs' and the judge's).
+ */
+export async function spentBefore(outDir: string): Promise<SpentUsd> {
+  const spent = { agent: 0, judge: 0 };
+  for (const log of await callLogs(outDir)) {
+    for (const call of await readCallLog(log.file)) {
+      spent[log.who] += callFigures(call, priceCall).costUsd ?? 0;
+    }
+  }
+  return spent;
+}
+
+/** The line said on start when the campaign has a budget or spent before (null: nothing to say). */
+export function budgetLine(budget: CampaignBudget): string | null {
+  const before = budget.before.agent + budget.before.judge;
+  const left = budget.left();
+  const usd = (n: number): string => `${n.toFixed(2)} USD`;
+  const spent = `spent before in this folder: ${usd(before)} at list prices`;
+  if (left === undefined) return before > 0 ? `evalrig: ${spent}` : null;
+  return `evalrig: ${spent}; the budget of ${usd(budget.maxUsd!)} leaves ${usd(left)}`;
 }
 
 /** The judge's gateway hooks: its upstream's limiter shared with the runs, spending from the same budget. */

@@ -161,6 +161,13 @@ async function runAction(file: string, flags: RunFlags): Promise<void> {
     await openView(outDir, flags.viewPort);
   }
   const result = await playCampaign(file, outDir, flags);
+  if (result.nothingLeft) {
+    // One line: the budget's state was said on start; exit as a budget stop does.
+    process.stderr.write(
+      `evalrig: nothing played: the budget of ${result.maxCostUsd} USD is spent (${result.spentBeforeUsd.toFixed(2)} USD by earlier commands at list prices); give a larger --max-cost to go on\n`,
+    );
+    return;
+  }
   printCounts(result);
   if (flags.report) {
     const summary = await writeReport(result.outDir);
@@ -221,7 +228,7 @@ function printCounts(result: CampaignResult): void {
   process.stderr.write(`evalrig: campaign ${result.campaign}: ${counts}${limited}\n`);
   if (result.budgetCut > 0) {
     process.stderr.write(
-      `evalrig: the budget of ${result.maxCostUsd} USD is spent (${result.spentUsd.toFixed(2)} USD at list prices): ${result.budgetCut} run(s) cut; run the same command with a larger --max-cost to play them\n`,
+      `evalrig: the budget of ${result.maxCostUsd} USD is spent (${(result.spentBeforeUsd + result.spentUsd).toFixed(2)} USD by the campaign at list prices, ${result.spentUsd.toFixed(2)} by this command): ${result.budgetCut} run(s) cut; run the same command with a larger --max-cost to play them\n`,
     );
   }
 }

@@ -26,6 +26,22 @@ function call(tokens: number, outcome: ModelCall['outcome'] = 'complete'): Model
 const price = (_model: string, t: { input: number }) => t.input / 1000;
 
 describe('CampaignBudget', () => {
+  it("counts what earlier commands spent: the campaign's total never passes the budget", () => {
+    const budget = new CampaignBudget(10, { agent: 6, judge: 1 });
+    expect(budget.left()).to.equal(3);
+    expect(budget.spent()).to.equal(0); // this command's
+    const turn = budget.startTurn()!;
+    budget.spend(2, 'agent');
+    turn.end(2);
+    expect(budget.campaignSpent()).to.equal(9);
+    expect(budget.startTurn()).to.equal(null); // 9 + a 2 USD turn > 10
+    budget.spend(1, 'judge');
+    expect(budget.exhausted()).to.equal(true);
+    expect(budget.left()).to.equal(0);
+    expect(new CampaignBudget(5, { agent: 5, judge: 0 }).exhausted()).to.equal(true);
+    expect(new CampaignBudget(undefined, { agent: 50, judge: 0 }).exhausted()).to.equal(false);
+  });
+
   it('lets turns start while spent plus the turns in flight, at the mean turn, stay within it', () => {
     const budget = new CampaignBudget(10);
     const first = budget.startTurn()!;

@@ -1,0 +1,100 @@
+/**
+ * What a campaign folder says was spent: the model gateways' own logs, the agents' (each run's
+ * model-calls.jsonl) and the judge's (judge-calls.jsonl of each grading and blind comparison),
+ * also those of run folders since replayed, set aside under replaced/ before the replay. The
+ * host wrote every one of them; no file the agent writes is read.
+ */
+import { mkdir, readdir, readFile, rename, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { ModelCall } from '../flight/index.js';
+import { campaignFiles, runFiles } from './layout.js';
+
+/** One model call log of the folder, and whose calls it holds. */
+export interface CallLog {
+  readonly who: 'agent' | 'judge';
+  readonly file: string;
+}
+
+/** The folders `depth` levels below `dir` (runs/<eval>/<condition>/run-NN is 3). */
+async function foldersBelow(dir: string, depth: number): Promise<string[]> {
+  if (depth === 0) return [dir];
+  let names: string[];
+  try {
+    const found = await readdir(dir, { withFileTypes: true });
+    names = found.filter((e) => e.isDirectory()).map((e) => e.name);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const below = await Promise.all(
+    names.sort().map((n) => foldersBelow(path.join(dir, n), depth - 1)),
+  );
+  return below.flat();
+}
+
+/** Every model call log the folder holds (a file listed may be absent: a run with no calls). */
+export async function callLogs(outDir: string): Promise<CallLog[]> {
+  const top = campaignFiles(outDir);
+  const logsIn = (dir: string): CallLog[] => {
+    const files = runFiles(dir);
+    return [
+      { who: 'agent', file: files.modelCallsJsonl },
+      { who: 'judge', file: files.judgeCallsJsonl },
+    ];
+  };
+  const runs = await foldersBelow(top.runs, 3);
+  const comparisons = await foldersBelow(top.comparisons, 3);
+  const replaced = await foldersBelow(top.replaced, 4);
+  return [...runs, ...replaced, ...comparisons].flatMap(logsIn);
+}
+
+/**
+ * The calls of one log as the gateway wrote them. A line that is not a call (torn by a cut
+ * run) is skipped: it was never finished, and nothing was priced from it.
+ */
+export async function readCallLog(
+  file: string,
+): Promise<Pick<ModelCall, 'model' | 'tokens' | 'outcome'>[]> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const calls: Pick<ModelCall, 'model' | 'tokens' | 'outcome'>[] = [];
+  for (const line of text.split('\n')) {
+    if (line === '') continue;
+    try {
+      const c = JSON.parse(line) as ModelCall;
+      if (c && typeof c.tokens === 'object' && c.tokens !== null) calls.push(c);
+    } catch {
+      // torn
+    }
+  }
+  return calls;
+}
+
+/**
+ * Moves the call logs of run folder `runDir` (about to be replayed, which empties it) under
+ * replaced/, so that what it spent stays counted. `key` is its eval/condition/run-NN.
+ */
+export async function setAsideCallLogs(outDir: string, runDir: string, key: string): Promise<void> {
+  const files = runFiles(runDir);
+  const logs = [files.modelCallsJsonl, files.judgeCallsJsonl];
+  const present = await Promise.all(
+    logs.map((l) =>
+      stat(l).then(
+        () => l,
+        () => null,
+      ),
+    ),
+  );
+  const moved = present.filter((l): l is string => l !== null);
+  if (moved.length === 0) return;
+  const base = path.join(campaignFiles(outDir).replaced, ...key.split('/'));
+  const taken = await readdir(base).catch(() => [] as string[]);
+  const to = path.join(base, String(taken.length + 1));
+  await mkdir(to, { recursive: true, mode: 0o700 });
+  for (const log of moved) await rename(log, path.join(to, path.basename(log)));
+}
