@@ -101,9 +101,12 @@ export {
   MODEL_PRICES,
   PRICE_TABLE_VERSION,
   priceOf,
+  priceServerTools,
   priceTokens,
+  SERVER_TOOL_PRICES,
   type ModelPrice,
   type PricedTokens,
+  type ServerToolRequests,
 } from './prices.js';
 export {
   GEMINI_CLI_BIN,

@@ -3,7 +3,7 @@
  * model gateway saw (an agent's own cost is its claim). USD per million tokens. Versioned: a
  * report names the table it priced with, and a new price is a new version, never an edit of
  * an old one (2026-12-01.1 added the Claude models and cache writes; 2026-12-01.2 the Gemini and
- * Qwen models the new adapters ask for by default).
+ * Qwen models the new adapters ask for by default; 2026-12-02.1 the server tools' fees).
  *
  * None of these could be checked against the vendor's price page from where this table was
  * written (no network): each says so in `source`. Check and replace them before comparing
@@ -19,7 +19,7 @@ export interface ModelPrice {
   readonly source: string;
 }
 
-export const PRICE_TABLE_VERSION = '2026-12-01.2';
+export const PRICE_TABLE_VERSION = '2026-12-02.1';
 
 const ASSUMED = 'assumed list price (not verified here)';
 const CATALOG = "list price as Claude Code 2.1.332's model catalog states it (not verified here)";
@@ -94,6 +94,33 @@ export const MODEL_PRICES: Readonly<Record<string, ModelPrice>> = {
   'claude-mythos-5-1': claude(10, 50, 12.5, 0.25),
   'claude-mythos-5-2': claude(8, 40, 10, 0.2),
 };
+
+/**
+ * What the tools an API runs itself cost per request, on top of the tokens they bring in (the
+ * search results are input tokens of the same call, priced above). The Messages API counts them
+ * in `usage.server_tool_use`.
+ */
+export const SERVER_TOOL_PRICES = {
+  /** USD per web search request. */
+  webSearch: 10 / 1000,
+  /** USD per web fetch request: none beyond the tokens of what was fetched. */
+  webFetch: 0,
+  source:
+    "Anthropic's list prices for the web search tool (10 USD per 1,000 searches) and the web fetch tool (no charge beyond tokens), as its tool documentation states them; the web search fee is the one Claude Code 2.1.332 adds to its own cost (not verified here)",
+} as const;
+
+/** Server tools' requests of a call (the Messages API's `usage.server_tool_use`). */
+export interface ServerToolRequests {
+  readonly webSearch: number;
+  readonly webFetch: number;
+}
+
+/** The fee of a call's server tool requests in USD (micro-dollar rounded). */
+export function priceServerTools(tools: ServerToolRequests | undefined): number {
+  if (!tools) return 0;
+  const p = SERVER_TOOL_PRICES;
+  return Math.round((tools.webSearch * p.webSearch + tools.webFetch * p.webFetch) * 1e6) / 1e6;
+}
 
 /** Tokens as evalrig counts them: `input` excludes the cached part (`cacheRead`) and cache writes. */
 export interface PricedTokens {

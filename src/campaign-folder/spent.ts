@@ -54,7 +54,7 @@ export async function callLogs(outDir: string): Promise<CallLog[]> {
  */
 export async function readCallLog(
   file: string,
-): Promise<Pick<ModelCall, 'model' | 'tokens' | 'outcome'>[]> {
+): Promise<Pick<ModelCall, 'model' | 'tokens' | 'outcome' | 'serverTools'>[]> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -62,7 +62,7 @@ export async function readCallLog(
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
   }
-  const calls: Pick<ModelCall, 'model' | 'tokens' | 'outcome'>[] = [];
+  const calls: Pick<ModelCall, 'model' | 'tokens' | 'outcome' | 'serverTools'>[] = [];
   for (const line of text.split('\n')) {
     if (line === '') continue;
     try {

@@ -116,7 +116,7 @@ export interface CallFigures {
 }
 
 export function callFigures(
-  call: Pick<ModelCall, 'model' | 'tokens'>,
+  call: Pick<ModelCall, 'model' | 'tokens' | 'serverTools'>,
   price: CallPricer,
 ): CallFigures {
   const c = call.tokens;
@@ -127,7 +127,8 @@ export function callFigures(
     cacheWrite: c.cacheWrite ?? 0,
   };
   const tokens = t.input + t.output + t.cacheRead + t.cacheWrite;
-  return { tokens, costUsd: call.model === null ? null : price(call.model, t) };
+  const tools = call.serverTools;
+  return { tokens, costUsd: call.model === null ? null : price(call.model, t, tools) };
 }
 
 /**

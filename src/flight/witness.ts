@@ -1,5 +1,5 @@
 import type { RelayedCall } from './types.js';
-import type { CallTokens } from './wire/types.js';
+import type { CallTokens, ServerToolUse } from './wire/types.js';
 
 /** Tokens summed over calls (an unreported count adds nothing; see `unreported`). */
 export interface WitnessTokens {
@@ -36,8 +36,15 @@ export interface WitnessedTurn {
   readonly toolCallIds: ReadonlySet<string>;
 }
 
-/** Prices one call's tokens on its model (USD), or null for a model the table lacks. */
-export type CallPricer = (model: string, tokens: WitnessTokens) => number | null;
+/**
+ * Prices one call on its model (USD): its tokens and its server tools' requests (billed apart),
+ * or null for a model the table lacks.
+ */
+export type CallPricer = (
+  model: string,
+  tokens: WitnessTokens,
+  serverTools?: ServerToolUse,
+) => number | null;
 
 const MAX_NAMES = 200;
 const add = (n: number | null): number => n ?? 0;
@@ -67,7 +74,7 @@ export function witnessTurn(calls: readonly RelayedCall[], price: CallPricer): W
     tokens.output += t.output;
     tokens.cacheRead += t.cacheRead;
     tokens.cacheWrite += t.cacheWrite;
-    const priced = c.model === null ? null : price(c.model, t);
+    const priced = c.model === null ? null : price(c.model, t, c.serverTools);
     cost = cost === null || priced === null ? null : cost + priced;
   }
   // A call the gateway refused was never the upstream's to answer: no retry of a model request.

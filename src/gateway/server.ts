@@ -759,6 +759,7 @@ function record(
       ? { queuedMs: Math.round(call.ticket.queuedMs * 100) / 100 }
       : {}),
     tokens: facts.tokens,
+    ...(facts.serverTools ? { serverTools: facts.serverTools } : {}),
     answerId: facts.id,
     stopReason: facts.stopReason,
     toolCalls: facts.toolCalls.map((t) => ({ id: t.id, name: scrub(t.name).slice(0, 100) })),

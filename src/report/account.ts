@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { PRICE_TABLE_VERSION, priceTokens } from '../agents/index.js';
+import { PRICE_TABLE_VERSION, priceServerTools, priceTokens } from '../agents/index.js';
 import type { DeepReadonly, GradingFile, RunLimitName, RunRecord } from '../artifacts/index.js';
 import type * as Benchmark from '../artifacts/schemas/benchmark.js';
 import { flightFiles } from '../campaign-folder/index.js';
@@ -31,6 +31,7 @@ export class AccountAccumulator {
   private last = -Infinity;
   private modelMs = 0;
   private queuedMs = 0;
+  private readonly serverTools = { webSearch: 0, webFetch: 0 };
   private readonly limits: Partial<Record<RunLimitName, number>> = {};
 
   /** Adds a run's figures (and reads its gateway log's latencies). */
@@ -60,11 +61,18 @@ export class AccountAccumulator {
     for (const line of text.split('\n')) {
       if (line === '') continue;
       try {
-        const call = JSON.parse(line) as { latencyMs?: unknown; queuedMs?: unknown };
+        const call = JSON.parse(line) as {
+          latencyMs?: unknown;
+          queuedMs?: unknown;
+          serverTools?: { webSearch?: unknown; webFetch?: unknown };
+        };
         const latency = typeof call.latencyMs === 'number' ? call.latencyMs : 0;
         const queued = typeof call.queuedMs === 'number' ? call.queuedMs : 0;
         this.modelMs += Math.max(0, latency - queued);
         this.queuedMs += queued;
+        const tools = call.serverTools;
+        if (typeof tools?.webSearch === 'number') this.serverTools.webSearch += tools.webSearch;
+        if (typeof tools?.webFetch === 'number') this.serverTools.webFetch += tools.webFetch;
       } catch {
         // A torn last line (a run cut mid-write) adds nothing.
       }
@@ -83,6 +91,19 @@ export class AccountAccumulator {
       if (cost === null) this.judge.unpriced++;
       else this.judge.cost += cost;
     }
+  }
+
+  /** The server tools' requests and fees (in the agents' cost already), when any was made. */
+  private serverToolsAccount(): Pick<CampaignAccount, 'server_tools'> {
+    const t = this.serverTools;
+    if (t.webSearch === 0 && t.webFetch === 0) return {};
+    return {
+      server_tools: {
+        web_search_requests: t.webSearch,
+        web_fetch_requests: t.webFetch,
+        cost_usd: priceServerTools(t),
+      },
+    };
   }
 
   account(): CampaignAccount {
@@ -110,6 +131,7 @@ export class AccountAccumulator {
       wall_time_s: Number.isFinite(this.first) ? round((this.last - this.first) / 1000, 1) : 0,
       model_time_s: round(this.modelMs / 1000, 1),
       queued_time_s: round(this.queuedMs / 1000, 1),
+      ...this.serverToolsAccount(),
       limit_reached: { ...this.limits },
     };
   }
@@ -136,6 +158,12 @@ export function accountLines(a: CampaignAccount): string[] {
     const t = a.judge.tokens.input + a.judge.tokens.output;
     lines.push(
       `judge: ${t.toLocaleString('en-US')} tokens, ${usd(a.judge.cost_usd)} over ${a.judge.calls} call(s)`,
+    );
+  }
+  const tools = a.server_tools;
+  if (tools) {
+    lines.push(
+      `of which server tools: ${tools.web_search_requests} web search(es), ${tools.web_fetch_requests} web fetch(es), ${usd(tools.cost_usd)}`,
     );
   }
   lines.push(

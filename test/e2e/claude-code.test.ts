@@ -149,8 +149,10 @@ describe('e2e: a claude-code campaign plays the real binary against the model st
     expect(a).to.deep.include({ model_requests: 2, final_message: 'Writing the file.' });
     expect(a.tool_calls.total).to.equal(1);
     expect(a.tokens).to.deep.equal({ input: 1700, output: 40, cache_read: 0, cache_write: 0 });
-    // The agent prices the web search (10 USD per 1,000); the host's price table does not.
-    expect(a.claim!.cost_usd! - a.cost_usd!).to.be.closeTo(0.01, 1e-9);
+    // The web search is billed apart (10 USD per 1,000): the host reads it from the usage the
+    // gateway relayed and prices it as the agent does, so the two costs agree.
+    expect(flight.calls[1]!.serverTools).to.deep.equal({ webSearch: 1, webFetch: 0 });
+    expect(a.cost_usd!).to.be.closeTo(a.claim!.cost_usd!, 1e-9);
   });
 
   it("401, 403 and 413 with their documented types: not retried; each fails its run in phase agent with the API's words", async () => {

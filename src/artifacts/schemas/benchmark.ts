@@ -276,6 +276,14 @@ export interface BenchmarkFile {
     wall_time_s: number;
     model_time_s: number;
     queued_time_s: number;
+    /**
+     * The agents' requests of the tools the API runs itself (web search, web fetch), from the gateways' logs, and their fees at the price table's list prices (already in the agents' cost). Absent when no call made one.
+     */
+    server_tools?: {
+      web_search_requests: number;
+      web_fetch_requests: number;
+      cost_usd: number;
+    };
     limit_reached: {
       [k: string]: number;
     };

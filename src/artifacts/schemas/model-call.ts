@@ -38,6 +38,13 @@ export interface ModelCall {
     cacheRead: number | null;
     cacheWrite: number | null;
   };
+  /**
+   * Requests of the tools the API runs itself, as the answer's usage counts them (Messages: usage.server_tool_use), billed apart from tokens. Absent when none.
+   */
+  serverTools?: {
+    webSearch: number;
+    webFetch: number;
+  };
   answerId: string | null;
   stopReason: string | null;
   /**

@@ -43,6 +43,7 @@ class MessagesReader extends WireReader {
         if (isObj(e.delta))
           this.facts.stopReason = str(e.delta.stop_reason) ?? this.facts.stopReason;
         takeUsage(e.usage, this.facts.tokens);
+        this.takeServerTools(e.usage);
         break;
       case 'message_stop':
         this.stopped = true;
@@ -57,6 +58,16 @@ class MessagesReader extends WireReader {
     this.facts.id = str(m.id, 200);
     this.facts.model = str(m.model, 200);
     takeUsage(m.usage, this.facts.tokens);
+    this.takeServerTools(m.usage);
+  }
+
+  /** `usage.server_tool_use`'s counts (cumulative, like the tokens): billed per request. */
+  private takeServerTools(usage: unknown): void {
+    const used = isObj(usage) && isObj(usage.server_tool_use) ? usage.server_tool_use : null;
+    if (used === null) return;
+    const webSearch = count(used.web_search_requests) ?? this.facts.serverTools?.webSearch ?? 0;
+    const webFetch = count(used.web_fetch_requests) ?? this.facts.serverTools?.webFetch ?? 0;
+    if (webSearch > 0 || webFetch > 0) this.facts.serverTools = { webSearch, webFetch };
   }
 
   private blockStart(e: Obj): void {

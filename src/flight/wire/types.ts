@@ -11,6 +11,12 @@ export interface CallTokens {
   cacheWrite: number | null;
 }
 
+/** Requests of the tools the API runs itself, billed per request (web search) apart from tokens. */
+export interface ServerToolUse {
+  webSearch: number;
+  webFetch: number;
+}
+
 export const NO_TOKENS: CallTokens = {
   input: null,
   output: null,
@@ -45,6 +51,8 @@ export interface ResponseFacts {
   model: string | null;
   stopReason: string | null;
   tokens: CallTokens;
+  /** The server tools' requests the usage counts (Messages' server_tool_use), when any. */
+  serverTools?: ServerToolUse;
   /** The answer's text blocks in order (each capped at {@link TEXT_CAP}). */
   texts: string[];
   /** Tool calls the answer asked for, whole (a call cut mid-stream is not one). */

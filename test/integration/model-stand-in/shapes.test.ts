@@ -122,6 +122,8 @@ describe('model stand-in: the shapes the APIs document, read back by the host', 
     const facts = witnessed('messages', answer);
     expect(facts).to.deep.include({ outcome: 'complete', stopReason: 'pause_turn', toolCalls: [] });
     expect(facts.tokens).to.deep.equal({ input: 40, output: 9, cacheRead: 3, cacheWrite: 0 });
+    // The search is read from the usage, to be billed apart from the tokens.
+    expect(facts.serverTools).to.deep.equal({ webSearch: 1, webFetch: 0 });
   });
 
   it('Messages: a refusal ends the answer with stop_reason refusal, whole or streamed', async () => {
