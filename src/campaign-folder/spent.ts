@@ -9,6 +9,8 @@ import path from 'node:path';
 import type { ModelCall } from '../flight/index.js';
 import { campaignFiles, runFiles } from './layout.js';
 
+const GONE = new Set(['ENOENT', 'ENOTDIR']);
+
 /** One model call log of the folder, and whose calls it holds. */
 export interface CallLog {
   readonly who: 'agent' | 'judge';
@@ -23,7 +25,8 @@ async function foldersBelow(dir: string, depth: number): Promise<string[]> {
     const found = await readdir(dir, { withFileTypes: true });
     names = found.filter((e) => e.isDirectory()).map((e) => e.name);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    // No such folder, or a file in its place: nothing logged there (the folder's own check says why).
+    if (GONE.has(String((error as NodeJS.ErrnoException).code))) return [];
     throw error;
   }
   const below = await Promise.all(
@@ -59,7 +62,7 @@ export async function readCallLog(
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    if (GONE.has(String((error as NodeJS.ErrnoException).code))) return [];
     throw error;
   }
   const calls: Pick<ModelCall, 'model' | 'tokens' | 'outcome' | 'serverTools'>[] = [];
