@@ -47,8 +47,10 @@ export async function resolveCampaign(
     log.write(`evalrig: warning: ${evalSet.file}#${w.pointer}: ${w.message}\n`);
   }
   const treatments = await treatmentsOf(evalSet);
-  // The budget is the campaign's: what earlier commands in the folder spent counts against it.
-  const spending = spendingOf(evalSet, options, await spentBefore(outDir));
+  // The budget is the campaign's: what earlier commands in the folder spent counts against it
+  // (read only when there is a budget: a large folder's logs are not read for nothing).
+  const budgeted = (options.maxCostUsd ?? evalSet.max_cost_usd) !== undefined;
+  const spending = spendingOf(evalSet, options, budgeted ? await spentBefore(outDir) : undefined);
   const said = budgetLine(spending.budget);
   if (said !== null) log.write(`${said}\n`);
   const jobs = options.jobs ?? 1;

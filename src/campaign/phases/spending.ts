@@ -56,13 +56,13 @@ export async function spentBefore(outDir: string): Promise<SpentUsd> {
   return spent;
 }
 
-/** The line said on start when the campaign has a budget or spent before (null: nothing to say). */
+/** The line said on start: what was spent before and what the budget leaves (null: no budget). */
 export function budgetLine(budget: CampaignBudget): string | null {
   const before = budget.before.agent + budget.before.judge;
   const left = budget.left();
   const usd = (n: number): string => `${n.toFixed(2)} USD`;
   const spent = `spent before in this folder: ${usd(before)} at list prices`;
-  if (left === undefined) return before > 0 ? `evalrig: ${spent}` : null;
+  if (left === undefined) return null;
   return `evalrig: ${spent}; the budget of ${usd(budget.maxUsd!)} leaves ${usd(left)}`;
 }
 
