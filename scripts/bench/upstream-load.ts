@@ -139,17 +139,20 @@ const sum = (m: Map<number, Outcome>, f: (o: Outcome) => number) =>
 
 /**
  * Where the bursts' time went, as the simulator saw it: each burst's length, the calls it
- * refused, and the overshoot (from its end to the next call answered 200).
+ * refused, and the overshoot (from its end to the next call answered 200). A burst that ends
+ * with the window full is left out of the overshoot: no call could go then anyway.
  */
 function burstProfile(t: UpstreamTimeline) {
   const ok = t.arrivals.filter((a) => a.status === 200).map((a) => a.at);
   const each = t.bursts.map((b) => {
     const next = ok.find((at) => at >= b.until);
+    const inWindow = ok.filter((at) => at > b.until - WINDOW && at <= b.until).length;
     return {
       ms: b.until - b.from,
       refused: t.arrivals.filter((a) => a.status === 529 && a.at >= b.from && a.at < b.until)
         .length,
-      overshootMs: next === undefined ? 0 : next - b.until,
+      overshootMs: next === undefined || inWindow >= RPM ? 0 : next - b.until,
+      windowFull: inWindow >= RPM,
     };
   });
   const mean = (f: (e: (typeof each)[number]) => number) =>
@@ -158,7 +161,11 @@ function burstProfile(t: UpstreamTimeline) {
     bursts: each.length,
     burst_ms: mean((e) => e.ms),
     refused_per_burst: Math.round((mean((e) => e.refused * 100) / 100) * 10) / 10,
-    overshoot_ms_mean: mean((e) => e.overshootMs),
+    bursts_ending_in_a_full_window: each.filter((e) => e.windowFull).length,
+    overshoot_ms_mean: Math.round(
+      each.filter((e) => !e.windowFull).reduce((n, e) => n + e.overshootMs, 0) /
+        Math.max(1, each.filter((e) => !e.windowFull).length),
+    ),
     overshoot_ms_max: Math.round(Math.max(0, ...each.map((e) => e.overshootMs))),
   };
 }
