@@ -15,7 +15,7 @@
  * floor the limit sets, the tokens counted equal to the tokens served; budget: spending stops
  * at or below the budget, the resume finishes with the totals of an uninterrupted campaign.
  *
- *   node --import tsx scripts/bench/upstream-load.ts [runs=200] [turns=2] [jobs=16] [rpm=60] [window=6000] [burst529=0.01]
+ *   node --import tsx scripts/bench/upstream-load.ts [runs=200] [turns=2] [jobs=16] [rpm=60] [window=6000] [burst529=0.01] [shared]
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
@@ -24,7 +24,7 @@ import path from 'node:path';
 import { CampaignBudget, RunMeter } from '../../src/campaign/budget.js';
 import { priceCall } from '../../src/campaign/agent.js';
 import { openRunGateway, UpstreamLimiter } from '../../src/gateway/index.js';
-import { startUpstreamSimulator } from '../../src/model-stand-in/index.js';
+import { startUpstreamSimulator, type UpstreamTimeline } from '../../src/model-stand-in/index.js';
 
 const arg = (i: number, d: number): number => Number(process.argv[2 + i] ?? d);
 const [RUNS, TURNS, JOBS, RPM, WINDOW] = [
@@ -137,6 +137,39 @@ const count = (m: Map<number, Outcome>, s: Outcome['status']) =>
 const sum = (m: Map<number, Outcome>, f: (o: Outcome) => number) =>
   [...m.values()].reduce((n, o) => n + f(o), 0);
 
+/**
+ * Where the bursts' time went, as the simulator saw it: each burst's length, the calls it
+ * refused, and the overshoot (from its end to the next call answered 200). A burst that ends
+ * with the window full is left out of the overshoot: no call could go then anyway.
+ */
+function burstProfile(t: UpstreamTimeline) {
+  const ok = t.arrivals.filter((a) => a.status === 200).map((a) => a.at);
+  const each = t.bursts.map((b) => {
+    const next = ok.find((at) => at >= b.until);
+    const inWindow = ok.filter((at) => at > b.until - WINDOW && at <= b.until).length;
+    return {
+      ms: b.until - b.from,
+      refused: t.arrivals.filter((a) => a.status === 529 && a.at >= b.from && a.at < b.until)
+        .length,
+      overshootMs: next === undefined || inWindow >= RPM ? 0 : next - b.until,
+      windowFull: inWindow >= RPM,
+    };
+  });
+  const mean = (f: (e: (typeof each)[number]) => number) =>
+    each.length === 0 ? 0 : Math.round(each.reduce((n, e) => n + f(e), 0) / each.length);
+  return {
+    bursts: each.length,
+    burst_ms: mean((e) => e.ms),
+    refused_per_burst: Math.round((mean((e) => e.refused * 100) / 100) * 10) / 10,
+    bursts_ending_in_a_full_window: each.filter((e) => e.windowFull).length,
+    overshoot_ms_mean: Math.round(
+      each.filter((e) => !e.windowFull).reduce((n, e) => n + e.overshootMs, 0) /
+        Math.max(1, each.filter((e) => !e.windowFull).length),
+    ),
+    overshoot_ms_max: Math.round(Math.max(0, ...each.map((e) => e.overshootMs))),
+  };
+}
+
 async function play(name: string, shared: boolean, maxCost?: number) {
   const sim = await startUpstreamSimulator(simOptions);
   const limiter = shared
@@ -147,6 +180,7 @@ async function play(name: string, shared: boolean, maxCost?: number) {
   const result = await campaign(all, sim.url, limiter, budget);
   const wallS = (performance.now() - t0) / 1000;
   const served = sim.served();
+  const profile = burstProfile(sim.timeline());
   await sim.close();
   const line = {
     campaign: name,
@@ -158,6 +192,8 @@ async function play(name: string, shared: boolean, maxCost?: number) {
     wall_over_floor: Math.round((wallS / floorS) * 100) / 100,
     upstream_429: served.throttled,
     upstream_529: served.overloaded,
+    upstream_peak_in_window: served.peakInWindow,
+    ...profile,
     tokens_served: served.tokens,
     tokens_counted: sum(result, (o) => o.tokens),
     spent_usd: Math.round(budget.spent() * 1e6) / 1e6,
@@ -168,8 +204,11 @@ async function play(name: string, shared: boolean, maxCost?: number) {
 }
 
 console.log(`${RUNS} runs x ${TURNS} turns, --jobs ${JOBS}, ${RPM} requests per ${WINDOW} ms`);
-await play('alone', false);
+// `shared` as the 7th argument plays the shared campaign alone (profiling the limiter).
+const ONLY_SHARED = process.argv[8] === 'shared';
+if (!ONLY_SHARED) await play('alone', false);
 const full = await play('shared', true);
+if (ONLY_SHARED) process.exit(0);
 const half = full.budget.spent() / 2;
 const cut = await play(`budget ${half.toFixed(4)} USD`, true, half);
 // The resume: the runs the budget cut, played again with the full budget.

@@ -12,7 +12,9 @@
  * - the backoff doubles once per throttling, not once per answer: the calls already in flight
  *   when the upstream started refusing are refused too, and say nothing new;
  * - after a backoff (the upstream said nothing of how long), one call goes first as a probe and
- *   the others follow once it is answered: a burst still under way refuses one call, not all.
+ *   the others follow once it is answered: a burst still under way refuses one call, not all;
+ * - a refused call's start leaves the per-minute window when the refusal's rate-limit headers
+ *   show the upstream did not count it (else a burst would spend the window's starts).
  *
  * ```ts
  * const limiter = new UpstreamLimiter({ maxInFlight: 4, requestsPerMinute: 60 });
@@ -238,6 +240,7 @@ export class UpstreamLimiter {
       return;
     }
     this.stats.throttled++;
+    this.uncount(headers, startedAt, now);
     if (startedAt > this.escalatedAt) {
       this.failures++;
       this.escalatedAt = now;
@@ -249,6 +252,21 @@ export class UpstreamLimiter {
     const pause = told ?? backoff * (0.5 + this.clock.random() / 2);
     this.pauseUntil(now + Math.min(pause, MAX_PAUSE_MS));
     this.pump();
+  }
+
+  /**
+   * A refused call's start leaves the window when the refusal's rate-limit headers show the
+   * upstream did not count it: what it says it counted (limit - remaining) is no more than the
+   * calls started before this one. Without the headers the start stays (an API may count it).
+   */
+  private uncount(headers: Headers, startedAt: number, now: number): void {
+    const counted = countedRequests(headers);
+    if (counted === undefined) return;
+    const window = this.limits.windowMs ?? MINUTE_MS;
+    const i = this.starts.indexOf(startedAt);
+    if (i < 0) return;
+    const before = this.starts.filter((t) => t > now - window && t < startedAt).length;
+    if (counted <= before) this.starts.splice(i, 1);
   }
 
   private pauseUntil(at: number): void {
@@ -297,6 +315,20 @@ export function retryAfterMs(headers: Headers, nowEpochMs: number): number | und
   if (/^\d+(\.\d+)?$/u.test(v)) return Number(v) * 1000;
   const at = Date.parse(v);
   return Number.isNaN(at) ? undefined : Math.max(0, at - nowEpochMs);
+}
+
+/** The requests an upstream says it counted in its window (limit - remaining), if it says. */
+export function countedRequests(headers: Headers): number | undefined {
+  const pair = (limit: string, remaining: string) => {
+    const l = header(headers, limit);
+    const r = header(headers, remaining);
+    if (l === undefined || r === undefined || !/^\d+$/u.test(l) || !/^\d+$/u.test(r)) return;
+    return Math.max(0, Number(l) - Number(r));
+  };
+  return (
+    pair('anthropic-ratelimit-requests-limit', 'anthropic-ratelimit-requests-remaining') ??
+    pair('x-ratelimit-limit-requests', 'x-ratelimit-remaining-requests')
+  );
 }
 
 /** A duration as OpenAI's reset headers write it (`1s`, `6m0s`, `20ms`), in ms. */

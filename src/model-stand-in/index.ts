@@ -42,4 +42,5 @@ export {
   type UpstreamServed,
   type UpstreamSimulator,
   type UpstreamSimulatorOptions,
+  type UpstreamTimeline,
 } from './upstream.js';

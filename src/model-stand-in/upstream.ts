@@ -22,8 +22,13 @@ export interface UpstreamSimulatorOptions {
   readonly tokensPerMinute?: number;
   /** Requests at once past which a 429 answers (Anthropic limits concurrency too). */
   readonly maxInFlight?: number;
-  /** Each request starts a burst of 529s with this chance, lasting `ms` (no retry-after in it). */
-  readonly burst529?: { readonly chance: number; readonly ms: number };
+  /**
+   * Each request starts a burst of 529s with this chance, lasting `ms` (no retry-after in it);
+   * `atRequest` (1-based) starts one at that request whatever the dice say (a test's burst).
+   * A refused request is not counted in the per-minute window, and the rate-limit headers of
+   * the refusal say so (its `remaining` is what it was before).
+   */
+  readonly burst529?: { readonly chance: number; readonly ms: number; readonly atRequest?: number };
   /** Time to the first byte, drawn uniformly from [min, max] ms. */
   readonly latencyMs?: { readonly min: number; readonly max: number };
   /** A stream stalls after its first event for `ms`, with this chance. */
@@ -47,15 +52,26 @@ export interface UpstreamServed {
   readonly peakInFlight: number;
   /** The API keys the requests carried (x-api-key): what reached the upstream. */
   readonly keys: readonly string[];
+  /** Most requests in any one window (`windowMs`) that it counted (answered 200). */
+  readonly peakInWindow: number;
+}
+
+/** When requests arrived and bursts ran (performance.now() ms), for a load test's profile. */
+export interface UpstreamTimeline {
+  readonly arrivals: readonly { readonly at: number; readonly status: number }[];
+  readonly bursts: readonly { readonly from: number; readonly until: number }[];
 }
 
 export interface UpstreamSimulator {
   readonly url: string;
   served(): UpstreamServed;
+  /** The first {@link TIMELINE_CAP} arrivals and bursts. */
+  timeline(): UpstreamTimeline;
   close(): Promise<void>;
 }
 
 const MINUTE_MS = 60_000;
+export const TIMELINE_CAP = 100_000;
 const DEFAULT_ANSWER: ScriptMessage = {
   content: [{ text: 'done' }],
   usage: { input_tokens: 1000, output_tokens: 50 },
@@ -82,8 +98,21 @@ interface SimState {
   billed: { at: number; tokens: number }[];
   burstUntil: number;
   inFlight: number;
-  served: { requests: number; tokens: number; throttled: number; overloaded: number; peak: number };
+  /** Requests that arrived, refused or not (the 1-based count `atRequest` is matched against). */
+  arrived: number;
+  served: {
+    requests: number;
+    tokens: number;
+    throttled: number;
+    overloaded: number;
+    peak: number;
+    peakInWindow: number;
+  };
   readonly keys: Set<string>;
+  readonly timeline: {
+    arrivals: { at: number; status: number }[];
+    bursts: { from: number; until: number }[];
+  };
 }
 
 export async function startUpstreamSimulator(
@@ -104,8 +133,10 @@ export async function startUpstreamSimulator(
     billed: [],
     burstUntil: 0,
     inFlight: 0,
-    served: { requests: 0, tokens: 0, throttled: 0, overloaded: 0, peak: 0 },
+    arrived: 0,
+    served: { requests: 0, tokens: 0, throttled: 0, overloaded: 0, peak: 0, peakInWindow: 0 },
     keys: new Set(),
+    timeline: { arrivals: [], bursts: [] },
   };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -131,8 +162,13 @@ export async function startUpstreamSimulator(
         overloaded: v.overloaded,
         peakInFlight: v.peak,
         keys: [...s.keys],
+        peakInWindow: v.peakInWindow,
       };
     },
+    timeline: () => ({
+      arrivals: [...s.timeline.arrivals],
+      bursts: [...s.timeline.bursts],
+    }),
     close: () => listening.close(),
   };
 }
@@ -165,8 +201,13 @@ function refusal(s: SimState, now: number): { status: 429 | 529; wait?: number }
   s.starts = s.starts.filter((t) => t > now - (s.o.windowMs ?? MINUTE_MS));
   s.billed = s.billed.filter((b) => b.at > now - (s.o.windowMs ?? MINUTE_MS));
   if (s.burstUntil > now) return { status: 529 };
-  if (s.o.burst529 && s.random() < s.o.burst529.chance) {
-    s.burstUntil = now + s.o.burst529.ms;
+  const b = s.o.burst529;
+  // The dice are thrown for every request (a scripted burst keeps the seeded sequence).
+  if (b && (s.random() < b.chance || b.atRequest === s.arrived)) {
+    s.burstUntil = now + b.ms;
+    if (s.timeline.bursts.length < TIMELINE_CAP) {
+      s.timeline.bursts.push({ from: now, until: s.burstUntil });
+    }
     return { status: 529 };
   }
   const waitFor = (since: number) =>
@@ -212,7 +253,11 @@ async function handle(
   const key = req.headers['x-api-key'];
   if (typeof key === 'string') s.keys.add(key);
   const now = performance.now();
+  s.arrived++;
   const no = refusal(s, now);
+  if (s.timeline.arrivals.length < TIMELINE_CAP) {
+    s.timeline.arrivals.push({ at: now, status: no?.status ?? 200 });
+  }
   if (no) {
     const e = apiError({
       status: no.status,
@@ -225,6 +270,7 @@ async function handle(
     return;
   }
   s.starts.push(now);
+  s.served.peakInWindow = Math.max(s.served.peakInWindow, s.starts.length);
   s.inFlight++;
   s.served.peak = Math.max(s.served.peak, s.inFlight);
   try {

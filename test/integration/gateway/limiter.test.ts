@@ -124,4 +124,31 @@ describe('gateways sharing an upstream limiter', () => {
       await sim.close();
     }
   });
+
+  it('the simulator counts no refused request in its window, and its headers say so; a burst can be set at a request', async () => {
+    const sim = await startUpstreamSimulator({
+      requestsPerMinute: 5,
+      burst529: { chance: 0, ms: 60_000, atRequest: 2 },
+    });
+    const g = await openRunGateway({
+      source: { url: sim.url, apiKey: 'sk-sim' },
+      logPath: path.join(dir, 'e.jsonl'),
+    });
+    try {
+      const got = [];
+      for (let i = 0; i < 3; i++) got.push(await post(g.socketPath, ASK));
+      expect(got.map((r) => r.status)).to.deep.equal([200, 529, 529]);
+      // One counted (the first): the refusals left four.
+      for (const r of got)
+        expect(r.headers['anthropic-ratelimit-requests-remaining']).to.equal('4');
+      expect(sim.served()).to.deep.include({ requests: 1, overloaded: 2, peakInWindow: 1 });
+      const { arrivals, bursts } = sim.timeline();
+      expect(arrivals.map((a) => a.status)).to.deep.equal([200, 529, 529]);
+      expect(bursts).to.have.length(1);
+      expect(bursts[0]!.from).to.equal(arrivals[1]!.at);
+    } finally {
+      await g.close();
+      await sim.close();
+    }
+  });
 });

@@ -80,6 +80,30 @@ describe('UpstreamLimiter', () => {
     expect(got).to.have.length(7);
   });
 
+  it("a refused call's start leaves the window only when the refusal's rate-limit headers show the upstream did not count it", async () => {
+    const limit = { 'anthropic-ratelimit-requests-limit': '3' };
+    const cases = [
+      { headers: { ...limit, 'anthropic-ratelimit-requests-remaining': '2' }, admitted: 2 },
+      // The upstream counted two: the refused call among them.
+      { headers: { ...limit, 'anthropic-ratelimit-requests-remaining': '1' }, admitted: 1 },
+      { headers: {}, admitted: 1 }, // nothing said: it may have counted
+    ];
+    for (const { headers, admitted } of cases) {
+      const clock = new FakeClock();
+      const limiter = new UpstreamLimiter({ requestsPerMinute: 3 }, clock);
+      const a = await limiter.acquire();
+      a.answered(200, {});
+      a.end(0);
+      await clock.advance(10);
+      const b = await limiter.acquire();
+      b.answered(429, { 'retry-after': '1', ...headers });
+      b.end(0);
+      const later = take(limiter, 3);
+      await clock.advance(1000);
+      expect(later, JSON.stringify(headers)).to.have.length(admitted);
+    }
+  });
+
   it('holds new calls while the tokens billed in the window reach tokensPerMinute', async () => {
     const clock = new FakeClock();
     const limiter = new UpstreamLimiter({ tokensPerMinute: 1000 }, clock);
