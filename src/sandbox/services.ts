@@ -230,7 +230,8 @@ export async function startWithServices(
     const starting = start(group.places.sandbox.id).then((started) => (group.sandbox = started));
     sandbox = starting;
     starting.catch(() => undefined);
-    const containers = await Promise.all(services.map((s) => group.startOne(s, spec.labels)));
+    // All landed before a failure is thrown: the removal then sees every one started.
+    const containers = await allLanded(services.map((s) => group.startOne(s, spec.labels)));
     const ready = Promise.all(services.map((s, i) => group.waitReady(s, containers[i]!, starting)));
     ready.catch(() => undefined);
     const [started] = await Promise.all([ready, starting]);

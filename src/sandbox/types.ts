@@ -88,7 +88,7 @@ export interface ServiceSpec {
 export interface StartedService {
   readonly name: string;
   readonly id: string;
-  /** From its container's creation to its readiness check's first success. */
+  /** From the ask (a start's; places still being made count) to its readiness check's first success. */
   readonly readyMs: number;
 }
 
