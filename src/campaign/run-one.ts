@@ -6,6 +6,7 @@ import {
   ProcessesNotStoppedError,
   SandboxFileError,
   type SandboxProvider,
+  type SandboxReservation,
 } from '../sandbox/index.js';
 import type { PhaseTiming } from '../artifacts/index.js';
 import type { PlannedRun } from './plan.js';
@@ -22,7 +23,7 @@ import {
 } from './run/context.js';
 import { prepareWorkspaceOf } from './run/prepare.js';
 import { measureFinalDiff, recordRun } from './run/record.js';
-import { startSandbox } from './run/start.js';
+import { reserveSandbox, startSandbox } from './run/start.js';
 import { ServiceDiedError } from './services.js';
 import { playTurns, watchServices } from './run/turns.js';
 
@@ -80,15 +81,20 @@ export async function prepareRun(ctx: CampaignContext, planned: PlannedRun): Pro
     phases.push({ name: phase, ms: Math.max(0, Math.round(now - began)) });
     began = now;
   };
+  let reservation: SandboxReservation | undefined;
   try {
+    // Begun first: the run's network is made on the engine while its workspace is prepared.
+    reservation = reserveSandbox(ctx, planned);
     await prepareWorkspaceOf(ctx, planned, place, opened);
     ended();
     phase = 'start';
-    await startSandbox(ctx, planned, place, opened);
+    await startSandbox(ctx, planned, place, opened, reservation);
     ended();
     return { ...where, ...opened, phases };
   } catch (caught) {
     ended();
+    // A start that never came: what was made ahead goes (a start that failed removed its own).
+    await reservation?.release().catch(() => undefined);
     const error = caught instanceof Error ? caught.message : String(caught);
     return { ...where, ...opened, error, failedIn: phase, phases };
   }

@@ -15,6 +15,12 @@ export const LABELS = {
   run: 'evalrig.run',
   /** One orchestrator process: what its reaper removes when it dies. */
   session: 'evalrig.session',
+  /**
+   * A holder of a network namespace that other containers join (a run's place
+   * on its network, sandbox/services.ts): removed after them, as Podman
+   * refuses to remove it while they are there.
+   */
+  place: 'evalrig.place',
 } as const;
 
 /** Per-container resource limits. */
@@ -83,6 +89,13 @@ export interface ContainerSpec {
     readonly hosts?: Readonly<Record<string, string>>;
   };
   /**
+   * Another container's network namespace (its id) instead of a network of its
+   * own: a run's place on its private network, made ahead (sandbox/services.ts).
+   * This container then has that one's address and names there, and starts with
+   * no network to set up (the costly part of a start on a user-defined network).
+   */
+  readonly netnsOf?: string;
+  /**
    * The engine's default network instead of none: an environment's setup
    * fetching its dependencies (the eval set's commands), never a run's.
    */
@@ -148,7 +161,7 @@ function hostConfig(spec: ContainerSpec, profile?: EngineProfile): Docker.HostCo
   const limits = { ...DEFAULT_LIMITS, ...spec.limits };
   return {
     // Online (a setup): the engine's default network, as `docker run` gives it.
-    ...(spec.online && !spec.network ? {} : { NetworkMode: spec.network?.name ?? 'none' }),
+    ...(spec.online && !spec.network ? {} : { NetworkMode: networkModeOf(spec) }),
     // On a run's network: no IPv6 either (its link-local addresses would reach the host's bridge).
     ...(spec.network ? { Sysctls: { 'net.ipv6.conf.all.disable_ipv6': '1' } } : {}),
     ...(spec.network?.hosts
@@ -165,6 +178,11 @@ function hostConfig(spec: ContainerSpec, profile?: EngineProfile): Docker.HostCo
     Init: true,
     ...(profile?.ulimits ? { Ulimits: profile.ulimits.map((u) => ({ ...u })) } : {}),
   };
+}
+
+function networkModeOf(spec: ContainerSpec): string {
+  if (spec.netnsOf) return `container:${spec.netnsOf}`;
+  return spec.network?.name ?? 'none';
 }
 
 /** Collects a stream up to a byte cap, noting whether anything was cut. */
@@ -467,7 +485,7 @@ async function createAndStartOnce(
         Env: Object.entries(spec.env ?? {}).map(([k, v]) => `${k}=${v}`),
         Labels: { [LABELS.managed]: 'true', ...client.labels, ...spec.labels },
         HostConfig: hostConfig(spec, client.profile),
-        NetworkDisabled: spec.network === undefined && !spec.online,
+        NetworkDisabled: spec.network === undefined && !spec.online && !spec.netnsOf,
         ...(spec.network
           ? {
               NetworkingConfig: {
@@ -529,13 +547,17 @@ export async function removeContainers(
   const found = await bounded(client, 'a container listing', () =>
     client.docker.listContainers({ all: true, filters: { label: filters } }),
   );
-  await Promise.all(
-    found.map((c) =>
-      bounded(client, 'a removal', () =>
-        client.docker.getContainer(c.Id).remove({ force: true, v: true }).catch(ignoreGone),
+  // The holders of network namespaces last (see LABELS.place).
+  const holder = (c: Docker.ContainerInfo): boolean => c.Labels?.[LABELS.place] !== undefined;
+  for (const round of [found.filter((c) => !holder(c)), found.filter(holder)]) {
+    await Promise.all(
+      round.map((c) =>
+        bounded(client, 'a removal', () =>
+          client.docker.getContainer(c.Id).remove({ force: true, v: true }).catch(ignoreGone),
+        ),
       ),
-    ),
-  );
+    );
+  }
   return found.length;
 }
 

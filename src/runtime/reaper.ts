@@ -101,8 +101,13 @@ async function sweepOnce() {
   const filters = encodeURIComponent(JSON.stringify({ label: cfg.labels }));
   const listed = await call('GET', '/containers/json?all=true&filters=' + filters);
   if (listed.status !== 200) throw new Error('list: ' + listed.status);
-  const ids = JSON.parse(listed.body).map((c) => c.Id);
-  await Promise.all(ids.map((id) => call('DELETE', '/containers/' + id + '?force=true&v=true')));
+  const found = JSON.parse(listed.body);
+  const ids = found.map((c) => c.Id);
+  // The holders of network namespaces last: Podman keeps one while a container shares it.
+  const holder = (c) => Boolean(c.Labels && c.Labels[cfg.placeLabel] !== undefined);
+  for (const round of [found.filter((c) => !holder(c)), found.filter(holder)]) {
+    await Promise.all(round.map((c) => call('DELETE', '/containers/' + c.Id + '?force=true&v=true')));
+  }
   // The runs' private networks (services): removable once their containers are gone.
   const nets = await call('GET', '/networks?filters=' + filters);
   const netIds = nets.status === 200 ? JSON.parse(nets.body).map((n) => n.Id) : [];
@@ -213,6 +218,7 @@ export function startReaper(
     https: endpoint.protocol === 'https',
     tls: client.endpoint?.tlsFiles,
     labels: [`${LABELS.managed}=true`, ...Object.entries(labels).map(([k, v]) => `${k}=${v}`)],
+    placeLabel: LABELS.place,
     sweepMs: options.sweepMs ?? 60_000,
     scratch: options.scratch,
     mounts: options.mounts,

@@ -28,9 +28,11 @@ import { LocalDockerProvider } from './local-docker.js';
 import { RemoteDockerProvider } from './remote-docker.js';
 import type {
   BaseImageState,
+  ReserveSpec,
   Sandbox,
   SandboxImage,
   SandboxProvider,
+  SandboxReservation,
   SandboxSpec,
 } from './types.js';
 
@@ -161,6 +163,53 @@ export class EnginePool implements SandboxProvider {
     return new PooledSandbox(sandbox, () => {
       seat.busy--;
     });
+  }
+
+  /**
+   * The engine with the most free room, taken now (its slot held from here):
+   * what the member makes ahead is made there, and the start lands there.
+   */
+  reserve(ahead: ReserveSpec): SandboxReservation {
+    if (this.closed) throw new ProviderClosedError(this.name);
+    const seat = this.pick();
+    seat.busy++;
+    let freed = false;
+    const free = (): void => {
+      if (freed) return;
+      freed = true;
+      seat.busy--;
+    };
+    let inner: SandboxReservation;
+    try {
+      inner = seat.provider.reserve?.(ahead) ?? {
+        start: (spec) => seat.provider.start(spec),
+        release: () => Promise.resolve(),
+        made: Promise.resolve(),
+      };
+    } catch (error) {
+      free();
+      throw error;
+    }
+    let started = false;
+    return {
+      made: inner.made,
+      start: async (spec) => {
+        started = true;
+        try {
+          return new PooledSandbox(await inner.start(spec), free);
+        } catch (error) {
+          free();
+          this.isDown(seat);
+          throw error;
+        }
+      },
+      release: async () => {
+        if (started) return;
+        started = true;
+        free();
+        await inner.release();
+      },
+    };
   }
 
   /** The first member's refusal: a run may land on any of them. */

@@ -39,14 +39,16 @@ export {
   type ExecOptions,
   type ExecResult,
 } from '../runtime/index.js';
-export { SERVICE_LABEL, describeFailure, servicesRefusalOf } from './services.js';
+export { PLACE_LABEL, SERVICE_LABEL, describeFailure, servicesRefusalOf } from './services.js';
 export type {
   BaseImageState,
   Owner,
+  ReserveSpec,
   Sandbox,
   SandboxFile,
   SandboxImage,
   SandboxProvider,
+  SandboxReservation,
   SandboxSpec,
   ServiceFailure,
   ServiceSpec,

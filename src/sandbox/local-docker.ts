@@ -8,7 +8,6 @@ import {
   pingDocker,
   removeContainers,
   removeNetworks,
-  type RunNetwork,
   startContainer,
   type Bind,
   type DockerClient,
@@ -25,9 +24,14 @@ import {
 import { SandboxError, SandboxFileError } from './errors.js';
 import { buildOn, shipBaseImage } from './build-engine.js';
 import { EngineTenancy } from './lifecycle.js';
-import type { BaseImageState, OpenOptions } from './types.js';
+import type { BaseImageState, OpenOptions, ReserveSpec, SandboxReservation } from './types.js';
 import { refuseUnlessRegular } from './path-stat.js';
-import { servicesRefusalOf, startWithServices } from './services.js';
+import {
+  reserveWithServices,
+  servicesRefusalOf,
+  startWithServices,
+  type RunPlaces,
+} from './services.js';
 import type {
   Owner,
   Sandbox,
@@ -300,17 +304,28 @@ export class LocalDockerProvider implements SandboxProvider {
     return servicesRefusalOf(this.client);
   }
 
-  async start(spec: SandboxSpec): Promise<Sandbox> {
+  async start(spec: SandboxSpec, places?: Promise<RunPlaces>): Promise<Sandbox> {
     this.tenancy.admit();
-    const sandbox = await startWithServices(this.client, this.name, spec, (network) =>
-      this.startOn(spec, network),
+    const sandbox = await startWithServices(
+      this.client,
+      this.name,
+      spec,
+      (netnsOf) => this.startOn(spec, netnsOf),
+      places,
     );
     return this.tenancy.track(sandbox);
   }
 
-  private async startOn(spec: SandboxSpec, network?: RunNetwork): Promise<LocalDockerSandbox> {
+  /** The run's network and places made at once (see sandbox/services.ts). */
+  reserve(ahead: ReserveSpec): SandboxReservation {
+    this.tenancy.admit();
+    return reserveWithServices(this.client, ahead, (spec, places) => this.start(spec, places));
+  }
+
+  private async startOn(spec: SandboxSpec, netnsOf?: string): Promise<LocalDockerSandbox> {
     const run = await startContainer(this.client, {
-      ...(network ? { network: { name: network.name, hosts: network.hosts } } : {}),
+      // Its place on the run's network, made ahead (sandbox/services.ts).
+      ...(netnsOf ? { netnsOf } : {}),
       image: spec.image,
       user: spec.user,
       execUser: spec.execUser,

@@ -46,7 +46,6 @@ import {
   removeContainers,
   startContainer,
   removeNetworks,
-  type RunNetwork,
   type DockerClient,
   type ExecOptions,
   type ExecResult,
@@ -61,7 +60,7 @@ import {
 import { SandboxError, SandboxFileError } from './errors.js';
 import { buildOn, shipBaseImage } from './build-engine.js';
 import { EngineTenancy } from './lifecycle.js';
-import type { BaseImageState, OpenOptions } from './types.js';
+import type { BaseImageState, OpenOptions, ReserveSpec, SandboxReservation } from './types.js';
 import {
   addedBytes,
   applyDelta,
@@ -70,7 +69,12 @@ import {
   type ApplyLimits,
 } from './remote/apply.js';
 import { refuseUnlessRegular } from './path-stat.js';
-import { servicesRefusalOf, startWithServices } from './services.js';
+import {
+  reserveWithServices,
+  servicesRefusalOf,
+  startWithServices,
+  type RunPlaces,
+} from './services.js';
 import { shipImage, type ImageExporter } from './ship-image.js';
 import { execStreamed } from './remote/exec-stream.js';
 import {
@@ -216,15 +220,25 @@ export class RemoteDockerProvider implements SandboxProvider, ImageExporter {
     return servicesRefusalOf(this.client);
   }
 
-  async start(spec: SandboxSpec): Promise<Sandbox> {
+  async start(spec: SandboxSpec, places?: Promise<RunPlaces>): Promise<Sandbox> {
     this.tenancy.admit();
-    const sandbox = await startWithServices(this.client, this.name, spec, (network) =>
-      this.startOn(spec, network),
+    const sandbox = await startWithServices(
+      this.client,
+      this.name,
+      spec,
+      (netnsOf) => this.startOn(spec, netnsOf),
+      places,
     );
     return this.tenancy.track(sandbox);
   }
 
-  private async startOn(spec: SandboxSpec, network?: RunNetwork): Promise<Sandbox> {
+  /** The run's network and places made at once (see sandbox/services.ts). */
+  reserve(ahead: ReserveSpec): SandboxReservation {
+    this.tenancy.admit();
+    return reserveWithServices(this.client, ahead, (spec, places) => this.start(spec, places));
+  }
+
+  private async startOn(spec: SandboxSpec, netnsOf?: string): Promise<Sandbox> {
     const keeper = ownerOf(spec.user);
     const { binds, copied } = await this.files
       .mounts(spec.files ?? [], spec.image)
@@ -244,7 +258,8 @@ export class RemoteDockerProvider implements SandboxProvider, ImageExporter {
       limits: spec.limits,
       online: spec.online,
       rootCapabilities: HARNESS_CAPABILITIES,
-      ...(network ? { network: { name: network.name, hosts: network.hosts } } : {}),
+      // Its place on the run's network, made ahead (sandbox/services.ts).
+      ...(netnsOf ? { netnsOf } : {}),
       // Named volumes of this engine (the shared files' cache), read-only: no host path.
       binds,
     });

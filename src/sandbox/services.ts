@@ -1,4 +1,5 @@
 import {
+  LABELS,
   bounded,
   createRunNetwork,
   removeNetwork,
@@ -10,16 +11,20 @@ import {
 } from '../runtime/index.js';
 import { SandboxError } from './errors.js';
 import { WrappedSandbox } from './wrapped.js';
-import type { Sandbox, SandboxSpec, ServiceFailure, ServiceSpec, StartedService } from './types.js';
+import type {
+  Sandbox,
+  SandboxReservation,
+  SandboxSpec,
+  ServiceFailure,
+  ServiceSpec,
+  StartedService,
+} from './types.js';
 
 /** The label naming a service's container (its DNS name on the run's network). */
 export const SERVICE_LABEL = 'evalrig.service';
 /** Log lines kept of a service that failed. */
 const LOG_TAIL_LINES = 20;
 const READY_POLL_MS = 50;
-
-/** Starts a sandbox on a given network (or none): the provider's own start. */
-export type StartOnNetwork = (network: RunNetwork | undefined) => Promise<Sandbox>;
 
 /**
  * Why an engine cannot keep a run's network private, or undefined. Docker can
@@ -48,9 +53,161 @@ function namedByHosts(client: DockerClient): boolean {
 }
 
 /**
+ * Starts a sandbox in the network namespace of `netnsOf` (its place on the
+ * run's network), or with network none: the provider's own start.
+ */
+export type StartOnNetwork = (netnsOf: string | undefined) => Promise<Sandbox>;
+
+/** The label marking a place holder: the idle container that holds a run's network namespace. */
+export const PLACE_LABEL = LABELS.place;
+/** A holder's limits: it only idles (its namespace's joiner brings its own). */
+const HOLDER_LIMITS = { memoryBytes: 32 * 1024 ** 2, cpus: 0.25, pids: 16 };
+
+/**
+ * A run's places on its private network, made before any of its containers:
+ * the network, and for the sandbox and each service an idle holder on it (its
+ * address, its name for the others, IPv6 off) whose network namespace that
+ * container then joins. Joining a user-defined network is the costly part of a
+ * container's start (its namespace, its end of the bridge, the engine's DNS
+ * inside): made ahead, while the run is prepared, the services and the sandbox
+ * start as fast as with network none.
+ */
+export interface RunPlaces {
+  readonly network: RunNetwork;
+  readonly sandbox: RunContainer;
+  readonly services: ReadonlyMap<string, RunContainer>;
+}
+
+/** Which services a run's places are for, on which image (the run's: its holders idle in it). */
+export interface PlacesSpec {
+  readonly image: string;
+  readonly labels?: Readonly<Record<string, string>>;
+  readonly services: readonly ServiceSpec[];
+}
+
+/**
+ * Makes a run's places (see {@link RunPlaces}); what fails removes what was
+ * made. Where the network has no DNS (Podman), the sandbox's holder gets the
+ * services' addresses in its /etc/hosts, which its joiner shares.
+ */
+export async function makePlaces(client: DockerClient, spec: PlacesSpec): Promise<RunPlaces> {
+  const labels = spec.labels ?? {};
+  const network = await createRunNetwork(client, labels);
+  const holders: RunContainer[] = [];
+  const hold = async (
+    name: string,
+    on: { name: string; aliases?: string[]; hosts?: Record<string, string> },
+  ): Promise<RunContainer> => {
+    const run = await startContainer(client, {
+      image: spec.image,
+      labels: { ...labels, [PLACE_LABEL]: name },
+      limits: HOLDER_LIMITS,
+      network: on,
+    });
+    holders.push(run);
+    return run;
+  };
+  try {
+    const services = new Map<string, RunContainer>();
+    const serviceHolders = spec.services.map(async (s) => {
+      const holder = await hold(s.name, { name: network.name, aliases: [s.name] });
+      services.set(s.name, holder);
+      return holder;
+    });
+    // Named by /etc/hosts: the sandbox's holder needs the services' addresses first.
+    if (namedByHosts(client)) await allLanded(serviceHolders);
+    const hosts = namedByHosts(client) ? await addressesOf(client, network, services) : undefined;
+    const [sandbox] = await allLanded([
+      hold('sandbox', { name: network.name, ...(hosts ? { hosts } : {}) }),
+      ...serviceHolders,
+    ]);
+    return { network, sandbox: sandbox as RunContainer, services };
+  } catch (error) {
+    await removePlaces(client, { network, holders }).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Every promise settled (none left making something behind a failure), then the first failure thrown. */
+async function allLanded<T>(promises: readonly Promise<T>[]): Promise<T[]> {
+  const settled = await Promise.allSettled(promises);
+  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((r) => (r as PromiseFulfilledResult<T>).value);
+}
+
+/** Each holder's address on the run's network, by its service's name. */
+async function addressesOf(
+  client: DockerClient,
+  network: RunNetwork,
+  services: ReadonlyMap<string, RunContainer>,
+): Promise<Record<string, string>> {
+  const entries = await Promise.all(
+    [...services].map(async ([name, run]) => {
+      const info = await bounded(client, 'a service inspection', () => run.container.inspect());
+      const address = info.NetworkSettings.Networks[network.name]?.IPAddress;
+      if (!address) throw new Error(`service ${name}: no address on the run's network`);
+      return [name, address] as const;
+    }),
+  );
+  return Object.fromEntries(entries);
+}
+
+/** The holders, then the network (which needs them gone). Gone already is fine. */
+async function removePlaces(
+  client: DockerClient,
+  made: { readonly network: RunNetwork; readonly holders: readonly RunContainer[] },
+): Promise<void> {
+  await Promise.all(made.holders.map((h) => h.remove()));
+  await removeNetwork(client, made.network.id);
+}
+
+function holdersOf(places: RunPlaces): RunContainer[] {
+  return [places.sandbox, ...places.services.values()];
+}
+
+/**
+ * A sandbox's start begun ahead (a provider's `reserve`): the run's places are
+ * made at once, while the caller prepares the rest; `start` then uses them.
+ */
+export function reserveWithServices(
+  client: DockerClient,
+  spec: PlacesSpec,
+  start: (spec: SandboxSpec, places?: Promise<RunPlaces>) => Promise<Sandbox>,
+): SandboxReservation {
+  if (spec.services.length === 0) {
+    return {
+      start: (sandbox) => start(sandbox),
+      release: () => Promise.resolve(),
+      made: Promise.resolve(),
+    };
+  }
+  const places = makePlaces(client, spec);
+  const made = places.then(
+    () => undefined,
+    () => undefined,
+  );
+  let used = false;
+  return {
+    made,
+    start: (sandbox) => {
+      used = true;
+      return start(sandbox, places);
+    },
+    release: async () => {
+      if (used) return;
+      used = true;
+      const made = await places.catch(() => undefined);
+      if (made) await removePlaces(client, { network: made.network, holders: holdersOf(made) });
+    },
+  };
+}
+
+/**
  * A sandbox with its services: the run's private network, each service on it
- * by its name, the sandbox joined to it, every service ready before this
- * returns. The sandbox starts while the services get ready. Whatever fails
+ * by its name, the sandbox on it too, every service ready before this
+ * returns. Each joins its place made ahead (`places`, from a reservation), or
+ * made here. The sandbox starts while the services get ready. Whatever fails
  * removes what was made and throws a SandboxError naming the service.
  */
 export async function startWithServices(
@@ -58,21 +215,23 @@ export async function startWithServices(
   engine: string,
   spec: SandboxSpec,
   start: StartOnNetwork,
+  places?: Promise<RunPlaces>,
 ): Promise<Sandbox> {
   const services = spec.services ?? [];
   if (services.length === 0) return start(undefined);
-  // Readiness is counted from here: the run's network is part of what a service costs.
+  // Readiness is counted from here: places still being made count, those made ahead do not.
   const askedAt = Date.now();
-  const network = await createRunNetwork(client, spec.labels ?? {});
-  const group = new ServiceGroup(client, engine, network, askedAt);
+  const group = new ServiceGroup(client, engine, askedAt);
   let sandbox: Promise<Sandbox> | undefined;
   try {
-    const containers = await Promise.all(services.map((s) => group.startOne(s, spec.labels)));
-    const joined = namedByHosts(client) ? { ...network, hosts: await group.hosts() } : network;
-    // The sandbox starts while the services get ready; a port check waits for it (it connects from there).
-    const starting = start(joined).then((started) => (group.sandbox = started));
+    group.places = await (places ??
+      makePlaces(client, { image: spec.image, labels: spec.labels, services }));
+    // The sandbox starts while the services start and get ready; a port check waits for it.
+    const starting = start(group.places.sandbox.id).then((started) => (group.sandbox = started));
     sandbox = starting;
     starting.catch(() => undefined);
+    // All landed before a failure is thrown: the removal then sees every one started.
+    const containers = await allLanded(services.map((s) => group.startOne(s, spec.labels)));
     const ready = Promise.all(services.map((s, i) => group.waitReady(s, containers[i]!, starting)));
     ready.catch(() => undefined);
     const [started] = await Promise.all([ready, starting]);
@@ -80,6 +239,8 @@ export async function startWithServices(
   } catch (error) {
     // A sandbox still starting lands first, so that its removal sees it.
     await sandbox?.catch(() => undefined);
+    // Places made ahead and handed over are this start's to remove, as its own are.
+    group.places ??= await places?.catch(() => undefined);
     await group.remove().catch(() => undefined);
     throw error instanceof SandboxError
       ? error
@@ -87,15 +248,15 @@ export async function startWithServices(
   }
 }
 
-/** The services of one run and its network: started, watched, removed together. */
+/** The services of one run and its places: started, watched, removed together. */
 class ServiceGroup {
   sandbox?: Sandbox;
+  places?: RunPlaces;
   readonly containers = new Map<string, { run: RunContainer; startedAt: number }>();
 
   constructor(
     private readonly client: DockerClient,
     private readonly engine: string,
-    readonly network: RunNetwork,
     private readonly askedAt: number,
   ) {}
 
@@ -110,27 +271,13 @@ class ServiceGroup {
       env: s.env,
       limits: s.limits,
       labels: { ...labels, [SERVICE_LABEL]: s.name },
-      network: { name: this.network.name, aliases: [s.name] },
+      // Its place: its holder's address, its name on the run's network.
+      netnsOf: this.places!.services.get(s.name)!.id,
       // The image's own main process when no command is given (not runtime's idler).
       ...(s.cmd ? {} : { imageCmd: true }),
     });
     this.containers.set(s.name, { run, startedAt });
     return run;
-  }
-
-  /** Each service's address on the run's network, by its name. */
-  async hosts(): Promise<Record<string, string>> {
-    const entries = await Promise.all(
-      [...this.containers].map(async ([name, c]) => {
-        const info = await bounded(this.client, 'a service inspection', () =>
-          c.run.container.inspect(),
-        );
-        const address = info.NetworkSettings.Networks[this.network.name]?.IPAddress;
-        if (!address) throw new Error(`service ${name}: no address on the run's network`);
-        return [name, address] as const;
-      }),
-    );
-    return Object.fromEntries(entries);
   }
 
   /**
@@ -225,13 +372,16 @@ class ServiceGroup {
     return found.filter((f): f is ServiceFailure => f !== undefined);
   }
 
-  /** The sandbox, the services, then the network (which needs them gone). */
+  /** The sandbox and the services, then their places and the network (which needs them gone). */
   async remove(): Promise<void> {
     await Promise.all([
       this.sandbox?.remove(),
       ...[...this.containers.values()].map((c) => c.run.remove()),
     ]);
-    await removeNetwork(this.client, this.network.id);
+    const places = this.places;
+    if (places) {
+      await removePlaces(this.client, { network: places.network, holders: holdersOf(places) });
+    }
   }
 }
 

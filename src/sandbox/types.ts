@@ -88,7 +88,7 @@ export interface ServiceSpec {
 export interface StartedService {
   readonly name: string;
   readonly id: string;
-  /** From its container's creation to its readiness check's first success. */
+  /** From the ask (a start's; places still being made count) to its readiness check's first success. */
   readonly readyMs: number;
 }
 
@@ -135,6 +135,24 @@ export interface SandboxSpec {
    * run). A run's sandbox, the agent's, never sets it.
    */
   readonly online?: boolean;
+}
+
+/** What a reservation makes ahead for a sandbox with services (see {@link SandboxProvider.reserve}). */
+export interface ReserveSpec {
+  /** The sandbox's image: present on the engine, the places' holders idle in it. */
+  readonly image: string;
+  readonly labels?: Readonly<Record<string, string>>;
+  readonly services: readonly ServiceSpec[];
+}
+
+/** A sandbox's start begun ahead of its spec: its engine chosen, its run's network made meanwhile. */
+export interface SandboxReservation {
+  /** Starts the sandbox there, with what was made (once; the spec's services are the reserved ones). */
+  start(spec: SandboxSpec): Promise<Sandbox>;
+  /** Removes what was made, for a start that will not come. Idempotent; nothing once started. */
+  release(): Promise<void>;
+  /** Settles once what is made ahead is made (never rejects: a failure shows at the start). */
+  readonly made: Promise<void>;
 }
 
 /** A file to write into a sandbox. */
@@ -275,6 +293,13 @@ export interface SandboxProvider {
   /** Makes `image` runnable here: present already, or shipped from `from` (the engine it was built on). */
   ensureImage(image: SandboxImage, from?: SandboxProvider): Promise<void>;
   start(spec: SandboxSpec): Promise<Sandbox>;
+  /**
+   * Begins a sandbox's start ahead, while the caller prepares what the spec
+   * needs: the run's private network and each container's place on it (what
+   * makes a start with services slow) are made at once, on the engine the start
+   * will use. Absent: nothing can be made ahead (call {@link start}).
+   */
+  reserve?(ahead: ReserveSpec): SandboxReservation;
   /**
    * Set once the backend stopped answering mid-campaign (every call of its
    * sandboxes then fails with it): a run that failed meanwhile failed for the

@@ -75,6 +75,22 @@ async function listening(): Promise<{ server: Server; port: number }> {
   return { server, port: (server.address() as { port: number }).port };
 }
 
+/**
+ * A container's endpoint on the run's network: its own, or the one of the
+ * place holder whose network namespace it joined (sandbox/services.ts).
+ */
+async function endpointOf(
+  client: DockerClient,
+  id: string,
+): Promise<{ IPAddress: string; Gateway: string; NetworkID: string }> {
+  let info = await client.docker.getContainer(id).inspect();
+  const mode = info.HostConfig.NetworkMode ?? '';
+  if (mode.startsWith('container:')) {
+    info = await client.docker.getContainer(mode.slice('container:'.length)).inspect();
+  }
+  return Object.values(info.NetworkSettings.Networks)[0]!;
+}
+
 /** What the provider left with `labels`: containers and networks. */
 async function leftovers(client: DockerClient, labels: Record<string, string>): Promise<number> {
   const filters = { label: Object.entries(labels).map(([k, v]) => `${k}=${v}`) };
@@ -118,10 +134,8 @@ export function servicesConformance(name: string, target: () => Promise<Services
         ]);
         expect(a.services?.map((s) => s.name)).to.deep.equal(['db']);
         expect(a.services![0]!.readyMs).to.be.a('number');
-        const bInfo = await t.client.docker.getContainer(b.services![0]!.id).inspect();
-        const bAddress = Object.values(bInfo.NetworkSettings.Networks)[0]!.IPAddress;
-        const aInfo = await t.client.docker.getContainer(a.id).inspect();
-        const aNet = Object.values(aInfo.NetworkSettings.Networks)[0]!;
+        const bAddress = (await endpointOf(t.client, b.services![0]!.id)).IPAddress;
+        const aNet = await endpointOf(t.client, a.id);
         const net = await t.client.docker.getNetwork(aNet.NetworkID).inspect();
         // Podman's compatible API says "<nil>" for the network's gateway; the container's names it.
         const ipv4 = /^\d+\.\d+\.\d+\.\d+$/u;
@@ -169,12 +183,35 @@ export function servicesConformance(name: string, target: () => Promise<Services
         [echoService(t.image, 'one'), echoService(t.image, 'two', 7002)],
         labels,
       );
-      expect(await leftovers(t.client, labels)).to.equal(4);
+      // The sandbox, the two services, a place holder for each of the three, the network.
+      expect(await leftovers(t.client, labels)).to.equal(7);
       await s.remove();
       expect(await leftovers(t.client, labels)).to.equal(0);
       await startWith([echoService(t.image, 'one')], labels);
       await t.provider.reap(labels);
       expect(await leftovers(t.client, labels)).to.equal(0);
+    });
+
+    it('a start reserved ahead: its network and places made at once, joined by the start; a release leaves nothing', async () => {
+      const labels = runLabels();
+      const services = [echoService(t.image, 'db')];
+      const reserved = t.provider.reserve!({ image: t.image, labels, services });
+      await reserved.made;
+      // The network and a holder each for the sandbox and the service, nothing started in them yet.
+      expect(await leftovers(t.client, labels)).to.equal(3);
+      const s = await reserved.start({ image: t.image, labels, services });
+      started.push(s);
+      await reserved.release(); // once started: nothing to give back
+      const r = await s.exec(['node', '-e', probeScript([['db', 7000]])], { timeoutMs: 20_000 });
+      expect(r.stdout.trim()).to.equal('db:7000 connected hello from db');
+      expect(await leftovers(t.client, labels)).to.equal(5);
+      await s.remove();
+      expect(await leftovers(t.client, labels)).to.equal(0);
+      const unused = runLabels();
+      const given = t.provider.reserve!({ image: t.image, labels: unused, services });
+      await given.made;
+      await given.release();
+      expect(await leftovers(t.client, unused)).to.equal(0);
     });
 
     it('a service never ready fails the start naming it, and leaves nothing', async () => {

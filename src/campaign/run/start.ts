@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { GH_RECORDER_ENV } from '../../recorder/index.js';
-import { LABELS } from '../../sandbox/index.js';
+import { LABELS, type SandboxReservation, type SandboxSpec } from '../../sandbox/index.js';
 import { CONTAINER } from '../layout.js';
 import { serviceSpecsOf } from '../services.js';
 import type { PlannedRun } from '../plan.js';
@@ -12,12 +12,44 @@ import { agentFor } from '../agent.js';
 import { ensureAgentAccount, type AccountMemo } from './account.js';
 import type { CampaignContext, Opened, RunPlace } from './context.js';
 
-/** The `start` phase: the run's sandbox, with its trees, sockets and the agent's binary shared. */
+/**
+ * A run with services begins its sandbox's start ahead, as its prepare phase
+ * begins: the run's private network and each container's place on it are made
+ * on the engine meanwhile (sandbox/services.ts), off the start's critical path.
+ * Undefined when there is nothing to make ahead.
+ */
+export function reserveSandbox(
+  ctx: CampaignContext,
+  planned: PlannedRun,
+): SandboxReservation | undefined {
+  const services = ctx.services?.get(planned.eval.id);
+  if (!services || !ctx.sandboxes.reserve) return undefined;
+  return ctx.sandboxes.reserve({
+    image: runImageOf(ctx, planned),
+    labels: sandboxLabels(ctx, planned),
+    services: serviceSpecsOf(services),
+  });
+}
+
+/** What the run's sandbox and everything started beside it carry: reaped by these. */
+function sandboxLabels(ctx: CampaignContext, planned: PlannedRun): Record<string, string> {
+  return {
+    [LABELS.campaign]: ctx.campaign,
+    [LABELS.run]: planned.key,
+    'evalrig.pid': String(process.pid),
+  };
+}
+
+/**
+ * The `start` phase: the run's sandbox, with its trees, sockets and the
+ * agent's binary shared; through its `reservation` when one was made ahead.
+ */
 export async function startSandbox(
   ctx: CampaignContext,
   planned: PlannedRun,
   place: RunPlace,
   opened: Opened,
+  reservation?: SandboxReservation,
 ): Promise<void> {
   const { evalSet } = ctx;
   const env = opened.env!;
@@ -27,7 +59,7 @@ export async function startSandbox(
   const keeper = `${place.keeper}:${place.keeper}`;
   const services = ctx.services?.get(planned.eval.id);
   const image = runImageOf(ctx, planned);
-  opened.sandbox = await ctx.sandboxes.start({
+  const spec: SandboxSpec = {
     // Ready before the sandbox is handed over: the first turn finds them answering.
     ...(services ? { services: serviceSpecsOf(services) } : {}),
     image,
@@ -43,11 +75,7 @@ export async function startSandbox(
       GIT_COMMITTER_EMAIL: 'agent@evalrig.invalid',
       [GH_RECORDER_ENV]: path.posix.join(CONTAINER.socketDir, 'gh.sock'),
     },
-    labels: {
-      [LABELS.campaign]: ctx.campaign,
-      [LABELS.run]: planned.key,
-      'evalrig.pid': String(process.pid),
-    },
+    labels: sandboxLabels(ctx, planned),
     folders: [
       { host: env.workTree, container: place.containerWorkTree, owner: place.agent },
       { host: env.originPath, container: place.containerOrigin, owner: place.agent },
@@ -65,7 +93,8 @@ export async function startSandbox(
       cpus: evalSet.resources.cpus,
       pids: evalSet.resources.pids,
     },
-  });
+  };
+  opened.sandbox = await (reservation ? reservation.start(spec) : ctx.sandboxes.start(spec));
   ctx.live.add(opened.sandbox);
   // Before the agent's first process: getpwuid answers for its uid (Qwen Code needs it).
   await ensureAgentAccount(opened.sandbox, place.agent, place.home, {
