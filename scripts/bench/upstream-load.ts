@@ -85,9 +85,11 @@ async function playRun(
     admit: () => meter.refusal(),
     onCall: (c) => meter.onCall(c),
   });
+  // Admitted whole, as a campaign's run is (src/campaign/run/turns.ts).
+  const spending = budget.startRun(TURNS);
   try {
     for (let t = 0; t < TURNS; t++) {
-      const turn = budget.startTurn();
+      const turn = spending?.startTurn();
       if (!turn) return { status: 'budget_cut', tokens: meter.tokens, costUsd: meter.costUsd };
       const before = meter.costUsd;
       const status = await agentCall(g.socketPath);
@@ -98,6 +100,7 @@ async function playRun(
     }
     return { status: 'completed', tokens: meter.tokens, costUsd: meter.costUsd };
   } finally {
+    spending?.end();
     await g.close();
   }
 }
@@ -211,10 +214,11 @@ const full = await play('shared', true);
 if (ONLY_SHARED) process.exit(0);
 const half = full.budget.spent() / 2;
 const cut = await play(`budget ${half.toFixed(4)} USD`, true, half);
-// The resume: the runs the budget cut, played again with the full budget.
+// The resume: the runs the budget cut, played again with the full budget, which is the
+// campaign's: what the cut campaign spent counts against it (as `evalrig run` counts the folder's).
 const again = all.filter((k) => cut.result.get(k)!.status !== 'completed');
 const sim = await startUpstreamSimulator(simOptions);
-const budget = new CampaignBudget(full.budget.spent());
+const budget = new CampaignBudget(full.budget.spent(), { agent: cut.budget.spent(), judge: 0 });
 const limiter = new UpstreamLimiter({ requestsPerMinute: RPM, windowMs: WINDOW });
 const resumed = await campaign(again, sim.url, limiter, budget);
 await sim.close();
@@ -229,6 +233,7 @@ console.log(
     cost_of_finished_runs: Math.round(sum(finished, (o) => o.costUsd) * 1e6) / 1e6,
     cost_uninterrupted: Math.round(sum(full.result, (o) => o.costUsd) * 1e6) / 1e6,
     spent_by_the_cut_campaign: Math.round(cut.budget.spent() * 1e6) / 1e6,
+    spent_by_the_campaign: Math.round(budget.campaignSpent() * 1e6) / 1e6,
     budget: half,
   }),
 );

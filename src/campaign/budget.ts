@@ -23,6 +23,8 @@ export class CampaignBudget {
   private turnsEnded = 0;
   private turnsCostUsd = 0;
   private inFlight = 0;
+  /** Turns that the runs started have yet to start. */
+  private turnsOwed = 0;
 
   constructor(
     readonly maxUsd?: number,
@@ -81,13 +83,41 @@ export class CampaignBudget {
   }
 
   /**
+   * A run may start when the spent, the turns in flight, the turns the runs already started
+   * still owe and this run's `turns` (each at the expected cost) stay within the budget: a
+   * run is admitted whole, so the budget rarely cuts one half-way, whose spend a resume would
+   * pay again. Its turns then start through it; `end` gives back what it no longer owes.
+   */
+  startRun(turns: number): RunSpending | null {
+    if (this.maxUsd !== undefined) {
+      const owed = (this.inFlight + this.turnsOwed + turns) * this.expectedTurnUsd();
+      if (this.exhausted() || this.campaignSpent() + owed > this.maxUsd * FLOAT_SLACK) return null;
+    }
+    this.turnsOwed += turns;
+    let owes = turns;
+    const settle = (n: number) => {
+      this.turnsOwed -= n;
+      owes -= n;
+    };
+    return {
+      startTurn: () => {
+        if (owes > 0) settle(1);
+        return this.startTurn();
+      },
+      end: () => settle(owes),
+    };
+  }
+
+  /**
    * A turn may start when the spent, the turns in flight and this one (each at the expected
    * cost) stay within the budget: its `end` gives the turn's cost back; null when it may not.
    */
-  startTurn(): { end(costUsd: number): void } | null {
+  startTurn(): TurnSpending | null {
     if (this.maxUsd !== undefined) {
       const expected = (this.inFlight + 1) * this.expectedTurnUsd();
-      if (this.exhausted() || this.campaignSpent() + expected > this.maxUsd) return null;
+      if (this.exhausted() || this.campaignSpent() + expected > this.maxUsd * FLOAT_SLACK) {
+        return null;
+      }
     }
     this.inFlight++;
     let ended = false;
@@ -101,6 +131,21 @@ export class CampaignBudget {
       },
     };
   }
+}
+
+/** Sums of equal turns land a rounding error over a budget set to their total: not a pass. */
+const FLOAT_SLACK = 1 + 1e-9;
+
+/** A turn under way: `end` gives its cost back. */
+export interface TurnSpending {
+  end(costUsd: number): void;
+}
+
+/** A run admitted by the budget: its turns start through it (null: the budget cuts it). */
+export interface RunSpending {
+  startTurn(): TurnSpending | null;
+  /** The run is over: the turns it did not play are owed no more. */
+  end(): void;
 }
 
 /** USD spent, by whom. */

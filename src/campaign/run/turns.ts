@@ -6,6 +6,7 @@ import { agentFor } from '../agent.js';
 import { turnPlayer, whyAgentFailed } from '../turns.js';
 import type { RunLimitName } from '../../artifacts/index.js';
 import { ServiceDiedError } from '../services.js';
+import type { RunSpending } from '../budget.js';
 import { collectTurnStop } from './collect.js';
 import { enterPhase, type CampaignContext, type ReadyRun, type RunState } from './context.js';
 
@@ -26,6 +27,25 @@ export async function playTurns(
     containerWorkTree: run.containerWorkTree,
     home: run.home,
   });
+  const spending = ctx.budget?.startRun(messages.length) ?? NO_BUDGET;
+  if (spending === null) return cutByLimit(state, 'campaign_cost');
+  try {
+    await playEach(ctx, run, state, play, messages, spending);
+  } finally {
+    spending.end();
+  }
+}
+
+/** The turns in order, each admitted by the run's share of the budget. */
+async function playEach(
+  ctx: CampaignContext,
+  run: ReadyRun,
+  state: RunState,
+  play: ReturnType<typeof turnPlayer>,
+  messages: readonly TurnMessage[],
+  spending: RunSpending,
+): Promise<void> {
+  const e = run.planned.eval;
   // A fresh environment: a seeded state holds pull requests, never calls.
   let afterSeq = 0;
   for (const [index, message] of messages.entries()) {
@@ -38,12 +58,12 @@ export async function playTurns(
     }
     state.lastDiff = undefined;
     const timeoutMs = Math.min(e.turn_timeout * 1000, remaining);
-    const spending = ctx.budget?.startTurn() ?? NO_BUDGET;
-    if (spending === null) return cutByLimit(state, 'campaign_cost');
+    const turnSpending = spending.startTurn();
+    if (turnSpending === null) return cutByLimit(state, 'campaign_cost');
     const queued = queuedClock(run);
     const cost0 = run.meter?.costUsd ?? 0;
     const played = await play({ n, ...message, timeoutMs, extraMs: queued.ms });
-    spending.end((run.meter?.costUsd ?? 0) - cost0);
+    turnSpending.end((run.meter?.costUsd ?? 0) - cost0);
     // The time queued behind the upstream's limits is the run's too, not charged to it.
     state.deadline += queued.ms();
     state.queuedMs = queued.ms();
@@ -91,8 +111,14 @@ export async function watchServices(run: ReadyRun, during: string): Promise<void
   if (failures.length > 0) throw new ServiceDiedError(failures, during);
 }
 
-/** A turn the campaign has no budget for (no `--max-cost`: every turn may start). */
-const NO_BUDGET = { end: () => undefined };
+/** A turn's message and its phase, the first from the eval's prompt. */
+type TurnMessage = ReadyRun['planned']['eval']['turns'][number];
+
+/** A run the campaign has no budget for (no `--max-cost`: every turn may start). */
+const NO_BUDGET: RunSpending = {
+  startTurn: () => ({ end: () => undefined }),
+  end: () => undefined,
+};
 
 /** Ends the run as `limit_reached`, naming the limit. */
 function cutByLimit(state: RunState, limit: RunLimitName): void {

@@ -57,6 +57,40 @@ describe('CampaignBudget', () => {
     expect(budget.spentBy('judge')).to.equal(1);
   });
 
+  it('admits a run whole: its later turns are owed, so new runs stop first and none is cut half-way', () => {
+    const budget = new CampaignBudget(10);
+    const pilot = budget.startRun(1)!;
+    const t = pilot.startTurn()!;
+    budget.spend(2, 'agent');
+    t.end(2); // a turn costs 2 so far
+    pilot.end();
+    const a = budget.startRun(2)!; // 2 + 2 x 2 <= 10
+    expect(budget.startRun(3)).to.equal(null); // 2 + (2 + 3) x 2 > 10: a's turns are owed
+    const one = budget.startRun(1)!; // 2 + 3 x 2 <= 10
+    for (let n = 0; n < 2; n++) {
+      const turn = a.startTurn()!; // each of a's turns was counted at its admission
+      budget.spend(2, 'agent');
+      turn.end(2);
+    }
+    a.end();
+    one.end(); // it played nothing: it owes nothing more
+    expect(budget.startRun(3)).to.equal(null); // 6 + 3 x 2 > 10
+    expect(budget.startRun(1)).to.not.equal(null); // 6 + 2 <= 10
+  });
+
+  it('lets the last run play when the budget is the total of equal turns (no rounding cut)', () => {
+    const budget = new CampaignBudget(0.3);
+    for (let n = 0; n < 2; n++) {
+      const run = budget.startRun(1)!;
+      const turn = run.startTurn()!;
+      budget.spend(0.1, 'agent');
+      turn.end(0.1);
+      run.end();
+    }
+    // 0.1 + 0.1 + 0.1 is 0.30000000000000004: over 0.3 by a rounding error only.
+    expect(budget.startRun(1)).to.not.equal(null);
+  });
+
   it('is exhausted once spent reaches it; without a budget every turn starts', () => {
     const budget = new CampaignBudget(2);
     budget.spend(2, 'agent');
