@@ -27,7 +27,8 @@ export async function playTurns(
     containerWorkTree: run.containerWorkTree,
     home: run.home,
   });
-  const spending = ctx.budget?.startRun(messages.length) ?? NO_BUDGET;
+  // Not `?? NO_BUDGET`: a null from the budget is its refusal, not the absence of a budget.
+  const spending = ctx.budget ? ctx.budget.startRun(messages.length) : NO_BUDGET;
   if (spending === null) return cutByLimit(state, 'campaign_cost');
   try {
     await playEach(ctx, run, state, play, messages, spending);
@@ -63,6 +64,9 @@ async function playEach(
     const queued = queuedClock(run);
     const cost0 = run.meter?.costUsd ?? 0;
     const played = await play({ n, ...message, timeoutMs, extraMs: queued.ms });
+    // The agent may exit before its last call is logged: the turn's cost is read once the
+    // gateway has settled (a cut turn's calls may hang: what is logged is what it cost).
+    if (!played.exec.timedOut) await run.gateway?.gateway.settled();
     turnSpending.end((run.meter?.costUsd ?? 0) - cost0);
     // The time queued behind the upstream's limits is the run's too, not charged to it.
     state.deadline += queued.ms();
