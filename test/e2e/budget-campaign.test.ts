@@ -10,14 +10,12 @@ import { expect } from 'chai';
 import path from 'node:path';
 import type { RunRecord } from '../../src/artifacts/index.js';
 import type { BenchmarkFile } from '../../src/artifacts/schemas/benchmark.js';
-import { CLAUDE_CODE_VERIFIED_VERSION } from '../../src/agents/index.js';
 import { startUpstreamSimulator, type UpstreamSimulator } from '../../src/model-stand-in/index.js';
 import { readJson } from '../support/campaign.js';
 import { requireDocker } from '../support/docker.js';
 import { evalrigRun, makeToyWorkspace, type CliRun, type ToyWorkspace } from '../support/toy.js';
-import { E2E_KEY, E2E_KEY_ENV } from '../support/witness-evals.js';
+import { claudeCodeKeyedTo, E2E_KEY, E2E_KEY_ENV } from '../support/witness-evals.js';
 
-const VERSION = process.env.EVALRIG_CLAUDE_CODE_VERSION ?? CLAUDE_CODE_VERIFIED_VERSION;
 const RUN_DIRS = ['run-01', 'run-02', 'run-03', 'run-04'];
 
 describe('e2e: a campaign stopped by its budget resumes to the uninterrupted result (Claude Code)', function () {
@@ -51,11 +49,7 @@ describe('e2e: a campaign stopped by its budget resumes to the uninterrupted res
     ws = await makeToyWorkspace({
       scripts: {},
       set: {
-        agent: {
-          type: 'claude-code',
-          version: VERSION,
-          model: { url: sim.url, key_env: E2E_KEY_ENV },
-        },
+        agent: claudeCodeKeyedTo(sim.url),
         evals: [{ id: 'hello', prompt: 'Say done.' }],
       },
     });

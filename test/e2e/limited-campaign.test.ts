@@ -8,15 +8,13 @@
 import { expect } from 'chai';
 import path from 'node:path';
 import type { RunRecord, StopRecord } from '../../src/artifacts/index.js';
-import { CLAUDE_CODE_VERIFIED_VERSION } from '../../src/agents/index.js';
 import type { ModelCall } from '../../src/gateway/index.js';
 import { startUpstreamSimulator, type UpstreamSimulator } from '../../src/model-stand-in/index.js';
 import { readJson, readJsonLines } from '../support/campaign.js';
 import { requireDocker } from '../support/docker.js';
 import { evalrigRun, makeToyWorkspace, type CliRun, type ToyWorkspace } from '../support/toy.js';
-import { E2E_KEY, E2E_KEY_ENV } from '../support/witness-evals.js';
+import { claudeCodeKeyedTo, E2E_KEY, E2E_KEY_ENV } from '../support/witness-evals.js';
 
-const VERSION = process.env.EVALRIG_CLAUDE_CODE_VERSION ?? CLAUDE_CODE_VERIFIED_VERSION;
 const RUNS = ['a', 'b', 'c'];
 /** Each run makes one call (Claude Code 2.1.332 on a text answer): five leave room. */
 const RPM = 5;
@@ -54,11 +52,7 @@ describe('e2e: the real Claude Code through a limited campaign (upstream simulat
     ws = await makeToyWorkspace({
       scripts: {},
       set: {
-        agent: {
-          type: 'claude-code',
-          version: VERSION,
-          model: { url: sim.url, key_env: E2E_KEY_ENV },
-        },
+        agent: claudeCodeKeyedTo(sim.url),
         rate_limits: { max_in_flight: 1, requests_per_minute: RPM },
         turn_timeout: TURN_TIMEOUT_S,
         evals: RUNS.map((id) => ({ id, prompt: 'Say done.' })),

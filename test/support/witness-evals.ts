@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { CLAUDE_CODE_VERIFIED_VERSION } from '../../src/agents/index.js';
 import type { RunRecord, StopRecord } from '../../src/artifacts/index.js';
 import { readRunFlight } from '../../src/campaign-folder/index.js';
 import type { ModelScript, ScriptMessage } from '../../src/model-stand-in/index.js';
@@ -26,6 +27,15 @@ export const HONEST_TEXT = 'The honest final message.';
 /** The key a campaign reads from the host for its keyed eval: it must never be written. */
 export const E2E_KEY = 'sk-e2e-host-only-key-7c2f19d04b';
 export const E2E_KEY_ENV = 'EVALRIG_E2E_KEY';
+
+/** The real Claude Code (the verified version, or EVALRIG_CLAUDE_CODE_VERSION) keyed to `url`. */
+export function claudeCodeKeyedTo(url: string) {
+  return {
+    type: 'claude-code',
+    version: process.env.EVALRIG_CLAUDE_CODE_VERSION ?? CLAUDE_CODE_VERIFIED_VERSION,
+    model: { url, key_env: E2E_KEY_ENV },
+  } as const;
+}
 
 /** The lines a forger writes into the agent's stream: an answer and an end of turn of its own. */
 function forgedLines(agent: AgentKind): string {
