@@ -4,9 +4,11 @@
  * also those of run folders since replayed, set aside under replaced/ before the replay. The
  * host wrote every one of them; no file the agent writes is read.
  */
-import { mkdir, readdir, readFile, rename, stat } from 'node:fs/promises';
+import { mkdir, readdir, rename, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { EvalrigError } from '../errors/index.js';
 import type { ModelCall } from '../flight/index.js';
+import { readBytes } from './json.js';
 import { campaignFiles, runFiles } from './layout.js';
 
 const GONE = new Set(['ENOENT', 'ENOTDIR']);
@@ -52,21 +54,21 @@ export async function callLogs(outDir: string): Promise<CallLog[]> {
 }
 
 /**
- * The calls of one log as the gateway wrote them. A line that is not a call (torn by a cut
- * run) is skipped: it was never finished, and nothing was priced from it.
+ * The calls of one log as the gateway wrote them, read as every file of the folder is (no link
+ * followed, a size cap, regular files only). A line that is not a call (torn by a cut run) is
+ * skipped: it was never finished, and nothing was priced from it. A log that cannot be read
+ * whole stops the count: the spend it holds would be unknown.
  */
 export async function readCallLog(
   file: string,
 ): Promise<Pick<ModelCall, 'model' | 'tokens' | 'outcome' | 'serverTools'>[]> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if (GONE.has(String((error as NodeJS.ErrnoException).code))) return [];
-    throw error;
+  const read = await readBytes(file);
+  if (read.status === 'missing') return [];
+  if (read.status === 'broken') {
+    throw new EvalrigError(`cannot count what this campaign spent before: ${read.problem}`);
   }
   const calls: Pick<ModelCall, 'model' | 'tokens' | 'outcome' | 'serverTools'>[] = [];
-  for (const line of text.split('\n')) {
+  for (const line of read.value.toString('utf8').split('\n')) {
     if (line === '') continue;
     try {
       const c = JSON.parse(line) as ModelCall;

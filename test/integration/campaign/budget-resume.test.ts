@@ -6,7 +6,8 @@
  */
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { priceTokens } from '../../../src/agents/index.js';
 import { callLogs, runFiles, setAsideCallLogs } from '../../../src/campaign-folder/index.js';
@@ -65,6 +66,24 @@ describe('campaign: the budget counts what earlier commands in the folder spent'
     const spent = await spentBefore(ws.outDir);
     expect(spent.agent).to.be.closeTo(2 * perCall, 1e-9);
     expect(spent.judge).to.be.closeTo(perCall, 1e-9);
+  });
+
+  it('reads no log through a link: the count stops, naming the file', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'evalrig-spent-'));
+    try {
+      const log = runFiles(path.join(dir, 'runs', 'e', 'c', 'run-01')).modelCallsJsonl;
+      await mkdir(path.dirname(log), { recursive: true });
+      const elsewhere = path.join(dir, 'elsewhere.jsonl');
+      await writeFile(elsewhere, '{"model":"m","tokens":{"input":1}}\n');
+      await symlink(elsewhere, log);
+      let error: Error | undefined;
+      await spentBefore(dir).catch((e: Error) => (error = e));
+      expect(error?.message).to.equal(
+        `cannot count what this campaign spent before: ${log} is a link, not evalrig's file`,
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('a resume with the budget already spent plays nothing: one line, no engine, nothing written', async () => {
