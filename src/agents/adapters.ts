@@ -56,6 +56,14 @@ import {
   type InstructionRule,
 } from './instructions.js';
 import { ClaudeCodeSession, parseVersionOutput } from './session.js';
+import {
+  CLAUDE_CODE_SKILLS,
+  CODEX_SKILLS,
+  GEMINI_CLI_SKILLS,
+  OPENCODE_SKILLS,
+  QWEN_CODE_SKILLS,
+  type SkillListing,
+} from './skill-listing.js';
 import type { TurnSession } from './turn.js';
 
 /** The agents evalrig installs and plays itself (a `command` agent is the eval set's own). */
@@ -110,6 +118,8 @@ export interface AgentAdapter {
   readonly auth: WireAuth;
   /** Which staged skills and instruction files it loads (the treatment check's expectations). */
   readonly instructions: InstructionRule;
+  /** How it lists a skill to its model and how the model takes one up (the treatment check's needles). */
+  readonly skills: SkillListing;
   /** The agent's own environment for a turn (gateway, placeholder key, its home, its model). */
   env(home: string, model?: string): Record<string, string>;
   /** argv that makes it answer its version, as a run would start it. */
@@ -132,6 +142,7 @@ export const AGENT_ADAPTERS: Readonly<Record<AdapterType, AgentAdapter>> = {
     gatewayPaths: ['/v1/messages'],
     auth: 'x-api-key',
     instructions: CLAUDE_CODE_INSTRUCTIONS,
+    skills: CLAUDE_CODE_SKILLS,
     env: claudeCodeEnv,
     versionArgv: [CLAUDE_CODE_CONTAINER.binary, '--version'],
     parseVersion: parseVersionOutput,
@@ -152,6 +163,7 @@ export const AGENT_ADAPTERS: Readonly<Record<AdapterType, AgentAdapter>> = {
     gatewayPaths: ['/v1/responses'],
     auth: 'bearer',
     instructions: CODEX_INSTRUCTIONS,
+    skills: CODEX_SKILLS,
     env: codexEnv,
     // Through the relay, as every turn starts: a preflight also shows that it runs there (node).
     versionArgv: [
@@ -184,6 +196,7 @@ export const AGENT_ADAPTERS: Readonly<Record<AdapterType, AgentAdapter>> = {
     ],
     auth: 'x-goog-api-key',
     instructions: GEMINI_CLI_INSTRUCTIONS,
+    skills: GEMINI_CLI_SKILLS,
     env: geminiCliEnv,
     versionArgv: relayed([NODE_RUNTIME.container, GEMINI_CLI_CONTAINER.entry, '--version']),
     parseVersion: parseBareVersion,
@@ -205,6 +218,7 @@ export const AGENT_ADAPTERS: Readonly<Record<AdapterType, AgentAdapter>> = {
     gatewayPaths: ['/v1/chat/completions'],
     auth: 'bearer',
     instructions: OPENCODE_INSTRUCTIONS,
+    skills: OPENCODE_SKILLS,
     env: (home, model) => opencodeEnv(home, model ?? OPENCODE_DEFAULT_MODEL),
     versionArgv: relayed([OPENCODE_CONTAINER.binary, '--version']),
     parseVersion: parseBareVersion,
@@ -224,6 +238,7 @@ export const AGENT_ADAPTERS: Readonly<Record<AdapterType, AgentAdapter>> = {
     gatewayPaths: ['/v1/chat/completions'],
     auth: 'bearer',
     instructions: QWEN_CODE_INSTRUCTIONS,
+    skills: QWEN_CODE_SKILLS,
     env: qwenCodeEnv,
     versionArgv: relayed([NODE_RUNTIME.container, QWEN_CODE_CONTAINER.entry, '--version']),
     parseVersion: parseBareVersion,

@@ -53,6 +53,8 @@ export {
   CODEX_INSTRUCTIONS,
   GEMINI_CLI_INSTRUCTIONS,
   INSTRUCTION_FILES,
+  instructionFileNamed,
+  withNearMisses,
   OPENCODE_INSTRUCTIONS,
   QWEN_CODE_INSTRUCTIONS,
   type InstructionFile,
@@ -60,6 +62,15 @@ export {
   type InstructionRule,
   type InstructionVerdict,
 } from './instructions.js';
+export {
+  CLAUDE_CODE_SKILLS,
+  CODEX_SKILLS,
+  GEMINI_CLI_SKILLS,
+  OPENCODE_SKILLS,
+  QWEN_CODE_SKILLS,
+  qwenFrontMatterValue,
+  type SkillListing,
+} from './skill-listing.js';
 export { ClaudeCodeSession, parseVersionOutput } from './session.js';
 export { AgentPreflightError, preflightAdapter, type PreflightOptions } from './preflight.js';
 export {

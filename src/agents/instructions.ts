@@ -49,6 +49,51 @@ export const INSTRUCTION_FILES: Readonly<Record<string, InstructionKind>> = {
   'QWEN.md': 'instructions',
 };
 
+/** Names users write for those files by mistake (lower case, a letter off), by their lower case. */
+const NEAR_NAMES: Readonly<Record<string, string>> = {
+  'skill.md': 'SKILL.md',
+  'skills.md': 'SKILL.md',
+  'claude.md': 'CLAUDE.md',
+  'agents.md': 'AGENTS.md',
+  'agent.md': 'AGENTS.md',
+  'gemini.md': 'GEMINI.md',
+  'qwen.md': 'QWEN.md',
+};
+
+/**
+ * The instruction file a name stands for: itself when it is one, the file it misses when it is
+ * a near miss (`AGENT.md`, `claude.md`), or null. A near miss is watched like the file, so
+ * that the measure says false, not nothing, when it never reaches the model.
+ */
+export function instructionFileNamed(
+  name: string,
+): { readonly kind: InstructionKind; readonly canonical: string } | null {
+  const exact = INSTRUCTION_FILES[name];
+  if (exact) return { kind: exact, canonical: name };
+  const canonical = NEAR_NAMES[name.toLowerCase()];
+  return canonical ? { kind: INSTRUCTION_FILES[canonical]!, canonical } : null;
+}
+
+/**
+ * `rule`, first telling a near-missed name apart: an agent looks for its files by their exact
+ * names, so `AGENT.md` or `claude.md` never loads; the note names the file it should be.
+ */
+export function withNearMisses(agent: string, rule: InstructionRule): InstructionRule {
+  return (f) => {
+    const parts = f.path.split('/');
+    const name = parts.pop()!;
+    const named = instructionFileNamed(name);
+    if (!named || named.canonical === name) return rule(f);
+    const meant = [...parts, named.canonical].join('/');
+    const there = rule({ ...f, path: meant });
+    return not(
+      there.loads
+        ? `${agent} reads ${meant}, not ${f.path} (names are exact, case included): rename it`
+        : `${agent} reads no ${name}; not even as ${named.canonical}: ${there.note ?? 'it does not load it'}`,
+    );
+  };
+}
+
 /** A file only another agent reads (GEMINI.md for Claude Code), or null. */
 function othersFile(
   f: InstructionFile,
@@ -68,7 +113,7 @@ function skillVerdict(f: InstructionFile, agent: string, strict: boolean): Instr
     : { loads: true, note: `has no front matter: ${agent} may list it without a description` };
 }
 
-export const GEMINI_CLI_INSTRUCTIONS: InstructionRule = (f) => {
+export const GEMINI_CLI_INSTRUCTIONS: InstructionRule = withNearMisses('Gemini CLI', (f) => {
   const other = othersFile(f, 'Gemini CLI', ['GEMINI.md']);
   if (other) return other;
   if (f.kind === 'instructions') {
@@ -84,9 +129,9 @@ export const GEMINI_CLI_INSTRUCTIONS: InstructionRule = (f) => {
   return not(
     'Gemini CLI reads skills from .gemini/skills/<name>/SKILL.md or .agents/skills/<name>/SKILL.md only',
   );
-};
+});
 
-export const QWEN_CODE_INSTRUCTIONS: InstructionRule = (f) => {
+export const QWEN_CODE_INSTRUCTIONS: InstructionRule = withNearMisses('Qwen Code', (f) => {
   const other = othersFile(f, 'Qwen Code', ['QWEN.md', 'AGENTS.md']);
   if (other) return other;
   if (f.kind === 'instructions') {
@@ -102,9 +147,9 @@ export const QWEN_CODE_INSTRUCTIONS: InstructionRule = (f) => {
   return not(
     'Qwen Code reads skills from .qwen/skills/<name>/SKILL.md or .agents/skills/<name>/SKILL.md only',
   );
-};
+});
 
-export const OPENCODE_INSTRUCTIONS: InstructionRule = (f) => {
+export const OPENCODE_INSTRUCTIONS: InstructionRule = withNearMisses('OpenCode', (f) => {
   const other = othersFile(f, 'OpenCode', ['AGENTS.md', 'CLAUDE.md']);
   if (other) return other;
   if (f.kind === 'instructions') {
@@ -119,12 +164,12 @@ export const OPENCODE_INSTRUCTIONS: InstructionRule = (f) => {
   return not(
     'OpenCode reads skills from .opencode/skills/, .claude/skills/ or .agents/skills/ only',
   );
-};
+});
 
 const loads: InstructionVerdict = { loads: true, note: null };
 const not = (note: string): InstructionVerdict => ({ loads: false, note });
 
-export const CLAUDE_CODE_INSTRUCTIONS: InstructionRule = (f) => {
+export const CLAUDE_CODE_INSTRUCTIONS: InstructionRule = withNearMisses('Claude Code', (f) => {
   const other = othersFile(f, 'Claude Code', ['CLAUDE.md', 'AGENTS.md']);
   if (other) return other;
   if (f.kind === 'instructions') {
@@ -156,9 +201,9 @@ export const CLAUDE_CODE_INSTRUCTIONS: InstructionRule = (f) => {
     return not('Claude Code reads skills from .claude/skills/ (plural), not .claude/skill/');
   }
   return not('Claude Code reads skills from .claude/skills/<name>/SKILL.md only');
-};
+});
 
-export const CODEX_INSTRUCTIONS: InstructionRule = (f) => {
+export const CODEX_INSTRUCTIONS: InstructionRule = withNearMisses('Codex', (f) => {
   const other = othersFile(f, 'Codex', ['AGENTS.md', 'CLAUDE.md']);
   if (other) return other;
   if (f.kind === 'instructions') {
@@ -169,4 +214,4 @@ export const CODEX_INSTRUCTIONS: InstructionRule = (f) => {
     return f.frontMatter ? loads : not('Codex refuses a SKILL.md without YAML front matter');
   }
   return not('Codex reads skills from .codex/skills/ or .agents/skills/ only');
-};
+});

@@ -419,7 +419,7 @@ export async function treatmentsOf(
   for (const c of evalSet.conditions) {
     const agent = agentOf(evalSet, c);
     if (!isAdapterAgent(agent)) continue;
-    out.set(c.name, await stagedInstructions(c, AGENT_ADAPTERS[agent.type].instructions));
+    out.set(c.name, await stagedInstructions(c, AGENT_ADAPTERS[agent.type]));
   }
   return out;
 }

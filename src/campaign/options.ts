@@ -19,6 +19,8 @@ export interface CampaignOptions {
   readonly only?: readonly string[];
   readonly conditions?: readonly string[];
   readonly stopAtHandOver?: boolean;
+  /** Play conditions whose staged paths their agent does not load (refused otherwise). */
+  readonly allowUnloaded?: boolean;
   /** Seconds per run, overriding the eval set. */
   readonly timeoutS?: number;
   readonly keepWorkspaces?: boolean;

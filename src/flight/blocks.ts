@@ -69,15 +69,8 @@ function pathsUnder(key: string | number, c: Cut): Path[] {
   return c.ref ? [[key]] : c.paths.map((p) => [key, ...p]);
 }
 
-/**
- * Cuts `value` (a parsed JSON body) into blocks. `onString` sees every string of it once, with
- * its block's id when it is a block of its own (for the treatment check's search).
- */
-export function splitJson(
-  value: unknown,
-  minBytes: number,
-  onString?: (s: string, id: string | null) => void,
-): Split {
+/** Cuts `value` (a parsed JSON body) into blocks. */
+export function splitJson(value: unknown, minBytes: number): Split {
   const blocks: Block[] = [];
   const keep = (v: unknown, paths: readonly Path[], concat = false): Cut => {
     const b = blockOf(v, paths, concat);
@@ -87,15 +80,11 @@ export function splitJson(
   const cut = (v: unknown, depth: number): Cut => {
     if (typeof v === 'string') {
       if (v.length * 3 < minBytes && Buffer.byteLength(v) < minBytes) {
-        onString?.(v, null);
         return { v, ref: false, paths: [], size: v.length + 2 };
       }
-      const c = keep(v, []);
-      onString?.(v, c.v as string);
-      return c;
+      return keep(v, []);
     }
     if (typeof v !== 'object' || v === null || depth > MAX_DEPTH) {
-      if (depth > MAX_DEPTH) visitStrings(v, onString);
       const size = depth > MAX_DEPTH ? (JSON.stringify(v)?.length ?? 4) : String(v).length;
       return { v, ref: false, paths: [], size };
     }
@@ -144,18 +133,6 @@ export function splitJson(
   const top = cut(value, 0);
   // A root that is a small string or a scalar: a block of its own all the same.
   return { root: top.ref ? (top.v as string) : (keep(top.v, top.paths).v as string), blocks };
-}
-
-/** Every string below `v` (a subtree kept whole), without recursion: it may be deep. */
-function visitStrings(v: unknown, onString?: (s: string, id: string | null) => void): void {
-  if (!onString) return;
-  const stack: unknown[] = [v];
-  let seen = 0;
-  while (stack.length > 0 && seen++ < 1_000_000) {
-    const x = stack.pop();
-    if (typeof x === 'string') onString(x, null);
-    else if (typeof x === 'object' && x !== null) stack.push(...Object.values(x));
-  }
 }
 
 /** Rebuilds the value of block `id` from `get` (undefined: a block the record lacks). */

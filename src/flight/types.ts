@@ -1,7 +1,7 @@
 import type { DeepReadonly } from '../artifacts/readonly.js';
 import type * as Generated from '../artifacts/schemas/model-call.js';
 import type * as GeneratedRecord from '../artifacts/schemas/model-record.js';
-import type { RequestFacts } from './wire/types.js';
+import type { RequestFacts, ToolCallAsked } from './wire/types.js';
 
 /** Where a call's body is in the record: a block of model-blocks.jsonl.gz, or why it is not. */
 export type BodyRef = DeepReadonly<Generated.Body>;
@@ -14,7 +14,9 @@ export type BodyRef = DeepReadonly<Generated.Body>;
 export type ModelCall = DeepReadonly<Generated.ModelCall>;
 
 /** A call as the gateway holds it in memory: the line, and what the witness reads beyond it. */
-export interface RelayedCall extends ModelCall {
+export interface RelayedCall extends Omit<ModelCall, 'toolCalls'> {
+  /** The tool calls the answer asked for, with their inputs (capped; never written in the line). */
+  readonly toolCalls: readonly ToolCallAsked[];
   /** The answer's text blocks (capped), for the turn's final message. */
   readonly texts: readonly string[];
   readonly requestFacts: RequestFacts | null;

@@ -3,6 +3,9 @@ import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { assertArtifact } from '../artifacts/index.js';
 import { splitJson, type Block } from './blocks.js';
+import { NeedleSearch } from './needles.js';
+import { harnessTexts } from './wire/harness.js';
+import type { WireApiName } from './wire/types.js';
 import {
   DEFAULT_RECORD_CAPS,
   MODEL_RECORD_SCHEMA,
@@ -43,6 +46,8 @@ export interface FlightRecorderOptions {
   /** Strings that must never be written (the upstream key): replaced wherever they appear. */
   readonly secrets?: readonly string[];
   readonly needles?: readonly Needle[];
+  /** The run's prompts: taken out of what is searched for the needles (a prompt is not the harness's). */
+  readonly prompts?: readonly string[];
   /** The campaign's memory for bodies in flight; absent: unbounded but by the caps. */
   readonly budget?: MemoryBudget;
 }
@@ -62,9 +67,7 @@ export interface KeptRequest {
 export class FlightRecorder {
   readonly caps: RecordCaps;
   private readonly seen = new Set<string>();
-  private readonly searched = new Set<string>();
-  private readonly needleSeq = new Map<string, number | null>();
-  private readonly needles: readonly { id: string; all: string[] }[];
+  private readonly needles: NeedleSearch;
   private queue: Promise<void> = Promise.resolve();
   private seq = 0;
   private logged = 0;
@@ -78,8 +81,7 @@ export class FlightRecorder {
 
   constructor(private readonly options: FlightRecorderOptions) {
     this.caps = { ...DEFAULT_RECORD_CAPS, ...options.caps };
-    this.needles = (options.needles ?? []).map((n) => ({ id: n.id, all: n.all.map(normalize) }));
-    for (const n of this.needles) this.needleSeq.set(n.id, null);
+    this.needles = new NeedleSearch(options.needles ?? [], options.prompts ?? []);
   }
 
   /** The run's call cap is reached: no call may be numbered any more. */
@@ -100,11 +102,15 @@ export class FlightRecorder {
     return out;
   }
 
-  /** Keeps call `seq`'s request body (scrubbed, cut into blocks) and searches it for the needles. */
-  keepRequest(seq: number, raw: Buffer): KeptRequest {
+  /**
+   * Keeps call `seq`'s request body (scrubbed, cut into blocks) and searches what the agent's
+   * harness wrote in it (`api`'s structure) for the needles.
+   */
+  keepRequest(seq: number, raw: Buffer, api: WireApiName | null = null): KeptRequest {
     this.stats.requestBytes += raw.length;
     if (raw.length > MAX_PARSE_BYTES && raw.length > MAX_KEPT_BODY_BYTES) {
       // Neither read nor kept: not even turned into a string.
+      this.needles.search(seq, null, `its body is over the ${MAX_PARSE_BYTES} bytes read`);
       const ref = this.options.bodies
         ? { omitted: `over the ${MAX_KEPT_BODY_BYTES} bytes kept of a body` }
         : undefined;
@@ -119,20 +125,24 @@ export class FlightRecorder {
         parsed = null;
       }
     }
-    const onString = (s: string, id: string | null): void => this.search(s, id, seq);
-    if (!this.options.bodies) {
-      if (parsed !== null && this.needles.length > 0) splitJson(parsed, MIN_BLOCK_BYTES, onString);
-      return { ref: undefined, parsed };
+    if (this.needles.active) {
+      const why =
+        parsed === null ? 'its body is not JSON' : `it is not a request of the ${api} API`;
+      this.needles.search(
+        seq,
+        api === null ? null : harnessTexts(api, parsed),
+        api === null ? 'its API is not known' : why,
+      );
     }
+    if (!this.options.bodies) return { ref: undefined, parsed };
     if (raw.length > MAX_KEPT_BODY_BYTES) {
-      if (parsed !== null && this.needles.length > 0) splitJson(parsed, MIN_BLOCK_BYTES, onString);
       return { ref: { omitted: `over the ${MAX_KEPT_BODY_BYTES} bytes kept of a body` }, parsed };
     }
     const ref = this.keepBody(seq, raw.length, () =>
       parsed === null
         ? { ...splitJson(text, Infinity), exact: true }
         : {
-            ...splitJson(parsed, MIN_BLOCK_BYTES, onString),
+            ...splitJson(parsed, MIN_BLOCK_BYTES),
             exact: JSON.stringify(parsed) === text,
           },
     );
@@ -197,7 +207,12 @@ export class FlightRecorder {
   }
 
   needlesSeen(): NeedleSeen[] {
-    return [...this.needleSeq].map(([id, seq]) => ({ id, seq }));
+    return this.needles.seen();
+  }
+
+  /** Requests the needle search could not read (a needle not seen is then undecided). */
+  unsearched(): ReturnType<NeedleSearch['unsearched']> {
+    return this.needles.unsearched();
   }
 
   /** Resolves once everything queued so far is written. */
@@ -241,6 +256,7 @@ export class FlightRecorder {
       },
       truncated: this.truncated,
       needles: this.needlesSeen(),
+      ...(this.unsearched() ? { unsearched: this.unsearched()! } : {}),
     };
   }
 
@@ -298,22 +314,6 @@ export class FlightRecorder {
     await appendFile(this.options.bodies!.blocksPath, packed, { mode: 0o600 });
     this.stats.bytes += packed.length;
     this.stats.blocks += text.split('\n').length - 1;
-  }
-
-  /** Tests each string of a request once for the needles not yet seen. */
-  private search(s: string, id: string | null, seq: number): void {
-    if (this.needles.length === 0 || s.length < 8) return;
-    if (id !== null) {
-      if (this.searched.has(id)) return;
-      if (this.searched.size < MAX_SEEN) this.searched.add(id);
-    }
-    let text: string | undefined;
-    for (const n of this.needles) {
-      if (this.needleSeq.get(n.id) !== null) continue;
-      text ??= normalize(s);
-      const t = text;
-      if (n.all.every((part) => t.includes(part))) this.needleSeq.set(n.id, seq);
-    }
   }
 
   private enqueue(job: () => Promise<void>): void {

@@ -44,6 +44,7 @@ export async function openRunGateway(
     | 'idleTimeoutMs'
     | 'record'
     | 'needles'
+    | 'prompts'
     | 'budget'
     | 'caps'
     | 'maxBodyMemory'

@@ -112,6 +112,7 @@ export async function startModelGateway(options: ModelGatewayOptions): Promise<M
       ...(options.caps ? { caps: options.caps } : {}),
       secrets,
       ...(options.needles ? { needles: options.needles } : {}),
+      ...(options.prompts ? { prompts: options.prompts } : {}),
       budget,
     }),
     budget,
@@ -152,6 +153,7 @@ function gatewayHandle(g: Gateway, listening: ListeningServer): ModelGateway {
             });
           }),
     needlesSeen: () => g.recorder.needlesSeen(),
+    unsearched: () => g.recorder.unsearched(),
     queuedMs: () => g.queued.ms(),
     flushed: () => g.recorder.flushed(),
     // Once, however often called: the record is written once.
@@ -413,7 +415,7 @@ function sendBody(
   if (g.opts.limiter) queueCall(g, call, res, send, release);
   else send();
   // The witness reads and keeps the body once it is on its way.
-  const kept = g.recorder.keepRequest(seq, body);
+  const kept = g.recorder.keepRequest(seq, body, call.api!.name);
   call.requestRef = kept.ref;
   call.requestFacts = call.api!.readRequest(kept.parsed, call.path);
 }
@@ -769,7 +771,17 @@ function record(
     ...(call.scrubber.count > 0 ? { echoesScrubbed: call.scrubber.count } : {}),
   };
   if (g.calls.length < g.recorder.caps.maxCalls) {
-    g.calls.push({ ...line, texts: facts.texts.map(scrub), requestFacts: call.requestFacts });
+    // In memory only, beside the line: what each tool call asked (which file, which skill).
+    const toolCalls = facts.toolCalls.map((t, i) => ({
+      ...line.toolCalls[i]!,
+      ...(t.input === undefined ? {} : { input: scrub(t.input) }),
+    }));
+    g.calls.push({
+      ...line,
+      toolCalls,
+      texts: facts.texts.map(scrub),
+      requestFacts: call.requestFacts,
+    });
   }
   g.recorder.log(line);
   g.opts.onCall?.(line);

@@ -40,6 +40,8 @@ export interface ModelGatewayOptions {
   readonly caps?: Partial<RecordCaps>;
   /** What the record watches the requests for (the treatment check). */
   readonly needles?: readonly Needle[];
+  /** The run's prompts, taken out of what the needles are searched in. */
+  readonly prompts?: readonly string[];
   /**
    * The memory bodies in flight may hold, shared with the campaign's other gateways; this
    * gateway takes at most `maxBodyMemory` of it (default: a budget of its own of that size).
@@ -89,6 +91,8 @@ export interface ModelGateway {
   queuedMs(): number;
   /** Where each needle was first seen in a request. */
   needlesSeen(): NeedleSeen[];
+  /** Requests the needle search could not read, or null when it read every one. */
+  unsearched(): { count: number; first_seq: number; why: string } | null;
   /** Resolves once every call so far is written. */
   flushed(): Promise<void>;
   /** Stops listening, ends open calls, flushes the record and writes its manifest. */

@@ -32,6 +32,8 @@ export interface MeasureInput {
   readonly tampered?: boolean;
   /** The treatment check: every staged instruction reached the model (null: nothing to check). */
   readonly conditionReached?: boolean | null;
+  /** The model used a staged skill (observational; null: none staged or no gateway). */
+  readonly skillUsed?: boolean | null;
 }
 
 /** The phase every other is told apart from when no execution phases are declared. */
@@ -109,6 +111,7 @@ export function measureRun(input: MeasureInput): RunMeasures {
     environment_broken: input.status === 'broken',
     record_tampered: Boolean(input.tampered),
     condition_reached: input.conditionReached ?? null,
+    skill_used: input.skillUsed ?? null,
     files_changed: d.files_added + d.files_modified + d.files_deleted,
     lines_added: d.lines_added,
     lines_removed: d.lines_removed,

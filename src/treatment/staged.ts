@@ -1,8 +1,14 @@
 import { lstat, open, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { INSTRUCTION_FILES, type InstructionKind, type InstructionRule } from '../agents/index.js';
+import {
+  instructionFileNamed,
+  type InstructionKind,
+  type InstructionRule,
+  type SkillListing,
+} from '../agents/index.js';
 import type { Condition } from '../config/index.js';
 import { normalize, type Needle } from '../flight/index.js';
+import { frontMatterOf } from './front-matter.js';
 
 /** An instruction a condition stages: what must be seen reaching the model, run by run. */
 export interface StagedInstruction {
@@ -19,8 +25,16 @@ export interface StagedInstruction {
   readonly loads: boolean | null;
   /** What to tell the user about where it is staged, or null. */
   readonly note: string | null;
-  /** What its arrival looks like in a request; null when it has nothing to look for (empty). */
+  /** What its arrival looks like in a request; null when it cannot be told (see `undecided`). */
   readonly needle: Needle | null;
+  /** Why its arrival cannot be told (an empty file, a description its agent reads as nothing). */
+  readonly undecided: string | null;
+}
+
+/** What the treatment check knows of an agent: the files it loads, and how it lists a skill. */
+export interface AgentLoading {
+  readonly instructions: InstructionRule;
+  readonly skills: SkillListing;
 }
 
 /** Entries looked at below one staged folder; more are not searched for instructions. */
@@ -31,18 +45,19 @@ const HEAD_BYTES = 64 * 1024;
 const DESCRIPTION_CHARS = 60;
 
 /**
- * The instructions `condition` stages (each SKILL.md, CLAUDE.md and AGENTS.md among its staged
- * paths, folders walked without following links), with what its agent's `rule` says of where
- * each lands. Read from the host's copy, as evalrig stages it.
+ * The instructions `condition` stages (each SKILL.md, CLAUDE.md, AGENTS.md, GEMINI.md and
+ * QWEN.md among its staged paths, and the names that miss them by a letter or a case), folders
+ * walked without following links, with what its agent says of where each lands. Read from the
+ * host's copy, as evalrig stages it. `agent` undefined: an agent evalrig knows nothing of.
  */
 export async function stagedInstructions(
-  condition: Condition,
-  rule: InstructionRule | undefined,
+  condition: Pick<Condition, 'stage'>,
+  agent: AgentLoading | undefined,
 ): Promise<StagedInstruction[]> {
   const found: StagedInstruction[] = [];
   for (const staged of condition.stage) {
     for (const file of await instructionFiles(staged.from, staged.to)) {
-      found.push(await describe(file.from, file.to, file.kind, rule));
+      found.push(await describe(file.from, file.to, file.kind, agent));
     }
   }
   return found;
@@ -56,8 +71,8 @@ async function instructionFiles(
   const info = await lstat(from).catch(() => null);
   if (!info) return out;
   if (info.isFile()) {
-    const kind = INSTRUCTION_FILES[path.posix.basename(to)];
-    if (kind) out.push({ from, to, kind });
+    const named = instructionFileNamed(path.posix.basename(to));
+    if (named) out.push({ from, to, kind: named.kind });
     return out;
   }
   let seen = 0;
@@ -67,8 +82,9 @@ async function instructionFiles(
       if (++seen > MAX_ENTRIES) return;
       const relPath = path.posix.join(rel, e.name);
       if (e.isDirectory()) await walk(path.join(dir, e.name), relPath);
-      const kind = INSTRUCTION_FILES[e.name];
-      if (e.isFile() && kind) out.push({ from: path.join(dir, e.name), to: relPath, kind });
+      const named = instructionFileNamed(e.name);
+      if (e.isFile() && named)
+        out.push({ from: path.join(dir, e.name), to: relPath, kind: named.kind });
     }
   };
   if (info.isDirectory()) await walk(from, to);
@@ -79,11 +95,11 @@ async function describe(
   from: string,
   to: string,
   kind: InstructionKind,
-  rule: InstructionRule | undefined,
+  agent: AgentLoading | undefined,
 ): Promise<StagedInstruction> {
   const text = await head(from);
-  const { fields, body, frontMatter } = frontMatterOf(text);
-  const verdict = rule?.({ path: to, kind, frontMatter }) ?? null;
+  const front = frontMatterOf(text);
+  const verdict = agent?.instructions({ path: to, kind, frontMatter: front.frontMatter }) ?? null;
   const id = `${kind}:${to}`;
   const base = {
     id,
@@ -94,14 +110,26 @@ async function describe(
     note: verdict?.note ?? null,
   };
   if (kind === 'instructions') {
-    const lines = firstLines(body, 3);
-    return { ...base, name: null, needle: lines.length === 0 ? null : { id, all: lines } };
+    const lines = firstLines(front.body, 3);
+    return lines.length === 0
+      ? { ...base, name: null, needle: null, undecided: 'the file has no text to look for' }
+      : { ...base, name: null, needle: { id, all: lines }, undecided: null };
   }
-  const name = fields.name ?? path.posix.basename(path.posix.dirname(to));
-  const description = normalize(fields.description ?? firstLines(body, 1)[0] ?? '');
-  const shown = description.slice(0, DESCRIPTION_CHARS);
-  // Agents list a skill as "<name>: <description>" in what they send the model.
-  return { ...base, name, needle: { id, all: [shown === '' ? name : `${name}: ${shown}`] } };
+  const folder = path.posix.basename(path.posix.dirname(to));
+  const name = front.fields.name ?? folder;
+  const own = agent?.skills.description;
+  const description =
+    front.frontMatter && own
+      ? own(front.raw)
+      : (front.fields.description ?? firstLines(front.body, 1)[0] ?? '');
+  if (description === null) {
+    const undecided = 'its agent reads no description from this front matter (a block value?)';
+    return { ...base, name, needle: null, undecided };
+  }
+  const shown = normalize(description).slice(0, DESCRIPTION_CHARS);
+  // How its agent lists it (the entry up to the description's start), or its name alone.
+  const entry = agent ? agent.skills.entry(name, shown) : shown === '' ? name : `${name}: ${shown}`;
+  return { ...base, name, needle: { id, all: [entry] }, undecided: null };
 }
 
 async function head(file: string): Promise<string> {
@@ -113,32 +141,6 @@ async function head(file: string): Promise<string> {
   } finally {
     await handle.close();
   }
-}
-
-/**
- * A file's YAML front matter, read as the agents need it: `key: value` lines (quotes removed)
- * and folded or literal blocks (`key: >` then indented lines, joined), and the body after it.
- */
-export function frontMatterOf(text: string): {
-  fields: Record<string, string>;
-  body: string;
-  frontMatter: boolean;
-} {
-  const m = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/u.exec(text.replace(/^\uFEFF/u, ''));
-  if (!m) return { fields: {}, body: text, frontMatter: false };
-  const fields: Record<string, string> = {};
-  let key: string | null = null;
-  for (const line of m[1]!.split(/\r?\n/u)) {
-    const field = /^([A-Za-z_][\w-]*):\s*(.*)$/u.exec(line);
-    if (field) {
-      key = field[1]!;
-      const value = field[2]!.trim();
-      fields[key] = /^[>|][-+]?$/u.test(value) ? '' : value.replace(/^(['"])(.*)\1$/u, '$2');
-    } else if (key !== null && /^\s+\S/u.test(line)) {
-      fields[key] = `${fields[key]} ${line.trim()}`.trim();
-    }
-  }
-  return { fields, body: text.slice(m[0].length), frontMatter: true };
 }
 
 /** The first `n` non-empty lines (comments and bare headings marks skipped), normalized and capped. */

@@ -40,4 +40,12 @@ export interface ModelRecordFile {
     id: string;
     seq: number | null;
   }[];
+  /**
+   * Requests the needle search could not read (not JSON, too large, not the API's shape): a needle not seen is then undecided, not absent.
+   */
+  unsearched?: {
+    count: number;
+    first_seq: number;
+    why: string;
+  };
 }

@@ -94,11 +94,27 @@ export interface RunRecord {
       path: string;
       name: string | null;
       loads: boolean | null;
-      reached: boolean;
+      /**
+       * The agent's harness put it in what it sent the model (a tool result, a tool call or the user's prompt never counts); null: it cannot be decided (see undecided).
+       */
+      reached: boolean | null;
       first_call: number | null;
+      /**
+       * Why reaching cannot be decided: an empty file, a request that could not be read.
+       */
+      undecided?: string;
+      /**
+       * A skill: the model used it (its agent's skill tool naming it, or a tool call naming its SKILL.md), in an answer the gateway relayed.
+       */
+      used?: boolean;
+      first_use_call?: number | null;
       listed_by_agent?: boolean;
     }[];
     reached: boolean | null;
+    /**
+     * A staged skill was used by the model; null when the condition stages no skill.
+     */
+    used?: boolean | null;
   };
   /**
    * The agent adapter's package, its exact version and the sha256 of the binary mounted into the containers.
@@ -240,7 +256,11 @@ export interface Measures {
   environment_broken: boolean;
   record_tampered: boolean;
   /**
-   * Every instruction the condition staged reached the model (the treatment check); null when there was nothing to look for or no gateway witnessed the session.
+   * Every instruction the condition staged reached the model (the treatment check); null when there was nothing to look for, it cannot be decided, or no gateway witnessed the session.
    */
   condition_reached?: boolean | null;
+  /**
+   * The model used a skill the condition staged (loaded is not used); null when it stages none or no gateway witnessed the session. Observational: reported beside the treatment check, never compared as a verdict.
+   */
+  skill_used?: boolean | null;
 }

@@ -7,7 +7,7 @@ import type { ConditionsFile } from '../../artifacts/index.js';
 import { loadEvalSet, type Eval, type EvalSet } from '../../config/index.js';
 import { InputError } from '../../errors/index.js';
 import { resolveCodebases, type ResolvedCodebase } from '../../source/index.js';
-import { stagingWarnings, type StagedInstruction } from '../../treatment/index.js';
+import { stagingWarnings, unloadedError, type StagedInstruction } from '../../treatment/index.js';
 import { treatmentsOf, upstreamOf } from '../agent.js';
 import { budgetLine, spendingOf, spentBefore, type CampaignSpending } from './spending.js';
 import type { CampaignOptions } from '../options.js';
@@ -42,10 +42,15 @@ export async function resolveCampaign(
   });
   // A real API's key is read now: an unset variable refuses the campaign before anything exists.
   upstreamOf(evalSet, planned);
-  // What each condition stages, to be seen reaching the model; said first when it cannot.
-  for (const w of await stagingWarnings(evalSet)) {
-    log.write(`evalrig: warning: ${evalSet.file}#${w.pointer}: ${w.message}\n`);
+  // What each condition stages, to be seen reaching the model; said first when it cannot, and
+  // refused when a condition would compare nothing (unless accepted on purpose).
+  const warnings = await stagingWarnings(evalSet);
+  for (const w of warnings) {
+    const level = w.voids && !options.allowUnloaded ? 'error' : 'warning';
+    log.write(`evalrig: ${level}: ${evalSet.file}#${w.pointer}: ${w.message}\n`);
   }
+  const voiding = warnings.filter((w) => w.voids);
+  if (voiding.length > 0 && !options.allowUnloaded) throw unloadedError(evalSet.file, voiding);
   const treatments = await treatmentsOf(evalSet);
   // The budget is the campaign's: what earlier commands in the folder spent counts against it
   // (read only when there is a budget: a large folder's logs are not read for nothing).

@@ -165,6 +165,8 @@ export async function prepareWorkspaceOf(
       paths: agent.adapter.gatewayPaths,
       ...(ctx.modelBudget ? { budget: ctx.modelBudget } : {}),
       needles: needlesOf(ctx.treatments?.get(planned.condition.name) ?? []),
+      // What the user says is never the harness loading a file, whatever it quotes.
+      prompts: [planned.eval.prompt, ...planned.eval.turns.map((t) => t.message)],
     });
   }
 }

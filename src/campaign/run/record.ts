@@ -15,7 +15,7 @@ import { measureDiff } from '../../workspace/index.js';
 import { measureRun, runMessageChecks } from '../../measure/index.js';
 import type { Sandbox } from '../../sandbox/index.js';
 import { provenanceOf } from '../../source/index.js';
-import { runTreatment } from '../../treatment/index.js';
+import { runTreatment, skillUses } from '../../treatment/index.js';
 import { agentFor, agentTurns, runAgentRecord } from '../agent.js';
 import { serviceRecords } from '../services.js';
 import { checkRecord, ghRecordOf, syncTrees } from './collect.js';
@@ -155,6 +155,7 @@ function runRecordOf(
       allCalls,
       tampered: tampered.size > 0,
       conditionReached: treatment?.reached ?? null,
+      skillUsed: treatment?.used ?? null,
     }),
     ...(agent
       ? {
@@ -178,8 +179,13 @@ function treatmentOf(
   state: RunState,
 ): RunTreatment | undefined {
   const gateway = prepared.gateway?.gateway;
-  if (!agentFor(ctx.agents, prepared.planned) || !gateway || prepared.error !== undefined)
-    return undefined;
+  const agent = agentFor(ctx.agents, prepared.planned);
+  if (!agent || !gateway || prepared.error !== undefined) return undefined;
   const staged = ctx.treatments?.get(prepared.planned.condition.name) ?? [];
-  return runTreatment(staged, gateway.needlesSeen(), state.listedSkills);
+  const seen = {
+    needles: gateway.needlesSeen(),
+    unsearched: gateway.unsearched(),
+    used: skillUses(staged, gateway.calls(), agent.adapter.skills),
+  };
+  return runTreatment(staged, seen, state.listedSkills);
 }

@@ -36,6 +36,7 @@ interface RunFlags {
   only?: string[];
   condition?: string[];
   stopAtHandOver?: boolean;
+  allowUnloaded?: boolean;
   timeout?: number;
   keepEnvs?: boolean;
   base?: string;
@@ -114,6 +115,10 @@ function addRunOptions(command: Command): Command {
     .option('--only <ids>', 'only these eval ids (comma-separated)', list)
     .option('--condition <names>', 'only these conditions (comma-separated)', list)
     .option('--stop-at-hand-over', 'end each run at its first hand-over stop')
+    .option(
+      '--allow-unloaded',
+      'play conditions that stage paths their agent does not load (refused otherwise: they compare nothing)',
+    )
     .option(
       '--timeout <seconds>',
       'seconds per run, overriding the eval set',
@@ -208,6 +213,7 @@ async function playCampaign(
     only: flags.only,
     conditions: flags.condition,
     stopAtHandOver: flags.stopAtHandOver,
+    allowUnloaded: flags.allowUnloaded,
     timeoutS: flags.timeout,
     keepWorkspaces: flags.keepEnvs,
     baseImage: flags.base,

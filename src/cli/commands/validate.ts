@@ -13,23 +13,32 @@ export function describeValid(file: string, set: EvalSet): string {
  * `evalrig validate <evals.json>`: the checks `evalrig run` starts with, and
  * nothing else (no codebase resolved, no image built, nothing written). An
  * invalid set throws EvalSetError: main prints every problem and exits 2. A
- * valid one may still stage instructions its agent is known not to load: each
- * is a warning line, first, at its JSON pointer (exit 0).
+ * valid one may still stage instructions its agent does not load: each is a
+ * line, first, at its JSON pointer, and the set is refused (exit 2: it would
+ * compare nothing) unless `--allow-unloaded` accepts it. A path the agent loads
+ * in a lesser form is a warning only.
  */
 export function registerValidate(program: Command): void {
   program
     .command('validate')
     .description('check an eval set and list every problem with its JSON pointer')
     .argument('<evals.json>', 'the eval set file')
-    .action(async (file: string) => {
+    .option('--allow-unloaded', 'accept staged paths their agent does not load (a warning, exit 0)')
+    .action(async (file: string, flags: { allowUnloaded?: boolean }) => {
       const set = await loadEvalSet(file);
       // Only an adapter agent loads staged files: the agents' table is loaded for it alone.
-      const type = set.agent.type;
-      if (type !== undefined && type !== 'command') {
-        const { stagingWarnings } = await import('../../treatment/index.js');
-        for (const w of await stagingWarnings(set)) {
-          process.stdout.write(`${file}#${w.pointer}: warning: ${w.message}\n`);
+      const adapters = [set.agent, ...set.conditions.map((c) => c.agent)].some(
+        (a) => a?.type !== undefined && a.type !== 'command',
+      );
+      if (adapters) {
+        const { stagingWarnings, unloadedError } = await import('../../treatment/index.js');
+        const warnings = await stagingWarnings(set);
+        for (const w of warnings) {
+          const level = w.voids && !flags.allowUnloaded ? 'error' : 'warning';
+          process.stdout.write(`${file}#${w.pointer}: ${level}: ${w.message}\n`);
         }
+        const voiding = warnings.filter((w) => w.voids);
+        if (voiding.length > 0 && !flags.allowUnloaded) throw unloadedError(file, voiding);
       }
       process.stdout.write(`${describeValid(file, set)}\n`);
     });

@@ -1,5 +1,5 @@
-import { count, isObj, minus, str, WireReader, type Obj } from './common.js';
-import type { CallTokens, RequestFacts, WireApi } from './types.js';
+import { count, isObj, minus, resultText, str, WireReader, type Obj } from './common.js';
+import { INPUT_CAP, type CallTokens, type RequestFacts, type WireApi } from './types.js';
 
 /**
  * OpenAI Chat Completions (`POST /v1/chat/completions`, what Qwen Code and OpenCode speak),
@@ -24,7 +24,7 @@ class ChatReader extends WireReader {
   private streamError: string | null = null;
   private textOpen = false;
   /** Tool calls by their index in the deltas, whole once the choice finishes. */
-  private readonly tools = new Map<number, { id: unknown; name: unknown }>();
+  private readonly tools = new Map<number, { id: unknown; name: unknown; input: string }>();
 
   protected event(_name: string, e: Obj): void {
     if (isObj(e.error)) {
@@ -53,15 +53,20 @@ class ChatReader extends WireReader {
     const index = t.index as number;
     const fn = isObj(t.function) ? t.function : {};
     const known = this.tools.get(index);
-    if (known) return;
-    if (this.tools.size < 1000) this.tools.set(index, { id: t.id, name: fn.name });
+    const part = typeof fn.arguments === 'string' ? fn.arguments : '';
+    if (known) {
+      if (known.input.length < INPUT_CAP) known.input += part;
+      return;
+    }
+    if (this.tools.size < 1000) this.tools.set(index, { id: t.id, name: fn.name, input: part });
   }
 
   /** The choice finished: its tool calls are whole. */
   private finish_(reason: string): void {
     this.finished = true;
     this.facts.stopReason = reason.slice(0, 100);
-    for (const [, t] of [...this.tools].sort((a, b) => a[0] - b[0])) this.toolCall(t.id, t.name);
+    for (const [, t] of [...this.tools].sort((a, b) => a[0] - b[0]))
+      this.toolCall(t.id, t.name, t.input);
     this.tools.clear();
   }
 
@@ -74,7 +79,8 @@ class ChatReader extends WireReader {
     const message = isObj(choice.message) ? choice.message : {};
     if (typeof message.content === 'string' && message.content !== '') this.text(message.content);
     for (const t of Array.isArray(message.tool_calls) ? message.tool_calls : []) {
-      if (isObj(t)) this.toolCall(t.id, isObj(t.function) ? t.function.name : undefined);
+      const fn = isObj(t) && isObj(t.function) ? t.function : undefined;
+      if (isObj(t)) this.toolCall(t.id, fn?.name, fn?.arguments);
     }
     this.finished = true;
     this.facts.stopReason = str(choice.finish_reason);
@@ -107,12 +113,12 @@ function takeUsage(usage: unknown, into: CallTokens): void {
 function readChatRequest(body: unknown): RequestFacts {
   const b = isObj(body) ? body : {};
   const messages = Array.isArray(b.messages) ? b.messages : [];
-  const results: { id: string; isError: boolean | null }[] = [];
+  const results: RequestFacts['toolResults'][number][] = [];
   for (let i = messages.length - 1; i >= 0 && results.length < 1000; i--) {
     const m: unknown = messages[i];
     if (!isObj(m) || m.role !== 'tool') break;
     const id = str(m.tool_call_id, 200);
-    if (id !== null) results.unshift({ id, isError: null });
+    if (id !== null) results.unshift({ id, isError: null, text: resultText(m.content) });
   }
   return {
     model: str(b.model, 200),

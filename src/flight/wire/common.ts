@@ -1,9 +1,11 @@
 import { SseSplitter, parseObject } from './sse.js';
 import {
+  INPUT_CAP,
   MAX_JSON_BYTES,
   MAX_TOOL_CALLS,
   NAME_CAP,
   NO_TOKENS,
+  RESULT_TEXT_CAP,
   TEXT_CAP,
   type ResponseFacts,
   type ResponseReader,
@@ -21,6 +23,21 @@ export function count(v: unknown): number | null {
 
 export function str(v: unknown, cap: number = NAME_CAP): string | null {
   return typeof v === 'string' ? v.slice(0, cap) : null;
+}
+
+/**
+ * The start of a tool result as the agent sent it back: a string, text blocks joined, or any
+ * other value as JSON (Gemini's `response` object), capped at {@link RESULT_TEXT_CAP}.
+ */
+export function resultText(v: unknown): string {
+  if (typeof v === 'string') return v.slice(0, RESULT_TEXT_CAP);
+  if (Array.isArray(v)) {
+    const texts = v
+      .slice(0, 100)
+      .flatMap((b) => (isObj(b) && typeof b.text === 'string' ? [b.text] : []));
+    if (texts.length > 0) return texts.join('\n').slice(0, RESULT_TEXT_CAP);
+  }
+  return v === undefined ? '' : (JSON.stringify(v) ?? '').slice(0, RESULT_TEXT_CAP);
 }
 
 /** `a - b`, never below 0; null when `a` is unknown. */
@@ -143,8 +160,15 @@ export abstract class WireReader implements ResponseReader {
     this.textChars += add.length;
   }
 
-  protected toolCall(id: unknown, name: unknown): void {
+  /** A whole tool call; `input` is its JSON text (or the object, written as JSON). */
+  protected toolCall(id: unknown, name: unknown, input?: unknown): void {
     if (this.facts.toolCalls.length >= MAX_TOOL_CALLS) return;
-    this.facts.toolCalls.push({ id: str(id, 200), name: str(name) ?? '?' });
+    const text =
+      typeof input === 'string' ? input : input === undefined ? '' : JSON.stringify(input);
+    this.facts.toolCalls.push({
+      id: str(id, 200),
+      name: str(name) ?? '?',
+      ...(text ? { input: text.slice(0, INPUT_CAP) } : {}),
+    });
   }
 }

@@ -1,4 +1,4 @@
-import { count, isObj, minus, str, WireReader, type Obj } from './common.js';
+import { count, isObj, minus, resultText, str, WireReader, type Obj } from './common.js';
 import type { CallTokens, RequestFacts, WireApi } from './types.js';
 
 /** The model a path names (`/v1beta/models/{model}:…`) and whether it streams, or nulls. */
@@ -52,7 +52,8 @@ class GeminiReader extends WireReader {
           this.textOpen = true;
         }
       } else if (isObj(part.functionCall)) {
-        this.toolCall(part.functionCall.id ?? null, part.functionCall.name);
+        const call = part.functionCall;
+        this.toolCall(call.id ?? null, call.name, call.args);
         this.textOpen = false;
       }
     }
@@ -107,11 +108,12 @@ function readGeminiRequest(body: unknown, path = ''): RequestFacts {
   const contents = Array.isArray(b.contents) ? b.contents : [];
   const last: unknown = contents[contents.length - 1];
   const parts = isObj(last) && Array.isArray(last.parts) ? last.parts : [];
-  const results: { id: string; isError: boolean | null }[] = [];
+  const results: RequestFacts['toolResults'][number][] = [];
   for (const part of parts.slice(0, 1000)) {
     if (!isObj(part) || !isObj(part.functionResponse)) continue;
     const id = str(part.functionResponse.id, 200) ?? str(part.functionResponse.name, 200);
-    if (id !== null) results.push({ id, isError: null });
+    const text = resultText(part.functionResponse.response);
+    if (id !== null) results.push({ id, isError: null, text });
   }
   const tools = Array.isArray(b.tools) ? b.tools : [];
   return {

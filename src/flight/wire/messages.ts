@@ -1,5 +1,5 @@
-import { count, isObj, str, WireReader, type Obj } from './common.js';
-import type { CallTokens, RequestFacts, WireApi } from './types.js';
+import { count, isObj, resultText, str, WireReader, type Obj } from './common.js';
+import { INPUT_CAP, type CallTokens, type RequestFacts, type WireApi } from './types.js';
 
 /**
  * The Anthropic Messages API (`POST /v1/messages`), read as its documentation says: a stream
@@ -20,7 +20,7 @@ export const MESSAGES_API: WireApi = {
 class MessagesReader extends WireReader {
   private stopped = false;
   private streamError: string | null = null;
-  private readonly tools = new Map<number, { id: unknown; name: unknown }>();
+  private readonly tools = new Map<number, { id: unknown; name: unknown; input: string }>();
 
   protected event(name: string, e: Obj): void {
     switch (e.type ?? name) {
@@ -32,10 +32,11 @@ class MessagesReader extends WireReader {
         break;
       case 'content_block_delta':
         if (isObj(e.delta) && e.delta.type === 'text_delta') this.appendText(e.delta.text);
+        else if (isObj(e.delta) && e.delta.type === 'input_json_delta') this.inputDelta(e);
         break;
       case 'content_block_stop': {
         const tool = this.tools.get(Number(e.index));
-        if (tool) this.toolCall(tool.id, tool.name);
+        if (tool) this.toolCall(tool.id, tool.name, tool.input);
         this.tools.delete(Number(e.index));
         break;
       }
@@ -70,11 +71,20 @@ class MessagesReader extends WireReader {
     if (webSearch > 0 || webFetch > 0) this.facts.serverTools = { webSearch, webFetch };
   }
 
+  /** A streamed part of a tool call's input, kept up to the cap. */
+  private inputDelta(e: Obj): void {
+    const tool = this.tools.get(Number(e.index));
+    const part = isObj(e.delta) ? e.delta.partial_json : undefined;
+    if (tool && typeof part === 'string' && tool.input.length < INPUT_CAP) tool.input += part;
+  }
+
   private blockStart(e: Obj): void {
     const block = isObj(e.content_block) ? e.content_block : undefined;
     if (block?.type === 'text') this.text(block.text ?? '');
     else if (block?.type === 'tool_use' && this.tools.size < 1000) {
-      this.tools.set(Number(e.index), { id: block.id, name: block.name });
+      const given = isObj(block.input) && Object.keys(block.input).length > 0;
+      const input = given ? JSON.stringify(block.input) : '';
+      this.tools.set(Number(e.index), { id: block.id, name: block.name, input });
     }
   }
 
@@ -85,7 +95,7 @@ class MessagesReader extends WireReader {
     for (const block of Array.isArray(m.content) ? m.content : []) {
       if (!isObj(block)) continue;
       if (block.type === 'text') this.text(block.text);
-      else if (block.type === 'tool_use') this.toolCall(block.id, block.name);
+      else if (block.type === 'tool_use') this.toolCall(block.id, block.name, block.input);
     }
     this.stopped = true;
   }
@@ -115,12 +125,13 @@ function readMessagesRequest(body: unknown): RequestFacts {
   const b = isObj(body) ? body : {};
   const messages = Array.isArray(b.messages) ? b.messages : [];
   const last: unknown = messages[messages.length - 1];
-  const results: { id: string; isError: boolean | null }[] = [];
+  const results: RequestFacts['toolResults'][number][] = [];
   const content = isObj(last) && Array.isArray(last.content) ? last.content : [];
   for (const block of content.slice(0, 1000)) {
     if (!isObj(block) || block.type !== 'tool_result') continue;
     const id = str(block.tool_use_id, 200);
-    if (id !== null) results.push({ id, isError: block.is_error === true });
+    if (id !== null)
+      results.push({ id, isError: block.is_error === true, text: resultText(block.content) });
   }
   return {
     model: str(b.model, 200),

@@ -1,4 +1,4 @@
-import { count, isObj, minus, str, WireReader, type Obj } from './common.js';
+import { count, isObj, minus, resultText, str, WireReader, type Obj } from './common.js';
 import type { CallTokens, RequestFacts, WireApi } from './types.js';
 
 /** Output items that are tool calls the agent runs (hosted tools run on the API's side). */
@@ -56,7 +56,8 @@ class ResponsesReader extends WireReader {
       }
     } else if (typeof item.type === 'string' && TOOL_ITEMS.has(item.type)) {
       const name = item.type === 'local_shell_call' ? 'local_shell' : item.name;
-      this.toolCall(item.call_id ?? item.id, name);
+      const input = item.arguments ?? item.input ?? item.action;
+      this.toolCall(item.call_id ?? item.id, name, input);
     }
   }
 
@@ -114,7 +115,7 @@ function takeUsage(usage: unknown, into: CallTokens): void {
 function readResponsesRequest(body: unknown): RequestFacts {
   const b = isObj(body) ? body : {};
   const input = Array.isArray(b.input) ? b.input : [];
-  const results: { id: string; isError: boolean | null }[] = [];
+  const results: RequestFacts['toolResults'][number][] = [];
   // The newest outputs follow the last call the model made; older ones are history.
   let i = input.length;
   while (i > 0 && isObj(input[i - 1]) && (input[i - 1] as Obj).type !== 'function_call') i--;
@@ -122,7 +123,7 @@ function readResponsesRequest(body: unknown): RequestFacts {
     if (!isObj(item)) continue;
     if (item.type !== 'function_call_output' && item.type !== 'custom_tool_call_output') continue;
     const id = str(item.call_id, 200);
-    if (id !== null) results.push({ id, isError: null });
+    if (id !== null) results.push({ id, isError: null, text: resultText(item.output) });
   }
   return {
     model: str(b.model, 200),

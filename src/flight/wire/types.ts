@@ -40,6 +40,8 @@ export type CallOutcome = 'complete' | 'cut' | 'incomplete' | 'failed' | 'error'
 export interface ToolCallAsked {
   readonly id: string | null;
   readonly name: string;
+  /** Its input as the model wrote it (JSON text), capped at {@link INPUT_CAP}; kept in memory only. */
+  readonly input?: string;
 }
 
 /** What a wire reader makes of one response. Every string is the upstream's, capped. */
@@ -66,7 +68,12 @@ export interface RequestFacts {
   /** The request declares tools: the agent's own loop, not a side request (a title, a summary). */
   readonly hasTools: boolean;
   /** Results of tool calls sent back in this request, and whether each is marked an error (null: the API has no such mark). */
-  readonly toolResults: readonly { readonly id: string; readonly isError: boolean | null }[];
+  readonly toolResults: readonly {
+    readonly id: string;
+    readonly isError: boolean | null;
+    /** The start of what the tool returned (capped at {@link RESULT_TEXT_CAP}): how a refusal reads. */
+    readonly text?: string;
+  }[];
 }
 
 /** Reads one response as it streams past: bounded memory whatever its size. */
@@ -103,5 +110,9 @@ export const TEXT_CAP = 64 * 1024;
 /** Tool calls kept per response; more are counted in no name. */
 export const MAX_TOOL_CALLS = 200;
 export const NAME_CAP = 100;
+/** Characters kept of a tool result's text (an agent's refusal says so at its start). */
+export const RESULT_TEXT_CAP = 512;
+/** A tool call's input kept, in characters: enough to see which file or skill it names. */
+export const INPUT_CAP = 4 * 1024;
 /** A JSON (not streamed) answer is read up to this; a larger one keeps no facts but its status. */
 export const MAX_JSON_BYTES = 8 * 1024 * 1024;

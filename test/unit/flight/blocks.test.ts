@@ -65,16 +65,6 @@ describe('flight: bodies cut into content-addressed blocks', () => {
     expect(joinBlocks(split.root, (id) => blocks.get(id))).to.deep.equal(forged);
   });
 
-  it('keeps every string once for the search, with its block id when it has one', () => {
-    const seen: Array<[string, string | null]> = [];
-    splitJson({ short: 'hello', long: 'z'.repeat(300) }, 256, (s, id) =>
-      seen.push([s.slice(0, 5), id]),
-    );
-    expect(seen.map(([s]) => s)).to.deep.equal(['hello', 'zzzzz']);
-    expect(seen[0]![1]).to.equal(null);
-    expect(seen[1]![1]).to.match(/^[0-9a-f]{64}$/u);
-  });
-
   it('survives a body deeper than it cuts (a deep value stays whole in its parent)', () => {
     let deep: unknown = 'leaf';
     for (let i = 0; i < 500; i++) deep = [deep];

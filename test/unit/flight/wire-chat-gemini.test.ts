@@ -79,8 +79,8 @@ describe('flight: Chat Completions and Gemini read as their documentation says',
         tokens: TOKENS,
       });
       expect(facts.toolCalls).to.deep.equal([
-        { id: 'call_1', name: 'run_shell_command' },
-        { id: 'call_2', name: 'write_file' },
+        { id: 'call_1', name: 'run_shell_command', input: '{"command":"ls"}' },
+        { id: 'call_2', name: 'write_file', input: '{"file_path":"a","content":"b"}' },
       ]);
     });
 
@@ -126,8 +126,8 @@ describe('flight: Chat Completions and Gemini read as their documentation says',
         stream: true,
         hasTools: true,
         toolResults: [
-          { id: 'call_1', isError: null },
-          { id: 'call_2', isError: null },
+          { id: 'call_1', isError: null, text: 'ok' },
+          { id: 'call_2', isError: null, text: 'ok' },
         ],
       });
     });
@@ -153,8 +153,8 @@ describe('flight: Chat Completions and Gemini read as their documentation says',
         tokens: TOKENS,
       });
       expect(facts.toolCalls).to.deep.equal([
-        { id: null, name: 'run_shell_command' },
-        { id: null, name: 'write_file' },
+        { id: null, name: 'run_shell_command', input: '{"command":"ls"}' },
+        { id: null, name: 'write_file', input: '{"file_path":"a","content":"b"}' },
       ]);
     });
 
@@ -188,7 +188,7 @@ describe('flight: Chat Completions and Gemini read as their documentation says',
         model: 'gemini-2.5-pro',
         stream: true,
         hasTools: true,
-        toolResults: [{ id: 'g-1', isError: null }],
+        toolResults: [{ id: 'g-1', isError: null, text: '{}' }],
       });
     });
   });

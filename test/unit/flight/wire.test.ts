@@ -62,7 +62,9 @@ describe('flight: each wire API read as its documentation says', () => {
         stopReason: 'tool_use',
         texts: ['I will commit.'],
       });
-      expect(facts.toolCalls).to.deep.equal([{ id: 'toolu_standin_1_1', name: 'Bash' }]);
+      expect(facts.toolCalls).to.deep.equal([
+        { id: 'toolu_standin_1_1', name: 'Bash', input: '{"command":"ls"}' },
+      ]);
       expect(facts.tokens).to.deep.equal({
         input: 1200,
         output: 40,
@@ -145,8 +147,8 @@ describe('flight: each wire API read as its documentation says', () => {
         stream: true,
         hasTools: true,
         toolResults: [
-          { id: 'toolu_1', isError: true },
-          { id: 'toolu_2', isError: false },
+          { id: 'toolu_1', isError: true, text: 'boom' },
+          { id: 'toolu_2', isError: false, text: 'ok' },
         ],
       });
       expect(WIRE_APIS.messages.readRequest('not an object').hasTools).to.equal(false);
@@ -163,7 +165,9 @@ describe('flight: each wire API read as its documentation says', () => {
         id: 'resp_standin_000001',
         texts: ['I will commit.'],
       });
-      expect(facts.toolCalls).to.deep.equal([{ id: 'call_standin_1_1', name: 'Bash' }]);
+      expect(facts.toolCalls).to.deep.equal([
+        { id: 'call_standin_1_1', name: 'Bash', input: '{"command":"ls"}' },
+      ]);
       // The stand-in answers input_tokens 1500 with 300 of them cached.
       expect(facts.tokens).to.deep.equal({
         input: 1200,
@@ -231,7 +235,7 @@ describe('flight: each wire API read as its documentation says', () => {
           { type: 'function_call_output', call_id: 'c2', output: 'new' },
         ],
       });
-      expect(facts.toolResults).to.deep.equal([{ id: 'c2', isError: null }]);
+      expect(facts.toolResults).to.deep.equal([{ id: 'c2', isError: null, text: 'new' }]);
       expect(facts.hasTools).to.equal(true);
     });
   });

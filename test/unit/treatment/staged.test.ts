@@ -2,7 +2,11 @@ import { expect } from 'chai';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { CLAUDE_CODE_INSTRUCTIONS, CODEX_INSTRUCTIONS } from '../../../src/agents/index.js';
+import {
+  AGENT_ADAPTERS,
+  CLAUDE_CODE_INSTRUCTIONS,
+  CODEX_INSTRUCTIONS,
+} from '../../../src/agents/index.js';
 import { TreatmentAccumulator } from '../../../src/report/treatment.js';
 import {
   frontMatterOf,
@@ -29,7 +33,14 @@ describe('treatment: what a condition stages, what its agent loads, what reached
   });
   after(() => rm(dir, { recursive: true, force: true }));
 
-  it('reads front matter as agents do: plain and folded values, quotes removed', () => {
+  it('reads front matter with a YAML parser: plain and folded values, quotes and escapes undone', () => {
+    expect(
+      frontMatterOf('---\nname: q\ndescription: "a \\"b\\" \\u2713 <c>"\n---\n').fields,
+    ).to.deep.equal({
+      name: 'q',
+      description: 'a "b" \u2713 <c>',
+    });
+    expect(frontMatterOf('---\nname: [unclosed\n---\nbody').problem).to.match(/flow sequence/iu);
     expect(frontMatterOf(SKILL).fields).to.deep.equal({
       name: 'pr-flow',
       description: 'Opens a draft pull request first.',
@@ -41,22 +52,19 @@ describe('treatment: what a condition stages, what its agent loads, what reached
   it('finds the skills and instruction files among the staged paths, each with what to look for', async () => {
     const staged = await stagedInstructions(
       {
-        name: 'with_skill',
         stage: [
           { from: path.join(dir, 'skills/pr-flow'), to: '.claude/skills/pr-flow' },
           { from: path.join(dir, 'CLAUDE.md'), to: 'CLAUDE.md' },
         ],
-        env: {},
-        agent_args: [],
       },
-      CLAUDE_CODE_INSTRUCTIONS,
+      AGENT_ADAPTERS['claude-code'],
     );
     expect(staged.map((s) => [s.id, s.name, s.loads, s.note])).to.deep.equal([
       ['skill:.claude/skills/pr-flow/SKILL.md', 'pr-flow', true, null],
       ['instructions:CLAUDE.md', null, true, null],
     ]);
     expect(needlesOf(staged).map((n) => n.all)).to.deep.equal([
-      ['pr-flow: Opens a draft pull request first.'],
+      ['- pr-flow: Opens a draft pull request first.'],
       ['# Project', 'Use tabs.', 'Never merge.'],
     ]);
   });
@@ -87,35 +95,31 @@ describe('treatment: what a condition stages, what its agent loads, what reached
   it("a skill without front matter goes by its folder's name and its first line", async () => {
     const [staged] = await stagedInstructions(
       {
-        name: 'c',
         stage: [{ from: path.join(dir, 'bare.md'), to: '.claude/skills/camel/SKILL.md' }],
-        env: {},
-        agent_args: [],
       },
-      CLAUDE_CODE_INSTRUCTIONS,
+      AGENT_ADAPTERS['claude-code'],
     );
     expect(staged).to.deep.include({ name: 'camel', loads: true });
-    expect(staged!.needle!.all).to.deep.equal(['camel: Camel rule for everything.']);
+    expect(staged!.needle!.all).to.deep.equal(['- camel: Camel rule for everything.']);
   });
 
   it('a run reached its condition when every staged instruction was seen in a request', async () => {
     const staged = await stagedInstructions(
       {
-        name: 'c',
         stage: [
           { from: path.join(dir, 'skills/pr-flow'), to: '.claude/skills/pr-flow' },
           { from: path.join(dir, 'CLAUDE.md'), to: 'CLAUDE.md' },
         ],
-        env: {},
-        agent_args: [],
       },
-      CLAUDE_CODE_INSTRUCTIONS,
+      AGENT_ADAPTERS['claude-code'],
     );
     const seen = [
       { id: 'skill:.claude/skills/pr-flow/SKILL.md', seq: 1 },
       { id: 'instructions:CLAUDE.md', seq: null },
     ];
-    const treatment = runTreatment(staged, seen, ['pr-flow']);
+    const treatment = runTreatment(staged, { needles: seen, unsearched: null, used: new Map() }, [
+      'pr-flow',
+    ]);
     expect(treatment.reached).to.equal(false);
     expect(
       treatment.staged.map((s) => [s.path, s.reached, s.first_call, s.listed_by_agent]),
@@ -123,7 +127,8 @@ describe('treatment: what a condition stages, what its agent loads, what reached
       ['.claude/skills/pr-flow/SKILL.md', true, 1, true],
       ['CLAUDE.md', false, null, undefined],
     ]);
-    expect(runTreatment([], [], null).reached).to.equal(null);
+    const none = { needles: [], unsearched: null, used: new Map() };
+    expect(runTreatment([], none, null)).to.deep.equal({ staged: [], reached: null, used: null });
   });
 
   it('the report warns first for each condition whose staged instructions missed a run', () => {
