@@ -120,6 +120,8 @@ export interface AgentAdapter {
   readonly instructions: InstructionRule;
   /** How it lists a skill to its model and how the model takes one up (the treatment check's needles). */
   readonly skills: SkillListing;
+  /** How its tool results read when it refused to run a call (its own policy), as it writes them. */
+  readonly refusals: readonly RegExp[];
   /** The agent's own environment for a turn (gateway, placeholder key, its home, its model). */
   env(home: string, model?: string): Record<string, string>;
   /** argv that makes it answer its version, as a run would start it. */
@@ -143,6 +145,12 @@ export const AGENT_ADAPTERS: Readonly<Record<AdapterType, AgentAdapter>> = {
     auth: 'x-api-key',
     instructions: CLAUDE_CODE_INSTRUCTIONS,
     skills: CLAUDE_CODE_SKILLS,
+    // Its permission denials (none happen under --dangerously-skip-permissions but a hook's).
+    refusals: [
+      /^Permission to use \S+ (?:with command .* )?has been denied/u,
+      /requested permissions to use \S+, but you haven't granted it/u,
+      /^The user doesn't want to proceed with this tool use/u,
+    ],
     env: claudeCodeEnv,
     versionArgv: [CLAUDE_CODE_CONTAINER.binary, '--version'],
     parseVersion: parseVersionOutput,
@@ -164,6 +172,7 @@ export const AGENT_ADAPTERS: Readonly<Record<AdapterType, AgentAdapter>> = {
     auth: 'bearer',
     instructions: CODEX_INSTRUCTIONS,
     skills: CODEX_SKILLS,
+    refusals: [/^exec command rejected by user/u, /^patch rejected by user/u],
     env: codexEnv,
     // Through the relay, as every turn starts: a preflight also shows that it runs there (node).
     versionArgv: [
@@ -197,6 +206,12 @@ export const AGENT_ADAPTERS: Readonly<Record<AdapterType, AgentAdapter>> = {
     auth: 'x-goog-api-key',
     instructions: GEMINI_CLI_INSTRUCTIONS,
     skills: GEMINI_CLI_SKILLS,
+    // Seen: a command holding `$(…)` is never run (0.61.0); its policy engine's denials.
+    refusals: [
+      /^Command injection detected: /u,
+      /^Blocked: command substitution/u,
+      /^Tool execution denied by policy\./u,
+    ],
     env: geminiCliEnv,
     versionArgv: relayed([NODE_RUNTIME.container, GEMINI_CLI_CONTAINER.entry, '--version']),
     parseVersion: parseBareVersion,
@@ -219,6 +234,7 @@ export const AGENT_ADAPTERS: Readonly<Record<AdapterType, AgentAdapter>> = {
     auth: 'bearer',
     instructions: OPENCODE_INSTRUCTIONS,
     skills: OPENCODE_SKILLS,
+    refusals: [/^The user rejected permission to use this specific tool call/u],
     env: (home, model) => opencodeEnv(home, model ?? OPENCODE_DEFAULT_MODEL),
     versionArgv: relayed([OPENCODE_CONTAINER.binary, '--version']),
     parseVersion: parseBareVersion,
@@ -239,6 +255,11 @@ export const AGENT_ADAPTERS: Readonly<Record<AdapterType, AgentAdapter>> = {
     auth: 'bearer',
     instructions: QWEN_CODE_INSTRUCTIONS,
     skills: QWEN_CODE_SKILLS,
+    refusals: [
+      /^Permission denied by hook for /u,
+      /denied by policy\./u,
+      /Command substitution using .* is not allowed for security reasons/u,
+    ],
     env: qwenCodeEnv,
     versionArgv: relayed([NODE_RUNTIME.container, QWEN_CODE_CONTAINER.entry, '--version']),
     parseVersion: parseBareVersion,

@@ -372,7 +372,12 @@ export function turnAgentRecord(
   return {
     transcript,
     final_message: w.finalMessage,
-    tool_calls: { total: w.toolCalls.total, failed, by_name: w.toolCalls.byName },
+    tool_calls: {
+      total: w.toolCalls.total,
+      failed,
+      refused: w.toolCalls.refused,
+      by_name: w.toolCalls.byName,
+    },
     model_requests: w.modelRequests,
     api_retries: w.retries,
     tokens: {
@@ -446,6 +451,7 @@ export function runAgentRecord(
     totals: {
       tool_calls: sum((t) => t.tool_calls.total),
       tool_calls_failed: sum((t) => t.tool_calls.failed),
+      tool_calls_refused: sum((t) => t.tool_calls.refused ?? 0),
       model_requests: sum((t) => t.model_requests),
       tokens: {
         input: sum((t) => t.tokens.input),

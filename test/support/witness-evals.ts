@@ -224,7 +224,8 @@ export async function expectHonestAgrees(campaign: AdapterCampaign): Promise<voi
 
 /**
  * The cut stream: logged as an answer that was cut, with its error's type and the usage the
- * upstream reported before the cut; the agent's retry counted; the turn's figures the sum.
+ * upstream reported before the cut (billed); the agent's retry counted; only the whole answer
+ * is a model request.
  */
 export async function expectCutWitnessed(
   campaign: AdapterCampaign,
@@ -239,8 +240,9 @@ export async function expectCutWitnessed(
   ]);
   expect(flight.calls[0]!.tokens).to.deep.equal(cut.tokens);
   const [stop] = await campaign.stopsOf('cut');
+  // The cut call is a failed request and a retry, never an answer.
   expect(stop!.agent).to.deep.include({
-    model_requests: 2,
+    model_requests: 1,
     api_retries: 1,
     final_message: 'The answer after the retry.',
   });

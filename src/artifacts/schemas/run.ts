@@ -133,6 +133,10 @@ export interface RunRecord {
     totals: {
       tool_calls: number;
       tool_calls_failed: number;
+      /**
+       * Tool calls the agent refused to run (its own policy), over the run's turns.
+       */
+      tool_calls_refused?: number;
       model_requests: number;
       tokens: {
         input: number;

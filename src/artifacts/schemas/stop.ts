@@ -37,10 +37,15 @@ export interface StopRecord {
     tool_calls: {
       total: number;
       failed: number;
+      /**
+       * Tool calls the agent refused to run (its own policy: a blocked command, a denied approval), read from the results it sent back; never counted as failed or done.
+       */
+      refused?: number;
       by_name: {
         [k: string]: {
           count: number;
           failed: number;
+          refused?: number;
         };
       };
     };

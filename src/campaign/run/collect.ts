@@ -9,7 +9,7 @@ import { collectStop, recordTampering, type StopContext } from '../../collect/in
 import { isAncestorIn, measureDiff } from '../../workspace/index.js';
 import { capMessage, commandFinalMessage } from '../../measure/index.js';
 import { witnessTurn } from '../../flight/index.js';
-import { priceCall, turnAgentRecord } from '../agent.js';
+import { agentFor, priceCall, turnAgentRecord } from '../agent.js';
 import type { PlayedRunTurn } from '../turns.js';
 import {
   type CampaignContext,
@@ -98,7 +98,9 @@ export async function collectTurnStop(
     afterSeq,
   });
   await checkRecord(run, state.tampered);
-  const agent = played.claim ? await witnessedTurn(run, state, turn.n, played.claim) : undefined;
+  const agent = played.claim
+    ? await witnessedTurn(ctx, run, state, turn.n, played.claim)
+    : undefined;
   const queued = state.queuedMs ? { queued_ms: Math.round(state.queuedMs) } : {};
   const kept: StopRecord = {
     ...stop,
@@ -119,6 +121,7 @@ export async function collectTurnStop(
  * for), their figures, the stream beside them, and each disagreement marked as tampering.
  */
 async function witnessedTurn(
+  ctx: CampaignContext,
   run: ReadyRun,
   state: RunState,
   n: number,
@@ -131,9 +134,16 @@ async function witnessedTurn(
     .sort((a, b) => a.seq - b.seq);
   for (const c of calls) state.witnessed.add(c.seq);
   state.listedSkills ??= claim.summary.claim.listedSkills;
-  const record = turnAgentRecord(n, claim.summary, claim.transcript, witnessTurn(calls, priceCall));
+  const refused = refusalTest(agentFor(ctx.agents, run.planned)?.adapter.refusals ?? []);
+  const witness = witnessTurn(calls, priceCall, refused);
+  const record = turnAgentRecord(n, claim.summary, claim.transcript, witness);
   for (const reason of record.claim?.disagreements ?? []) state.tampered.add(reason);
   return record;
+}
+
+/** Whether a tool result is one of the agent's refusals (its adapter's forms, at the result's start or anywhere). */
+function refusalTest(forms: readonly RegExp[]): (text: string) => boolean {
+  return (text) => forms.some((f) => f.test(text));
 }
 
 /** What the agent said last: message checks, the report and the judge read it in the stop. */

@@ -112,8 +112,12 @@ function readGeminiRequest(body: unknown, path = ''): RequestFacts {
   for (const part of parts.slice(0, 1000)) {
     if (!isObj(part) || !isObj(part.functionResponse)) continue;
     const id = str(part.functionResponse.id, 200) ?? str(part.functionResponse.name, 200);
-    const text = resultText(part.functionResponse.response);
-    if (id !== null) results.push({ id, isError: null, text });
+    // Gemini CLI sends `{ output }` (or `{ error }`): the text is that string.
+    const response = part.functionResponse.response;
+    const said = isObj(response) ? (response.output ?? response.error ?? response) : response;
+    const text = resultText(said);
+    const name = str(part.functionResponse.name) ?? '?';
+    if (id !== null) results.push({ id, isError: null, name, text });
   }
   const tools = Array.isArray(b.tools) ? b.tools : [];
   return {

@@ -71,6 +71,8 @@ export interface RequestFacts {
   readonly toolResults: readonly {
     readonly id: string;
     readonly isError: boolean | null;
+    /** The tool's name, where the API gives calls no id to match (Gemini). */
+    readonly name?: string;
     /** The start of what the tool returned (capped at {@link RESULT_TEXT_CAP}): how a refusal reads. */
     readonly text?: string;
   }[];

@@ -188,7 +188,7 @@ describe('flight: Chat Completions and Gemini read as their documentation says',
         model: 'gemini-2.5-pro',
         stream: true,
         hasTools: true,
-        toolResults: [{ id: 'g-1', isError: null, text: '{}' }],
+        toolResults: [{ id: 'g-1', isError: null, name: 'x', text: '{}' }],
       });
     });
   });

@@ -24,7 +24,8 @@ describe('flight: the figures of a turn, from what the gateway relayed', () => {
     expect(turn.toolCalls).to.deep.equal({
       total: 1,
       failed: 0,
-      byName: { Bash: { count: 1, failed: 0 } },
+      refused: 0,
+      byName: { Bash: { count: 1, failed: 0, refused: 0 } },
     });
     expect(turn.finalMessage).to.equal('Done: branch x has f.');
     expect(turn.calls).to.deep.equal({ first: 1, last: 2 });
@@ -42,7 +43,8 @@ describe('flight: the figures of a turn, from what the gateway relayed', () => {
     expect(turn.toolCalls).to.deep.equal({
       total: 1,
       failed: 1,
-      byName: { Bash: { count: 1, failed: 1 } },
+      refused: 0,
+      byName: { Bash: { count: 1, failed: 1, refused: 0 } },
     });
   });
 
@@ -63,7 +65,6 @@ describe('flight: the figures of a turn, from what the gateway relayed', () => {
       ...relayedCall('responses', first!, 2, {
         request: { toolResults: [{ id: 'call_standin_1_1', isError: null }] },
       }),
-      outcome: 'failed',
       tokens: { input: null, output: null, cacheRead: null, cacheWrite: null },
     };
     const turn = witnessTurn([priced, unreported], priceTokens);
@@ -84,5 +85,72 @@ describe('flight: the figures of a turn, from what the gateway relayed', () => {
     };
     const turn = witnessTurn([failed, relayedCall('responses', first!, 2)], priceTokens);
     expect(turn).to.deep.include({ retries: 1, modelRequests: 1 });
+  });
+
+  it('answers only what completed: 429, 529, a stream cut mid-way, then two answers are 2 requests and 3 retries; the cut call asked for nothing', () => {
+    const error = (n: number, status: number): RelayedCall => ({
+      ...relayedCall('messages', { content: [] }, n, { status }),
+      outcome: 'error',
+      tokens: { input: null, output: null, cacheRead: null, cacheWrite: null },
+      toolCalls: [],
+      texts: [],
+    });
+    const asked = { tool_use: { name: 'Bash', input: { command: 'rm -rf /work' } } };
+    const cut: RelayedCall = {
+      ...relayedCall(
+        'messages',
+        { content: [{ text: 'half' }, asked], usage: { input_tokens: 500, output_tokens: 40 } },
+        3,
+      ),
+      outcome: 'cut',
+      reason: 'overloaded_error',
+    };
+    const answer = relayedCall('messages', { content: [{ text: 'Looking.' }, asked] }, 4);
+    const last = relayedCall('messages', { content: [{ text: 'Done.' }] }, 5);
+    const turn = witnessTurn([error(1, 429), error(2, 529), cut, answer, last], priceTokens);
+    expect(turn).to.deep.include({ modelRequests: 2, retries: 3, finalMessage: 'Done.' });
+    expect(turn.toolCalls.total, "the cut call's tool call never ran").to.equal(1);
+    // Billed as the upstream reported it: the cut call's usage counts, in tokens and cost alike.
+    const billed = witnessTurn([cut], priceTokens);
+    expect(billed.tokens.output).to.be.greaterThan(0);
+    expect(billed.costUsd).to.be.greaterThan(0);
+    expect(billed.modelRequests).to.equal(0);
+    // What the model sent before the cut may still be cited by the agent's stream.
+    expect(turn.texts.has('half')).to.equal(true);
+  });
+
+  it("counts a call the agent refused (its own words for it) as refused, not failed, with or without the API's ids", () => {
+    const asked = relayedCall(
+      'messages',
+      { content: [{ tool_use: { name: 'Bash', input: { command: 'echo $(id)' } } }] },
+      1,
+    );
+    const id = asked.toolCalls[0]!.id!;
+    const back = relayedCall('messages', { content: [{ text: 'Blocked.' }] }, 2, {
+      request: {
+        toolResults: [{ id, isError: true, text: 'Blocked: command substitution detected' }],
+      },
+    });
+    const isRefusal = (t: string) => t.startsWith('Blocked:');
+    const turn = witnessTurn([asked, back], priceTokens, isRefusal);
+    expect(turn.toolCalls).to.deep.include({ total: 1, failed: 0, refused: 1 });
+    expect(turn.toolCalls.byName.Bash).to.deep.equal({ count: 1, failed: 0, refused: 1 });
+    // Gemini gives calls no id: a result goes by the agent's own id and the tool's name.
+    const gemini: RelayedCall = { ...asked, toolCalls: [{ id: null, name: 'run_shell_command' }] };
+    const result = {
+      id: 'run_shell_command_1_0',
+      isError: null,
+      name: 'run_shell_command',
+      text: 'Blocked: x',
+    };
+    const again = relayedCall('messages', { content: [{ text: 'ok' }] }, 2, {
+      request: { toolResults: [result] },
+    });
+    const retried = relayedCall('messages', { content: [{ text: 'ok' }] }, 3, {
+      request: { toolResults: [result] },
+    });
+    const g = witnessTurn([gemini, again, retried], priceTokens, isRefusal);
+    expect(g.toolCalls.refused, 'one call, however often its result is sent').to.equal(1);
+    expect(g.toolCalls.byName.run_shell_command!.refused).to.equal(1);
   });
 });
