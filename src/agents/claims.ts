@@ -30,15 +30,27 @@ export function claimDisagreements(
   const calls = unseen(c.toolCallIds, witness.toolCallIds);
   if (calls.length > 0)
     out.push(`${at} names tool calls the model never asked for (${names(calls)})`);
-  const texts = unseen(c.texts, witness.texts);
+  // A text may join what two calls sent (Gemini CLI keeps a cut stream's start before the
+  // retry's answer): a part of what the model wrote, in order, is no forgery.
+  const written = witnessWritten(witness);
+  const texts = unseen(c.texts, witness.texts).filter((t) => !written(t));
   if (texts.length > 0)
     out.push(`${at} shows ${texts.length} text(s) the model never wrote (${quoted(texts)})`);
   const final = summary.finalMessage;
-  if (final !== null && texts.length === 0 && !witness.texts.has(final)) {
+  if (final !== null && texts.length === 0 && !witness.texts.has(final) && !written(final)) {
     out.push(`${at} gives a final message the model never wrote (${quoted([final])})`);
   }
   out.push(...tokenDisagreements(at, summary, witness));
   return out;
+}
+
+/** Whether `text` is a run of what the model wrote in the turn, its texts joined in order. */
+function witnessWritten(witness: WitnessedTurn): (text: string) => boolean {
+  let joined: readonly string[] | undefined;
+  return (text) => {
+    joined ??= [[...witness.texts].join(''), [...witness.texts].join('\n')];
+    return text !== '' && joined.some((j) => j.includes(text));
+  };
 }
 
 /** Each line that ends the turn states its tokens: none may exceed what the gateway relayed. */
