@@ -1,4 +1,5 @@
-import { parseClaudeCodeStream, type TurnSummary } from './transcript.js';
+import { parseClaudeCodeStream } from '../claude-code/stream.js';
+import type { TurnSummary } from '../stream.js';
 
 /** How Qwen Code shows a failed model call: a text of its own, in a "successful" result. */
 const API_ERROR = /^\[API Error: /u;
