@@ -4,12 +4,6 @@ import type { AgentInstall } from './install.js';
 import type { InstructionRule } from './instructions.js';
 import type { TurnSession } from './turn.js';
 
-/** A file an adapter needs in the run's container: mounted read-only, or copied into an image. */
-export interface AgentFile {
-  readonly host: string;
-  readonly container: string;
-}
-
 /**
  * What differs between the adapters, in one place: the package and where its executable is,
  * where a container sees it, the model API paths its gateway forwards and how the key is sent
@@ -64,6 +58,12 @@ export interface AgentAdapter<K extends AdapterKind = AdapterKind> extends Agent
     readonly model?: string;
     readonly extraArgs: readonly string[];
   }): TurnSession;
+}
+
+/** A file an adapter needs in the run's container: mounted read-only, or copied into an image. */
+export interface AgentFile {
+  readonly host: string;
+  readonly container: string;
 }
 
 /** The model a session of `type` asks for: the eval set always names one (its default). */

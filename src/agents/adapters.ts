@@ -10,9 +10,6 @@ import { OPENCODE_ADAPTER } from './opencode/adapter.js';
 import { QWEN_CODE_ADAPTER } from './qwen-code/adapter.js';
 import { NODE_RUNTIME } from './support.js';
 
-/** The agents evalrig installs and plays itself (a `command` agent is the eval set's own). */
-export type AdapterType = AdapterKind;
-
 /**
  * Every adapter, by its kind: a kind of AGENT_KINDS without its adapter here (or one whose
  * `type` is not its key) does not compile.
@@ -24,6 +21,9 @@ export const AGENT_ADAPTERS = {
   opencode: OPENCODE_ADAPTER,
   'qwen-code': QWEN_CODE_ADAPTER,
 } as const satisfies { readonly [K in AdapterKind]: AgentAdapter<K> };
+
+/** The agents evalrig installs and plays itself (a `command` agent is the eval set's own). */
+export type AdapterType = AdapterKind;
 
 /** What a run mounts beside the agent, found on the host: the Node runtime and its settings file. */
 export interface AgentSupport {
