@@ -1,7 +1,8 @@
 // The JSON Schemas are the contracts; the TypeScript types of the files they
 // describe are generated from them, never written by hand beside them. Each
 // schema in SCHEMAS gets a <name>.ts beside it with its types (one file per
-// schema: two schemas may both name a `$defs/codebase`).
+// schema: two schemas may both name a `$defs/codebase`). The eval set's schema takes its
+// agent kinds from src/config/agent-kinds.ts first (schema-kinds.mjs).
 //
 //   node scripts/generate-types.mjs           # writes the generated files (npm run build does)
 //   node scripts/generate-types.mjs --check   # exit 1 when one is stale (npm run lint does)
@@ -10,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compile } from 'json-schema-to-typescript';
 import prettier from 'prettier';
+import { KINDS_SCHEMA, loadAgentKinds, withKinds } from './schema-kinds.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -55,10 +57,25 @@ export function generatedPath(schemaFile) {
   return schemaFile.replace(/\.schema\.json$/u, '.ts');
 }
 
-/** The generated TypeScript for one schema, formatted as the project formats its code. */
-export async function generate(schemaFile, rootName) {
+/** `text` formatted as the project formats the file at `file` (relative to the project). */
+async function formatted(text, file) {
+  const at = path.join(root, file);
+  return prettier.format(text, { ...(await prettier.resolveConfig(at)), filepath: at });
+}
+
+/** The eval set's schema as it should read: its agent kinds set from the one list. */
+export async function kindsSchema() {
+  const text = await readFile(path.join(root, KINDS_SCHEMA), 'utf8');
+  return formatted(withKinds(text, await loadAgentKinds()), KINDS_SCHEMA);
+}
+
+/**
+ * The generated TypeScript for one schema, formatted as the project formats its code;
+ * `text`: the schema's, when it is not the file's yet.
+ */
+export async function generate(schemaFile, rootName, text) {
   const file = path.join(root, schemaFile);
-  const schema = JSON.parse(await readFile(file, 'utf8'));
+  const schema = JSON.parse(text ?? (await readFile(file, 'utf8')));
   // The root type takes its name from the table, not from the schema's title or $id.
   const { title, $id: _id, ...rest } = schema;
   const top = { ...withoutInnerTitles(rest), description: rest.description ?? title };
@@ -71,24 +88,29 @@ export async function generate(schemaFile, rootName) {
   const banner =
     `// Generated from ${path.basename(schemaFile)} by scripts/generate-types.mjs: do not edit.\n` +
     '// Change the schema, then run `npm run build` (or node scripts/generate-types.mjs).\n\n';
-  const out = path.join(root, generatedPath(schemaFile));
-  const options = { ...(await prettier.resolveConfig(out)), filepath: out };
-  return prettier.format(banner + body, options);
+  return formatted(banner + body, generatedPath(schemaFile));
+}
+
+/** Writes `want` to `file` (relative to the project), or in a check names it when it differs. */
+async function update(file, want, check, stale) {
+  const have = await readFile(path.join(root, file), 'utf8').catch(() => undefined);
+  if (have === want) return;
+  if (check) stale.push(file);
+  else await writeFile(path.join(root, file), want);
 }
 
 async function main(check) {
   const stale = [];
+  const schema = await kindsSchema();
+  await update(KINDS_SCHEMA, schema, check, stale);
   for (const [schemaFile, rootName] of SCHEMAS) {
-    const want = await generate(schemaFile, rootName);
-    const out = path.join(root, generatedPath(schemaFile));
-    const have = await readFile(out, 'utf8').catch(() => undefined);
-    if (have === want) continue;
-    if (check) stale.push(path.relative(root, out));
-    else await writeFile(out, want);
+    const text = schemaFile === KINDS_SCHEMA ? schema : undefined;
+    const want = await generate(schemaFile, rootName, text);
+    await update(generatedPath(schemaFile), want, check, stale);
   }
   if (stale.length > 0) {
     console.error(
-      `generated types out of date with their schemas: ${stale.join(', ')}\n` +
+      `out of date with their sources (the schemas, src/config/agent-kinds.ts): ${stale.join(', ')}\n` +
         'run `node scripts/generate-types.mjs` and commit the result',
     );
     process.exit(1);
@@ -96,5 +118,8 @@ async function main(check) {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  await main(process.argv.includes('--check'));
+  await main(process.argv.includes('--check')).catch((e) => {
+    console.error(e instanceof Error ? e.message : e);
+    process.exit(1);
+  });
 }

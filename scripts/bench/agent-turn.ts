@@ -30,15 +30,17 @@ import { openRunGateway } from '../../src/gateway/index.js';
 import { startModelStandIn, type ScriptResponse } from '../../src/model-stand-in/index.js';
 import { connectDocker, startContainer } from '../../src/runtime/index.js';
 
-const VERSIONS: Record<string, { version: string; model: string; shell: string }> = {
-  'gemini-cli': { version: '0.61.0', model: 'gemini-2.5-pro', shell: 'run_shell_command' },
-  opencode: { version: '1.18.33', model: 'gpt-5.1', shell: 'bash' },
-  'qwen-code': { version: '0.15.10', model: 'qwen3-coder-plus', shell: 'run_shell_command' },
+/** The agents measured, each at its version and with the name of its shell tool. */
+const VERSIONS: Record<string, { version: string; shell: string }> = {
+  'gemini-cli': { version: '0.61.0', shell: 'run_shell_command' },
+  opencode: { version: '1.18.33', shell: 'bash' },
+  'qwen-code': { version: '0.15.10', shell: 'run_shell_command' },
 };
 const type = process.argv[2] as AdapterType;
 const found = VERSIONS[type];
 if (!found) throw new Error(`usage: agent-turn.ts ${Object.keys(VERSIONS).join('|')} [turns]`);
-const agent = found;
+// Each asks for its default model, as an eval set that names none.
+const agent = { ...found, model: AGENT_ADAPTERS[type].defaultModel ?? undefined };
 const TURNS = Number(process.argv[3] ?? 5);
 const run = promisify(execFile);
 const input = { command: 'echo hi > f && cat f', description: 'Write f.', is_background: false };

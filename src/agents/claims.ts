@@ -1,5 +1,5 @@
 import type { WitnessedTurn } from '../flight/index.js';
-import type { TurnSummary } from './transcript.js';
+import type { TurnSummary } from './stream.js';
 
 /** At most this many examples are named in one reason. */
 const EXAMPLES = 3;

@@ -15,11 +15,11 @@
  *   { previousSessionCostUsd: turn1.sessionCostUsd ?? 0 });
  * ```
  *
- * Campaigns play them for `agent.type: "claude-code"`, `"codex"`, `"gemini-cli"`, `"opencode"`
- * and `"qwen-code"` through one table,
- * {@link AGENT_ADAPTERS} (src/campaign/agent.ts and run-one.ts): install and preflight once per
- * campaign, one gateway and one session per run, each turn's stream kept as
- * turns/turn-NN.jsonl and its summary in the stop.
+ * Campaigns play every adapter kind of `agent.type` (ADAPTER_KINDS, src/config/agent-kinds.ts)
+ * through one table, {@link AGENT_ADAPTERS} (src/campaign/agent.ts and run-one.ts): install and
+ * preflight once per campaign, one gateway and one session per run, each turn's stream kept as
+ * turns/turn-NN.jsonl and its summary in the stop. Each agent has its folder (its adapter, how
+ * it is launched, its session and its stream reader); what they share stands beside them.
  */
 export {
   AgentInstallError,
@@ -29,85 +29,44 @@ export {
   sha256File,
   type AgentInstall,
 } from './install.js';
-export {
-  CLAUDE_CODE_BIN,
-  CLAUDE_CODE_CONTAINER,
-  CLAUDE_CODE_PACKAGE,
-  CLAUDE_CODE_VERIFIED_VERSION,
-  PLACEHOLDER_API_KEY,
-  claudeCodeArgv,
-  claudeCodeBinds,
-  claudeCodeEnv,
-  newSessionId,
-} from './claude-code.js';
-export {
-  markTruncated,
-  parseClaudeCodeStream,
-  TRUNCATED_TYPE,
-  type StreamClaim,
-  type TurnSummary,
-} from './transcript.js';
+export { PLACEHOLDER_API_KEY } from './model-route.js';
+export { markTruncated, TRUNCATED_TYPE, type StreamClaim, type TurnSummary } from './stream.js';
 export { claimDisagreements } from './claims.js';
 export {
-  CLAUDE_CODE_INSTRUCTIONS,
-  CODEX_INSTRUCTIONS,
-  GEMINI_CLI_INSTRUCTIONS,
   INSTRUCTION_FILES,
   instructionFileNamed,
   withNearMisses,
-  OPENCODE_INSTRUCTIONS,
-  QWEN_CODE_INSTRUCTIONS,
   type InstructionFile,
   type InstructionKind,
   type InstructionRule,
   type InstructionVerdict,
 } from './instructions.js';
+export type { SkillListing } from './skill-listing.js';
+export { CLAUDE_CODE_INSTRUCTIONS, CLAUDE_CODE_SKILLS } from './claude-code/loading.js';
+export { CODEX_INSTRUCTIONS, CODEX_SKILLS } from './codex/loading.js';
+export { GEMINI_CLI_INSTRUCTIONS, GEMINI_CLI_SKILLS } from './gemini-cli/loading.js';
+export { OPENCODE_INSTRUCTIONS, OPENCODE_SKILLS } from './opencode/loading.js';
 export {
-  CLAUDE_CODE_SKILLS,
-  CODEX_SKILLS,
-  GEMINI_CLI_SKILLS,
-  OPENCODE_SKILLS,
+  QWEN_CODE_INSTRUCTIONS,
   QWEN_CODE_SKILLS,
   qwenFrontMatterValue,
-  type SkillListing,
-} from './skill-listing.js';
-export { ClaudeCodeSession, parseVersionOutput } from './session.js';
+} from './qwen-code/loading.js';
 export { AgentPreflightError, preflightAdapter, type PreflightOptions } from './preflight.js';
 export {
+  newSessionId,
   playAgentTurn,
-  playClaudeCodeTurn,
   type PlayedTurn,
   type TurnPlay,
   type TurnSession,
 } from './turn.js';
+export { parseBareVersion, type AgentAdapter, type AgentFile } from './adapter.js';
 export {
   AGENT_ADAPTERS,
   adapterShares,
   agentFiles,
   type AgentSupport,
   type AdapterType,
-  type AgentAdapter,
-  type AgentFile,
 } from './adapters.js';
-export {
-  CODEX_BIN,
-  CODEX_CONTAINER,
-  CODEX_PACKAGE,
-  CODEX_VERIFIED_VERSION,
-  codexArgv,
-  codexBinaryPath,
-  codexBinds,
-  codexEnv,
-  codexProviderArgs,
-  parseCodexVersion,
-} from './codex.js';
-export {
-  parseCodexStream,
-  ZERO_CODEX_USAGE,
-  type CodexTurn,
-  type CodexUsage,
-} from './codex-transcript.js';
-export { CodexSession, playCodexTurn } from './codex-session.js';
 export {
   MODEL_PRICES,
   PRICE_TABLE_VERSION,
@@ -120,19 +79,80 @@ export {
   type ServerToolRequests,
 } from './prices.js';
 export {
+  NODE_RUNTIME,
+  ensureNodeRuntime,
+  ensureSettingsFile,
+  nodeRuntimeInstall,
+} from './support.js';
+
+// Claude Code
+export {
+  CLAUDE_CODE_BIN,
+  CLAUDE_CODE_CONTAINER,
+  CLAUDE_CODE_PACKAGE,
+  CLAUDE_CODE_VERIFIED_VERSION,
+  claudeCodeArgv,
+  claudeCodeBinds,
+  claudeCodeEnv,
+} from './claude-code/launch.js';
+export {
+  ClaudeCodeSession,
+  parseVersionOutput,
+  playClaudeCodeTurn,
+} from './claude-code/session.js';
+export { parseClaudeCodeStream } from './claude-code/stream.js';
+
+// Codex
+export {
+  CODEX_BIN,
+  CODEX_CONTAINER,
+  CODEX_PACKAGE,
+  CODEX_VERIFIED_VERSION,
+  codexArgv,
+  codexBinaryPath,
+  codexBinds,
+  codexEnv,
+  codexProviderArgs,
+  parseCodexVersion,
+} from './codex/launch.js';
+export { CodexSession, playCodexTurn } from './codex/session.js';
+export {
+  parseCodexStream,
+  ZERO_CODEX_USAGE,
+  type CodexTurn,
+  type CodexUsage,
+} from './codex/stream.js';
+
+// Gemini CLI
+export {
   GEMINI_CLI_BIN,
   GEMINI_CLI_CONTAINER,
   GEMINI_CLI_DEFAULT_MODEL,
   GEMINI_CLI_PACKAGE,
   GEMINI_CLI_SETTINGS,
   GEMINI_CLI_VERIFIED_VERSION,
-  GeminiCliSession,
   geminiCliArgv,
   geminiCliEnv,
   geminiPackageDir,
-  parseBareVersion,
-} from './gemini-cli.js';
-export { parseGeminiStream } from './gemini-transcript.js';
+} from './gemini-cli/launch.js';
+export { GeminiCliSession } from './gemini-cli/session.js';
+export { parseGeminiStream } from './gemini-cli/stream.js';
+
+// OpenCode
+export {
+  OPENCODE_BIN,
+  OPENCODE_CONTAINER,
+  OPENCODE_DEFAULT_MODEL,
+  OPENCODE_PACKAGE,
+  OPENCODE_VERIFIED_VERSION,
+  opencodeArgv,
+  opencodeBinaryPath,
+  opencodeEnv,
+} from './opencode/launch.js';
+export { OpenCodeSession } from './opencode/session.js';
+export { parseOpenCodeStream } from './opencode/stream.js';
+
+// Qwen Code
 export {
   QWEN_CODE_BIN,
   QWEN_CODE_CONTAINER,
@@ -140,27 +160,9 @@ export {
   QWEN_CODE_PACKAGE,
   QWEN_CODE_SETTINGS,
   QWEN_CODE_VERIFIED_VERSION,
-  QwenCodeSession,
   qwenCodeArgv,
   qwenCodeEnv,
   qwenPackageDir,
-} from './qwen-code.js';
-export { parseQwenStream } from './qwen-transcript.js';
-export {
-  OPENCODE_BIN,
-  OPENCODE_CONTAINER,
-  OPENCODE_DEFAULT_MODEL,
-  OPENCODE_PACKAGE,
-  OPENCODE_VERIFIED_VERSION,
-  OpenCodeSession,
-  opencodeArgv,
-  opencodeBinaryPath,
-  opencodeEnv,
-} from './opencode.js';
-export { parseOpenCodeStream } from './opencode-transcript.js';
-export {
-  NODE_RUNTIME,
-  ensureNodeRuntime,
-  ensureSettingsFile,
-  nodeRuntimeInstall,
-} from './support.js';
+} from './qwen-code/launch.js';
+export { QwenCodeSession } from './qwen-code/session.js';
+export { parseQwenStream } from './qwen-code/stream.js';

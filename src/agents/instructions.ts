@@ -1,22 +1,8 @@
 /**
- * Which staged instruction files an agent loads, as each agent was seen to (the real binaries,
- * their requests read at the gateway): what `evalrig validate` warns about, and what the
- * treatment check expects to reach the model.
- *
- * - Claude Code 2.1.332 lists a skill found at exactly `.claude/skills/<name>/SKILL.md` (none
- *   at `.claude/skill/…`, none a level deeper; one without front matter under its folder's name,
- *   its first line as the description), and sends `CLAUDE.md` or `.claude/CLAUDE.md` at the
- *   work tree's root, or `AGENTS.md` there when it has no `CLAUDE.md`.
- * - Codex 0.171.0 lists skills under `.codex/skills/` or `.agents/skills/` at any depth, and
- *   refuses one without YAML front matter; it sends `AGENTS.md`, never `CLAUDE.md`.
- * - Gemini CLI 0.61.0 reads `GEMINI.md` (not AGENTS.md unless its settings say so) and skills at
- *   `.gemini/skills/<name>/SKILL.md` or `.agents/skills/<name>/SKILL.md` (trusted folder).
- * - Qwen Code 0.15.10 reads `QWEN.md` and `AGENTS.md`, skills at `.qwen/skills/<name>/SKILL.md`
- *   or `.agents/skills/<name>/SKILL.md`.
- * - OpenCode 1.18.33 reads `AGENTS.md` (else `CLAUDE.md`) at the root, skills anywhere under
- *   `.opencode/skill(s)/`, `.claude/skills/` or `.agents/skills/`.
- * The last three as their documentation and their bundles say; seen in their requests for the
- * root files only.
+ * What every agent's rule for staged instruction files shares: the files' names (and the names
+ * that miss them), the verdicts, and the reading of a near-missed name. Each agent's own rule,
+ * as its real binary was seen to load (the agent conformance suite, test/agents/, holds it to
+ * that), is in its folder: `src/agents/<agent>/loading.ts`.
  */
 
 /** A skill (`SKILL.md`) or a file of instructions (`CLAUDE.md`, `AGENTS.md`). */
@@ -95,7 +81,7 @@ export function withNearMisses(agent: string, rule: InstructionRule): Instructio
 }
 
 /** A file only another agent reads (GEMINI.md for Claude Code), or null. */
-function othersFile(
+export function othersFile(
   f: InstructionFile,
   agent: string,
   own: readonly string[],
@@ -106,112 +92,18 @@ function othersFile(
 }
 
 /** A skill at `pattern`, with or without front matter (`strict`: refused without). */
-function skillVerdict(f: InstructionFile, agent: string, strict: boolean): InstructionVerdict {
+export function skillVerdict(
+  f: InstructionFile,
+  agent: string,
+  strict: boolean,
+): InstructionVerdict {
   if (f.frontMatter) return loads;
   return strict
     ? not(`${agent} refuses a SKILL.md without YAML front matter (name, description)`)
     : { loads: true, note: `has no front matter: ${agent} may list it without a description` };
 }
 
-export const GEMINI_CLI_INSTRUCTIONS: InstructionRule = withNearMisses('Gemini CLI', (f) => {
-  const other = othersFile(f, 'Gemini CLI', ['GEMINI.md']);
-  if (other) return other;
-  if (f.kind === 'instructions') {
-    return f.path === 'GEMINI.md'
-      ? loads
-      : not(
-          'Gemini CLI reads GEMINI.md from the work tree root up; a nested one is read only once it works in that folder',
-        );
-  }
-  if (/^\.(gemini|agents)\/skills\/[^/]+\/SKILL\.md$/u.test(f.path)) {
-    return skillVerdict(f, 'Gemini CLI', true);
-  }
-  return not(
-    'Gemini CLI reads skills from .gemini/skills/<name>/SKILL.md or .agents/skills/<name>/SKILL.md only',
-  );
-});
-
-export const QWEN_CODE_INSTRUCTIONS: InstructionRule = withNearMisses('Qwen Code', (f) => {
-  const other = othersFile(f, 'Qwen Code', ['QWEN.md', 'AGENTS.md']);
-  if (other) return other;
-  if (f.kind === 'instructions') {
-    return f.path === 'QWEN.md' || f.path === 'AGENTS.md'
-      ? loads
-      : not(
-          'Qwen Code reads QWEN.md and AGENTS.md from the work tree root up; a nested one is read only once it works in that folder',
-        );
-  }
-  if (/^\.(qwen|agents)\/skills\/[^/]+\/SKILL\.md$/u.test(f.path)) {
-    return skillVerdict(f, 'Qwen Code', true);
-  }
-  return not(
-    'Qwen Code reads skills from .qwen/skills/<name>/SKILL.md or .agents/skills/<name>/SKILL.md only',
-  );
-});
-
-export const OPENCODE_INSTRUCTIONS: InstructionRule = withNearMisses('OpenCode', (f) => {
-  const other = othersFile(f, 'OpenCode', ['AGENTS.md', 'CLAUDE.md']);
-  if (other) return other;
-  if (f.kind === 'instructions') {
-    if (f.path === 'AGENTS.md') return loads;
-    if (f.path === 'CLAUDE.md')
-      return { loads: true, note: 'OpenCode reads CLAUDE.md only when there is no AGENTS.md' };
-    return not('OpenCode reads AGENTS.md (else CLAUDE.md) at the work tree root only');
-  }
-  if (/^\.(opencode\/skills?|claude\/skills|agents\/skills)\/(.+\/)?SKILL\.md$/u.test(f.path)) {
-    return skillVerdict(f, 'OpenCode', true);
-  }
-  return not(
-    'OpenCode reads skills from .opencode/skills/, .claude/skills/ or .agents/skills/ only',
-  );
-});
-
-const loads: InstructionVerdict = { loads: true, note: null };
-const not = (note: string): InstructionVerdict => ({ loads: false, note });
-
-export const CLAUDE_CODE_INSTRUCTIONS: InstructionRule = withNearMisses('Claude Code', (f) => {
-  const other = othersFile(f, 'Claude Code', ['CLAUDE.md', 'AGENTS.md']);
-  if (other) return other;
-  if (f.kind === 'instructions') {
-    if (['CLAUDE.md', '.claude/CLAUDE.md', 'AGENTS.md'].includes(f.path)) return loads;
-    if (f.path.endsWith('CLAUDE.md')) {
-      return {
-        loads: false,
-        note: 'Claude Code reads a nested CLAUDE.md only once it reads files in its folder',
-      };
-    }
-    return not(
-      'Claude Code reads AGENTS.md only at the work tree root (and only when there is no CLAUDE.md)',
-    );
-  }
-  if (/^\.claude\/skills\/[^/]+\/SKILL\.md$/u.test(f.path)) {
-    return f.frontMatter
-      ? loads
-      : {
-          loads: true,
-          note: 'has no front matter: Claude Code lists it under its folder name, its first line as the description',
-        };
-  }
-  if (/^\.claude\/skills\/.+\/SKILL\.md$/u.test(f.path)) {
-    return not(
-      'Claude Code reads .claude/skills/<name>/SKILL.md, one folder below .claude/skills: this one is deeper',
-    );
-  }
-  if (/^\.claude\/skill\//u.test(f.path)) {
-    return not('Claude Code reads skills from .claude/skills/ (plural), not .claude/skill/');
-  }
-  return not('Claude Code reads skills from .claude/skills/<name>/SKILL.md only');
-});
-
-export const CODEX_INSTRUCTIONS: InstructionRule = withNearMisses('Codex', (f) => {
-  const other = othersFile(f, 'Codex', ['AGENTS.md', 'CLAUDE.md']);
-  if (other) return other;
-  if (f.kind === 'instructions') {
-    if (f.path === 'AGENTS.md' || f.path.endsWith('/AGENTS.md')) return loads;
-    return not('Codex reads AGENTS.md, never CLAUDE.md');
-  }
-  if (/^\.(codex|agents)\/skills\/(.+\/)?SKILL\.md$/u.test(f.path)) {
-    return f.frontMatter ? loads : not('Codex refuses a SKILL.md without YAML front matter');
-  }
-  return not('Codex reads skills from .codex/skills/ or .agents/skills/ only');
-});
+/** Loaded as staged, nothing to say. */
+export const loads: InstructionVerdict = { loads: true, note: null };
+/** Not loaded, and why. */
+export const not = (note: string): InstructionVerdict => ({ loads: false, note });

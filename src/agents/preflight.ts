@@ -1,6 +1,6 @@
 import { EvalrigError } from '../errors/index.js';
 import type { ExecResult, SandboxProvider } from '../sandbox/index.js';
-import type { AgentAdapter, AgentFile } from './adapters.js';
+import type { AgentAdapter, AgentFile } from './adapter.js';
 import type { AgentInstall } from './install.js';
 
 /** The agent cannot run in the image: the campaign is refused before anything is played. */

@@ -1,17 +1,11 @@
-import { claimPush, type StreamClaim, type TurnSummary } from './transcript.js';
-
-/** Text kept of one message (as the witness caps its texts). */
-export const TEXT_CAP = 64 * 1024;
-const NAME_CAP = 100;
-const MAX_NAMES = 200;
-
-export type Obj = Record<string, unknown>;
-export const isObj = (v: unknown): v is Obj =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-export const num = (v: unknown): number =>
-  typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : 0;
-export const str = (v: unknown, cap: number): string | null =>
-  typeof v === 'string' ? v.slice(0, cap) : null;
+import {
+  claimPush,
+  MAX_NAMES,
+  NAME_CAP,
+  str,
+  type StreamClaim,
+  type TurnSummary,
+} from './stream.js';
 
 /**
  * What every stream parser counts the same way: tool calls by name (and which failed, by the

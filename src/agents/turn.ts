@@ -1,7 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import type { ExecResult, Sandbox } from '../sandbox/index.js';
-import { claudeCodeEnv } from './claude-code.js';
-import type { ClaudeCodeSession } from './session.js';
-import { markTruncated, type TurnSummary } from './transcript.js';
+import { markTruncated, type TurnSummary } from './stream.js';
 
 /** One played turn: what the exec returned, the transcript to keep, and what it says. */
 export interface PlayedTurn {
@@ -15,6 +14,11 @@ export interface PlayedTurn {
 export interface TurnSession {
   argv(prompt: string): string[];
   take(transcript: string): TurnSummary;
+}
+
+/** A session id evalrig chooses for a run, so every turn after the first resumes it. */
+export function newSessionId(): string {
+  return randomUUID();
 }
 
 /** The turn to play and where. */
@@ -52,13 +56,4 @@ export async function playAgentTurn(
     ? markTruncated(exec.stdout, turn.maxTranscriptBytes)
     : exec.stdout;
   return { exec, transcript, summary: session.take(transcript) };
-}
-
-/** A turn of Claude Code (see {@link playAgentTurn}). */
-export function playClaudeCodeTurn(
-  sandbox: Pick<Sandbox, 'exec'>,
-  session: ClaudeCodeSession,
-  turn: TurnPlay,
-): Promise<PlayedTurn> {
-  return playAgentTurn(sandbox, session, claudeCodeEnv(turn.home), turn);
 }

@@ -1,5 +1,5 @@
 import { AgentPreflightError } from '../agents/index.js';
-import type { EvalSet } from '../config/index.js';
+import { quotedKinds, type EvalSet } from '../config/index.js';
 import { LABELS, type ExecResult, type SandboxProvider } from '../sandbox/index.js';
 import { CONTAINER } from './layout.js';
 import type { PlannedRun } from './plan.js';
@@ -74,7 +74,7 @@ export async function preflightCommand(options: {
       throw new AgentPreflightError(
         `${evalSet.file}: ${use.field}: the program ${JSON.stringify(use.program)}${more} is not found in image ${image} as user ${options.user} ` +
           `(${use.program.startsWith('/') ? 'no executable file there' : 'not on its PATH'}); nothing was played. ` +
-          'Install it in the image (an environment, or --base), or use an adapter agent.type ("claude-code", "codex", "gemini-cli", "opencode", "qwen-code").',
+          `Install it in the image (an environment, or --base), or use an adapter agent.type (${quotedKinds()}).`,
       );
     }
   }

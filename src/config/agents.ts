@@ -5,10 +5,11 @@
  * @example
  * const agent = agentOf(evalSet, planned.condition); // { type: 'codex', version: '0.171.0', ... }
  */
-import type { AgentSpec, AgentType, Condition, EvalSet } from './types.js';
+import type { AdapterKind } from './agent-kinds.js';
+import type { AgentSpec, Condition, EvalSet } from './types.js';
 
 /** An agent type whose turns an adapter of src/agents plays (every type but `command`). */
-export type AdapterAgentType = Exclude<AgentType, 'command'>;
+export type AdapterAgentType = AdapterKind;
 
 /** The agent of `condition`'s runs: its own, else the set's. */
 export function agentOf(evalSet: Pick<EvalSet, 'agent'>, condition: Condition): AgentSpec {

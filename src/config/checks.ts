@@ -7,6 +7,7 @@
  * before it trusts them.
  */
 import path from 'node:path';
+import { quotedKinds } from './agent-kinds.js';
 import { checkHostPath, evalSetFolder, type EvalSetFolder } from './host-paths.js';
 import { MAX_MEMORY_BYTES, MIN_MEMORY_BYTES, parseMemory } from './memory.js';
 import { whyEscapesWorkTree } from './paths.js';
@@ -123,7 +124,7 @@ function conditionAgentProblems(doc: Json, env: NodeJS.ProcessEnv): Problem[] {
     if (c.agent.type === undefined || c.agent.type === 'command') {
       problems.push({
         pointer: `${at}/type`,
-        message: `a condition's own agent must be an adapter agent ("claude-code", "codex", "gemini-cli", "opencode", "qwen-code"), got ${quote(c.agent.type ?? 'command')}`,
+        message: `a condition's own agent must be an adapter agent (${quotedKinds()}), got ${quote(c.agent.type ?? 'command')}`,
       });
     } else if (topIsCommand) {
       problems.push({

@@ -14,6 +14,15 @@ export { EvalSetError, formatProblems, type Problem } from './problems.js';
 export { EVALS_SCHEMA_ID, evalsSchema } from './schema.js';
 export { DEFAULTS } from './normalize.js';
 export { agentOf, isAdapterAgent, type AdapterAgentType } from './agents.js';
+export {
+  ADAPTER_KINDS,
+  AGENT_KINDS,
+  DEFAULT_MODELS,
+  MODEL_NAMED_KINDS,
+  quotedKinds,
+  type AdapterKind,
+  type AgentKindFacts,
+} from './agent-kinds.js';
 export { parseMemory } from './memory.js';
 export {
   checkResourcesAgainstEngine,

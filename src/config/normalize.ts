@@ -3,6 +3,7 @@
  * evalrig uses: every default applied, host paths absolute, memory in bytes.
  */
 import path from 'node:path';
+import { DEFAULT_MODELS } from './agent-kinds.js';
 import { parseMemory } from './memory.js';
 import { messageChecksOf } from './message-checks.js';
 import { normalizeWorkTreePath } from './paths.js';
@@ -40,12 +41,7 @@ export const DEFAULTS = {
   repo_owner: 'evalrig',
   condition: 'default',
   /** The model each adapter that names one asks for when the eval set names none (in the price table). */
-  model_name: {
-    codex: 'gpt-5.1-codex',
-    'gemini-cli': 'gemini-2.5-pro',
-    opencode: 'gpt-5.1',
-    'qwen-code': 'qwen3-coder-plus',
-  } as Readonly<Record<string, string>>,
+  model_name: DEFAULT_MODELS,
   agent_install: 'mount',
   judge_model_name: 'stand-in-judge',
   judge_max_diff_bytes: 65536,

@@ -4,6 +4,7 @@
  */
 import { createRequire } from 'node:module';
 import type { Ajv2020, ErrorObject, Options, ValidateFunction } from 'ajv/dist/2020.js';
+import { MODEL_NAMED_KINDS, quotedKinds } from './agent-kinds.js';
 import { codebaseSchema, explainCodebase } from './codebase.js';
 import evalsSchema from './evals.schema.json' with { type: 'json' };
 import { escapePointerToken, quote, valueAt, type Problem } from './problems.js';
@@ -106,18 +107,12 @@ function inlineRefs(root: SchemaNode, external: Record<string, SchemaNode>): Sch
 
 /** Why a branch of the schema forbids a field (its `false` schema), by pointer. */
 const FORBIDDEN: Record<string, string> = {
-  '/agent/command':
-    'is not given for an adapter agent ("claude-code", "codex", "gemini-cli", "opencode", "qwen-code"): evalrig builds its argv each turn',
-  '/agent/resume_command':
-    'is not given for an adapter agent ("claude-code", "codex", "gemini-cli", "opencode", "qwen-code"): evalrig resumes its session each turn',
-  '/agent/version':
-    'is taken only with an agent "type" that installs a package ("claude-code", "codex", "gemini-cli", "opencode", "qwen-code")',
-  '/agent/model':
-    'is taken only with an agent "type" whose model calls evalrig carries ("claude-code", "codex", "gemini-cli", "opencode", "qwen-code")',
-  '/agent/model_name':
-    'is taken only with a "codex", "gemini-cli", "opencode" or "qwen-code" agent (the model it asks for)',
-  '/agent/install':
-    'is taken only with an agent "type" that installs a package ("claude-code", "codex", "gemini-cli", "opencode", "qwen-code")',
+  '/agent/command': `is not given for an adapter agent (${quotedKinds()}): evalrig builds its argv each turn`,
+  '/agent/resume_command': `is not given for an adapter agent (${quotedKinds()}): evalrig resumes its session each turn`,
+  '/agent/version': `is taken only with an agent "type" that installs a package (${quotedKinds()})`,
+  '/agent/model': `is taken only with an agent "type" whose model calls evalrig carries (${quotedKinds()})`,
+  '/agent/model_name': `is taken only with a ${quotedKinds(MODEL_NAMED_KINDS, ' or ')} agent (the model it asks for)`,
+  '/agent/install': `is taken only with an agent "type" that installs a package (${quotedKinds()})`,
 };
 
 /** Turns ajv's errors into one problem per mistake (alternatives collapsed into one). */

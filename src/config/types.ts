@@ -3,6 +3,7 @@
  * evals.schema.json, defaults applied and paths made absolute. What the user
  * writes is documented in the schema; this is the normalized form.
  */
+import type { AdapterKind } from './agent-kinds.js';
 import type { CodebaseSource } from './codebase.js';
 import type { MessageCheck } from './message-checks.js';
 
@@ -48,8 +49,8 @@ export type AgentModelSpec = ModelSpec | { readonly url: string; readonly token_
  */
 export interface AgentSpec {
   /**
-   * Absent: `command`, the argv below as given. `claude-code`, `codex`: the adapter of
-   * src/agents plays the turns (command and resume_command are then empty).
+   * Absent: `command`, the argv below as given. An adapter kind (ADAPTER_KINDS): its adapter
+   * of src/agents plays the turns (command and resume_command are then empty).
    */
   readonly type?: AgentType;
   /** The exact package version of an adapter's agent; absent for `command`. */
@@ -62,7 +63,7 @@ export interface AgentSpec {
   readonly env: readonly string[];
   /** Where an adapter agent's model calls go, unless an eval or condition names a script. */
   readonly model?: AgentModelSpec;
-  /** The model a `codex`, `gemini-cli`, `opencode` or `qwen-code` agent asks for (and is priced by); absent for other types. */
+  /** The model an agent of MODEL_NAMED_KINDS asks for (and is priced by); absent for other types. */
   readonly model_name?: string;
   /**
    * How an adapter agent reaches the containers: its binary mounted (`mount`), or built into
@@ -71,9 +72,8 @@ export interface AgentSpec {
   readonly install?: AgentInstallMode;
 }
 
-/** The kinds of agent evalrig knows how to play. */
-export type AgentType =
-  'command' | 'claude-code' | 'codex' | 'gemini-cli' | 'opencode' | 'qwen-code';
+/** The kinds of agent evalrig knows how to play: a command of the eval set's, or an adapter's. */
+export type AgentType = 'command' | AdapterKind;
 
 /** How an adapter agent's binary reaches the containers. */
 export type AgentInstallMode = 'mount' | 'image';

@@ -9,6 +9,7 @@ import {
 } from '../../../src/agents/index.js';
 import type { TurnAgentRecord } from '../../../src/artifacts/index.js';
 import { whyAgentFailed } from '../../../src/campaign/turns.js';
+import { ADAPTER_KINDS, AGENT_KINDS } from '../../../src/config/index.js';
 import type { ExecResult } from '../../../src/runtime/index.js';
 
 const install = (binary: string): AgentInstall => ({
@@ -20,6 +21,19 @@ const install = (binary: string): AgentInstall => ({
 });
 
 describe('agent adapters: what differs between claude-code and codex, in one table', () => {
+  it('has an adapter for each kind of the one list, with its name, package and default model', () => {
+    expect(Object.keys(AGENT_ADAPTERS)).to.deep.equal(ADAPTER_KINDS);
+    for (const kind of ADAPTER_KINDS) {
+      const adapter = AGENT_ADAPTERS[kind];
+      expect(adapter.type).to.equal(kind);
+      expect({ ...AGENT_KINDS[kind] }).to.deep.equal({
+        name: adapter.name,
+        package: adapter.package,
+        defaultModel: adapter.defaultModel,
+      });
+    }
+  });
+
   it('claude-code: its binary and the gateway folder mounted, /v1/messages, the key as x-api-key', () => {
     const a = AGENT_ADAPTERS['claude-code'];
     const files = agentFiles(a, install('/c/claude'), undefined);

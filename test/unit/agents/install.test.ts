@@ -4,6 +4,8 @@ import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
+  agentDir,
+  AgentInstallError,
   CLAUDE_CODE_VERIFIED_VERSION,
   CODEX_VERIFIED_VERSION,
   ensureAgentInstalled,
@@ -79,5 +81,19 @@ describe('agent install: the cache', () => {
       CLAUDE_CODE_VERIFIED_VERSION,
     );
     expect(/EVALRIG_CODEX_VERSION:-([0-9.]+)\}/.exec(script)?.[1]).to.equal(CODEX_VERIFIED_VERSION);
+  });
+
+  it('the cache holds one folder per exact version; ranges, tags and odd names are refused', () => {
+    expect(agentDir('/c', '@anthropic-ai/claude-code', '2.1.332')).to.equal(
+      '/c/@anthropic-ai/claude-code@2.1.332',
+    );
+    for (const [pkg, version] of [
+      ['@anthropic-ai/claude-code', 'latest'],
+      ['@anthropic-ai/claude-code', '^2.1.0'],
+      ['../../etc', '1.0.0'],
+      ['@anthropic-ai/claude-code', '1.0.0/../../x'],
+    ] as const) {
+      expect(() => agentDir('/c', pkg, version), `${pkg}@${version}`).to.throw(AgentInstallError);
+    }
   });
 });

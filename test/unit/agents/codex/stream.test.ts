@@ -1,16 +1,6 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
-import {
-  CODEX_CONTAINER,
-  CodexSession,
-  codexArgv,
-  codexEnv,
-  markTruncated,
-  parseCodexStream,
-  parseCodexVersion,
-  PLACEHOLDER_API_KEY,
-  priceTokens,
-} from '../../../src/agents/index.js';
+import { markTruncated, parseCodexStream, priceTokens } from '../../../../src/agents/index.js';
 
 const FIXTURES = 'test/fixtures/transcripts/codex-0.171.0';
 const fixture = (name: string): string => readFileSync(`${FIXTURES}/${name}`, 'utf8');
@@ -85,54 +75,6 @@ describe('codex adapter', () => {
       const { summary: t } = parseCodexStream(fixture('turn-01.jsonl'), { model: 'my-own-model' });
       expect(t.costUsd).to.equal(null);
       expect(priceTokens('constructor', { input: 1, output: 1, cacheRead: 0 })).to.equal(null);
-    });
-  });
-
-  describe('invocation', () => {
-    it('the first turn starts a thread through the relay; later ones resume the thread Codex named', () => {
-      const session = new CodexSession(MODEL);
-      const first = session.argv('make the branch');
-      expect(first.slice(0, 6)).to.deep.equal([
-        CODEX_CONTAINER.relay,
-        String(CODEX_CONTAINER.relayPort),
-        CODEX_CONTAINER.modelSocket,
-        '--',
-        CODEX_CONTAINER.binary,
-        'exec',
-      ]);
-      expect(first).to.include.members([
-        '--json',
-        '--dangerously-bypass-approvals-and-sandbox',
-        `model_provider="evalrig"`,
-        `model_providers.evalrig={name="evalrig",base_url="http://127.0.0.1:${CODEX_CONTAINER.relayPort}/v1",env_key="OPENAI_API_KEY",wire_api="responses"}`,
-        `model="${MODEL}"`,
-      ]);
-      expect(first.slice(-2)).to.deep.equal(['--', 'make the branch']);
-      session.take(fixture('turn-01.jsonl'));
-      expect(session.threadId).to.equal(THREAD);
-      const second = session.argv('push it');
-      expect(second.slice(5, 7)).to.deep.equal(['exec', 'resume']);
-      expect(second.slice(-3)).to.deep.equal(['--', THREAD, 'push it']);
-    });
-
-    it('never takes a thread id that could be read as an option or an argument', () => {
-      const session = new CodexSession(MODEL);
-      session.take('{"type":"thread.started","thread_id":"--config=x y"}\n');
-      expect(session.threadId).to.equal(null);
-      expect(codexArgv({ prompt: 'p', model: MODEL, threadId: null })).to.not.include('resume');
-    });
-
-    it('its environment holds the placeholder key only, and CODEX_HOME in the run’s home', () => {
-      expect(codexEnv('/tmp/home')).to.deep.equal({
-        HOME: '/tmp/home',
-        CODEX_HOME: '/tmp/home',
-        OPENAI_API_KEY: PLACEHOLDER_API_KEY,
-      });
-    });
-
-    it('reads the version codex --version answers', () => {
-      expect(parseCodexVersion('codex-cli 0.171.0\n')).to.equal('0.171.0');
-      expect(parseCodexVersion('0.171.0')).to.equal(null);
     });
   });
 });

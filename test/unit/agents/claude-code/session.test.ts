@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
-import { ClaudeCodeSession, parseVersionOutput } from '../../../src/agents/index.js';
+import { ClaudeCodeSession, parseVersionOutput } from '../../../../src/agents/index.js';
 
 const FIXTURES = 'test/fixtures/transcripts/claude-code-2.1.332';
 const fixture = (name: string): string => readFileSync(`${FIXTURES}/${name}`, 'utf8');

@@ -1,8 +1,8 @@
-import type { Sandbox } from '../sandbox/index.js';
-import { codexArgv, codexEnv } from './codex.js';
-import { parseCodexStream, ZERO_CODEX_USAGE, type CodexUsage } from './codex-transcript.js';
-import type { TurnSummary } from './transcript.js';
-import { playAgentTurn, type PlayedTurn, type TurnPlay } from './turn.js';
+import type { Sandbox } from '../../sandbox/index.js';
+import type { TurnSummary } from '../stream.js';
+import { playAgentTurn, type PlayedTurn, type TurnPlay } from '../turn.js';
+import { codexArgv, codexEnv } from './launch.js';
+import { parseCodexStream, ZERO_CODEX_USAGE, type CodexUsage } from './stream.js';
 
 /**
  * One run's Codex thread: the first turn starts it and Codex names it (`thread.started`);

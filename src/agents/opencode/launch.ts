@@ -1,16 +1,13 @@
-import { PLACEHOLDER_API_KEY } from './claude-code.js';
-import { CODEX_CONTAINER } from './codex.js';
-import { relayed } from './gemini-cli.js';
-import { parseOpenCodeStream } from './opencode-transcript.js';
-import type { TurnSummary } from './transcript.js';
+import { AGENT_KINDS } from '../../config/agent-kinds.js';
+import { MODEL_ROUTE, PLACEHOLDER_API_KEY, relayed } from '../model-route.js';
 
 /** The npm package of the agent, installed on the host into the agents' cache. */
-export const OPENCODE_PACKAGE = 'opencode-ai';
+export const OPENCODE_PACKAGE = AGENT_KINDS.opencode.package;
 /** The version this adapter was verified with (transcripts in test/fixtures/transcripts). */
 export const OPENCODE_VERIFIED_VERSION = '1.18.33';
 export const OPENCODE_BIN = 'opencode';
 /** The model asked for when the eval set names none (the provider's model name). */
-export const OPENCODE_DEFAULT_MODEL = 'gpt-5.1';
+export const OPENCODE_DEFAULT_MODEL = AGENT_KINDS.opencode.defaultModel;
 /** The provider evalrig declares to OpenCode: an OpenAI-compatible one at the relay. */
 const PROVIDER = 'evalrig';
 
@@ -39,7 +36,7 @@ export function opencodeEnv(home: string, model: string): Record<string, string>
         npm: '@ai-sdk/openai-compatible',
         name: PROVIDER,
         options: {
-          baseURL: `http://127.0.0.1:${CODEX_CONTAINER.relayPort}/v1`,
+          baseURL: `http://127.0.0.1:${MODEL_ROUTE.relayPort}/v1`,
           apiKey: PLACEHOLDER_API_KEY,
         },
         models: { [model]: { name: model, tool_call: true } },
@@ -75,36 +72,4 @@ export function opencodeArgv(turn: {
     '--',
     turn.prompt,
   ]);
-}
-
-/** One run's OpenCode session: OpenCode names it on the first turn, later turns continue it. */
-export class OpenCodeSession {
-  private session: string | null = null;
-
-  constructor(
-    readonly model: string,
-    private readonly extraArgs: readonly string[] = [],
-  ) {}
-
-  get sessionId(): string | null {
-    return this.session;
-  }
-
-  argv(prompt: string): string[] {
-    return opencodeArgv({
-      prompt,
-      model: this.model,
-      sessionId: this.session,
-      extraArgs: this.extraArgs,
-    });
-  }
-
-  take(stdout: string): TurnSummary {
-    const summary = parseOpenCodeStream(stdout);
-    // Only an id shaped like one is kept: it goes back into the next turn's argv.
-    const id = summary.sessionId;
-    if (this.session === null && id !== null && /^ses_[0-9A-Za-z]{1,80}$/u.test(id))
-      this.session = id;
-    return summary;
-  }
 }

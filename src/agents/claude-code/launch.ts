@@ -1,8 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import type { Bind } from '../runtime/index.js';
+import { AGENT_KINDS } from '../../config/agent-kinds.js';
+import type { Bind } from '../../runtime/index.js';
+import { MODEL_ROUTE, PLACEHOLDER_API_KEY } from '../model-route.js';
 
 /** The npm package of the agent, installed on the host into the agents' cache. */
-export const CLAUDE_CODE_PACKAGE = '@anthropic-ai/claude-code';
+export const CLAUDE_CODE_PACKAGE = AGENT_KINDS['claude-code'].package;
 /** The version these adapters were verified with (transcripts in test/fixtures/transcripts). */
 export const CLAUDE_CODE_VERIFIED_VERSION = '2.1.332';
 /** Its executable under node_modules/.bin (a native, glibc binary: no Node at run time). */
@@ -11,17 +12,9 @@ export const CLAUDE_CODE_BIN = 'claude';
 /** Where a run container sees the binary (mounted read-only) and the gateway's folder. */
 export const CLAUDE_CODE_CONTAINER = {
   binary: '/opt/evalrig/agent/claude',
-  modelDir: '/run/evalrig-model',
-  modelSocket: '/run/evalrig-model/model.sock',
+  modelDir: MODEL_ROUTE.dir,
+  modelSocket: MODEL_ROUTE.socket,
 } as const;
-
-/** What the container is told for the key: the real one stays on the host, in the gateway. */
-export const PLACEHOLDER_API_KEY = 'evalrig-placeholder-key';
-
-/** A session id evalrig chooses for a run, so every turn after the first resumes it. */
-export function newSessionId(): string {
-  return randomUUID();
-}
 
 /** The mounts of a run: the binary, and the gateway's socket folder (both read-only). */
 export function claudeCodeBinds(binary: string, gatewayDir: string): Bind[] {

@@ -1,19 +1,17 @@
 import path from 'node:path';
-import { newSessionId, PLACEHOLDER_API_KEY } from './claude-code.js';
-import { CODEX_CONTAINER } from './codex.js';
-import { parseGeminiStream } from './gemini-transcript.js';
-import type { AgentInstall } from './install.js';
-import { NODE_RUNTIME } from './support.js';
-import type { TurnSummary } from './transcript.js';
+import { AGENT_KINDS } from '../../config/agent-kinds.js';
+import type { AgentInstall } from '../install.js';
+import { MODEL_ROUTE, PLACEHOLDER_API_KEY, relayed } from '../model-route.js';
+import { NODE_RUNTIME } from '../support.js';
 
 /** The npm package of the agent, installed on the host into the agents' cache. */
-export const GEMINI_CLI_PACKAGE = '@google/gemini-cli';
+export const GEMINI_CLI_PACKAGE = AGENT_KINDS['gemini-cli'].package;
 /** The version this adapter was verified with (transcripts in test/fixtures/transcripts). */
 export const GEMINI_CLI_VERIFIED_VERSION = '0.61.0';
 /** Its executable under node_modules/.bin (bundle/gemini.js of a Node bundle). */
 export const GEMINI_CLI_BIN = 'gemini';
-/** The model asked for when the eval set names none (a named one: "auto" asks a router first). */
-export const GEMINI_CLI_DEFAULT_MODEL = 'gemini-2.5-pro';
+/** The model asked for when the eval set names none. */
+export const GEMINI_CLI_DEFAULT_MODEL = AGENT_KINDS['gemini-cli'].defaultModel;
 
 /** Where a run container sees the package folder, its entry, and the settings file. */
 export const GEMINI_CLI_CONTAINER = {
@@ -52,21 +50,10 @@ export function geminiCliEnv(home: string): Record<string, string> {
   return {
     HOME: home,
     GEMINI_API_KEY: PLACEHOLDER_API_KEY,
-    GOOGLE_GEMINI_BASE_URL: `http://127.0.0.1:${CODEX_CONTAINER.relayPort}`,
+    GOOGLE_GEMINI_BASE_URL: `http://127.0.0.1:${MODEL_ROUTE.relayPort}`,
     GEMINI_CLI_SYSTEM_SETTINGS_PATH: GEMINI_CLI_CONTAINER.settings,
     GEMINI_CLI_TRUST_WORKSPACE: 'true',
   };
-}
-
-/** The relay's argv prefix: it listens on the container's loopback, the agent after `--`. */
-export function relayed(argv: readonly string[]): string[] {
-  return [
-    CODEX_CONTAINER.relay,
-    String(CODEX_CONTAINER.relayPort),
-    CODEX_CONTAINER.modelSocket,
-    '--',
-    ...argv,
-  ];
 }
 
 /**
@@ -90,37 +77,4 @@ export function geminiCliArgv(turn: {
     ...(turn.extraArgs ?? []),
     ...['-p', turn.prompt],
   ]);
-}
-
-/** One run's Gemini CLI session: evalrig chooses its id, later turns resume it. */
-export class GeminiCliSession {
-  private turns = 0;
-
-  constructor(
-    readonly model: string,
-    private readonly extraArgs: readonly string[] = [],
-    readonly id: string = newSessionId(),
-  ) {}
-
-  argv(prompt: string): string[] {
-    const resume = this.turns > 0;
-    return geminiCliArgv({
-      prompt,
-      model: this.model,
-      sessionId: this.id,
-      resume,
-      extraArgs: this.extraArgs,
-    });
-  }
-
-  take(stdout: string): TurnSummary {
-    this.turns++;
-    return parseGeminiStream(stdout);
-  }
-}
-
-/** The version `gemini --version` answers ("0.61.0"), or null. */
-export function parseBareVersion(stdout: string): string | null {
-  const m = /^(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)\s*$/.exec(stdout.trim());
-  return m ? m[1]! : null;
 }

@@ -1,5 +1,8 @@
-import { claudeCodeArgv, newSessionId } from './claude-code.js';
-import { parseClaudeCodeStream, type TurnSummary } from './transcript.js';
+import type { Sandbox } from '../../sandbox/index.js';
+import type { TurnSummary } from '../stream.js';
+import { newSessionId, playAgentTurn, type PlayedTurn, type TurnPlay } from '../turn.js';
+import { claudeCodeArgv, claudeCodeEnv } from './launch.js';
+import { parseClaudeCodeStream } from './stream.js';
 
 /**
  * One run's session of the agent: evalrig chooses its id, the first turn names it and every
@@ -44,4 +47,13 @@ export class ClaudeCodeSession {
 export function parseVersionOutput(stdout: string): string | null {
   const m = /^(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)\b/.exec(stdout.trim());
   return m ? m[1]! : null;
+}
+
+/** A turn of Claude Code (see {@link playAgentTurn}). */
+export function playClaudeCodeTurn(
+  sandbox: Pick<Sandbox, 'exec'>,
+  session: ClaudeCodeSession,
+  turn: TurnPlay,
+): Promise<PlayedTurn> {
+  return playAgentTurn(sandbox, session, claudeCodeEnv(turn.home), turn);
 }

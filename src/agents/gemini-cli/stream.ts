@@ -1,5 +1,14 @@
-import { isObj, num, str, StreamTally, TEXT_CAP, type Obj } from './stream-tally.js';
-import { jsonObjectLines, TRUNCATED_TYPE, type TurnSummary } from './transcript.js';
+import {
+  isObj,
+  jsonObjectLines,
+  num,
+  str,
+  TEXT_CAP,
+  TRUNCATED_TYPE,
+  type Obj,
+  type TurnSummary,
+} from '../stream.js';
+import { StreamTally } from '../stream-tally.js';
 
 /**
  * Parses the stream of one `gemini -p … --output-format stream-json` turn (Gemini CLI 0.61):

@@ -1,7 +1,14 @@
-import { parseClaudeCodeStream, type TurnSummary } from './transcript.js';
+import { parseClaudeCodeStream } from '../claude-code/stream.js';
+import type { TurnSummary } from '../stream.js';
 
 /** How Qwen Code shows a failed model call: a text of its own, in a "successful" result. */
-const API_ERROR = /^\[API Error: /u;
+const API_ERROR = '[API Error: ';
+
+/** A text cut at Qwen Code's error mark: what the model wrote before it (a stream cut mid-way). */
+const beforeError = (t: string): string => {
+  const at = t.indexOf(API_ERROR);
+  return at < 0 ? t : t.slice(0, at);
+};
 
 /**
  * Parses the stream of one `qwen -p … --output-format stream-json` turn (Qwen Code 0.15): the
@@ -26,14 +33,16 @@ export function parseQwenStream(
     cacheRead,
     cacheWrite: 0,
   };
-  const failed = cc.finalMessage !== null && API_ERROR.test(cc.finalMessage);
-  const texts = cc.claim.texts.filter((t) => !API_ERROR.test(t));
+  // The mark may follow the part of an answer a cut stream gave ("partly[API Error: …]").
+  const failed = cc.finalMessage !== null && cc.finalMessage.includes(API_ERROR);
+  const error = failed ? cc.finalMessage!.slice(cc.finalMessage!.indexOf(API_ERROR)) : cc.error;
+  const texts = cc.claim.texts.map(beforeError).filter((t) => t !== '');
   return {
     running: cc.complete ? running : previous,
     summary: {
       ...cc,
       finalMessage: failed ? null : cc.finalMessage,
-      error: failed ? cc.finalMessage : cc.error,
+      error,
       tokens,
       costUsd: null,
       sessionCostUsd: null,

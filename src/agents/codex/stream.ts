@@ -1,5 +1,17 @@
-import { priceTokens } from './prices.js';
-import { claimPush, jsonObjectLines, TRUNCATED_TYPE, type TurnSummary } from './transcript.js';
+import { priceTokens } from '../prices.js';
+import {
+  claimPush,
+  isObj,
+  jsonObjectLines,
+  MAX_NAMES,
+  NAME_CAP,
+  num,
+  str,
+  TEXT_CAP,
+  TRUNCATED_TYPE,
+  type Obj,
+  type TurnSummary,
+} from '../stream.js';
 
 /** Codex's usage as `turn.completed` reports it: the thread's running totals after a resume. */
 export interface CodexUsage {
@@ -18,16 +30,6 @@ export interface CodexTurn {
   /** The thread's running usage after this turn (unchanged when the turn reported none). */
   readonly usage: CodexUsage;
 }
-
-const TEXT_CAP = 64 * 1024;
-const NAME_CAP = 100;
-const MAX_NAMES = 200;
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : 0);
-const str = (v: unknown, cap: number): string | null =>
-  typeof v === 'string' ? v.slice(0, cap) : null;
 
 /** A turn's tokens from the thread's running totals after it (`now`) and before it. */
 function turnTokens(now: CodexUsage, previous: CodexUsage): TurnSummary['tokens'] {

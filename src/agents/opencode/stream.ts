@@ -1,5 +1,14 @@
-import { isObj, num, str, StreamTally, TEXT_CAP, type Obj } from './stream-tally.js';
-import { jsonObjectLines, TRUNCATED_TYPE, type TurnSummary } from './transcript.js';
+import {
+  isObj,
+  jsonObjectLines,
+  num,
+  str,
+  TEXT_CAP,
+  TRUNCATED_TYPE,
+  type Obj,
+  type TurnSummary,
+} from '../stream.js';
+import { StreamTally } from '../stream-tally.js';
 
 /**
  * Parses the stream of one `opencode run --format json` turn (OpenCode 1.18): one JSON object a

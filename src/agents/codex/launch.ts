@@ -1,8 +1,9 @@
-import type { Bind } from '../runtime/index.js';
-import { PLACEHOLDER_API_KEY } from './claude-code.js';
+import { AGENT_KINDS } from '../../config/agent-kinds.js';
+import type { Bind } from '../../runtime/index.js';
+import { MODEL_ROUTE, PLACEHOLDER_API_KEY, relayed } from '../model-route.js';
 
 /** The npm package of the agent, installed on the host into the agents' cache. */
-export const CODEX_PACKAGE = '@openai/codex';
+export const CODEX_PACKAGE = AGENT_KINDS.codex.package;
 /** The version these adapters were verified with (transcripts in test/fixtures/transcripts). */
 export const CODEX_VERIFIED_VERSION = '0.171.0';
 /** Its launcher under node_modules/.bin (a Node script that picks the platform's binary). */
@@ -24,11 +25,10 @@ export function codexBinaryPath(arch: string = process.arch): string {
 /** Where a run container sees the binary, the relay (both read-only) and the gateway's folder. */
 export const CODEX_CONTAINER = {
   binary: '/opt/evalrig/agent/codex',
-  relay: '/opt/evalrig/relay/model-relay',
-  modelDir: '/run/evalrig-model',
-  modelSocket: '/run/evalrig-model/model.sock',
-  /** The loopback port the relay listens on inside the container (network none). */
-  relayPort: 18080,
+  relay: MODEL_ROUTE.relay,
+  modelDir: MODEL_ROUTE.dir,
+  modelSocket: MODEL_ROUTE.socket,
+  relayPort: MODEL_ROUTE.relayPort,
 } as const;
 
 /** The model provider evalrig declares to Codex (it ignores OPENAI_BASE_URL). */
@@ -91,14 +91,7 @@ export function codexArgv(turn: {
     turn.threadId === null
       ? ['exec', ...common, '--', turn.prompt]
       : ['exec', 'resume', ...common, '--', turn.threadId, turn.prompt];
-  return [
-    CODEX_CONTAINER.relay,
-    String(CODEX_CONTAINER.relayPort),
-    CODEX_CONTAINER.modelSocket,
-    '--',
-    CODEX_CONTAINER.binary,
-    ...exec,
-  ];
+  return relayed([CODEX_CONTAINER.binary, ...exec]);
 }
 
 /** The version `codex --version` answers ("codex-cli 0.171.0"), or null. */

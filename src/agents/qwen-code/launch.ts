@@ -1,14 +1,11 @@
 import path from 'node:path';
-import { newSessionId, PLACEHOLDER_API_KEY } from './claude-code.js';
-import { CODEX_CONTAINER } from './codex.js';
-import { relayed } from './gemini-cli.js';
-import type { AgentInstall } from './install.js';
-import { parseQwenStream, ZERO_TOKENS } from './qwen-transcript.js';
-import { NODE_RUNTIME } from './support.js';
-import type { TurnSummary } from './transcript.js';
+import { AGENT_KINDS } from '../../config/agent-kinds.js';
+import type { AgentInstall } from '../install.js';
+import { MODEL_ROUTE, PLACEHOLDER_API_KEY, relayed } from '../model-route.js';
+import { NODE_RUNTIME } from '../support.js';
 
 /** The npm package of the agent, installed on the host into the agents' cache. */
-export const QWEN_CODE_PACKAGE = '@qwen-code/qwen-code';
+export const QWEN_CODE_PACKAGE = AGENT_KINDS['qwen-code'].package;
 /**
  * The version this adapter was verified with: 0.21 and later need Node 22; 0.15.10 is the
  * line published for Node 20, the runtime evalrig mounts.
@@ -17,7 +14,7 @@ export const QWEN_CODE_VERIFIED_VERSION = '0.15.10';
 /** Its executable under node_modules/.bin (cli.js of a Node bundle). */
 export const QWEN_CODE_BIN = 'qwen';
 /** The model asked for when the eval set names none. */
-export const QWEN_CODE_DEFAULT_MODEL = 'qwen3-coder-plus';
+export const QWEN_CODE_DEFAULT_MODEL = AGENT_KINDS['qwen-code'].defaultModel;
 
 /** Where a run container sees the package folder, its entry, and the settings file. */
 export const QWEN_CODE_CONTAINER = {
@@ -50,7 +47,7 @@ export function qwenCodeEnv(home: string): Record<string, string> {
   return {
     HOME: home,
     OPENAI_API_KEY: PLACEHOLDER_API_KEY,
-    OPENAI_BASE_URL: `http://127.0.0.1:${CODEX_CONTAINER.relayPort}/v1`,
+    OPENAI_BASE_URL: `http://127.0.0.1:${MODEL_ROUTE.relayPort}/v1`,
     QWEN_CODE_SYSTEM_SETTINGS_PATH: QWEN_CODE_CONTAINER.settings,
   };
 }
@@ -75,33 +72,4 @@ export function qwenCodeArgv(turn: {
     ...(turn.extraArgs ?? []),
     ...['-p', turn.prompt],
   ]);
-}
-
-/** One run's Qwen Code session; its running usage carried so each turn holds its own tokens. */
-export class QwenCodeSession {
-  private turns = 0;
-  private running = ZERO_TOKENS;
-
-  constructor(
-    readonly model: string,
-    private readonly extraArgs: readonly string[] = [],
-    readonly id: string = newSessionId(),
-  ) {}
-
-  argv(prompt: string): string[] {
-    return qwenCodeArgv({
-      prompt,
-      model: this.model,
-      sessionId: this.id,
-      resume: this.turns > 0,
-      extraArgs: this.extraArgs,
-    });
-  }
-
-  take(stdout: string): TurnSummary {
-    this.turns++;
-    const { summary, running } = parseQwenStream(stdout, this.running);
-    this.running = running;
-    return summary;
-  }
 }
