@@ -15,6 +15,8 @@ export interface InstructionFile {
   readonly kind: InstructionKind;
   /** The file opens with YAML front matter (`---` … `---`). */
   readonly frontMatter: boolean;
+  /** Every instruction file its condition stages (one may shadow another: AGENTS.md by CLAUDE.md). */
+  readonly staged?: readonly string[];
 }
 
 /** Whether an agent loads a staged file, and what to tell the user about it (null: nothing). */

@@ -54,12 +54,13 @@ export async function stagedInstructions(
   condition: Pick<Condition, 'stage'>,
   agent: AgentLoading | undefined,
 ): Promise<StagedInstruction[]> {
+  const files = [];
+  for (const staged of condition.stage)
+    files.push(...(await instructionFiles(staged.from, staged.to)));
+  // The rule sees every staged path: one file may shadow another (AGENTS.md by CLAUDE.md).
+  const paths = files.map((f) => f.to);
   const found: StagedInstruction[] = [];
-  for (const staged of condition.stage) {
-    for (const file of await instructionFiles(staged.from, staged.to)) {
-      found.push(await describe(file.from, file.to, file.kind, agent));
-    }
-  }
+  for (const file of files) found.push(await describe(file.from, file.to, file.kind, agent, paths));
   return found;
 }
 
@@ -96,10 +97,12 @@ async function describe(
   to: string,
   kind: InstructionKind,
   agent: AgentLoading | undefined,
+  staged: readonly string[],
 ): Promise<StagedInstruction> {
   const text = await head(from);
   const front = frontMatterOf(text);
-  const verdict = agent?.instructions({ path: to, kind, frontMatter: front.frontMatter }) ?? null;
+  const file = { path: to, kind, frontMatter: front.frontMatter, staged };
+  const verdict = agent?.instructions(file) ?? null;
   const id = `${kind}:${to}`;
   const base = {
     id,

@@ -13,6 +13,12 @@ export const CLAUDE_CODE_INSTRUCTIONS: InstructionRule = withNearMisses('Claude 
   const other = othersFile(f, 'Claude Code', ['CLAUDE.md', 'AGENTS.md']);
   if (other) return other;
   if (f.kind === 'instructions') {
+    const claudeMd = (f.staged ?? []).some((p) => p === 'CLAUDE.md' || p === '.claude/CLAUDE.md');
+    if (f.path === 'AGENTS.md' && claudeMd) {
+      return not(
+        'Claude Code reads AGENTS.md only where there is no CLAUDE.md, and one is staged too',
+      );
+    }
     if (['CLAUDE.md', '.claude/CLAUDE.md', 'AGENTS.md'].includes(f.path)) return loads;
     if (f.path.endsWith('CLAUDE.md')) {
       return {

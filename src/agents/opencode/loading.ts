@@ -18,6 +18,10 @@ export const OPENCODE_INSTRUCTIONS: InstructionRule = withNearMisses('OpenCode',
   if (other) return other;
   if (f.kind === 'instructions') {
     if (f.path === 'AGENTS.md') return loads;
+    if (f.path === 'CLAUDE.md' && (f.staged ?? []).includes('AGENTS.md'))
+      return not(
+        'OpenCode reads CLAUDE.md only where there is no AGENTS.md, and one is staged too',
+      );
     if (f.path === 'CLAUDE.md')
       return { loads: true, note: 'OpenCode reads CLAUDE.md only when there is no AGENTS.md' };
     return not('OpenCode reads AGENTS.md (else CLAUDE.md) at the work tree root only');
