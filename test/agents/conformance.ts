@@ -12,6 +12,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import type { RunRecord, StopRecord } from '../../src/artifacts/index.js';
+import type { BenchmarkFile } from '../../src/report/index.js';
 import type { ModelCall } from '../../src/flight/index.js';
 import type { StandInRequest } from '../../src/model-stand-in/index.js';
 import { readJson, readJsonLines } from '../support/campaign.js';
@@ -235,11 +236,27 @@ export function agentConformance(p: AgentProfile): void {
       expect(await everythingWritten(ws.outDir)).to.not.contain(E2E_KEY);
     });
 
-    it("the report's first lines say which conditions compared nothing", async () => {
+    it('the report says first, above the verdict, which conditions compared nothing', async () => {
       const md = await readFile(path.join(ws.outDir, 'report.md'), 'utf8');
       const head = md.split('\n').slice(0, 12).join('\n');
-      expect(head).to.match(/near_miss: the staged .* reached the model in 0\/1 runs/u);
+      const nearMiss =
+        /near_miss: the staged .* reached the model in 0\/1 runs: nothing was compared/u;
+      expect(head).to.match(nearMiss);
       expect(head).to.match(/echo: the staged .* reached the model in 0\/1 runs/u);
+      const html = await readFile(path.join(ws.outDir, 'report.html'), 'utf8');
+      const at = html.indexOf('id="treatment"');
+      expect(at).to.be.greaterThan(0).and.below(html.indexOf('id="verdict"'));
+      expect(html).to.match(nearMiss);
+      const bench = await readJson<BenchmarkFile>(path.join(ws.outDir, 'benchmark.json'));
+      const warned = (bench.treatment_warnings ?? []).map((w) => [w.condition, w.reached, w.runs]);
+      expect(warned).to.deep.include.members([
+        ['near_miss', 0, 1],
+        ['echo', 0, 1],
+      ]);
+      const reached = new Map(
+        bench.conditions.map((c) => [c.condition, c.measures.condition_reached]),
+      );
+      expect(reached.get('loaded')).to.deep.include({ rate: 1, n: 1 });
     });
   });
 }

@@ -19,7 +19,7 @@ import {
 } from '../../src/agents/index.js';
 import type { ConditionsFile } from '../../src/artifacts/index.js';
 import type { ModelCall } from '../../src/gateway/index.js';
-import type { ModelScript } from '../../src/model-stand-in/index.js';
+import { loadModelScript, type ModelScript } from '../../src/model-stand-in/index.js';
 import {
   adapterCampaign,
   expectAgentRecorded,
@@ -46,6 +46,8 @@ interface Case {
   session(line: Record<string, unknown>): unknown;
   /** How the refused turn fails: the run's error. */
   readonly refused: RegExp;
+  /** The example's model script the nominal run plays as shipped, when the toy's cannot be. */
+  readonly example?: string;
 }
 
 const CASES: readonly Case[] = [
@@ -57,6 +59,7 @@ const CASES: readonly Case[] = [
     shell: { name: 'run_shell_command', field: 'command' },
     more: { description: 'Run the step.' },
     apiPath: '/v1beta/models/gemini-2.5-pro:streamGenerateContent',
+    example: 'examples/gemini-cli/model/session.json',
     session: (l) => (l.type === 'init' ? l.session_id : undefined),
     // Checked with 0.61.0: a `result` with status error and the API's body, then a non-zero exit.
     refused: /^turn 1: the agent exited \d+ \(.*the stand-in refuses this request/u,
@@ -89,17 +92,6 @@ const CASES: readonly Case[] = [
 ];
 
 /**
- * Where the workflow's stop kind is written, without command substitution: Gemini CLI refuses
- * a command holding `$(…)` (for its own safety), which the toy's lines use.
- */
-function withoutSubstitution(command: string): string {
-  return command.replace(
-    /mkdir -p "\$\(git rev-parse --git-dir\)\/evalrig-agent" && echo (\S+) > "\$\(git rev-parse --git-dir\)\/evalrig-agent\/stop-kind"/u,
-    "git rev-parse --git-dir | xargs -I{} sh -c 'mkdir -p {}/evalrig-agent && echo $1 > {}/evalrig-agent/stop-kind'",
-  );
-}
-
-/**
  * A refusal no agent takes for a full context: "prompt is too long" makes OpenCode and Qwen
  * Code compact the conversation and ask again.
  */
@@ -107,8 +99,13 @@ const REFUSED: ModelScript = {
   responses: [{ error: { status: 400, message: 'the stand-in refuses this request' } }],
 };
 
-/** The toy's workflow with the fields this agent's shell tool requires added to each call. */
-function scriptFor(c: Case): ModelScript {
+/**
+ * The nominal run's model: the agent's example as shipped where the workflow cannot be written
+ * the toy's way (Gemini CLI refuses a command holding `$(…)`: examples/gemini-cli writes the
+ * stop kind without one), else the toy's workflow with the fields its shell tool requires.
+ */
+async function scriptFor(c: Case): Promise<ModelScript> {
+  if (c.example) return loadModelScript(c.example);
   const script = pullRequestScript(c.shell);
   return {
     responses: script.responses.map((r) =>
@@ -120,11 +117,7 @@ function scriptFor(c: Case): ModelScript {
                 ? {
                     tool_use: {
                       ...b.tool_use,
-                      input: {
-                        ...b.tool_use.input,
-                        command: withoutSubstitution(String(b.tool_use.input.command)),
-                        ...c.more,
-                      },
+                      input: { ...b.tool_use.input, ...c.more },
                     },
                   }
                 : b,
@@ -141,7 +134,7 @@ for (const c of CASES) {
     const campaign = adapterCampaign({
       agent: { type: c.type, version: c.version, model_name: c.model },
       shell: c.shell,
-      script: scriptFor(c),
+      script: () => scriptFor(c),
       // The nominal run's model is a "real" upstream at a URL: the gateway adds the key.
       upstream: { keyEnv: E2E_KEY_ENV, key: E2E_KEY },
       jobs: 2,
@@ -159,7 +152,9 @@ for (const c of CASES) {
       };
       expect(await sessionOf(1)).to.be.a('string');
       expect(await sessionOf(2)).to.equal(await sessionOf(1));
-      await expectPullRequestMeasured(campaign);
+      const [planning, execution] = await expectPullRequestMeasured(campaign);
+      // Every command the model asked for ran: none was refused by the agent's own policy.
+      for (const stop of [planning, execution]) expect(stop.agent!.tool_calls.refused).to.equal(0);
     });
 
     it('takes its figures from the gateway: four calls on its API path, requests, tool calls, tokens', async () => {

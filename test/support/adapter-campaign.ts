@@ -109,8 +109,8 @@ export interface AdapterCampaignOptions {
   /** The eval set's `agent`. */
   readonly agent: Record<string, unknown>;
   readonly shell: ShellTool;
-  /** The nominal run's script (default: {@link pullRequestScript} of `shell`). */
-  readonly script?: ModelScript;
+  /** The nominal run's script, or how to read it (default: {@link pullRequestScript} of `shell`). */
+  readonly script?: ModelScript | (() => Promise<ModelScript>);
   /** The refused run's script (default {@link REFUSED_SCRIPT}). */
   readonly refused?: ModelScript;
   /** The eval set's resources (default the toy's). */
@@ -165,7 +165,8 @@ export function adapterCampaign(options: AdapterCampaignOptions): AdapterCampaig
   before(requireDocker);
   before(async () => {
     const up = options.upstream;
-    const nominal = options.script ?? pullRequestScript(options.shell);
+    const given = typeof options.script === 'function' ? await options.script() : options.script;
+    const nominal = given ?? pullRequestScript(options.shell);
     if (up)
       upstream = await startModelStandIn({ script: up.script ?? nominal, listen: { port: 0 } });
     ws = await makeToyWorkspace({
