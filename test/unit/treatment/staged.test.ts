@@ -174,3 +174,91 @@ describe('treatment: what a condition stages, what its agent loads, what reached
     ]);
   });
 });
+
+describe("treatment: each agent's listing of a skill, its near misses, what cannot be decided", () => {
+  let dir: string;
+  const ESCAPED =
+    '---\nname: tdd\ndescription: "Use when \\"red\\" <tests> & \\u2713 pass"\n---\nBody.\n';
+  before(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'evalrig-listing-'));
+    await writeFile(path.join(dir, 'escaped.md'), ESCAPED);
+    await writeFile(path.join(dir, 'empty.md'), '\n\n');
+    await writeFile(
+      path.join(dir, 'folded.md'),
+      '---\nname: f\ndescription: >\n  Folded\n  text.\n---\n',
+    );
+    await writeFile(path.join(dir, 'rules.md'), 'Use tabs.\n');
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+  const stage = (from: string, to: string) => ({ stage: [{ from: path.join(dir, from), to }] });
+
+  it('looks for a skill as its agent lists it: escapes undone, then written its way', async () => {
+    const needle = async (type: keyof typeof AGENT_ADAPTERS, to: string) =>
+      (await stagedInstructions(stage('escaped.md', to), AGENT_ADAPTERS[type]))[0]!.needle!.all[0];
+    expect(await needle('claude-code', '.claude/skills/tdd/SKILL.md')).to.equal(
+      '- tdd: Use when "red" &lt;tests&gt; & \u2713 pass',
+    );
+    expect(await needle('codex', '.agents/skills/tdd/SKILL.md')).to.equal(
+      '- tdd: Use when "red" <tests> & \u2713 pass',
+    );
+    expect(await needle('gemini-cli', '.gemini/skills/tdd/SKILL.md')).to.equal(
+      '<name>tdd</name><description>Use when "red" <tests> & \u2713 pass',
+    );
+    // Qwen Code reads the description its own way (\u2713 kept) and escapes every entity.
+    expect(await needle('qwen-code', '.qwen/skills/tdd/SKILL.md')).to.equal(
+      '<name>tdd</name><description>Use when &quot;red&quot; &lt;tests&gt; &amp; \\u2713 pass',
+    );
+  });
+
+  it('watches near-missed names and says which file is meant', async () => {
+    const [agent] = await stagedInstructions(stage('rules.md', 'AGENT.md'), AGENT_ADAPTERS.codex);
+    expect(agent).to.deep.include({ kind: 'instructions', path: 'AGENT.md', loads: false });
+    expect(agent!.note).to.match(/^Codex reads AGENTS\.md, not AGENT\.md/u);
+    const [lower] = await stagedInstructions(
+      stage('rules.md', 'claude.md'),
+      AGENT_ADAPTERS['claude-code'],
+    );
+    expect(lower).to.deep.include({ loads: false });
+    const [gemini] = await stagedInstructions(
+      stage('rules.md', 'AGENT.md'),
+      AGENT_ADAPTERS['gemini-cli'],
+    );
+    expect(gemini!.note).to.match(/^Gemini CLI reads no AGENT\.md; not even as AGENTS\.md/u);
+  });
+
+  it('one staged file shadows another: AGENTS.md beside a CLAUDE.md for Claude Code', async () => {
+    const staged = await stagedInstructions(
+      {
+        stage: [
+          { from: path.join(dir, 'rules.md'), to: 'CLAUDE.md' },
+          { from: path.join(dir, 'rules.md'), to: 'AGENTS.md' },
+        ],
+      },
+      AGENT_ADAPTERS['claude-code'],
+    );
+    expect(staged.map((s) => [s.path, s.loads])).to.deep.equal([
+      ['CLAUDE.md', true],
+      ['AGENTS.md', false],
+    ]);
+  });
+
+  it('what has nothing to look for is undecided, never reached', async () => {
+    const [empty] = await stagedInstructions(
+      stage('empty.md', 'CLAUDE.md'),
+      AGENT_ADAPTERS['claude-code'],
+    );
+    expect(empty).to.deep.include({ needle: null, undecided: 'the file has no text to look for' });
+    // Qwen Code's own reader takes no block value for a description.
+    const [folded] = await stagedInstructions(
+      stage('folded.md', '.qwen/skills/f/SKILL.md'),
+      AGENT_ADAPTERS['qwen-code'],
+    );
+    expect(folded!.needle).to.equal(null);
+    const seen = { needles: [], unsearched: null, used: new Map() };
+    expect(runTreatment([empty!], seen, null)).to.deep.include({ reached: null });
+    expect(runTreatment([empty!], seen, null).staged[0]).to.deep.include({
+      reached: null,
+      undecided: 'the file has no text to look for',
+    });
+  });
+});
