@@ -30,6 +30,8 @@ export const OPENCODE_PROFILE: AgentProfile = {
   ],
   echoed: 'GEMINI.md',
   faults: usualFaults(shell, 'echo ok'),
+  // Two runs at once: 512 MB is too little for it (exit 137 under load).
+  resources: { memory: '1g', cpus: 1, pids: 256 },
 };
 
 agentConformance(OPENCODE_PROFILE);

@@ -15,7 +15,7 @@ export interface TruthFigures {
   readonly outputTokens: number;
   /** Tool calls of the whole answers. */
   readonly toolCalls: number;
-  /** The last text of the last whole answer. */
+  /** The last text of the last whole answer that has text. */
   readonly finalMessage: string | null;
 }
 
@@ -40,7 +40,8 @@ export function truthOf(
   // A failure counts as a retry when another request followed it in the turn.
   const endedFailing = served.length > 0 && !whole.includes(served.at(-1) as ScriptMessage);
   const texts = (m: ScriptMessage) => m.content.flatMap((b) => ('text' in b ? [b.text] : []));
-  const last = whole.at(-1);
+  // The model's last text in the turn: from the last answer that has any.
+  const last = [...whole].reverse().find((m) => texts(m).length > 0);
   return {
     modelRequests: whole.length,
     retries: served.length - whole.length - (endedFailing ? 1 : 0),
