@@ -143,12 +143,16 @@ export interface BenchmarkFile {
     text: string;
   }[];
   /**
-   * Conditions whose staged instructions (a skill, CLAUDE.md, AGENTS.md) did not reach the model in every run, as the model gateway saw: those runs compared nothing. Said first in the reports.
+   * Conditions whose staged instructions (a skill, CLAUDE.md, AGENTS.md) did not reach the model in every run, as the model gateway saw: those runs compared nothing. A run that cannot be decided is counted undecided, neither reached nor missed. Said first in the reports.
    */
   treatment_warnings?: {
     condition: string;
     reached: number;
     runs: number;
+    /**
+     * Runs whose treatment check could not be decided (run.json's treatment.reached null).
+     */
+    undecided?: number;
     missed: {
       kind: 'skill' | 'instructions';
       path: string;
@@ -156,6 +160,11 @@ export interface BenchmarkFile {
       reached: number;
       runs: number;
       loads: boolean | null;
+      undecided?: number;
+      /**
+       * Why its first undecided run could not be decided.
+       */
+      undecided_reason?: string;
     }[];
     text: string;
   }[];
