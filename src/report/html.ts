@@ -18,6 +18,7 @@ import {
 } from './format.js';
 import { esc } from './format.js';
 import { gradingHtml } from './grading-render.js';
+import { treatmentHtml } from './treatment-render.js';
 import { codebaseLine, HOST_LOCAL_NOTE, ReportStructureError } from './markdown.js';
 import type { NumberStats, RateStats } from './stats.js';
 import type { RunTimeline, StopLine } from './timeline.js';
@@ -87,17 +88,6 @@ export function conditionColour(b: BenchmarkFile, condition: string): string {
 
 function legend(b: BenchmarkFile): string {
   return `<div class="legend">${b.conditions.map((c) => `<span data-condition="${esc(c.condition)}"><span class="swatch" style="background:${conditionColour(b, c.condition)}"></span>${esc(c.condition)}</span>`).join('')}</div>`;
-}
-
-/** Before the verdict: conditions whose staged instructions did not reach the model in every run. */
-function treatmentSection(b: BenchmarkFile): string {
-  const warnings = b.treatment_warnings ?? [];
-  if (warnings.length === 0) return '';
-  const lines = warnings.map(
-    (w) =>
-      `<p class="note treatment-warning" data-condition="${esc(w.condition)}"><strong>⚠ ${esc(w.text)}.</strong></p>`,
-  );
-  return `<section id="treatment">${lines.join('')}</section>`;
 }
 
 /** The answer first: what differs, how sure, and where the runs are too few. */
@@ -514,7 +504,7 @@ export function renderHtml(
 <body>
 <h1>evalrig report: ${esc(b.campaign)}</h1>
 <p class="lead">${b.runs.total} runs, baseline condition <b>${esc(b.baseline_condition)}</b>, generated ${esc(b.generated_at)}. Rates over the runs where the measure is known, with Wilson 95% intervals; failed runs count in the status only.</p>
-${treatmentSection(b)}${verdictSection(b)}${accountSection(b)}
+${treatmentHtml(b)}${verdictSection(b)}${accountSection(b)}
 <section id="per-condition"><h2>Per condition</h2>${conditionTable(b)}</section>
 <section id="charts"><h2>Measures</h2>${charts(b)}</section>
 <section id="comparisons"><h2>Comparisons</h2>${comparisons(b)}</section>

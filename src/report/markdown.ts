@@ -6,6 +6,7 @@ import { AGENT_MEASURES, messageCheckNames, type CodebaseEntry } from './benchma
 import type { BenchmarkFile } from './benchmark-file.js';
 import { serviceRows } from './services.js';
 import { gradingMarkdown } from './grading-render.js';
+import { treatmentMarkdown } from './treatment-render.js';
 import {
   AGENT_LABELS,
   formatDifference,
@@ -121,7 +122,7 @@ export function renderReportMd(b: BenchmarkFile): string {
   const parts = [
     `# Report: ${b.campaign}`,
     '',
-    ...treatmentLines(b),
+    ...treatmentMarkdown(b),
     ...verdictLines(b),
     ...(b.account ? [...accountLines(b.account).map((l) => `- ${l}`), ''] : []),
     `${b.runs.total} runs${b.runs.without_record ? ` (${b.runs.without_record} more without a record yet)` : ''}; baseline condition \`${b.baseline_condition}\`. Rates: successes over runs where the measure is known, with a Wilson 95% interval; numbers: mean ± sample stddev (min–max, n). Agent numbers (tokens, cost, tool calls) come from each run's agent totals; runs of a command agent have none (n/a, n 0). Failed runs count in the status only. Provenance: BASELINE.md.`,
@@ -243,14 +244,6 @@ function perEvalLines(b: BenchmarkFile): string[] {
 }
 
 const NO_RUNS = { rate: null, successes: 0, n: 0, ci95: null } as const;
-
-/**
- * Before any verdict: the conditions whose staged instructions never (or not always) reached
- * the model, since what their runs measured is not the condition.
- */
-function treatmentLines(b: BenchmarkFile): string[] {
-  return (b.treatment_warnings ?? []).flatMap((w) => [`> ⚠ **${w.text}.**`, '']);
-}
 
 /**
  * The answer first: a verdict line per rate that differs from the baseline,

@@ -1,31 +1,14 @@
 import type { DeepReadonly, RunRecord } from '../artifacts/index.js';
 import type * as Benchmark from '../artifacts/schemas/benchmark.js';
+import { inConditionOrder } from './order.js';
+import type { ConditionCount, StagedCount } from './treatment-counts.js';
+import { summaryOf, type TreatmentSummary } from './treatment-summary.js';
+import { UseSplitAccumulator, type SplitRun } from './treatment-split.js';
 
 /** A condition whose staged instructions did not reach the model in every run (benchmark.json's `treatment_warnings`). */
 export type TreatmentWarning = NonNullable<
   DeepReadonly<Benchmark.BenchmarkFile['treatment_warnings']>
 >[number];
-
-/** One staged file of a condition, counted over its runs. */
-export interface StagedCount {
-  kind: 'skill' | 'instructions';
-  path: string;
-  name: string | null;
-  loads: boolean | null;
-  runs: number;
-  reached: number;
-  undecided: number;
-  /** Why the first undecided run could not be decided. */
-  reason: string | null;
-}
-
-/** One condition's runs that staged something. */
-export interface ConditionCount {
-  runs: number;
-  reached: number;
-  undecided: number;
-  staged: Map<string, StagedCount>;
-}
 
 /** A condition stages at most this many files we keep counts for: the rest are not listed. */
 const MAX_STAGED = 100;
@@ -38,9 +21,14 @@ const MAX_STAGED = 100;
  * the warning says so, with why.
  */
 export class TreatmentAccumulator {
-  protected readonly byCondition = new Map<string, ConditionCount>();
+  private readonly byCondition = new Map<string, ConditionCount>();
+  private readonly split = new UseSplitAccumulator();
 
-  add(record: Pick<RunRecord, 'condition' | 'status' | 'treatment'>): void {
+  /** `order`: the conditions as conditions.json lists them, which the report keeps. */
+  constructor(private readonly order: readonly string[] = []) {}
+
+  add(record: SplitRun): void {
+    this.split.add(record);
     const t = record.treatment;
     // Nothing staged leaves reached null too: there is nothing to decide.
     if (record.status === 'failed' || !t || t.staged.length === 0) return;
@@ -48,11 +36,15 @@ export class TreatmentAccumulator {
     if (!c)
       this.byCondition.set(
         record.condition,
-        (c = { runs: 0, reached: 0, undecided: 0, staged: new Map() }),
+        (c = { runs: 0, reached: 0, undecided: 0, used: 0, useKnown: 0, staged: new Map() }),
       );
     c.runs++;
     if (t.reached === true) c.reached++;
     if (t.reached === null) c.undecided++;
+    if (typeof t.used === 'boolean') {
+      c.useKnown++;
+      if (t.used) c.used++;
+    }
     for (const s of t.staged) {
       const e = stagedEntry(c, s);
       if (!e) continue;
@@ -62,12 +54,21 @@ export class TreatmentAccumulator {
         e.undecided++;
         e.reason ??= s.undecided ?? 'no reason recorded';
       }
+      if (s.used !== undefined) {
+        e.useKnown++;
+        if (s.used) e.used++;
+      }
     }
+  }
+
+  /** Per condition that stages something: loaded, undecided and used, with the split by use. */
+  summary(): TreatmentSummary[] {
+    return this.ordered().map(([condition, c]) => summaryOf(condition, c, this.split));
   }
 
   warnings(): TreatmentWarning[] {
     const out: TreatmentWarning[] = [];
-    for (const [condition, c] of this.byCondition) {
+    for (const [condition, c] of this.ordered()) {
       if (c.reached === c.runs) continue;
       const entries = [...c.staged.values()];
       const missed = entries.filter((e) => e.reached < e.runs);
@@ -81,6 +82,10 @@ export class TreatmentAccumulator {
       });
     }
     return out;
+  }
+
+  private ordered(): Array<[string, ConditionCount]> {
+    return inConditionOrder(this.byCondition, this.order);
   }
 }
 
@@ -99,6 +104,8 @@ function stagedEntry(
       reached: 0,
       undecided: 0,
       reason: null,
+      used: 0,
+      useKnown: 0,
     };
     c.staged.set(s.path, e);
   }

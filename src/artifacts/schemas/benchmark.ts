@@ -169,6 +169,10 @@ export interface BenchmarkFile {
     text: string;
   }[];
   /**
+   * Per condition that stages a skill or an instructions file, over its runs (failed runs left out): in how many each staged file reached the model (loaded), could not be decided, and, a skill, was used by the model. Loaded is not used. Observational: never a verdict.
+   */
+  treatment?: TreatmentSummary[];
+  /**
    * Comparisons whose runs are too few: the smallest difference Fisher's test detects with 80% power at p < 0.05, at a baseline rate of 0%, of 50%, and at the hardest baseline of the grid.
    */
   power_warnings?: {
@@ -481,4 +485,54 @@ export interface AgentDifferences {
   tool_calls: NumberDifference;
   tool_calls_failed: NumberDifference;
   model_requests: NumberDifference;
+}
+export interface TreatmentSummary {
+  condition: string;
+  runs: number;
+  /**
+   * Runs where every staged file reached the model.
+   */
+  loaded: number;
+  /**
+   * Runs whose treatment check could not be decided.
+   */
+  undecided: number;
+  /**
+   * Runs where the model used a staged skill; null when the condition stages no skill.
+   */
+  used: number | null;
+  /**
+   * Runs whose record says whether a skill was used (records of older versions do not).
+   */
+  use_known: number;
+  staged: {
+    kind: 'skill' | 'instructions';
+    path: string;
+    name: string | null;
+    loads: boolean | null;
+    runs: number;
+    loaded: number;
+    undecided: number;
+    used: number | null;
+    use_known: number;
+  }[];
+  /**
+   * When a skill was used in some runs and not in others: the two sets of runs on each rate both have values of. Observational (the runs chose themselves): never a verdict.
+   */
+  by_use?: {
+    skills: string[];
+    used: UseGroup;
+    not_used: UseGroup;
+    text: string;
+  };
+  text: string;
+}
+export interface UseGroup {
+  runs: number;
+  measures: {
+    [k: string]: Rate;
+  };
+  message_checks: {
+    [k: string]: Rate;
+  };
 }

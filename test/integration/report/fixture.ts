@@ -35,6 +35,8 @@ export interface RunPlan {
   readonly agent?: AgentPlan;
   /** What the agent says last at every stop (default: the adapter's "turn N done", else "done"). */
   readonly message?: string;
+  /** The treatment check the run recorded (run.json's treatment), when its condition staged something. */
+  readonly treatment?: RunRecord['treatment'];
 }
 
 /** What an adapter agent spent over a run (run.json's agent.totals). */
@@ -347,6 +349,7 @@ async function writeRun(
     diff,
     checks,
     message_checks: runMessageChecks(BUILTIN_MESSAGE_CHECKS, stops),
+    ...(plan.treatment ? { treatment: plan.treatment } : {}),
     ...(plan.agent
       ? {
           agent: {
@@ -375,6 +378,8 @@ async function writeRun(
       stoppedAtHandOver,
       status: plan.status,
       allCalls: stops.flatMap((s) => s.calls),
+      conditionReached: plan.treatment?.reached ?? null,
+      skillUsed: plan.treatment?.used ?? null,
     }),
   };
   await writeArtifact('run', path.join(dir, 'run.json'), record);
