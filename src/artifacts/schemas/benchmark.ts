@@ -173,6 +173,29 @@ export interface BenchmarkFile {
    */
   treatment?: TreatmentSummary[];
   /**
+   * Conditions whose agent refused tool calls (its own policy blocked them): what the agent was asked to do did not happen there. Said first in the reports.
+   */
+  refusal_warnings?: {
+    condition: string;
+    /**
+     * Tool calls refused over the condition's runs.
+     */
+    refused: number;
+    runs_with_refusals: number;
+    /**
+     * The condition's runs whose agent record counts refusals (failed runs left out).
+     */
+    runs: number;
+    /**
+     * The refused tools by name, most refused first (at most 10).
+     */
+    tools: {
+      name: string;
+      refused: number;
+    }[];
+    text: string;
+  }[];
+  /**
    * Comparisons whose runs are too few: the smallest difference Fisher's test detects with 80% power at p < 0.05, at a baseline rate of 0%, of 50%, and at the hardest baseline of the grid.
    */
   power_warnings?: {
@@ -444,7 +467,7 @@ export interface Number {
   n: number;
 }
 /**
- * An adapter agent's totals per run (run.json agent.totals) as numbers over the runs: tokens, cost in USD, tool calls, failed tool calls, model requests. Runs without an agent record (a command agent) are not counted: n 0, values null.
+ * An adapter agent's totals per run (run.json agent.totals) as numbers over the runs: tokens, cost in USD, tool calls, failed and refused tool calls, model requests. Runs without an agent record (a command agent) are not counted: n 0, values null.
  */
 export interface AgentMeasures {
   tokens_in: Number;
@@ -454,7 +477,18 @@ export interface AgentMeasures {
   cost_usd: Number;
   tool_calls: Number;
   tool_calls_failed: Number;
+  tool_calls_refused?: Number1;
   model_requests: Number;
+}
+/**
+ * Mean, sample standard deviation (null below two values), min and max over the runs.
+ */
+export interface Number1 {
+  mean: number | null;
+  stddev: number | null;
+  min: number | null;
+  max: number | null;
+  n: number;
 }
 export interface RateDifference {
   kind: 'rate';
@@ -484,6 +518,7 @@ export interface AgentDifferences {
   cost_usd: NumberDifference;
   tool_calls: NumberDifference;
   tool_calls_failed: NumberDifference;
+  tool_calls_refused?: NumberDifference;
   model_requests: NumberDifference;
 }
 export interface TreatmentSummary {
