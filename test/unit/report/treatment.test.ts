@@ -59,3 +59,70 @@ describe('report: the treatment warnings, undecided runs apart', () => {
     expect(acc.warnings()).to.deep.equal([]);
   });
 });
+
+describe('report: each condition loaded, used, and its runs split by use', () => {
+  const used = (u: boolean | undefined): Treatment => ({
+    staged: [{ ...SKILL, ...(u === undefined ? {} : { used: u, first_use_call: u ? 2 : null }) }],
+    reached: true,
+    ...(u === undefined ? {} : { used: u }),
+  });
+  const measures = (checks: boolean) =>
+    ({
+      checks_passed: checks,
+      record_tampered: false,
+      pr_draft_at_hand_over: null,
+    }) as RunRecord['measures'];
+
+  it('counts use only where the record says it, and splits only when some runs used the skill and some did not', () => {
+    const acc = new TreatmentAccumulator(['b', 'a']);
+    for (const [u, checks] of [
+      [true, true],
+      [false, false],
+      [undefined, true],
+    ] as const)
+      acc.add({
+        condition: 'a',
+        status: 'completed',
+        treatment: used(u),
+        measures: measures(checks),
+      });
+    acc.add({
+      condition: 'b',
+      status: 'completed',
+      treatment: used(true),
+      measures: measures(true),
+    });
+    const [b, a] = acc.summary();
+    expect(b!.text).to.equal('b: the staged skill x loaded in 1/1 runs, used in 1/1');
+    expect(b!.by_use).to.equal(undefined);
+    expect(a!.text).to.equal(
+      'a: the staged skill x loaded in 3/3 runs, used in 1/2 (not recorded in 1)',
+    );
+    expect(a!).to.deep.include({ used: 1, use_known: 2 });
+    expect(a!.by_use!.text).to.equal(
+      'a, runs that used x vs runs that did not: checks passed 1/1 vs 0/1; record tampered with (gh record or stream) 0/1 vs 0/1 (observational: not randomized)',
+    );
+    expect(Object.keys(a!.by_use!.used.measures)).to.deep.equal([
+      'checks_passed',
+      'record_tampered',
+    ]);
+  });
+
+  it('an instructions file is loaded only: no use, no split', () => {
+    const acc = new TreatmentAccumulator();
+    const file = { kind: 'instructions' as const, path: 'GEMINI.md', name: null, loads: true };
+    acc.add({
+      condition: 'c',
+      status: 'completed',
+      treatment: { staged: [{ ...file, reached: true, first_call: 1 }], reached: true, used: null },
+      measures: measures(true),
+    });
+    const [c] = acc.summary();
+    expect(c).to.deep.include({
+      used: null,
+      use_known: 0,
+      text: 'c: the staged GEMINI.md loaded in 1/1 runs',
+    });
+    expect(c!.staged[0]).to.deep.include({ used: null, loaded: 1 });
+  });
+});
