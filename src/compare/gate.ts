@@ -38,6 +38,7 @@ export const MEASURE_DIRECTIONS: Readonly<Record<string, Better>> = {
   'agent.cost_usd': 'lower',
   'agent.tool_calls': 'lower',
   'agent.tool_calls_failed': 'lower',
+  'agent.tool_calls_refused': 'lower',
   'agent.model_requests': 'lower',
   'grading.all_passed': 'higher',
   'grading.expectations': 'higher',

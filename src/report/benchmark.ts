@@ -27,6 +27,7 @@ export const AGENT_MEASURES = [
   'cost_usd',
   'tool_calls',
   'tool_calls_failed',
+  'tool_calls_refused',
   'model_requests',
 ] as const;
 
@@ -44,12 +45,27 @@ export function agentValues(agent: RunRecord['agent']): Record<AgentMeasure, num
     cost_usd: t.cost_usd,
     tool_calls: t.tool_calls,
     tool_calls_failed: t.tool_calls_failed,
+    // Versions before refusals were counted did not record them: unknown, never 0.
+    tool_calls_refused: t.tool_calls_refused ?? null,
     model_requests: t.model_requests,
   };
 }
 
 /** The agent measures of a group of runs. */
 export type AgentStats = DeepReadonly<Benchmark.AgentMeasures>;
+
+/** No run measured it: what a measure an older benchmark.json lacks reads as. */
+const NO_NUMBER: NumberStats = { mean: null, stddev: null, min: null, max: null, n: 0 };
+
+/** A group's agent measure; one added since its file was written is unknown (n 0), never 0. */
+export function agentStat(agent: AgentStats, m: AgentMeasure): NumberStats {
+  return agent[m] ?? NO_NUMBER;
+}
+
+/** A comparison's agent difference; one its file lacks is unknown. */
+export function agentDifference(agent: Comparison['agent'], m: AgentMeasure): NumberDifference {
+  return agent[m] ?? { kind: 'number', baseline: null, other: null, difference: null };
+}
 
 /** Runs by how they ended. */
 export type StatusCounts = DeepReadonly<Benchmark.Status>;
@@ -176,7 +192,10 @@ export function compare(
   }
   const agent = {} as Record<AgentMeasure, NumberDifference>;
   for (const name of AGENT_MEASURES) {
-    agent[name] = numberDifference(baseGroup.agent[name], otherGroup.agent[name]);
+    agent[name] = numberDifference(
+      agentStat(baseGroup.agent, name),
+      agentStat(otherGroup.agent, name),
+    );
   }
   return {
     baseline: baselineName,

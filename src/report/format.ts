@@ -29,6 +29,7 @@ export const AGENT_LABELS: Record<AgentMeasure, string> = {
   cost_usd: 'agent cost (USD)',
   tool_calls: 'agent tool calls',
   tool_calls_failed: 'agent failed tool calls',
+  tool_calls_refused: 'agent tool calls refused by the agent',
   model_requests: 'agent model requests',
 };
 

@@ -1,7 +1,13 @@
 import type { AgentIdentity } from '../artifacts/index.js';
 import { accountLines } from './account.js';
 import { NUMBER_MEASURES, RATE_MEASURES, type NumberMeasure } from '../measure/index.js';
-import { AGENT_MEASURES, messageCheckNames, type AgentMeasure } from './benchmark.js';
+import {
+  AGENT_MEASURES,
+  agentDifference,
+  agentStat,
+  messageCheckNames,
+  type AgentMeasure,
+} from './benchmark.js';
 import type { BenchmarkFile } from './benchmark-file.js';
 import {
   AGENT_LABELS,
@@ -18,6 +24,7 @@ import {
 } from './format.js';
 import { esc } from './format.js';
 import { gradingHtml } from './grading-render.js';
+import { firstLinesHtml } from './first-lines.js';
 import { codebaseLine, HOST_LOCAL_NOTE, ReportStructureError } from './markdown.js';
 import type { NumberStats, RateStats } from './stats.js';
 import type { RunTimeline, StopLine } from './timeline.js';
@@ -89,17 +96,6 @@ function legend(b: BenchmarkFile): string {
   return `<div class="legend">${b.conditions.map((c) => `<span data-condition="${esc(c.condition)}"><span class="swatch" style="background:${conditionColour(b, c.condition)}"></span>${esc(c.condition)}</span>`).join('')}</div>`;
 }
 
-/** Before the verdict: conditions whose staged instructions did not reach the model in every run. */
-function treatmentSection(b: BenchmarkFile): string {
-  const warnings = b.treatment_warnings ?? [];
-  if (warnings.length === 0) return '';
-  const lines = warnings.map(
-    (w) =>
-      `<p class="note treatment-warning" data-condition="${esc(w.condition)}"><strong>⚠ ${esc(w.text)}.</strong></p>`,
-  );
-  return `<section id="treatment">${lines.join('')}</section>`;
-}
-
 /** The answer first: what differs, how sure, and where the runs are too few. */
 function verdictSection(b: BenchmarkFile): string {
   const lines = (b.verdicts ?? []).map(
@@ -169,7 +165,7 @@ function conditionTable(b: BenchmarkFile): string {
     ...agentRow(b),
     ...AGENT_MEASURES.map(
       (m) =>
-        `<tr><th>${esc(AGENT_LABELS[m])}</th>${conds.map((c) => numberCell(c.condition, `agent.${m}`, c.agent[m])).join('')}</tr>`,
+        `<tr><th>${esc(AGENT_LABELS[m])}</th>${conds.map((c) => numberCell(c.condition, `agent.${m}`, agentStat(c.agent, m))).join('')}</tr>`,
     ),
     ...messageCheckNames(conds).map(
       (name) =>
@@ -299,7 +295,7 @@ function charts(b: BenchmarkFile): string {
     out.push(numberChart(b, m, MEASURE_LABELS[m], (c) => c.measures[m]));
   }
   for (const m of AGENT_MEASURES) {
-    out.push(numberChart(b, `agent.${m}`, AGENT_LABELS[m], (c) => c.agent[m]));
+    out.push(numberChart(b, `agent.${m}`, AGENT_LABELS[m], (c) => agentStat(c.agent, m)));
   }
   for (const name of messageCheckNames(b.conditions)) {
     out.push(
@@ -367,7 +363,7 @@ function comparisons(b: BenchmarkFile): string {
           return `<tr><th>${esc(MEASURE_LABELS[m])}</th><td class="v" data-measure="${m}" data-difference="${d.difference ?? ''}">${esc(formatDifference(d.difference, 'number'))}</td><td></td></tr>`;
         }),
         ...AGENT_MEASURES.map((m) => {
-          const d = cmp.agent[m];
+          const d = agentDifference(cmp.agent, m);
           return `<tr><th>${esc(AGENT_LABELS[m])}</th><td class="v" data-measure="agent.${m}" data-difference="${d.difference ?? ''}">${esc(formatDifference(d.difference, 'number'))}</td><td></td></tr>`;
         }),
       ];
@@ -416,11 +412,16 @@ function stopBox(s: StopLine): string {
 function agentLine(a: NonNullable<StopLine['agent']>): string {
   const cost = a.cost_usd === null ? 'cost n/a' : `$${num(a.cost_usd)}`;
   const failed = a.tool_calls_failed > 0 ? ` (${a.tool_calls_failed} failed)` : '';
+  // A refused call never ran: said as a flag, apart from the ones that ran and failed.
+  const refused =
+    a.tool_calls_refused > 0
+      ? `<div class="small refused"><span class="tag ko">⚠ ${a.tool_calls_refused} tool call${a.tool_calls_refused === 1 ? '' : 's'} refused by the agent</span></div>`
+      : '';
   const error =
     a.error === null
       ? ''
       : `<div class="small"><span class="tag ko">agent error</span>${esc(a.error)}</div>`;
-  return `<div class="small agent">${a.tool_calls} tool call${a.tool_calls === 1 ? '' : 's'}${failed} · ${a.model_requests} model request${a.model_requests === 1 ? '' : 's'} · ${a.tokens_in} in / ${a.tokens_out} out tokens · ${esc(cost)}</div>${error}`;
+  return `<div class="small agent">${a.tool_calls} tool call${a.tool_calls === 1 ? '' : 's'}${failed} · ${a.model_requests} model request${a.model_requests === 1 ? '' : 's'} · ${a.tokens_in} in / ${a.tokens_out} out tokens · ${esc(cost)}</div>${refused}${error}`;
 }
 
 /** The run's files, as relative links (only the ones that exist). */
@@ -514,7 +515,7 @@ export function renderHtml(
 <body>
 <h1>evalrig report: ${esc(b.campaign)}</h1>
 <p class="lead">${b.runs.total} runs, baseline condition <b>${esc(b.baseline_condition)}</b>, generated ${esc(b.generated_at)}. Rates over the runs where the measure is known, with Wilson 95% intervals; failed runs count in the status only.</p>
-${treatmentSection(b)}${verdictSection(b)}${accountSection(b)}
+${firstLinesHtml(b)}${verdictSection(b)}${accountSection(b)}
 <section id="per-condition"><h2>Per condition</h2>${conditionTable(b)}</section>
 <section id="charts"><h2>Measures</h2>${charts(b)}</section>
 <section id="comparisons"><h2>Comparisons</h2>${comparisons(b)}</section>

@@ -2,10 +2,17 @@ import { accountLines } from './account.js';
 import type { AgentIdentity } from '../artifacts/index.js';
 import { EvalrigError } from '../errors/index.js';
 import { NUMBER_MEASURES, RATE_MEASURES } from '../measure/index.js';
-import { AGENT_MEASURES, messageCheckNames, type CodebaseEntry } from './benchmark.js';
+import {
+  AGENT_MEASURES,
+  agentDifference,
+  agentStat,
+  messageCheckNames,
+  type CodebaseEntry,
+} from './benchmark.js';
 import type { BenchmarkFile } from './benchmark-file.js';
 import { serviceRows } from './services.js';
 import { gradingMarkdown } from './grading-render.js';
+import { firstLinesMarkdown } from './first-lines.js';
 import {
   AGENT_LABELS,
   formatDifference,
@@ -121,7 +128,7 @@ export function renderReportMd(b: BenchmarkFile): string {
   const parts = [
     `# Report: ${b.campaign}`,
     '',
-    ...treatmentLines(b),
+    ...firstLinesMarkdown(b),
     ...verdictLines(b),
     ...(b.account ? [...accountLines(b.account).map((l) => `- ${l}`), ''] : []),
     `${b.runs.total} runs${b.runs.without_record ? ` (${b.runs.without_record} more without a record yet)` : ''}; baseline condition \`${b.baseline_condition}\`. Rates: successes over runs where the measure is known, with a Wilson 95% interval; numbers: mean ± sample stddev (min–max, n). Agent numbers (tokens, cost, tool calls) come from each run's agent totals; runs of a command agent have none (n/a, n 0). Failed runs count in the status only. Provenance: BASELINE.md.`,
@@ -164,7 +171,10 @@ function conditionTable(b: BenchmarkFile): string {
       ...conds.map((c) => formatNumber(c.measures[m])),
     ]),
     ...agentRows(b),
-    ...AGENT_MEASURES.map((m) => [AGENT_LABELS[m], ...conds.map((c) => formatNumber(c.agent[m]))]),
+    ...AGENT_MEASURES.map((m) => [
+      AGENT_LABELS[m],
+      ...conds.map((c) => formatNumber(agentStat(c.agent, m))),
+    ]),
     ...checkNames.map((name) => [
       messageCheckLabel(name),
       ...conds.map((c) => formatRate(c.message_checks?.[name] ?? NO_RUNS)),
@@ -196,7 +206,7 @@ function comparisonLines(b: BenchmarkFile): string[] {
       ]),
       ...AGENT_MEASURES.map((m) => [
         AGENT_LABELS[m],
-        formatDifference(cmp.agent[m].difference, 'number'),
+        formatDifference(agentDifference(cmp.agent, m).difference, 'number'),
         '',
       ]),
     ];
@@ -243,14 +253,6 @@ function perEvalLines(b: BenchmarkFile): string[] {
 }
 
 const NO_RUNS = { rate: null, successes: 0, n: 0, ci95: null } as const;
-
-/**
- * Before any verdict: the conditions whose staged instructions never (or not always) reached
- * the model, since what their runs measured is not the condition.
- */
-function treatmentLines(b: BenchmarkFile): string[] {
-  return (b.treatment_warnings ?? []).flatMap((w) => [`> ⚠ **${w.text}.**`, '']);
-}
 
 /**
  * The answer first: a verdict line per rate that differs from the baseline,

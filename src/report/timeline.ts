@@ -39,6 +39,8 @@ export interface StopLine {
   readonly agent?: {
     readonly tool_calls: number;
     readonly tool_calls_failed: number;
+    /** Tool calls the agent itself refused to run (0 in records that did not count them). */
+    readonly tool_calls_refused: number;
     readonly model_requests: number;
     readonly tokens_in: number;
     readonly tokens_out: number;
@@ -128,6 +130,7 @@ export function toTimeline(
               agent: {
                 tool_calls: stop.agent.tool_calls.total,
                 tool_calls_failed: stop.agent.tool_calls.failed,
+                tool_calls_refused: stop.agent.tool_calls.refused ?? 0,
                 model_requests: stop.agent.model_requests,
                 tokens_in: stop.agent.tokens.input,
                 tokens_out: stop.agent.tokens.output,

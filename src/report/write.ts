@@ -31,6 +31,7 @@ import { checkHtml, renderHtml } from './html.js';
 import { checkMarkdown, renderBaseline, renderReportMd } from './markdown.js';
 import { toTimeline, type RunTimeline } from './timeline.js';
 import { TreatmentAccumulator } from './treatment.js';
+import { RefusalAccumulator } from './refusals.js';
 import { powerWarnings, verdicts } from './verdict.js';
 import { readReviews } from './reviews.js';
 import { embedRuns } from './embed.js';
@@ -121,6 +122,7 @@ interface RunTally {
   // Read beside the loop, a few at a time: most runs have none, and a miss still costs an open.
   readonly gradingReads: Promise<void>[];
   readonly treatment: TreatmentAccumulator;
+  readonly refusals: RefusalAccumulator;
   readonly account: AccountAccumulator;
   readonly timelines: RunTimeline[];
   readonly timelineDirs: string[];
@@ -144,7 +146,8 @@ function emptyTally(conditionsFile: ConditionsFile): RunTally {
     byEngine: new EngineSplit(),
     services: new ServiceSplit(),
     gradingReads: [],
-    treatment: new TreatmentAccumulator(),
+    treatment: new TreatmentAccumulator(names),
+    refusals: new RefusalAccumulator(names),
     account,
     timelines: [],
     timelineDirs: [],
@@ -207,6 +210,7 @@ async function tallyRuns(
     const { record, stops } = read.value;
     tally.total++;
     addToGroups(tally, record);
+    tally.refusals.add(record, stops);
     await queueSideReads(tally, entry.dir, record);
     if (record.codebase) tally.codebases.add(record.eval, record.codebase);
     if (tally.timelines.length < limit) {
@@ -304,6 +308,8 @@ async function benchmarkOf(
     })),
     comparisons,
     treatment_warnings: tally.treatment.warnings(),
+    treatment: tally.treatment.summary(),
+    refusal_warnings: tally.refusals.warnings(),
     verdicts: verdicts(comparisons, stats, gradingSection),
     power_warnings: powerWarnings(comparisons, measuredRuns),
     prompts: promptsOf(conditionsFile),

@@ -3,6 +3,7 @@ import type { FlightRecord } from '../flight/index.js';
 import { finalMessageOf } from '../measure/index.js';
 import { modelSteps, type Draft, type DraftModel, type DraftStep } from './model-steps.js';
 import { clipText, quotedFragments } from './text.js';
+import { treatmentOf } from './treatment.js';
 import {
   MAX_STEPS,
   PATCH_CAP,
@@ -91,6 +92,7 @@ export function buildTrajectory(inputs: TrajectoryInputs): Trajectory {
     })),
     message_checks: messageChecksOf(record, kept),
     grading: gradingOf(inputs.grading, kept),
+    ...treatmentOf(record),
   };
 }
 
@@ -248,12 +250,22 @@ function stopDraft(stop: StopRecord, patch: string | null, turnSteps: AnyDraft[]
           tokens_in: a.tokens.input + a.tokens.cache_read + a.tokens.cache_write,
           tokens_out: a.tokens.output,
           cost_usd: a.cost_usd,
+          ...refusedOf(a.tool_calls),
           disagreements: a.claim?.disagreements ?? [],
         }
       : null,
     sortAt: Number.POSITIVE_INFINITY,
     ...(said ? { said } : {}),
   };
+}
+
+/** The turn's refused tool calls, in all and by name, when its record counted them. */
+function refusedOf(calls: NonNullable<StopRecord['agent']>['tool_calls']) {
+  if (calls.refused === undefined) return {};
+  const byName = Object.entries(calls.by_name).flatMap(([name, c]) =>
+    c.refused ? [[name, c.refused] as const] : [],
+  );
+  return { tool_calls_refused: calls.refused, refused_by_name: Object.fromEntries(byName) };
 }
 
 /** Keeps every stop and as many other steps as fit, indices renumbered and links remapped. */

@@ -89,6 +89,16 @@ export type Step =
         tokens_in: number;
         tokens_out: number;
         cost_usd: number | null;
+        /**
+         * Tool calls the agent itself refused to run in this turn (its own policy); absent where the record did not count them.
+         */
+        tool_calls_refused?: number;
+        /**
+         * The refused calls by tool name.
+         */
+        refused_by_name?: {
+          [k: string]: number;
+        };
         disagreements: string[];
       };
       kind: 'stop';
@@ -132,6 +142,25 @@ export interface Trajectory {
       step: number | null;
     }[];
   }[];
+  /**
+   * run.json's treatment check: each staged file, whether it reached the model (null: undecided, with why) and, a skill, whether the model used it. Absent when the run kept none.
+   */
+  treatment?: {
+    staged: {
+      kind: 'skill' | 'instructions';
+      path: string;
+      name: string | null;
+      loads: boolean | null;
+      reached: boolean | null;
+      first_call: number | null;
+      undecided?: string;
+      used?: boolean;
+      first_use_call?: number | null;
+      listed_by_agent?: boolean;
+    }[];
+    reached: boolean | null;
+    used?: boolean | null;
+  };
   grading: null | {
     status: 'graded' | 'error';
     error: string | null;

@@ -143,12 +143,16 @@ export interface BenchmarkFile {
     text: string;
   }[];
   /**
-   * Conditions whose staged instructions (a skill, CLAUDE.md, AGENTS.md) did not reach the model in every run, as the model gateway saw: those runs compared nothing. Said first in the reports.
+   * Conditions whose staged instructions (a skill, CLAUDE.md, AGENTS.md) did not reach the model in every run, as the model gateway saw: those runs compared nothing. A run that cannot be decided is counted undecided, neither reached nor missed. Said first in the reports.
    */
   treatment_warnings?: {
     condition: string;
     reached: number;
     runs: number;
+    /**
+     * Runs whose treatment check could not be decided (run.json's treatment.reached null).
+     */
+    undecided?: number;
     missed: {
       kind: 'skill' | 'instructions';
       path: string;
@@ -156,6 +160,38 @@ export interface BenchmarkFile {
       reached: number;
       runs: number;
       loads: boolean | null;
+      undecided?: number;
+      /**
+       * Why its first undecided run could not be decided.
+       */
+      undecided_reason?: string;
+    }[];
+    text: string;
+  }[];
+  /**
+   * Per condition that stages a skill or an instructions file, over its runs (failed runs left out): in how many each staged file reached the model (loaded), could not be decided, and, a skill, was used by the model. Loaded is not used. Observational: never a verdict.
+   */
+  treatment?: TreatmentSummary[];
+  /**
+   * Conditions whose agent refused tool calls (its own policy blocked them): what the agent was asked to do did not happen there. Said first in the reports.
+   */
+  refusal_warnings?: {
+    condition: string;
+    /**
+     * Tool calls refused over the condition's runs.
+     */
+    refused: number;
+    runs_with_refusals: number;
+    /**
+     * The condition's runs whose agent record counts refusals (failed runs left out).
+     */
+    runs: number;
+    /**
+     * The refused tools by name, most refused first (at most 10).
+     */
+    tools: {
+      name: string;
+      refused: number;
     }[];
     text: string;
   }[];
@@ -431,7 +467,7 @@ export interface Number {
   n: number;
 }
 /**
- * An adapter agent's totals per run (run.json agent.totals) as numbers over the runs: tokens, cost in USD, tool calls, failed tool calls, model requests. Runs without an agent record (a command agent) are not counted: n 0, values null.
+ * An adapter agent's totals per run (run.json agent.totals) as numbers over the runs: tokens, cost in USD, tool calls, failed and refused tool calls, model requests. Runs without an agent record (a command agent) are not counted: n 0, values null.
  */
 export interface AgentMeasures {
   tokens_in: Number;
@@ -441,7 +477,18 @@ export interface AgentMeasures {
   cost_usd: Number;
   tool_calls: Number;
   tool_calls_failed: Number;
+  tool_calls_refused?: Number1;
   model_requests: Number;
+}
+/**
+ * Mean, sample standard deviation (null below two values), min and max over the runs.
+ */
+export interface Number1 {
+  mean: number | null;
+  stddev: number | null;
+  min: number | null;
+  max: number | null;
+  n: number;
 }
 export interface RateDifference {
   kind: 'rate';
@@ -471,5 +518,56 @@ export interface AgentDifferences {
   cost_usd: NumberDifference;
   tool_calls: NumberDifference;
   tool_calls_failed: NumberDifference;
+  tool_calls_refused?: NumberDifference;
   model_requests: NumberDifference;
+}
+export interface TreatmentSummary {
+  condition: string;
+  runs: number;
+  /**
+   * Runs where every staged file reached the model.
+   */
+  loaded: number;
+  /**
+   * Runs whose treatment check could not be decided.
+   */
+  undecided: number;
+  /**
+   * Runs where the model used a staged skill; null when the condition stages no skill.
+   */
+  used: number | null;
+  /**
+   * Runs whose record says whether a skill was used (records of older versions do not).
+   */
+  use_known: number;
+  staged: {
+    kind: 'skill' | 'instructions';
+    path: string;
+    name: string | null;
+    loads: boolean | null;
+    runs: number;
+    loaded: number;
+    undecided: number;
+    used: number | null;
+    use_known: number;
+  }[];
+  /**
+   * When a skill was used in some runs and not in others: the two sets of runs on each rate both have values of. Observational (the runs chose themselves): never a verdict.
+   */
+  by_use?: {
+    skills: string[];
+    used: UseGroup;
+    not_used: UseGroup;
+    text: string;
+  };
+  text: string;
+}
+export interface UseGroup {
+  runs: number;
+  measures: {
+    [k: string]: Rate;
+  };
+  message_checks: {
+    [k: string]: Rate;
+  };
 }

@@ -11,6 +11,7 @@ import {
   type RunRow,
 } from './data.js';
 import { h, mount, pct, viewHref } from './dom.js';
+import { firstLines } from './caveats.js';
 import { RunList, runHref } from './runs.js';
 
 /** "the runs behind this line": the verdict's measure, the condition and its baseline. */
@@ -29,9 +30,6 @@ function verdictSection(b: BenchmarkFile | null): HTMLElement {
         'No benchmark.json yet: the verdict comes when the campaign is reported on.',
       ),
     );
-  const warnings = (b.treatment_warnings ?? []).map((w) =>
-    h('p', { class: 'note' }, `⚠ ${w.text}.`),
-  );
   const lines = (b.verdicts ?? []).map((v) =>
     h(
       'li',
@@ -53,7 +51,7 @@ function verdictSection(b: BenchmarkFile | null): HTMLElement {
     'section',
     { id: 'verdict' },
     h('h2', {}, 'Verdict'),
-    ...warnings,
+    ...firstLines(b),
     lines.length === 0
       ? h('p', {}, 'No rate differs between the conditions.')
       : h('ul', {}, ...lines),

@@ -3,6 +3,7 @@ import type { Step, Trajectory } from '../../trajectory/types.js';
 import { rowKey, runDetail, runRows, saveReview, selectRows, type RunRow } from './data.js';
 import { append, fileHref, folded, h, mount, seconds, tag, viewHref } from './dom.js';
 import { runHref } from './runs.js';
+import { treatmentSection } from './caveats.js';
 import { stepElement } from './steps.js';
 
 const runName = (r: Pick<RunRow, 'eval' | 'condition' | 'run'>): string =>
@@ -194,6 +195,7 @@ export async function runPage(
   mount(
     header(row, trajectory, nav),
     outcomes(trajectory),
+    treatmentSection(trajectory),
     reviewForm(row),
     h('h2', {}, 'Steps'),
     stepList(trajectory),

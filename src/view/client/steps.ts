@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 import type { Step, StopStep, Trajectory } from '../../trajectory/types.js';
 import { folded, h, seconds, tag } from './dom.js';
+import { refusedFlag } from './caveats.js';
 
 type Of<K extends Step['kind']> = Extract<Step, { kind: K }>;
 
@@ -180,6 +181,7 @@ export function stopElement(t: Trajectory, s: StopStep): HTMLElement {
           `witnessed: ${a.model_requests} model requests, ${a.tool_calls} tool calls, ${a.tokens_in} in / ${a.tokens_out} out tokens${a.cost_usd === null ? '' : `, $${a.cost_usd}`}`,
         )
       : '',
+    refusedFlag(s),
     ...(a?.disagreements ?? []).map((x) =>
       h('div', { class: 'small' }, tag('stream disagrees', 'ko'), x),
     ),

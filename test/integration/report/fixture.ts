@@ -35,6 +35,8 @@ export interface RunPlan {
   readonly agent?: AgentPlan;
   /** What the agent says last at every stop (default: the adapter's "turn N done", else "done"). */
   readonly message?: string;
+  /** The treatment check the run recorded (run.json's treatment), when its condition staged something. */
+  readonly treatment?: RunRecord['treatment'];
 }
 
 /** What an adapter agent spent over a run (run.json's agent.totals). */
@@ -47,6 +49,10 @@ export interface AgentPlan {
   readonly toolCalls: number;
   readonly toolCallsFailed: number;
   readonly modelRequests: number;
+  /** Tool calls the agent itself refused, all in the last turn (absent: a version that did not count them). */
+  readonly toolCallsRefused?: number;
+  /** The tool those refused calls named (default Bash). */
+  readonly refusedTool?: string;
 }
 
 export const AGENT_IDENTITY = {
@@ -106,13 +112,18 @@ function turnAgent(a: AgentPlan, turn: number, turns: number): TurnAgentRecord {
     turn < turns ? Math.floor(total / turns) : total - Math.floor(total / turns) * (turns - 1);
   const toolCalls = share(a.toolCalls);
   const failed = turn === turns ? a.toolCallsFailed : 0;
+  const refused = turn === turns ? (a.toolCallsRefused ?? 0) : 0;
+  const byName: Record<string, { count: number; failed: number; refused?: number }> =
+    toolCalls > 0 ? { Bash: { count: toolCalls, failed } } : {};
+  if (refused > 0) byName[a.refusedTool ?? 'Bash'] = { count: refused, failed: 0, refused };
   return {
     transcript: `turns/turn-${String(turn).padStart(2, '0')}.jsonl`,
     final_message: `turn ${turn} done`,
     tool_calls: {
       total: toolCalls,
       failed,
-      by_name: toolCalls > 0 ? { Bash: { count: toolCalls, failed } } : {},
+      ...(a.toolCallsRefused !== undefined ? { refused } : {}),
+      by_name: byName,
     },
     model_requests: share(a.modelRequests),
     api_retries: 0,
@@ -347,6 +358,7 @@ async function writeRun(
     diff,
     checks,
     message_checks: runMessageChecks(BUILTIN_MESSAGE_CHECKS, stops),
+    ...(plan.treatment ? { treatment: plan.treatment } : {}),
     ...(plan.agent
       ? {
           agent: {
@@ -354,6 +366,9 @@ async function writeRun(
             totals: {
               tool_calls: plan.agent.toolCalls,
               tool_calls_failed: plan.agent.toolCallsFailed,
+              ...(plan.agent.toolCallsRefused !== undefined
+                ? { tool_calls_refused: plan.agent.toolCallsRefused }
+                : {}),
               model_requests: plan.agent.modelRequests,
               tokens: {
                 input: plan.agent.tokensIn,
@@ -375,6 +390,8 @@ async function writeRun(
       stoppedAtHandOver,
       status: plan.status,
       allCalls: stops.flatMap((s) => s.calls),
+      conditionReached: plan.treatment?.reached ?? null,
+      skillUsed: plan.treatment?.used ?? null,
     }),
   };
   await writeArtifact('run', path.join(dir, 'run.json'), record);

@@ -53,6 +53,7 @@ describe('compare --fail-if-worse: is B worse than A, beyond chance?', () => {
     expect(betterDirection('checks_passed')).to.equal('higher');
     expect(betterDirection('record_tampered')).to.equal('lower');
     expect(betterDirection('agent.cost_usd')).to.equal('lower');
+    expect(betterDirection('agent.tool_calls_refused')).to.equal('lower');
     expect(betterDirection('message_checks.says_draft')).to.equal('higher');
     expect(betterDirection('grading.expectation: It adds multiply.')).to.equal('higher');
     expect(betterDirection('lines_added')).to.equal(undefined);

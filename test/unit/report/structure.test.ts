@@ -4,8 +4,8 @@ import { campaignHref, checkHtml, isCampaignLink } from '../../../src/report/htm
 import { checkMarkdown, ReportStructureError } from '../../../src/report/markdown.js';
 import { formatDifference, formatNumber, formatRate } from '../../../src/report/format.js';
 
-// One chart per measure: 5 + 3 rates, 6 numbers, 8 agent numbers.
-const charts = Array.from({ length: 22 }, (_, i) => `<figure data-chart="m${i}"></figure>`).join(
+// One chart per measure: 5 + 3 rates, 6 numbers, 9 agent numbers.
+const charts = Array.from({ length: 23 }, (_, i) => `<figure data-chart="m${i}"></figure>`).join(
   '',
 );
 const page = (body: string) =>
@@ -42,7 +42,7 @@ describe('report: the structure asserted before writing', () => {
 
     it('refuses a page without one chart per measure', () => {
       expect(() => checkHtml('r.html', '<!doctype html>\n<html><body></body></html>')).to.throw(
-        /0 charts, expected 22/,
+        /0 charts, expected 23/,
       );
     });
   });

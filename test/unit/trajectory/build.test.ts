@@ -277,6 +277,57 @@ describe('trajectory: a run step by step from the flight record', () => {
     assertTrajectory(t, 'test');
   });
 
+  it("carries each turn's refused tool calls by name, and the run's treatment check", () => {
+    const base = inputs();
+    const [first, second] = base.stops as StopRecord[];
+    const refusing: StopRecord = {
+      ...second!,
+      agent: {
+        ...second!.agent!,
+        tool_calls: {
+          total: 3,
+          failed: 0,
+          refused: 2,
+          by_name: {
+            run_shell_command: { count: 2, failed: 0, refused: 2 },
+            read_file: { count: 1, failed: 0 },
+          },
+        },
+      },
+    };
+    const treatment = {
+      staged: [
+        {
+          kind: 'skill' as const,
+          path: '.gemini/skills/x/SKILL.md',
+          name: 'x',
+          loads: true,
+          reached: null,
+          first_call: null,
+          undecided: 'call 3 could not be read',
+          used: false,
+          first_use_call: null,
+        },
+      ],
+      reached: null,
+      used: false,
+    };
+    const t = buildTrajectory({
+      ...base,
+      record: { ...base.record, treatment },
+      stops: [first!, refusing],
+    });
+    assertTrajectory(t, 'test');
+    const stops = t.steps.filter((s) => s.kind === 'stop');
+    expect(stops[1]!.agent).to.deep.include({
+      tool_calls_refused: 2,
+      refused_by_name: { run_shell_command: 2 },
+    });
+    // A record that did not count refusals says nothing of them.
+    expect(stops[0]!.agent).to.not.have.property('tool_calls_refused');
+    expect(t.treatment).to.deep.equal(treatment);
+  });
+
   it("links a piece of the judge's evidence to the step holding what it quotes, else the turn it names", () => {
     const t = buildTrajectory(inputs());
     expect(citedStep('The agent said "Again done." at the end.', t.steps)).to.equal(8);

@@ -172,6 +172,18 @@ describe('treatment: what a condition stages, what its agent loads, what reached
       'wrong_path: the staged skill x (.claude/skill/x/SKILL.md), a path the agent does not load, reached the model in 0/3 runs: nothing was compared',
       'right_path: the staged skill x (.claude/skills/x/SKILL.md) reached the model in 1/2 runs: 1 of its runs compared nothing',
     ]);
+    expect(acc.warnings()[1]).to.deep.include({ reached: 1, runs: 2, undecided: 0 });
+    expect(acc.warnings()[1]!.missed).to.deep.equal([
+      {
+        kind: 'skill',
+        path: '.claude/skills/x/SKILL.md',
+        name: 'x',
+        reached: 1,
+        runs: 2,
+        loads: true,
+        undecided: 0,
+      },
+    ]);
   });
 });
 
