@@ -243,6 +243,12 @@ export function agentConformance(p: AgentProfile): void {
         /near_miss: the staged .* reached the model in 0\/1 runs: nothing was compared/u;
       expect(head).to.match(nearMiss);
       expect(head).to.match(/echo: the staged .* reached the model in 0\/1 runs/u);
+      const refusal = /faults: the agent refused 1 tool call\(s\) in 1\/1 runs/u;
+      if (p.refusedCommand) expect(head).to.match(refusal);
+      else expect(md).to.not.match(refusal);
+      const loaded = md.split('\n').find((l) => l.startsWith('- loaded: '));
+      expect(loaded).to.contain('the staged skill conform-skill loaded in 1/1 runs, used in 1/1');
+      expect(loaded).to.contain('the staged skill conform-big loaded in 1/1 runs, used in 0/1');
       const html = await readFile(path.join(ws.outDir, 'report.html'), 'utf8');
       const at = html.indexOf('id="treatment"');
       expect(at).to.be.greaterThan(0).and.below(html.indexOf('id="verdict"'));
