@@ -147,8 +147,21 @@ function missedOf(e: StagedCount): TreatmentWarning['missed'][number] {
   };
 }
 
+/**
+ * The staged files named in one sentence: those the agent does not load said once, after them
+ * ("skill a (…) and AGENT.md, paths the agent does not load,"), the others first.
+ */
 function describeAll(entries: readonly StagedCount[]): string {
-  return entries.map(describe).join(' and ') || 'instructions';
+  const unloaded = entries.filter((e) => e.loads === false);
+  const others = entries.filter((e) => e.loads !== false).map(describe);
+  if (unloaded.length === 1) others.push(describe(unloaded[0]!));
+  else if (unloaded.length > 1) {
+    const names = unloaded.map((e) => describe({ ...e, loads: null }));
+    others.push(
+      `${names.slice(0, -1).join(', ')} and ${names.at(-1)!}, paths the agent does not load,`,
+    );
+  }
+  return others.join(' and ') || 'instructions';
 }
 
 /** A staged file as the report names it: a skill by its name and path, a file by its path. */
