@@ -19,6 +19,7 @@ import {
   readBenchmark as readBenchmarkFile,
   readConditions as readConditionsFile,
   readGrading as readGradingFile,
+  reachedThroughNoLink,
   readRun,
   readRunFlight,
   readRunPart,
@@ -164,6 +165,8 @@ export interface RunFolderStamp {
  */
 export async function* runFolderStamps(outDir: string): AsyncGenerator<RunFolderStamp> {
   const runsDir = path.join(outDir, 'runs');
+  // A runs/ folder that is a link leads out of the campaign: nothing is listed through it.
+  if (!(await reachedThroughNoLink(outDir, runsDir))) return;
   for (const evalId of await dirs(runsDir)) {
     for (const condition of await dirs(path.join(runsDir, evalId))) {
       for (const name of await dirs(path.join(runsDir, evalId, condition))) {
@@ -220,6 +223,7 @@ export async function writeReviewText(
  */
 export async function* reviewTexts(outDir: string): AsyncGenerator<{ file: string; text: string }> {
   const root = path.join(outDir, 'reviews');
+  if (!(await reachedThroughNoLink(outDir, root))) return;
   for (const evalId of await dirs(root)) {
     for (const condition of await dirs(path.join(root, evalId))) {
       const dir = path.join(root, evalId, condition);

@@ -1,9 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import path from 'node:path';
+import { reachedThroughNoLink } from '../campaign-folder/index.js';
 import { readTrajectory } from '../trajectory/index.js';
 import {
   readBenchmark,
   readConditions,
   readReviewText,
+  reviewFile,
   runFolder,
   writeReviewText,
 } from '../trajectory/source.js';
@@ -17,9 +20,21 @@ import {
   type ReviewFile,
 } from '../report/review-file.js';
 import { runRow, runRows } from './rows.js';
-import { APP_CSP, HttpError, send, VIEW_HOST, type ServerContext } from './http.js';
+import { APP_CSP, baseHeaders, HttpError, send, VIEW_HOST, type ServerContext } from './http.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Refuses (404, as for what is not there) a folder reached through a symbolic link: the
+ * viewer reads and writes only inside the campaign folder, whatever was planted in it.
+ */
+async function refuseLinks(outDir: string, dirs: readonly string[]): Promise<void> {
+  for (const dir of dirs) {
+    if (!(await reachedThroughNoLink(outDir, dir))) {
+      throw new HttpError(404, 'refused: a symbolic link on the way out of the campaign folder');
+    }
+  }
+}
 
 /** The run a path names: /_api/<verb>/<eval>/<condition>/<run>. */
 function runOf(parts: readonly string[]): { eval: string; condition: string; run: number } {
@@ -77,8 +92,7 @@ async function campaign(outDir: string): Promise<unknown> {
 /** Every run's row as one JSON line each, written as read: nothing held but a few rows. */
 async function streamRows(outDir: string, res: ServerResponse): Promise<void> {
   res.writeHead(200, {
-    'Content-Security-Policy': APP_CSP,
-    'X-Content-Type-Options': 'nosniff',
+    ...baseHeaders(APP_CSP),
     'Content-Type': 'application/x-ndjson; charset=utf-8',
     'Cache-Control': 'no-store',
   });
@@ -94,9 +108,11 @@ async function run(
   res: ServerResponse,
   id: { eval: string; condition: string; run: number },
 ): Promise<void> {
+  const dir = runFolder(ctx.outDir, id.eval, id.condition, id.run);
+  await refuseLinks(ctx.outDir, [dir, path.join(dir, 'turns'), path.join(dir, 'stops')]);
   const row = await runRow(ctx.outDir, id.eval, id.condition, id.run);
   if (row === null) throw new HttpError(404, 'that run has not finished (no run.json)');
-  const trajectory = await readTrajectory(runFolder(ctx.outDir, id.eval, id.condition, id.run));
+  const trajectory = await readTrajectory(dir);
   send(res, 200, JSON_TYPE, JSON.stringify({ row, trajectory }));
 }
 
@@ -107,6 +123,8 @@ async function review(
   res: ServerResponse,
   id: { eval: string; condition: string; run: number },
 ): Promise<void> {
+  const reviewDir = path.dirname(reviewFile(ctx.outDir, id.eval, id.condition, id.run));
+  await refuseLinks(ctx.outDir, [runFolder(ctx.outDir, id.eval, id.condition, id.run), reviewDir]);
   const stored = async (): Promise<ReviewFile | null> =>
     parseReviewFile(await readReviewText(ctx.outDir, id.eval, id.condition, id.run), 'review');
   if (req.method === 'GET') return send(res, 200, JSON_TYPE, JSON.stringify(await stored()));

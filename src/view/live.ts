@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { APP_CSP, baseHeaders } from './http.js';
 import { benchmarkChanged, runFolderStamps } from '../trajectory/source.js';
 import { runRow, type RunRow } from './rows.js';
 
@@ -28,6 +29,7 @@ export class LiveFeed {
   /** Keeps `res` open as an event stream until the page goes. */
   add(res: ServerResponse): void {
     res.writeHead(200, {
+      ...baseHeaders(APP_CSP),
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-store',
       Connection: 'keep-alive',

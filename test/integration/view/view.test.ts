@@ -5,7 +5,18 @@
  */
 import { expect } from 'chai';
 import { execa, type ResultPromise } from 'execa';
-import { readFile, symlink } from 'node:fs/promises';
+import {
+  cp,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { request } from 'node:http';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -77,6 +88,18 @@ function raw(
     );
     req.on('error', reject);
     req.end(options.body);
+  });
+}
+
+/** The headers of a GET that keeps its answer open (an event stream): read, then closed. */
+function rawHead(port: number, urlPath: string): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path: urlPath }, (res) => {
+      resolve(res.headers);
+      res.destroy();
+    });
+    req.on('error', reject);
+    req.end();
   });
 }
 
@@ -468,5 +491,45 @@ describe('view: evalrig run --view on a command-agent campaign, in a real headle
     expect(
       (await raw(port, { path: review, method: 'POST', headers: json, body })).status,
     ).to.equal(200);
+  });
+
+  it('refuses a folder link planted on the way, on read and on write, and sends its headers on the event stream too', async () => {
+    const outside = await mkdtemp(path.join(tmpdir(), 'evalrig-outside-'));
+    const run = path.join(ws.outDir, 'runs', 'hostile', 'staged', 'run-01');
+    const turns = path.join(run, 'turns');
+    const reviews = path.join(ws.outDir, 'reviews', 'hostile');
+    try {
+      // A run folder's turns/ pointing out, with a file of the host's behind it.
+      await cp(turns, path.join(outside, 'turns'), { recursive: true });
+      await writeFile(path.join(outside, 'turns', 'secret.txt'), 'host secret');
+      await rename(turns, `${turns}.kept`);
+      await symlink(path.join(outside, 'turns'), turns);
+      const read = await raw(port, { path: '/_api/run/hostile/staged/1' });
+      expect(read.status).to.equal(404);
+      expect(read.body).to.contain('symbolic link');
+      // reviews/<eval> pointing out: a review sent from the viewer's own page is refused.
+      await mkdir(path.join(outside, 'reviews'), { recursive: true });
+      await rm(reviews, { recursive: true, force: true });
+      await mkdir(path.dirname(reviews), { recursive: true });
+      await symlink(path.join(outside, 'reviews'), reviews);
+      const headers = { 'Content-Type': 'application/json', Origin: url.slice(0, -1) };
+      const body = JSON.stringify({ verdict: 'agree', note: 'planted' });
+      const write = await raw(port, {
+        path: '/_api/review/hostile/plain/1',
+        method: 'POST',
+        headers,
+        body,
+      });
+      expect(write.status).to.equal(404);
+      expect(await readdir(path.join(outside, 'reviews'))).to.deep.equal([]);
+      const events = await rawHead(port, '/_api/events');
+      expect(String(events['content-security-policy'])).to.include("default-src 'none'");
+      expect(events['x-content-type-options']).to.equal('nosniff');
+    } finally {
+      await rm(turns, { force: true });
+      await rename(`${turns}.kept`, turns).catch(() => undefined);
+      await rm(reviews, { force: true });
+      await rm(outside, { recursive: true, force: true });
+    }
   });
 });
