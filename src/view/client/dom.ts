@@ -39,11 +39,32 @@ export function fileHref(segments: readonly (string | number)[]): string {
 const FOLD_LINES = 14;
 const FOLD_CHARS = 1600;
 
+/** Terminal escapes (colours, cursor moves, titles): what an agent's output holds for a TTY. */
+const ANSI = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)|[@-Z\\-_])/gu;
+
+/** A text as a page shows it: terminal escapes taken out, never shown as raw ESC glyphs. */
+export function withoutEscapes(text: string): string {
+  return text.includes('\u001b') ? text.replace(ANSI, '') : text;
+}
+
+/** The mark evalrig leaves where it kept only a text's head (src/trajectory/text.ts). */
+const CLIPPED = /\n\[evalrig: (\d+) more characters not shown\]$/u;
+
+/** How much a text was: what was kept, and all of it when only its head was kept. */
+function sizeOf(text: string): string {
+  const lines = text.split('\n').length;
+  const clip = CLIPPED.exec(text);
+  if (!clip) return `${lines} lines, ${text.length} characters`;
+  const kept = text.length - clip[0].length;
+  return `${lines - 1} lines, ${kept} of ${kept + Number(clip[1])} characters kept`;
+}
+
 /**
- * A long text, folded: its first lines, and a button that shows the rest. Short texts are
- * shown whole.
+ * A long text, folded: its first lines, and a button that shows the rest (saying the text's
+ * true size, where only its head was kept). Short texts are shown whole.
  */
-export function folded(text: string, cls = ''): HTMLElement {
+export function folded(raw: string, cls = ''): HTMLElement {
+  const text = withoutEscapes(raw);
   const lines = text.split('\n');
   const pre = h('pre', { class: cls || undefined });
   if (lines.length <= FOLD_LINES && text.length <= FOLD_CHARS) {
@@ -53,16 +74,28 @@ export function folded(text: string, cls = ''): HTMLElement {
   let head = lines.slice(0, FOLD_LINES).join('\n');
   if (head.length > FOLD_CHARS) head = head.slice(0, FOLD_CHARS);
   pre.textContent = `${head}…`;
-  const button = h(
-    'button',
-    { type: 'button', class: 'unfold' },
-    `show all (${lines.length} lines, ${text.length} characters)`,
-  );
+  const button = h('button', { type: 'button', class: 'unfold' }, `show all (${sizeOf(text)})`);
   button.addEventListener('click', () => {
     pre.textContent = text;
     button.remove();
   });
   return h('div', { class: 'folded' }, pre, button);
+}
+
+/**
+ * Text a harness wrote for the model, not the user (system reminders, a system or developer
+ * message): folded whole behind one line, so that a run opens on what was asked and done.
+ */
+export function foldedAway(text: string, what: string): HTMLElement {
+  const body = folded(text, 'text');
+  const button = h(
+    'button',
+    { type: 'button', class: 'unfold' },
+    `show ${what} (${sizeOf(withoutEscapes(text))})`,
+  );
+  const box = h('div', { class: 'folded system' }, button);
+  button.addEventListener('click', () => box.replaceChildren(body));
+  return box;
 }
 
 export function tag(text: string, cls = ''): HTMLElement {

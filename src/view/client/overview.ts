@@ -10,6 +10,7 @@ import {
   type CampaignInfo,
   type RunRow,
 } from './data.js';
+import { MEASURE_LABELS } from '../../report/format.js';
 import { h, mount, pct, viewHref } from './dom.js';
 import { firstLines } from './caveats.js';
 import { RunList, runHref } from './runs.js';
@@ -127,7 +128,11 @@ function rateRows(b: BenchmarkFile, names: readonly string[]): HTMLElement[] {
       h(
         'tr',
         { 'data-measure': measure },
-        h('th', {}, measure),
+        h(
+          'th',
+          { title: measure },
+          MEASURE_LABELS[measure as keyof typeof MEASURE_LABELS] ?? measure,
+        ),
         ...names.map((c) => {
           const s = b.conditions.find((x) => x.condition === c)?.measures[
             measure as keyof typeof first.measures

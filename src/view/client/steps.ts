@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 import type { Step, StopStep, Trajectory } from '../../trajectory/types.js';
-import { folded, h, seconds, tag } from './dom.js';
+import { folded, foldedAway, h, seconds, tag } from './dom.js';
 import { refusedFlag } from './caveats.js';
 
 type Of<K extends Step['kind']> = Extract<Step, { kind: K }>;
@@ -53,10 +53,20 @@ function tokens(s: Of<'model'>): string {
   return ` · ${input} in${t.cache_read ? ` (${t.cache_read} cached)` : ''} / ${t.output ?? 0} out`;
 }
 
+/** A harness's text for the model: a system or developer message, or only system reminders. */
+export function isSystemText(role: string, text: string): boolean {
+  if (role === 'system' || role === 'developer') return true;
+  const rest = text.replace(/<system-reminder>[\s\S]*?<\/system-reminder>/gu, '').trim();
+  return rest === '' && text.includes('<system-reminder>');
+}
+
 function stepBody(t: Trajectory, s: Exclude<Step, StopStep>): Array<HTMLElement | string> {
   switch (s.kind) {
     case 'message':
-      return [head(t, s, s.role), folded(s.text, 'text')];
+      return [
+        head(t, s, s.role),
+        isSystemText(s.role, s.text) ? foldedAway(s.text, 'system text') : folded(s.text, 'text'),
+      ];
     case 'model': {
       const status =
         s.outcome === 'complete' ? '' : ` · ${s.outcome}${s.reason ? ` (${s.reason})` : ''}`;

@@ -35,6 +35,8 @@ const SCRIPT = {
     {
       actions: [
         { run: 'git checkout -q -b feature/x' },
+        // A TTY's colours in the output: shown without their escapes, never as ESC glyphs.
+        { run: "printf '\\033[31mRED-ALERT\\033[0m\\n'" },
         { write: FILE, content: '<script>window.__pwned=2</script>\n' },
         { run: 'git add -A && git commit -qm "<b>markup</b>" && git push -q -u origin HEAD' },
         {
@@ -222,6 +224,9 @@ describe('view: evalrig run --view on a command-agent campaign, in a real headle
     expect(
       await page.locator('#conditions tr[data-measure="pr_draft_at_hand_over"]').count(),
     ).to.equal(1);
+    // Measures by their readable names, as the report names them.
+    const label = page.locator('#conditions tr[data-measure="pr_draft_at_hand_over"] th');
+    expect(await label.textContent()).to.equal('PR draft at hand over');
     expect(await page.locator('#verdict').count()).to.equal(1);
     expect(await page.evaluate(() => (window as unknown as { __mark?: number }).__mark)).to.equal(
       1,
@@ -243,6 +248,9 @@ describe('view: evalrig run --view on a command-agent campaign, in a real headle
       'stop',
     ]);
     expect(steps[0]!.text).to.contain(SAID_STAGED);
+    expect(steps.map((s) => s.text).join(''))
+      .to.contain('RED-ALERT')
+      .and.not.contain('\u001b');
     expect(steps[1]!.text).to.contain(`write ${FILE}`);
     expect(steps[2]!.text).to.contain(`gh pr create --draft --title ${TITLE} --body-file -`);
     expect(steps[3]!.text)
