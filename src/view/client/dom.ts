@@ -40,6 +40,7 @@ const FOLD_LINES = 14;
 const FOLD_CHARS = 1600;
 
 /** Terminal escapes (colours, cursor moves, titles): what an agent's output holds for a TTY. */
+// eslint-disable-next-line no-control-regex -- these control characters are what it matches.
 const ANSI = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)|[@-Z\\-_])/gu;
 
 /** A text as a page shows it: terminal escapes taken out, never shown as raw ESC glyphs. */
