@@ -62,6 +62,16 @@ export function agentStat(agent: AgentStats, m: AgentMeasure): NumberStats {
   return agent[m] ?? NO_NUMBER;
 }
 
+/**
+ * The agent figures some condition has: a command agent's campaign has none, and a table of
+ * "n/a (n 0)" rows says nothing.
+ */
+export function agentMeasuresOf(b: {
+  readonly conditions: readonly { readonly agent: AgentStats }[];
+}): AgentMeasure[] {
+  return AGENT_MEASURES.filter((m) => b.conditions.some((c) => agentStat(c.agent, m).n > 0));
+}
+
 /** A comparison's agent difference; one its file lacks is unknown. */
 export function agentDifference(agent: Comparison['agent'], m: AgentMeasure): NumberDifference {
   return agent[m] ?? { kind: 'number', baseline: null, other: null, difference: null };

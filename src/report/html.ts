@@ -3,6 +3,7 @@ import { accountLines } from './account.js';
 import { NUMBER_MEASURES, RATE_MEASURES, type NumberMeasure } from '../measure/index.js';
 import {
   AGENT_MEASURES,
+  agentMeasuresOf,
   agentDifference,
   agentStat,
   messageCheckNames,
@@ -165,7 +166,7 @@ function conditionTable(b: BenchmarkFile): string {
         `<tr><th>${esc(MEASURE_LABELS[m])}</th>${conds.map((c) => numberCell(c.condition, m, c.measures[m])).join('')}</tr>`,
     ),
     ...agentRow(b),
-    ...AGENT_MEASURES.map(
+    ...agentMeasuresOf(b).map(
       (m) =>
         `<tr><th>${esc(AGENT_LABELS[m])}</th>${conds.map((c) => numberCell(c.condition, `agent.${m}`, agentStat(c.agent, m))).join('')}</tr>`,
     ),
@@ -296,7 +297,7 @@ function charts(b: BenchmarkFile): string {
   for (const m of NUMBER_MEASURES) {
     out.push(numberChart(b, m, MEASURE_LABELS[m], (c) => c.measures[m]));
   }
-  for (const m of AGENT_MEASURES) {
+  for (const m of agentMeasuresOf(b)) {
     out.push(numberChart(b, `agent.${m}`, AGENT_LABELS[m], (c) => agentStat(c.agent, m)));
   }
   for (const name of messageCheckNames(b.conditions)) {
@@ -364,7 +365,7 @@ function comparisons(b: BenchmarkFile): string {
           const d = cmp.measures[m];
           return `<tr><th>${esc(MEASURE_LABELS[m])}</th><td class="v" data-measure="${m}" data-difference="${d.difference ?? ''}">${esc(formatDifference(d.difference, 'number'))}</td><td></td></tr>`;
         }),
-        ...AGENT_MEASURES.map((m) => {
+        ...agentMeasuresOf(b).map((m) => {
           const d = agentDifference(cmp.agent, m);
           return `<tr><th>${esc(AGENT_LABELS[m])}</th><td class="v" data-measure="agent.${m}" data-difference="${d.difference ?? ''}">${esc(formatDifference(d.difference, 'number'))}</td><td></td></tr>`;
         }),
@@ -609,7 +610,11 @@ export function checkBalanced(file: string, html: string): void {
  * script or stylesheet from elsewhere, no attribute pointing off the page,
  * container tags balanced, and one chart per measure.
  */
-export function checkHtml(file: string, html: string, messageChecks = 0): void {
+export function checkHtml(
+  file: string,
+  html: string,
+  charted: { readonly agentMeasures?: number; readonly messageChecks?: number } = {},
+): void {
   if (!html.startsWith('<!doctype html>')) throw new ReportStructureError(file, 'no doctype');
   // Text is escaped, so a tag here is one evalrig wrote; CSS lives in <style> and style="".
   const css = [...html.matchAll(/<style>([^<]*)<\/style>|\sstyle="([^"]*)"/g)]
@@ -634,7 +639,10 @@ export function checkHtml(file: string, html: string, messageChecks = 0): void {
   checkBalanced(file, html);
   const charts = html.match(/<figure data-chart="/g)?.length ?? 0;
   const expected =
-    RATE_MEASURES.length + NUMBER_MEASURES.length + AGENT_MEASURES.length + messageChecks;
+    RATE_MEASURES.length +
+    NUMBER_MEASURES.length +
+    (charted.agentMeasures ?? AGENT_MEASURES.length) +
+    (charted.messageChecks ?? 0);
   if (charts !== expected)
     throw new ReportStructureError(file, `${charts} charts, expected ${expected}`);
 }

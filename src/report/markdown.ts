@@ -4,6 +4,7 @@ import { EvalrigError } from '../errors/index.js';
 import { NUMBER_MEASURES, RATE_MEASURES } from '../measure/index.js';
 import {
   AGENT_MEASURES,
+  agentMeasuresOf,
   agentDifference,
   agentStat,
   messageCheckNames,
@@ -172,7 +173,7 @@ function conditionTable(b: BenchmarkFile): string {
       ...conds.map((c) => formatNumber(c.measures[m])),
     ]),
     ...agentRows(b),
-    ...AGENT_MEASURES.map((m) => [
+    ...agentMeasuresOf(b).map((m) => [
       AGENT_LABELS[m],
       ...conds.map((c) => formatNumber(agentStat(c.agent, m))),
     ]),
@@ -207,7 +208,7 @@ function comparisonLines(b: BenchmarkFile): string[] {
         formatDifference(cmp.measures[m].difference, 'number'),
         '',
       ]),
-      ...AGENT_MEASURES.map((m) => [
+      ...agentMeasuresOf(b).map((m) => [
         AGENT_LABELS[m],
         formatDifference(agentDifference(cmp.agent, m).difference, 'number'),
         '',

@@ -16,6 +16,7 @@ import {
 } from '../campaign-folder/index.js';
 import { InputError } from '../errors/index.js';
 import {
+  agentMeasuresOf,
   compare,
   comparisonPairs,
   GroupAccumulator,
@@ -345,7 +346,10 @@ async function renderAndWrite(
     total,
   );
   const html = renderHtml(benchmark, timelines, total - timelines.length, reviews, embedded);
-  checkHtml(files.reportHtml, html, messageCheckNames(benchmark.conditions).length);
+  checkHtml(files.reportHtml, html, {
+    agentMeasures: agentMeasuresOf(benchmark).length,
+    messageChecks: messageCheckNames(benchmark.conditions).length,
+  });
 
   await writeReportFiles(dir, { benchmark, baselineMd, reportMd, reportHtml: html });
   return files;
