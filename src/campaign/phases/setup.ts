@@ -16,7 +16,7 @@ import { preflightEngines } from '../engine-setup.js';
 import { ensureSetups } from '../environments.js';
 import { CONTAINER } from '../layout.js';
 import type { PlannedRun } from '../plan.js';
-import type { Fingerprint } from '../reuse/index.js';
+import type { Fingerprint } from '../reuse/fingerprint.js';
 import { agentUserOfRuns, repositoryName } from '../run/context.js';
 import type { OpenedEngines } from './engines.js';
 import type { CampaignImages } from './images.js';

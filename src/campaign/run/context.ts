@@ -30,7 +30,7 @@ import type { BodyBudget, RunGateway } from '../../gateway/index.js';
 import type { CampaignAgents } from '../agent.js';
 import { CONTAINER, runLayout, type RunLayout } from '../layout.js';
 import type { PlannedRun } from '../plan.js';
-import type { Fingerprint } from '../reuse/index.js';
+import type { Fingerprint } from '../reuse/fingerprint.js';
 
 /** The image user's uid: workspaces are handed to it (or copied in as its) when evalrig runs as root. */
 export const IMAGE_UID = 1000;
