@@ -81,6 +81,7 @@ export class GradingAccumulator {
     const judge = JSON.stringify([
       g.judge.model,
       g.judge.source,
+      g.judge.script_sha256,
       g.rubric.version,
       g.rubric.sha256,
     ]);
@@ -88,6 +89,7 @@ export class GradingAccumulator {
     this.judges.set(judge, {
       model: g.judge.model,
       source: g.judge.source,
+      ...(g.judge.script_sha256 === undefined ? {} : { script_sha256: g.judge.script_sha256 }),
       rubric: g.rubric.version,
       rubric_sha256: g.rubric.sha256,
       runs: (used?.runs ?? 0) + 1,

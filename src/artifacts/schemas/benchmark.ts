@@ -55,6 +55,23 @@ export interface BenchmarkFile {
     campaign_created_at: string;
     generated_at: string;
     /**
+     * Runs copied from earlier campaigns (evalrig run --reuse), their every input unchanged: per campaign that played them and its folder, the runs by condition, and each run's key.
+     */
+    reused?: {
+      campaign: string;
+      folder: string;
+      conditions: {
+        [k: string]: number;
+      };
+      runs: string[];
+    }[];
+    /**
+     * Per condition: the sha256 of each model script its runs played (offline, the script is the model), from the runs' fingerprints.
+     */
+    model_scripts?: {
+      [k: string]: string[];
+    };
+    /**
      * Each condition's agent by condition name, in a campaign that plays several (a cross-agent campaign; `agent` is then absent).
      */
     agents?: {
@@ -239,6 +256,10 @@ export interface BenchmarkFile {
       source: 'script' | 'api';
       rubric: string;
       rubric_sha256: string;
+      /**
+       * A judge the model stand-in played: its script's sha256 (the script is the judge).
+       */
+      script_sha256?: string;
       runs: number;
     }[];
     conditions: {
@@ -284,6 +305,10 @@ export interface BenchmarkFile {
    * The campaign's account: agents' tokens and cost per condition, the judge's, wall time and model time. Costs at the price table's list prices.
    */
   account?: {
+    /**
+     * Runs copied from earlier campaigns (evalrig run --reuse): what they cost, and when they played, are that campaign's, not counted here.
+     */
+    reused_runs?: number;
     price_table: string;
     prices: 'list';
     agent: {
