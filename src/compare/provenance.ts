@@ -1,5 +1,6 @@
 import type { AgentIdentity, ConditionsFile } from '../artifacts/index.js';
 import type { CampaignSide } from './read.js';
+import { modelScriptDifferences } from './scripts.js';
 import type { Attribution, ProvenanceDifference, SideAgent, SideProvenance } from './types.js';
 
 /** The agent of benchmark.json's provenance, with what compare records of it. */
@@ -54,6 +55,7 @@ export function sideProvenance(side: CampaignSide): SideProvenance {
     stop_at_hand_over: side.conditions.options.stop_at_hand_over,
     conditions: side.conditions.conditions.map(declaredCondition),
     judges: judgesOf(side),
+    ...(p.model_scripts ? { model_scripts: p.model_scripts } : {}),
     created_at: p.campaign_created_at,
   };
 }
@@ -67,13 +69,20 @@ function judgesOf(side: CampaignSide): SideProvenance['judges'] {
     const fields = [x.model, x.source, x.rubric, x.rubric_sha256];
     if (!fields.every((f) => typeof f === 'string')) return [];
     const [model, source, rubric, rubric_sha256] = fields as string[];
-    return [{ model: model!, source: source!, rubric: rubric!, rubric_sha256: rubric_sha256! }];
+    const script = typeof x.script_sha256 === 'string' ? { script_sha256: x.script_sha256 } : {};
+    return [
+      { model: model!, source: source!, ...script, rubric: rubric!, rubric_sha256: rubric_sha256! },
+    ];
   });
 }
 
-function judgeLine(p: SideProvenance): string {
+/** The judges in one line: model, source (a script's sha256), rubric. */
+export function judgeLine(p: SideProvenance): string {
   return p.judges
-    .map((j) => `${j.model} (${j.source}), rubric ${j.rubric} ${short(j.rubric_sha256)}`)
+    .map((j) => {
+      const script = j.script_sha256 ? ` ${short(j.script_sha256)}` : '';
+      return `${j.model} (${j.source}${script}), rubric ${j.rubric} ${short(j.rubric_sha256)}`;
+    })
     .join('; ');
 }
 
@@ -256,6 +265,7 @@ export function provenanceDifferences(
   const codebase = codebaseDifference(a, b);
   if (codebase) out.push(codebase);
   out.push(...agentDifferences(a, b));
+  out.push(...modelScriptDifferences(a, b));
   if (imageKey(a) !== imageKey(b))
     out.push({ aspect: 'image', what: 'the image', a: imageLine(a), b: imageLine(b) });
   if (a.stand_in_sha256 !== b.stand_in_sha256)
@@ -284,7 +294,7 @@ export function provenanceDifferences(
   if (a.judges.length && b.judges.length && judgeLine(a) !== judgeLine(b))
     out.push({
       aspect: 'judge',
-      what: 'the judge (model or rubric)',
+      what: 'the judge (model, script or rubric)',
       a: judgeLine(a),
       b: judgeLine(b),
     });
@@ -306,7 +316,7 @@ export function attribute(differences: readonly ProvenanceDifference[]): {
     return {
       attribution: 'same',
       verdict:
-        'Nothing recorded differs (eval set, staged files, codebase, agent, image, gh stand-in, evalrig): a difference is chance, or comes from something evalrig does not record (a file the agent command reads outside evals.json and the staged paths).',
+        'Nothing recorded differs (eval set, staged files, codebase, agent, model script, image, gh stand-in, evalrig, judge): a difference is chance, or comes from something evalrig does not record (a file the agent command reads outside evals.json and the staged paths).',
     };
   if (differences.length === 1)
     return {

@@ -155,7 +155,17 @@ export interface SideProvenance {
     source: string;
     rubric: string;
     rubric_sha256: string;
+    /**
+     * A judge the model stand-in played: its script's sha256.
+     */
+    script_sha256?: string;
   }[];
+  /**
+   * Per condition: the sha256 of each model script its runs played (benchmark.json's provenance.model_scripts); absent when none was recorded.
+   */
+  model_scripts?: {
+    [k: string]: string[];
+  };
   created_at: string;
 }
 export interface Difference {
@@ -168,7 +178,8 @@ export interface Difference {
     | 'stand_in'
     | 'evalrig_version'
     | 'stop_at_hand_over'
-    | 'judge';
+    | 'judge'
+    | 'model_script';
   what: string;
   a: string;
   b: string;
