@@ -83,7 +83,7 @@ const INPUT_WORDS: Readonly<Record<string, string>> = {
   'agent.relay': 'the model relay',
   'agent.runtime': "the agent's Node runtime",
   'agent.model': "the agent's model",
-  'agent.install': 'how the agent is installed',
+  'agent.install': "the agent's install",
   'agent.user': 'the user the agent runs as',
   'model.script': 'the model script',
   'model.api': 'the model API',
