@@ -14,6 +14,7 @@ import type { PlannedRun } from '../plan.js';
 import {
   changedInputs,
   describeInput,
+  FILE_INPUT,
   fingerprintOf,
   type Fingerprint,
   type InputChanges,
@@ -114,7 +115,13 @@ export async function decideRun(
 /** At most this many inputs are named in a reason; the others are counted. */
 const NAMED = 3;
 
-function names(keys: readonly string[]): string {
+/** What a condition stages comes first: it is what a campaign of conditions changes. */
+function rank(key: string): number {
+  return key.startsWith(FILE_INPUT.staged) ? 0 : 1;
+}
+
+function names(unordered: readonly string[]): string {
+  const keys = [...unordered].sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
   const shown = keys.slice(0, NAMED).map(describeInput);
   const more = keys.length - shown.length;
   if (more > 0) return `${shown.join(', ')} and ${more} more`;

@@ -446,7 +446,7 @@ describe('reuse: every input of a run changes its fingerprint, and is named', ()
         removed: ['folder:old.json'],
       }),
     ).to.equal(
-      'the model script, the test image, the probes and 1 more changed, .claude/skills/tdd/extra.md added, old.json in the eval set folder removed',
+      'the test image, the model script, the run limits and 1 more changed, .claude/skills/tdd/extra.md added, old.json in the eval set folder removed',
     );
   });
 });
