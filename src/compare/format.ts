@@ -17,8 +17,8 @@ import type {
   SideProvenance,
   SideRate,
 } from './types.js';
-import { judgeLine } from './provenance.js';
-import { modelScriptRows } from './scripts.js';
+import { judgeLine } from './judges.js';
+import { scriptRows } from './scripts.js';
 
 /** A measure's name for a reader, on one line: the report's label when evalrig knows it, else its key. */
 export function measureLabel(measure: string): string {
@@ -177,7 +177,7 @@ export function provenanceRows(a: SideProvenance, b: SideProvenance): Provenance
     };
     push(`condition ${name}`, cond(a), cond(b));
   }
-  for (const r of modelScriptRows(a, b)) push(r.what, r.a, r.b);
+  for (const r of scriptRows(a, b)) push(r.what, r.a, r.b);
   if (a.judges.length || b.judges.length)
     push('judge', judgeLine(a) || 'not graded', judgeLine(b) || 'not graded');
   push('campaign created', a.created_at, b.created_at, true);

@@ -1,6 +1,7 @@
 import type { AgentIdentity, ConditionsFile } from '../artifacts/index.js';
 import type { CampaignSide } from './read.js';
-import { modelScriptDifferences } from './scripts.js';
+import { judgeLine, judgesOf } from './judges.js';
+import { evalSetFileDifference, modelScriptDifferences } from './scripts.js';
 import type { Attribution, ProvenanceDifference, SideAgent, SideProvenance } from './types.js';
 
 /** The agent of benchmark.json's provenance, with what compare records of it. */
@@ -56,34 +57,9 @@ export function sideProvenance(side: CampaignSide): SideProvenance {
     conditions: side.conditions.conditions.map(declaredCondition),
     judges: judgesOf(side),
     ...(p.model_scripts ? { model_scripts: p.model_scripts } : {}),
+    ...(p.eval_set_files ? { eval_set_files: p.eval_set_files } : {}),
     created_at: p.campaign_created_at,
   };
-}
-
-/** The judges of benchmark.json's `grading` (written when runs were graded), read by shape. */
-function judgesOf(side: CampaignSide): SideProvenance['judges'] {
-  const grading = (side.benchmark as unknown as { grading?: { judges?: unknown } }).grading;
-  const judges = Array.isArray(grading?.judges) ? (grading.judges as unknown[]) : [];
-  return judges.flatMap((j) => {
-    const x = j as Record<string, unknown>;
-    const fields = [x.model, x.source, x.rubric, x.rubric_sha256];
-    if (!fields.every((f) => typeof f === 'string')) return [];
-    const [model, source, rubric, rubric_sha256] = fields as string[];
-    const script = typeof x.script_sha256 === 'string' ? { script_sha256: x.script_sha256 } : {};
-    return [
-      { model: model!, source: source!, ...script, rubric: rubric!, rubric_sha256: rubric_sha256! },
-    ];
-  });
-}
-
-/** The judges in one line: model, source (a script's sha256), rubric. */
-export function judgeLine(p: SideProvenance): string {
-  return p.judges
-    .map((j) => {
-      const script = j.script_sha256 ? ` ${short(j.script_sha256)}` : '';
-      return `${j.model} (${j.source}${script}), rubric ${j.rubric} ${short(j.rubric_sha256)}`;
-    })
-    .join('; ');
 }
 
 const short = (hash: string): string => hash.replace(/^sha256:/, '').slice(0, 12);
@@ -266,6 +242,8 @@ export function provenanceDifferences(
   if (codebase) out.push(codebase);
   out.push(...agentDifferences(a, b));
   out.push(...modelScriptDifferences(a, b));
+  const files = evalSetFileDifference(a, b);
+  if (files) out.push(files);
   if (imageKey(a) !== imageKey(b))
     out.push({ aspect: 'image', what: 'the image', a: imageLine(a), b: imageLine(b) });
   if (a.stand_in_sha256 !== b.stand_in_sha256)
@@ -316,7 +294,7 @@ export function attribute(differences: readonly ProvenanceDifference[]): {
     return {
       attribution: 'same',
       verdict:
-        'Nothing recorded differs (eval set, staged files, codebase, agent, model script, image, gh stand-in, evalrig, judge): a difference is chance, or comes from something evalrig does not record (a file the agent command reads outside evals.json and the staged paths).',
+        'Nothing recorded differs (eval set, staged files, codebase, agent, model script, eval set folder files, image, gh stand-in, evalrig, judge): a difference is chance, or comes from something evalrig does not record (a file outside the eval set folder that the agent command reads, or a model behind an API).',
     };
   if (differences.length === 1)
     return {

@@ -1,7 +1,10 @@
 /**
- * The model scripts in two campaigns' provenance: offline, the script is the model, so a
- * changed script is a difference that could explain the measures as much as a changed skill.
+ * The scripts in two campaigns' provenance: offline, the script is the model, so a changed
+ * script is a difference that could explain the measures as much as a changed skill. So is a
+ * changed file of the eval set folder, which every run sees (the scripted agent's script lives
+ * there).
  */
+import { createHash } from 'node:crypto';
 import type { ProvenanceDifference, SideProvenance } from './types.js';
 
 const short = (hash: string): string => hash.slice(0, 12);
@@ -51,16 +54,67 @@ export function modelScriptDifferences(
   }));
 }
 
-/** The provenance table's rows of the model scripts, one per condition, when a side has any. */
-export function modelScriptRows(
+/** The eval set folder's files in one line: how many, and one sha256 over them all. */
+function filesLine(p: SideProvenance): string {
+  const files = p.eval_set_files;
+  if (!files) return 'none recorded';
+  const all = createHash('sha256')
+    .update(JSON.stringify(Object.entries(files).sort()))
+    .digest('hex');
+  return `${Object.keys(files).length} files, sha256 ${short(all)}`;
+}
+
+/**
+ * The provenance table's rows of the scripts: the model script of each condition, when a side
+ * has any, and the eval set folder's files.
+ */
+export function scriptRows(
   a: SideProvenance,
   b: SideProvenance,
 ): Array<{ what: string; a: string; b: string }> {
-  if (!a.model_scripts && !b.model_scripts) return [];
   const names = [...new Set([...a.conditions, ...b.conditions].map((c) => c.name))];
-  return names.map((c) => ({
-    what: `model script (${c})`,
-    a: scriptsLine(a, c),
-    b: scriptsLine(b, c),
-  }));
+  const scripts =
+    a.model_scripts || b.model_scripts
+      ? names.map((c) => ({
+          what: `model script (${c})`,
+          a: scriptsLine(a, c),
+          b: scriptsLine(b, c),
+        }))
+      : [];
+  const files =
+    a.eval_set_files || b.eval_set_files
+      ? [{ what: 'eval set folder files', a: filesLine(a), b: filesLine(b) }]
+      : [];
+  return [...scripts, ...files];
+}
+
+/** At most this many changed files are named in the difference; the others are counted. */
+const NAMED_FILES = 5;
+
+/**
+ * The eval set folder's files that differ (changed, or on one side only), as one difference.
+ * Nothing when a side recorded none.
+ */
+export function evalSetFileDifference(
+  a: SideProvenance,
+  b: SideProvenance,
+): ProvenanceDifference | null {
+  const fa = a.eval_set_files;
+  const fb = b.eval_set_files;
+  if (!fa || !fb) return null;
+  const all = [...new Set([...Object.keys(fa), ...Object.keys(fb)])].sort();
+  const differing = all.filter((f) => JSON.stringify(fa[f] ?? []) !== JSON.stringify(fb[f] ?? []));
+  if (differing.length === 0) return null;
+  const named = differing.slice(0, NAMED_FILES);
+  const more = differing.length - named.length;
+  const side = (files: Readonly<Record<string, readonly string[]>>) =>
+    named
+      .map((f) => `${f} ${files[f]?.length ? files[f]!.map(short).join(', ') : 'absent'}`)
+      .join('; ') + (more > 0 ? `; ${more} more` : '');
+  return {
+    aspect: 'eval_set_files',
+    what: `the eval set folder's ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`,
+    a: side(fa),
+    b: side(fb),
+  };
 }

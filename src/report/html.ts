@@ -31,7 +31,7 @@ import type { RunTimeline, StopLine } from './timeline.js';
 import type { ReviewFile } from './review-file.js';
 import { conditionRunsRow, reviewsSection, runStepsLink, verdictRunsLink } from './viewer-links.js';
 import { embedKey } from './embed.js';
-import { reuseLines, reuseRows } from './reuse.js';
+import { reuseLines, fingerprintRows } from './reuse.js';
 
 /** Escapes text for HTML (in format.ts, beside the other helpers every page part shares). */
 export { esc };
@@ -485,7 +485,7 @@ function provenance(b: BenchmarkFile): string {
     ['gh stand-in sha256', p.stand_in_sha256],
     ...(p.agent ? [agentProvenance('agent', p.agent)] : []),
     ...Object.entries(p.agents ?? {}).map(([c, a]) => agentProvenance(`agent (${c})`, a)),
-    ...reuseRows(p).map(([k, v]): [string, string] => [k!, v!]),
+    ...fingerprintRows(p).map(([k, v]): [string, string] => [k!, v!]),
     ['evalrig', `${p.evalrig_version} (report ${p.report_evalrig_version})`],
     ['campaign created', p.campaign_created_at],
     ['report generated', p.generated_at],

@@ -13,7 +13,7 @@ import type { BenchmarkFile } from './benchmark-file.js';
 import { serviceRows } from './services.js';
 import { gradingMarkdown } from './grading-render.js';
 import { firstLinesMarkdown } from './first-lines.js';
-import { reuseLines, reuseRows } from './reuse.js';
+import { reuseLines, fingerprintRows } from './reuse.js';
 import {
   AGENT_LABELS,
   formatDifference,
@@ -105,7 +105,7 @@ export function renderBaseline(b: BenchmarkFile): string {
       ...runtimeRows(` (${name})`, a),
       ...(a.model ? [[`agent model (${name})`, a.model]] : []),
     ]),
-    ...reuseRows(p),
+    ...fingerprintRows(p),
     ['evalrig (campaign)', p.evalrig_version],
     ['evalrig (report)', p.report_evalrig_version],
     ['campaign created', p.campaign_created_at],

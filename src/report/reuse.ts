@@ -9,6 +9,9 @@ import type { Provenance } from './benchmark-file.js';
 
 type Reused = NonNullable<Provenance['reused']>[number];
 
+/** The key prefix of an eval set folder file among a run's inputs (campaign/reuse's). */
+const FOLDER = 'folder:';
+
 /** At most this many run keys are listed per source in BASELINE.md; the others are counted. */
 const LISTED = 10;
 
@@ -16,12 +19,19 @@ const LISTED = 10;
 export class ReuseAccumulator {
   private readonly bySource = new Map<string, Reused & { conditions: Record<string, number> }>();
   private readonly scripts = new Map<string, Set<string>>();
+  private readonly files = new Map<string, Set<string>>();
 
   add(record: RunRecord): void {
-    const script = record.fingerprint?.inputs['model.script'];
+    const inputs = record.fingerprint?.inputs ?? {};
+    const script = inputs['model.script'];
     if (script !== undefined) {
       const known = this.scripts.get(record.condition) ?? new Set<string>();
       this.scripts.set(record.condition, known.add(script));
+    }
+    for (const [key, hash] of Object.entries(inputs)) {
+      if (!key.startsWith(FOLDER)) continue;
+      const rel = key.slice(FOLDER.length);
+      this.files.set(rel, (this.files.get(rel) ?? new Set<string>()).add(hash));
     }
     const from = record.reused_from;
     if (!from) return;
@@ -37,15 +47,19 @@ export class ReuseAccumulator {
     this.bySource.set(key, source);
   }
 
-  /** benchmark.json's `provenance.reused` and `provenance.model_scripts`, when there are any. */
-  provenance(): Pick<Provenance, 'reused' | 'model_scripts'> {
+  /** benchmark.json's `provenance.reused`, `model_scripts` and `eval_set_files`, when there are any. */
+  provenance(): Pick<Provenance, 'reused' | 'model_scripts' | 'eval_set_files'> {
     const reused = [...this.bySource.values()].map((s) => ({ ...s, runs: [...s.runs].sort() }));
     const scripts = Object.fromEntries(
       [...this.scripts].map(([condition, hashes]) => [condition, [...hashes].sort()]),
     );
+    const files = Object.fromEntries(
+      [...this.files].sort(([a], [b]) => (a < b ? -1 : 1)).map(([rel, h]) => [rel, [...h].sort()]),
+    );
     return {
       ...(reused.length > 0 ? { reused } : {}),
       ...(this.scripts.size > 0 ? { model_scripts: scripts } : {}),
+      ...(this.files.size > 0 ? { eval_set_files: files } : {}),
     };
   }
 }
@@ -61,13 +75,24 @@ function conditionsText(conditions: Readonly<Record<string, number>>): string {
   return entries.map(([c, n]) => `${c} ${n}`).join(', ');
 }
 
-/** BASELINE.md's rows: each model script, and the reused runs of each source campaign. */
-export function reuseRows(p: Provenance): string[][] {
+/** At most this many eval set folder files get a row of their own in BASELINE.md. */
+const FILE_ROWS = 20;
+
+/**
+ * BASELINE.md's rows from the runs' fingerprints: each model script, the eval set folder's
+ * other files, and the reused runs of each source campaign.
+ */
+export function fingerprintRows(p: Provenance): string[][] {
   const rows: string[][] = [];
   const scripts = Object.entries(p.model_scripts ?? {});
   const same = new Set(scripts.map(([, h]) => h.join(', '))).size === 1;
   if (same && scripts.length > 1) rows.push(['model script sha256', scripts[0]![1].join(', ')]);
   else for (const [c, h] of scripts) rows.push([`model script sha256 (${c})`, h.join(', ')]);
+  const files = Object.entries(p.eval_set_files ?? {});
+  for (const [rel, h] of files.slice(0, FILE_ROWS))
+    rows.push([`eval set file ${rel} sha256`, h.join(', ')]);
+  if (files.length > FILE_ROWS)
+    rows.push(['eval set files', `${files.length - FILE_ROWS} more (benchmark.json)`]);
   for (const s of p.reused ?? []) {
     const listed = s.runs.slice(0, LISTED).join(', ');
     const more = s.runs.length > LISTED ? ` and ${s.runs.length - LISTED} more` : '';

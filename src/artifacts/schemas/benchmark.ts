@@ -66,6 +66,12 @@ export interface BenchmarkFile {
       runs: string[];
     }[];
     /**
+     * The eval set folder's files each run saw (mounted read only; the scripted agent's script lives there), other than evals.json, staged files and scripts: the sha256 of each by its path there, from the runs' fingerprints.
+     */
+    eval_set_files?: {
+      [k: string]: string[];
+    };
+    /**
      * Per condition: the sha256 of each model script its runs played (offline, the script is the model), from the runs' fingerprints.
      */
     model_scripts?: {

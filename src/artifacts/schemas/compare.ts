@@ -161,6 +161,12 @@ export interface SideProvenance {
     script_sha256?: string;
   }[];
   /**
+   * The eval set folder's other files the runs saw, each by its path there (benchmark.json's provenance.eval_set_files); absent when none was recorded.
+   */
+  eval_set_files?: {
+    [k: string]: string[];
+  };
+  /**
    * Per condition: the sha256 of each model script its runs played (benchmark.json's provenance.model_scripts); absent when none was recorded.
    */
   model_scripts?: {
@@ -179,7 +185,8 @@ export interface Difference {
     | 'evalrig_version'
     | 'stop_at_hand_over'
     | 'judge'
-    | 'model_script';
+    | 'model_script'
+    | 'eval_set_files';
   what: string;
   a: string;
   b: string;

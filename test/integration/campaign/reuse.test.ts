@@ -8,6 +8,7 @@ import { readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { GradingFile, RunRecord } from '../../../src/artifacts/index.js';
 import { runCampaign, type CampaignResult } from '../../../src/campaign/index.js';
+import { compareCampaigns } from '../../../src/compare/index.js';
 import { writeReport, type BenchmarkFile } from '../../../src/report/index.js';
 import { readJson } from '../../support/campaign.js';
 import { requireDocker, testDocker } from '../../support/docker.js';
@@ -203,5 +204,34 @@ describe('campaign: --reuse copies the runs whose every input is unchanged', fun
     );
     expect(g.campaign).to.equal(third.campaign);
     expect(g.expectations[0]!.evidence).to.equal('v2');
+  });
+
+  it("sees a change to the scripted agent's script, and compare names it beside the skill", async () => {
+    await writeReport(ws.outDir);
+    await writeReport(out2());
+    const one = await compareCampaigns(ws.outDir, out2());
+    expect(one.provenance.differences.map((d) => d.what)).to.deep.equal([
+      'the files condition with_skill stages',
+    ]);
+    const script = path.join(path.dirname(ws.evalSetFile), 'scripts', 'add.json');
+    const turns = JSON.parse(await readFile(script, 'utf8')) as { turns: { actions: unknown[] }[] };
+    turns.turns[1]!.actions.unshift({ say: 'Done, in a new way.' });
+    await writeFile(script, JSON.stringify(turns));
+    await writeFile(skill(), '# tdd\n\nWrite the test first.\n');
+    const out4 = path.join(ws.root, 'out4');
+    const fourth = await play(out4, { reuse: [out2()] });
+    expect(said).to.include(
+      'evalrig: reuse: without_skill: scripts/add.json in the eval set folder changed: 2 to play; with_skill: .claude/skills/tdd/SKILL.md and scripts/add.json in the eval set folder changed: 2 to play\n',
+    );
+    expect(fourth).to.deep.include({ played: 4, reused: 0 });
+    await writeReport(out4);
+    const two = await compareCampaigns(out2(), out4);
+    expect(two.provenance.differences.map((d) => d.what)).to.deep.equal([
+      'the files condition with_skill stages',
+      "the eval set folder's scripts/add.json",
+      // The judge's script changed since out2 was graded (the test before).
+      'the judge (model, script or rubric)',
+    ]);
+    expect(two.provenance.attribution).to.equal('several');
   });
 });

@@ -45,6 +45,8 @@ function withSkill(
   };
 }
 
+const hex64 = (c: string): string => c.repeat(64);
+
 describe('compare: what differs in the provenance, and whether it can be attributed', () => {
   it('finds nothing between a campaign and its replay elsewhere (paths and dates are not provenance)', () => {
     const replay: SideProvenance = {
@@ -261,6 +263,31 @@ describe('compare: what differs in the provenance, and whether it can be attribu
           b: 'sha256 cccccccccccc',
         },
       ]);
+    });
+
+    it("names a changed file of the eval set folder (the scripted agent's script lives there)", () => {
+      const files = (session: string): SideProvenance => ({
+        ...BASE,
+        eval_set_files: { 'README.md': [hex64('1')], 'scripts/session.json': [hex64(session)] },
+      });
+      const after = withSkill(files('b'), {
+        stage: [{ from: 'skills/pr', to: '.claude/skills/pr', sha256: '2'.repeat(64) }],
+      });
+      const d = provenanceDifferences(files('a'), after);
+      expect(d[1]).to.deep.equal({
+        aspect: 'eval_set_files',
+        what: "the eval set folder's scripts/session.json",
+        a: 'scripts/session.json aaaaaaaaaaaa',
+        b: 'scripts/session.json bbbbbbbbbbbb',
+      });
+      expect(attribute(d).attribution).to.equal('several');
+      const { 'scripts/session.json': _gone, ...rest } = files('a').eval_set_files!;
+      expect(
+        provenanceDifferences(files('a'), { ...BASE, eval_set_files: rest })[0],
+      ).to.deep.include({
+        what: "the eval set folder's scripts/session.json",
+        b: 'scripts/session.json absent',
+      });
     });
 
     it('finds nothing when the scripts are the same, or a side recorded none (an older evalrig)', () => {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { RunRecord } from '../../../src/artifacts/index.js';
 import type { Provenance } from '../../../src/report/benchmark-file.js';
-import { ReuseAccumulator, reuseLines, reuseRows } from '../../../src/report/reuse.js';
+import { ReuseAccumulator, reuseLines, fingerprintRows } from '../../../src/report/reuse.js';
 
 const hex = (c: string): string => c.repeat(64);
 
@@ -11,7 +11,10 @@ function run(condition: string, n: number, reused: boolean, script = hex('a')): 
     eval: 'add',
     condition,
     run: n,
-    fingerprint: { sha256: hex('f'), inputs: { 'model.script': script } },
+    fingerprint: {
+      sha256: hex('f'),
+      inputs: { 'model.script': script, 'folder:scripts/add.json': hex('c') },
+    },
     ...(reused
       ? {
           reused_from: {
@@ -45,12 +48,14 @@ describe('report: reused runs and model scripts', () => {
       without_skill: [hex('a')],
       with_skill: [hex('1'), hex('2')],
     });
+    expect(p.eval_set_files).to.deep.equal({ 'scripts/add.json': [hex('c')] });
   });
 
   it("names them in BASELINE.md's rows and report.md's line", () => {
-    expect(reuseRows(p)).to.deep.equal([
+    expect(fingerprintRows(p)).to.deep.equal([
       ['model script sha256 (without_skill)', hex('a')],
       ['model script sha256 (with_skill)', `${hex('1')}, ${hex('2')}`],
+      ['eval set file scripts/add.json sha256', hex('c')],
       [
         'reused runs (campaign first)',
         '2 runs of without_skill from /w/out/first: add/without_skill/run-01, add/without_skill/run-02',
@@ -65,6 +70,6 @@ describe('report: reused runs and model scripts', () => {
     const none = new ReuseAccumulator();
     none.add({ eval: 'add', condition: 'c', run: 1 } as unknown as RunRecord);
     expect(none.provenance()).to.deep.equal({});
-    expect(reuseRows({} as Provenance)).to.deep.equal([]);
+    expect(fingerprintRows({} as Provenance)).to.deep.equal([]);
   });
 });
