@@ -7,6 +7,7 @@
 import type { RunRecord } from '../../artifacts/index.js';
 import { copySourceRun, setAsideCallLogs } from '../../campaign-folder/index.js';
 import { GRADING_RUBRIC_RECORD, type CampaignGrader } from '../../judge/index.js';
+import { cacheRoot } from '../../source/index.js';
 import type { CampaignOptions } from '../options.js';
 import { runLayout } from '../layout.js';
 import type { PlannedRun } from '../plan.js';
@@ -53,7 +54,9 @@ export async function reuseRuns(given: ReuseInputs, campaign: string): Promise<R
   const phase = { ...given, campaign };
   const { outDir, options, resolved, images, setup, sources, log } = phase;
   const { evalSet, planned } = resolved;
-  const own = await campaignFileInputs(evalSet, planned, [outDir, ...sources.map((s) => s.dir)]);
+  // What campaigns write (this one, those reused, the codebases' cache) is no run's input.
+  const written = [outDir, ...sources.map((s) => s.dir), cacheRoot({ cacheDir: options.cacheDir })];
+  const own = await campaignFileInputs(evalSet, planned, written);
   const inputs = {
     evalSet,
     stopAtHandOver: Boolean(options.stopAtHandOver),
