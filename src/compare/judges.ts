@@ -13,7 +13,9 @@ export function judgesOf(side: CampaignSide): SideProvenance['judges'] {
     const fields = [x.model, x.source, x.rubric, x.rubric_sha256];
     if (!fields.every((f) => typeof f === 'string')) return [];
     const [model, source, rubric, rubric_sha256] = fields as string[];
-    const script = typeof x.script_sha256 === 'string' ? { script_sha256: x.script_sha256 } : {};
+    const hashes = Array.isArray(x.scripts_sha256) ? x.scripts_sha256 : [];
+    const strings = hashes.filter((h): h is string => typeof h === 'string');
+    const script = strings.length > 0 ? { scripts_sha256: strings } : {};
     return [
       { model: model!, source: source!, ...script, rubric: rubric!, rubric_sha256: rubric_sha256! },
     ];
@@ -24,7 +26,7 @@ export function judgesOf(side: CampaignSide): SideProvenance['judges'] {
 export function judgeLine(p: SideProvenance): string {
   return p.judges
     .map((j) => {
-      const script = j.script_sha256 ? ` ${short(j.script_sha256)}` : '';
+      const script = (j.scripts_sha256 ?? []).map((s) => ` ${short(s)}`).join(',');
       return `${j.model} (${j.source}${script}), rubric ${j.rubric} ${short(j.rubric_sha256)}`;
     })
     .join('; ');

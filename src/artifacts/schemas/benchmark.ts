@@ -263,9 +263,9 @@ export interface BenchmarkFile {
       rubric: string;
       rubric_sha256: string;
       /**
-       * A judge the model stand-in played: its script's sha256 (the script is the judge).
+       * A judge the model stand-in played: the sha256 of each script that graded these runs (the script is the judge; a script edited since graded some runs with its earlier bytes).
        */
-      script_sha256?: string;
+      scripts_sha256?: string[];
       runs: number;
     }[];
     conditions: {

@@ -156,9 +156,9 @@ export interface SideProvenance {
     rubric: string;
     rubric_sha256: string;
     /**
-     * A judge the model stand-in played: its script's sha256.
+     * A judge the model stand-in played: the sha256 of each script that graded the runs.
      */
-    script_sha256?: string;
+    scripts_sha256?: string[];
   }[];
   /**
    * The eval set folder's other files the runs saw, each by its path there (benchmark.json's provenance.eval_set_files); absent when none was recorded.

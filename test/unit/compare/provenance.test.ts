@@ -211,13 +211,13 @@ describe('compare: what differs in the provenance, and whether it can be attribu
     const judge = {
       model: 'judge-a',
       source: 'script',
-      script_sha256: '8'.repeat(64),
+      scripts_sha256: ['8'.repeat(64)],
       rubric: 'v1',
       rubric_sha256: '3'.repeat(64),
     };
     const d = provenanceDifferences(
       { ...BASE, judges: [judge] },
-      { ...BASE, judges: [{ ...judge, script_sha256: '9'.repeat(64) }] },
+      { ...BASE, judges: [{ ...judge, scripts_sha256: ['9'.repeat(64)] }] },
     );
     expect(d).to.deep.equal([
       {
