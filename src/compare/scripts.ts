@@ -37,7 +37,7 @@ export function modelScriptDifferences(
   const differing = names.filter((c) => key(a, c) !== key(b, c));
   if (differing.length === 0) return [];
   const shared = (p: SideProvenance) => new Set(names.map((c) => key(p, c))).size === 1;
-  if (differing.length === names.length && names.length > 1 && shared(a) && shared(b))
+  if (differing.length === names.length && shared(a) && shared(b))
     return [
       {
         aspect: 'model_script',

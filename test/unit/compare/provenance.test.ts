@@ -253,6 +253,17 @@ describe('compare: what differs in the provenance, and whether it can be attribu
       );
     });
 
+    it('says the model script of a campaign of one condition, without naming the condition', () => {
+      const one = (c: string): SideProvenance => ({
+        ...BASE,
+        conditions: [BASE.conditions[0]!],
+        model_scripts: { without_skill: [c.repeat(64)] },
+      });
+      expect(provenanceDifferences(one('a'), one('b')).map((d) => d.what)).to.deep.equal([
+        'the model script',
+      ]);
+    });
+
     it('names the condition whose own script changed, and only it', () => {
       const d = provenanceDifferences(scripts('a', 'a'), scripts('a', 'c'));
       expect(d).to.deep.equal([
