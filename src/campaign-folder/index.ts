@@ -72,3 +72,4 @@ export {
   writeStopPatch,
   type ReportTexts,
 } from './write.js';
+export { copySourceRun, MAX_COPIED_BYTES, readSourceRun, type SourceRun } from './reuse.js';

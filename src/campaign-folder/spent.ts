@@ -8,7 +8,8 @@ import { mkdir, readdir, rename, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { EvalrigError } from '../errors/index.js';
 import type { ModelCall } from '../flight/index.js';
-import { readBytes } from './json.js';
+import type { RunRecord } from '../artifacts/index.js';
+import { readBytes, readJsonArtifact } from './json.js';
 import { campaignFiles, runFiles } from './layout.js';
 
 const GONE = new Set(['ENOENT', 'ENOTDIR']);
@@ -37,20 +38,33 @@ async function foldersBelow(dir: string, depth: number): Promise<string[]> {
   return below.flat();
 }
 
-/** Every model call log the folder holds (a file listed may be absent: a run with no calls). */
+/** Whether the run folder holds a run copied from an earlier campaign (evalrig run --reuse). */
+async function isReused(dir: string): Promise<boolean> {
+  const read = await readJsonArtifact<RunRecord>('run', runFiles(dir).runJson);
+  return read.status === 'ok' && read.value.reused_from !== undefined;
+}
+
+/**
+ * Every model call log the folder holds (a file listed may be absent: a run with no calls). A
+ * reused run's agent log is left out: the campaign that played it spent that.
+ */
 export async function callLogs(outDir: string): Promise<CallLog[]> {
   const top = campaignFiles(outDir);
-  const logsIn = (dir: string): CallLog[] => {
+  const logsIn = (dir: string, reused = false): CallLog[] => {
     const files = runFiles(dir);
     return [
-      { who: 'agent', file: files.modelCallsJsonl },
+      ...(reused ? [] : [{ who: 'agent' as const, file: files.modelCallsJsonl }]),
       { who: 'judge', file: files.judgeCallsJsonl },
     ];
   };
   const runs = await foldersBelow(top.runs, 3);
+  const reused = await Promise.all(runs.map(isReused));
   const comparisons = await foldersBelow(top.comparisons, 3);
   const replaced = await foldersBelow(top.replaced, 4);
-  return [...runs, ...replaced, ...comparisons].flatMap(logsIn);
+  return [
+    ...runs.flatMap((dir, i) => logsIn(dir, reused[i])),
+    ...[...replaced, ...comparisons].flatMap((dir) => logsIn(dir)),
+  ];
 }
 
 /**

@@ -295,12 +295,12 @@ export async function modelSources(
 ): Promise<(run: PlannedRun) => ModelSource> {
   const scripts = new Map<string, ModelScript>();
   for (const p of planned) {
-    const file = scriptOf(evalSet, p);
+    const file = modelScriptOf(evalSet, p);
     if (file !== undefined && !scripts.has(file)) scripts.set(file, await loadModelScript(file));
   }
   const upstream = upstreamOf(evalSet, planned);
   return (run) => {
-    const file = scriptOf(evalSet, run);
+    const file = modelScriptOf(evalSet, run);
     const script = file === undefined ? undefined : scripts.get(file);
     if (script) return { script };
     const real = upstream(agentOf(evalSet, run.condition));
@@ -313,7 +313,10 @@ export async function modelSources(
 }
 
 /** The run's model script: its condition's, else its eval's, else its agent's model's. */
-function scriptOf(evalSet: EvalSet, planned: PlannedRun): string | undefined {
+export function modelScriptOf(
+  evalSet: EvalSet,
+  planned: Pick<PlannedRun, 'eval' | 'condition'>,
+): string | undefined {
   const model = agentOf(evalSet, planned.condition).model;
   return (
     planned.condition.model_script ??
@@ -336,7 +339,7 @@ export function upstreamOf(
     const agent = agentOf(evalSet, p.condition);
     const model = agent.model;
     if (!isAdapterAgent(agent) || !model || !('url' in model) || sources.has(agent)) continue;
-    if (scriptOf(evalSet, p) !== undefined) continue;
+    if (modelScriptOf(evalSet, p) !== undefined) continue;
     // A subscription's OAuth token (claude-code) or an API key, read the same way.
     const [field, name, what] =
       'token_env' in model

@@ -9,6 +9,8 @@ import { ensureImages } from './phases/images.js';
 import { playCampaign } from './phases/play.js';
 import { recoverCampaign } from './phases/recover.js';
 import { resolveCampaign, type ResolvedCampaign } from './phases/resolve.js';
+import { reuseRuns } from './phases/reuse.js';
+import { reuseSources } from './reuse/index.js';
 import { setupCampaign } from './phases/setup.js';
 
 import type { CampaignOptions, CampaignResult } from './options.js';
@@ -32,7 +34,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
 
 /**
  * The campaign's phases in order (src/campaign/phases/): resolve, engines,
- * folder, recover, images, setup, conditions, play, grade. The guard (reapers,
+ * folder, recover, images, setup, conditions, reuse, play, grade. The guard (reapers,
  * watch, signal clean-up) stands from the folder's claim to the end.
  */
 async function campaignIn(outDir: string, options: CampaignOptions): Promise<CampaignResult> {
@@ -41,6 +43,8 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
   const timed = phaseTimer(phases);
   const resolved = await timed('resolve', () => resolveCampaign(outDir, options, log));
   const { evalSet, planned, previous } = resolved;
+  // The folders runs are reused from are checked now: a wrong one refuses before anything is built.
+  const sources = await reuseSources(outDir, options.reuse);
   // Spent by earlier commands: nothing is started, not even an engine.
   if (resolved.spending.budget.exhausted()) return nothingLeft(outDir, resolved, phases);
   const opened = await timed('engines', () => openEngines(options, evalSet, resolved.jobs));
@@ -61,8 +65,12 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
       writeConditions(outDir, options, resolved, images, setup, guard.campaign),
     );
     guard.campaign = conditions.campaign;
+    const reuse = await timed('reuse', () =>
+      reuseRuns({ outDir, options, resolved, images, setup, sources, grader, log }, guard.campaign),
+    );
+    const fingerprinted = { ...setup, fingerprints: reuse.fingerprints };
     const runs = await timed('play', () =>
-      playCampaign(outDir, options, opened, resolved, images, setup, guard, grader, log),
+      playCampaign(outDir, options, opened, resolved, images, fingerprinted, guard, grader, log),
     );
     // Every finished run is graded (the ones played now, earlier ones without a good grading),
     // then the blind comparisons: unchanged answers come from their files, no call.
@@ -75,7 +83,8 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
       campaign: guard.campaign,
       outDir,
       planned: planned.length,
-      skipped: planned.length - runs.todo.length,
+      skipped: planned.length - runs.todo.length - reuse.reused,
+      reused: reuse.reused,
       played: runs.played,
       failed: runs.failed,
       timedOut: runs.timedOut,
@@ -112,6 +121,7 @@ function nothingLeft(
     outDir,
     planned: resolved.planned.length,
     skipped: 0,
+    reused: 0,
     played: 0,
     failed: 0,
     timedOut: 0,

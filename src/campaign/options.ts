@@ -59,6 +59,11 @@ export interface CampaignOptions {
   readonly maxCostUsd?: number;
   /** Each upstream's limits (`--max-in-flight`, `--rpm`, `--tpm`), over the eval set's. */
   readonly rateLimits?: UpstreamLimits;
+  /**
+   * Earlier campaign folders (`--reuse`, in order): a finished run there whose every input is
+   * this run's (its fingerprint) is copied instead of played; the first folder wins.
+   */
+  readonly reuse?: readonly string[];
 }
 
 export interface CampaignResult {
@@ -66,6 +71,8 @@ export interface CampaignResult {
   readonly outDir: string;
   readonly planned: number;
   readonly skipped: number;
+  /** Runs copied from the `--reuse` folders (their fingerprint unchanged). */
+  readonly reused: number;
   readonly played: number;
   readonly failed: number;
   readonly timedOut: number;

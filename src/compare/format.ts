@@ -17,6 +17,8 @@ import type {
   SideProvenance,
   SideRate,
 } from './types.js';
+import { judgeLine } from './judges.js';
+import { scriptRows } from './scripts.js';
 
 /** A measure's name for a reader, on one line: the report's label when evalrig knows it, else its key. */
 export function measureLabel(measure: string): string {
@@ -68,6 +70,19 @@ export function differenceText(m: MeasureComparison): string {
 export function pText(m: MeasureComparison): string {
   return m.kind === 'rate' ? formatP(m.p_value) : '';
 }
+
+/**
+ * Whether the machine's load moves a measure (a duration): its difference is shown, never
+ * marked as the condition's effect. Two campaigns ran at other times, on other loads; a reused
+ * run keeps the time of the campaign that played it.
+ */
+export function loadMoved(measure: string): boolean {
+  return /(^|[._])duration(_|$)|_ms$|(^|_)time_s$/u.test(measure);
+}
+
+/** Said under a table that shows a duration. */
+export const LOAD_NOTE =
+  "Durations move with the machine's load (another time, other runs beside them; a reused run keeps the time of the campaign that played it): their differences are never marked as the condition's effect.";
 
 /** Measures with n 0 on both sides: nothing to show but their names. */
 export function unknownOnBoth(m: MeasureComparison): boolean {
@@ -162,13 +177,9 @@ export function provenanceRows(a: SideProvenance, b: SideProvenance): Provenance
     };
     push(`condition ${name}`, cond(a), cond(b));
   }
-  if (a.judges.length || b.judges.length) {
-    const judge = (p: SideProvenance) =>
-      p.judges
-        .map((j) => `${j.model} (${j.source}), rubric ${j.rubric} ${short(j.rubric_sha256)}`)
-        .join('; ') || 'not graded';
-    push('judge', judge(a), judge(b));
-  }
+  for (const r of scriptRows(a, b)) push(r.what, r.a, r.b);
+  if (a.judges.length || b.judges.length)
+    push('judge', judgeLine(a) || 'not graded', judgeLine(b) || 'not graded');
   push('campaign created', a.created_at, b.created_at, true);
   return rows;
 }

@@ -5,6 +5,8 @@ import {
   differenceText,
   differsMark,
   groupTitle,
+  LOAD_NOTE,
+  loadMoved,
   measureLabel,
   METHOD,
   oneSidedGroupLine,
@@ -25,8 +27,9 @@ tr.differs td{background:#fff6e0}
 #provenance td{overflow-wrap:anywhere;font:12px/1.4 ui-monospace,Menlo,Consolas,monospace}
 `;
 
-/** Whether the 95% interval leaves zero out. */
+/** Whether the 95% interval leaves zero out, in a measure the machine's load does not move. */
 function clear(m: MeasureComparison): boolean {
+  if (loadMoved(m.measure)) return false;
   return m.ci95 !== null && (m.ci95[0] > 0 || m.ci95[1] < 0);
 }
 
@@ -45,6 +48,8 @@ function groupSection(g: GroupComparison): string {
   ];
   if (shown.length)
     parts.push(`<table>${head}${shown.map((m) => measureRow(g, m)).join('')}</table>`);
+  if (shown.some((m) => loadMoved(m.measure)))
+    parts.push(`<p class="small load">${esc(LOAD_NOTE)}</p>`);
   const power = detectableText(g);
   if (power) parts.push(`<p class="small detectable">${esc(power)}</p>`);
   if (none.length)

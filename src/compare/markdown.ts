@@ -4,6 +4,8 @@ import {
   differenceText,
   differsMark,
   groupTitle,
+  LOAD_NOTE,
+  loadMoved,
   measureLabel,
   METHOD,
   oneSidedGroupLine,
@@ -45,6 +47,7 @@ function groupSection(g: GroupComparison): string[] {
       ),
       '',
     );
+  if (shown.some((m) => loadMoved(m.measure))) parts.push(LOAD_NOTE, '');
   const power = detectableText(g);
   if (power) parts.push(power, '');
   if (none.length)

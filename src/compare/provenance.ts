@@ -1,5 +1,7 @@
 import type { AgentIdentity, ConditionsFile } from '../artifacts/index.js';
 import type { CampaignSide } from './read.js';
+import { judgeLine, judgesOf } from './judges.js';
+import { evalSetFileDifference, modelScriptDifferences } from './scripts.js';
 import type { Attribution, ProvenanceDifference, SideAgent, SideProvenance } from './types.js';
 
 /** The agent of benchmark.json's provenance, with what compare records of it. */
@@ -54,27 +56,10 @@ export function sideProvenance(side: CampaignSide): SideProvenance {
     stop_at_hand_over: side.conditions.options.stop_at_hand_over,
     conditions: side.conditions.conditions.map(declaredCondition),
     judges: judgesOf(side),
+    ...(p.model_scripts ? { model_scripts: p.model_scripts } : {}),
+    ...(p.eval_set_files ? { eval_set_files: p.eval_set_files } : {}),
     created_at: p.campaign_created_at,
   };
-}
-
-/** The judges of benchmark.json's `grading` (written when runs were graded), read by shape. */
-function judgesOf(side: CampaignSide): SideProvenance['judges'] {
-  const grading = (side.benchmark as unknown as { grading?: { judges?: unknown } }).grading;
-  const judges = Array.isArray(grading?.judges) ? (grading.judges as unknown[]) : [];
-  return judges.flatMap((j) => {
-    const x = j as Record<string, unknown>;
-    const fields = [x.model, x.source, x.rubric, x.rubric_sha256];
-    if (!fields.every((f) => typeof f === 'string')) return [];
-    const [model, source, rubric, rubric_sha256] = fields as string[];
-    return [{ model: model!, source: source!, rubric: rubric!, rubric_sha256: rubric_sha256! }];
-  });
-}
-
-function judgeLine(p: SideProvenance): string {
-  return p.judges
-    .map((j) => `${j.model} (${j.source}), rubric ${j.rubric} ${short(j.rubric_sha256)}`)
-    .join('; ');
 }
 
 const short = (hash: string): string => hash.replace(/^sha256:/, '').slice(0, 12);
@@ -256,6 +241,9 @@ export function provenanceDifferences(
   const codebase = codebaseDifference(a, b);
   if (codebase) out.push(codebase);
   out.push(...agentDifferences(a, b));
+  out.push(...modelScriptDifferences(a, b));
+  const files = evalSetFileDifference(a, b);
+  if (files) out.push(files);
   if (imageKey(a) !== imageKey(b))
     out.push({ aspect: 'image', what: 'the image', a: imageLine(a), b: imageLine(b) });
   if (a.stand_in_sha256 !== b.stand_in_sha256)
@@ -284,7 +272,7 @@ export function provenanceDifferences(
   if (a.judges.length && b.judges.length && judgeLine(a) !== judgeLine(b))
     out.push({
       aspect: 'judge',
-      what: 'the judge (model or rubric)',
+      what: 'the judge (model, script or rubric)',
       a: judgeLine(a),
       b: judgeLine(b),
     });
@@ -306,7 +294,7 @@ export function attribute(differences: readonly ProvenanceDifference[]): {
     return {
       attribution: 'same',
       verdict:
-        'Nothing recorded differs (eval set, staged files, codebase, agent, image, gh stand-in, evalrig): a difference is chance, or comes from something evalrig does not record (a file the agent command reads outside evals.json and the staged paths).',
+        'Nothing recorded differs (eval set, staged files, codebase, agent, model script, eval set folder files, image, gh stand-in, evalrig, judge): a difference is chance, or comes from something evalrig does not record (a file outside the eval set folder that the agent command reads, or a model behind an API).',
     };
   if (differences.length === 1)
     return {

@@ -1,4 +1,4 @@
-import type { RunRecord } from '../artifacts/index.js';
+import type { JudgeIdentity, RunRecord } from '../artifacts/index.js';
 import { readRun, runKey, runLayout, runNumbers } from '../campaign-folder/index.js';
 import type { Eval, EvalSet } from '../config/index.js';
 import { prepareJudgeModel, type JudgeModel } from './call.js';
@@ -83,6 +83,11 @@ export class CampaignGrader {
       spec: evalSet.judge,
       judge,
     });
+  }
+
+  /** Who grades: the judge's model, and its script's sha256 or its API (grading.json's `judge`). */
+  get judge(): JudgeIdentity {
+    return this.ctx.judge.identity;
   }
 
   private evalOf(id: string): Eval | undefined {

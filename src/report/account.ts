@@ -33,9 +33,17 @@ export class AccountAccumulator {
   private queuedMs = 0;
   private readonly serverTools = { webSearch: 0, webFetch: 0 };
   private readonly limits: Partial<Record<RunLimitName, number>> = {};
+  private reused = 0;
 
-  /** Adds a run's figures (and reads its gateway log's latencies). */
+  /**
+   * Adds a run's figures (and reads its gateway log's latencies). A run copied from an earlier
+   * campaign is only counted: what it cost, and when it played, are that campaign's.
+   */
   async add(runDir: string, record: RunRecord): Promise<void> {
+    if (record.reused_from) {
+      this.reused++;
+      return;
+    }
     this.first = Math.min(this.first, Date.parse(record.started_at));
     this.last = Math.max(this.last, Date.parse(record.finished_at));
     if (record.limit) this.limits[record.limit] = (this.limits[record.limit] ?? 0) + 1;
@@ -118,6 +126,7 @@ export class AccountAccumulator {
     const agentCost = agent.reduce((n, a) => n + a.cost_usd, 0);
     const j = this.judge;
     return {
+      ...(this.reused > 0 ? { reused_runs: this.reused } : {}),
       price_table: PRICE_TABLE_VERSION,
       prices: 'list',
       agent,
@@ -169,6 +178,10 @@ export function accountLines(a: CampaignAccount): string[] {
   lines.push(
     `total: ${usd(a.total_cost_usd)} at list prices (price table ${a.price_table}); wall time ${a.wall_time_s} s, model time ${a.model_time_s} s, queued behind rate limits ${a.queued_time_s} s`,
   );
+  if (a.reused_runs)
+    lines.push(
+      `reused: ${a.reused_runs} run(s) copied from earlier campaigns, their cost and time not counted here`,
+    );
   const limits = Object.entries(a.limit_reached);
   if (limits.length > 0) {
     lines.push(`runs that reached a limit: ${limits.map(([k, n]) => `${k} ${n}`).join(', ')}`);

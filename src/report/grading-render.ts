@@ -14,7 +14,7 @@ function judgesLine(g: GradingSection): string {
   if (g.judges.length === 0) return '';
   const each = g.judges.map(
     (j) =>
-      `${j.model} (${j.source}) with ${j.rubric} (sha256 ${j.rubric_sha256.slice(0, 12)}), ${j.runs} run(s)`,
+      `${j.model} (${j.source}${(j.scripts_sha256 ?? []).map((s) => ` ${s.slice(0, 12)}`).join(',')}) with ${j.rubric} (sha256 ${j.rubric_sha256.slice(0, 12)}), ${j.runs} run(s)`,
   );
   const warn =
     g.judges.length > 1

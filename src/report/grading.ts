@@ -90,9 +90,13 @@ export class GradingAccumulator {
       g.rubric.sha256,
     ]);
     const used = this.judges.get(judge);
+    // A script is the judge offline: each one that graded is named (its grading stands when edited).
+    const script = g.judge.script_sha256;
+    const scripts = new Set([...(used?.scripts_sha256 ?? []), ...(script ? [script] : [])]);
     this.judges.set(judge, {
       model: g.judge.model,
       source: g.judge.source,
+      ...(scripts.size > 0 ? { scripts_sha256: [...scripts].sort() } : {}),
       rubric: g.rubric.version,
       rubric_sha256: g.rubric.sha256,
       runs: (used?.runs ?? 0) + 1,

@@ -32,6 +32,7 @@ import type { RunTimeline, StopLine } from './timeline.js';
 import type { ReviewFile } from './review-file.js';
 import { conditionRunsRow, reviewsSection, runStepsLink, verdictRunsLink } from './viewer-links.js';
 import { embedKey } from './embed.js';
+import { reuseLines, fingerprintRows } from './reuse.js';
 import { perEvalDetailsHtml, withinEvalsNote } from './verdict-evals.js';
 
 /** Escapes text for HTML (in format.ts, beside the other helpers every page part shares). */
@@ -487,11 +488,13 @@ function provenance(b: BenchmarkFile): string {
     ['gh stand-in sha256', p.stand_in_sha256],
     ...(p.agent ? [agentProvenance('agent', p.agent)] : []),
     ...Object.entries(p.agents ?? {}).map(([c, a]) => agentProvenance(`agent (${c})`, a)),
+    ...fingerprintRows(p).map(([k, v]): [string, string] => [k!, v!]),
     ['evalrig', `${p.evalrig_version} (report ${p.report_evalrig_version})`],
     ['campaign created', p.campaign_created_at],
     ['report generated', p.generated_at],
   ];
-  const note = p.host_local ? `<p class="note">${esc(HOST_LOCAL_NOTE)}</p>` : '';
+  const reused = reuseLines(p, b.runs.total).map((l) => `<p class="note reused">${esc(l)}</p>`);
+  const note = `${p.host_local ? `<p class="note">${esc(HOST_LOCAL_NOTE)}</p>` : ''}${reused.join('')}`;
   return `<table id="provenance">${rows.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('')}</table>${note}`;
 }
 

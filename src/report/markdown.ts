@@ -14,6 +14,7 @@ import type { BenchmarkFile } from './benchmark-file.js';
 import { serviceRows } from './services.js';
 import { gradingMarkdown } from './grading-render.js';
 import { firstLinesMarkdown } from './first-lines.js';
+import { reuseLines, fingerprintRows } from './reuse.js';
 import {
   AGENT_LABELS,
   formatDifference,
@@ -106,6 +107,7 @@ export function renderBaseline(b: BenchmarkFile): string {
       ...runtimeRows(` (${name})`, a),
       ...(a.model ? [[`agent model (${name})`, a.model]] : []),
     ]),
+    ...fingerprintRows(p),
     ['evalrig (campaign)', p.evalrig_version],
     ['evalrig (report)', p.report_evalrig_version],
     ['campaign created', p.campaign_created_at],
@@ -135,6 +137,7 @@ export function renderReportMd(b: BenchmarkFile): string {
     ...(b.account ? [...accountLines(b.account).map((l) => `- ${l}`), ''] : []),
     `${b.runs.total} runs${b.runs.without_record ? ` (${b.runs.without_record} more without a record yet)` : ''}; baseline condition \`${b.baseline_condition}\`. Rates: successes over runs where the measure is known, with a Wilson 95% interval; numbers: mean ± sample stddev (min–max, n). Agent numbers (tokens, cost, tool calls) come from each run's agent totals; runs of a command agent have none (n/a, n 0). Failed runs count in the status only. Provenance: BASELINE.md.`,
     '',
+    ...reuseLines(b.provenance, b.runs.total).flatMap((l) => [`> ${l}`, '']),
     '## Per condition',
     '',
     conditionTable(b),

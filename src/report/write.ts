@@ -36,6 +36,7 @@ import { RefusalAccumulator } from './refusals.js';
 import { powerWarnings, verdicts } from './verdict.js';
 import { readReviews } from './reviews.js';
 import { embedRuns } from './embed.js';
+import { ReuseAccumulator } from './reuse.js';
 
 /** The campaign folder cannot be reported on (no conditions.json, no run). */
 export class ReportInputError extends InputError {}
@@ -125,6 +126,8 @@ interface RunTally {
   readonly treatment: TreatmentAccumulator;
   readonly refusals: RefusalAccumulator;
   readonly account: AccountAccumulator;
+  /** The reused runs by source, and the model scripts the runs played. */
+  readonly reuse: ReuseAccumulator;
   readonly timelines: RunTimeline[];
   readonly timelineDirs: string[];
   total: number;
@@ -138,7 +141,10 @@ function emptyTally(conditionsFile: ConditionsFile): RunTally {
   for (const e of conditionsFile.evals) codebases.add(e.id, e.codebase);
   const grading = new GradingAccumulator(names);
   const account = new AccountAccumulator();
-  grading.onGrading = (g) => account.addGrading(g);
+  // A grading copied with a reused run was paid for by the campaign that graded it.
+  grading.onGrading = (g) => {
+    if (g.campaign === conditionsFile.campaign) account.addGrading(g);
+  };
   return {
     byCondition: new Map(names.map((name) => [name, new GroupAccumulator()])),
     byEval: new Map(),
@@ -150,6 +156,7 @@ function emptyTally(conditionsFile: ConditionsFile): RunTally {
     treatment: new TreatmentAccumulator(names),
     refusals: new RefusalAccumulator(names),
     account,
+    reuse: new ReuseAccumulator(),
     timelines: [],
     timelineDirs: [],
     total: 0,
@@ -174,6 +181,7 @@ function addToGroups(tally: RunTally, record: RunRecord): void {
   group.acc.add(record);
   tally.byEngine.add(record);
   tally.services.add(record);
+  tally.reuse.add(record);
 }
 
 /** Starts reading the run's grading and account files, at most 32 in flight. */
@@ -267,6 +275,7 @@ function provenanceOf(
     stand_in_sha256: conditionsFile.stand_in_sha256,
     ...(conditionsFile.agent ? { agent: conditionsFile.agent } : {}),
     ...agentsOf(conditionsFile),
+    ...tally.reuse.provenance(),
     evalrig_version: conditionsFile.evalrig_version,
     report_evalrig_version: evalrigVersion,
     campaign_created_at: conditionsFile.created_at,

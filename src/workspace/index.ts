@@ -3,6 +3,7 @@
  * cache, and what changed in them since their baseline.
  */
 export { prepareWorkspace } from './prepare.js';
+export { filesUnder } from './place.js';
 export { handOverTrees } from './ownership.js';
 export { isAncestorIn, refreshSeal, sealWorkspace, type Seal } from './seal.js';
 export {

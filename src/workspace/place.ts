@@ -120,7 +120,7 @@ async function realFolder(workTree: string, relative: string): Promise<void> {
  * Files under a host folder, relative, with forward slashes, sorted; links are
  * followed (a folder reached twice on one path, a link loop, is an error).
  */
-async function filesUnder(dir: string, prefix = '', seen: string[] = []): Promise<string[]> {
+export async function filesUnder(dir: string, prefix = '', seen: string[] = []): Promise<string[]> {
   const here = await stat(join(dir, prefix));
   const id = `${here.dev}:${here.ino}`;
   if (seen.includes(id)) {

@@ -60,6 +60,29 @@ export interface BenchmarkFile {
     campaign_created_at: string;
     generated_at: string;
     /**
+     * Runs copied from earlier campaigns (evalrig run --reuse), their every input unchanged: per campaign that played them and its folder, the runs by condition, and each run's key.
+     */
+    reused?: {
+      campaign: string;
+      folder: string;
+      conditions: {
+        [k: string]: number;
+      };
+      runs: string[];
+    }[];
+    /**
+     * The eval set folder's files each run saw (mounted read only; the scripted agent's script lives there), other than evals.json, staged files and scripts: the sha256 of each by its path there, from the runs' fingerprints.
+     */
+    eval_set_files?: {
+      [k: string]: string[];
+    };
+    /**
+     * Per condition: the sha256 of each model script its runs played (offline, the script is the model), from the runs' fingerprints.
+     */
+    model_scripts?: {
+      [k: string]: string[];
+    };
+    /**
      * Each condition's agent by condition name, in a campaign that plays several (a cross-agent campaign; `agent` is then absent).
      */
     agents?: {
@@ -249,6 +272,10 @@ export interface BenchmarkFile {
       source: 'script' | 'api';
       rubric: string;
       rubric_sha256: string;
+      /**
+       * A judge the model stand-in played: the sha256 of each script that graded these runs (the script is the judge; a script edited since graded some runs with its earlier bytes).
+       */
+      scripts_sha256?: string[];
       runs: number;
     }[];
     conditions: {
@@ -302,6 +329,10 @@ export interface BenchmarkFile {
    * The campaign's account: agents' tokens and cost per condition, the judge's, wall time and model time. Costs at the price table's list prices.
    */
   account?: {
+    /**
+     * Runs copied from earlier campaigns (evalrig run --reuse): what they cost, and when they played, are that campaign's, not counted here.
+     */
+    reused_runs?: number;
     price_table: string;
     prices: 'list';
     agent: {

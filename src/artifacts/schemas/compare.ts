@@ -155,7 +155,23 @@ export interface SideProvenance {
     source: string;
     rubric: string;
     rubric_sha256: string;
+    /**
+     * A judge the model stand-in played: the sha256 of each script that graded the runs.
+     */
+    scripts_sha256?: string[];
   }[];
+  /**
+   * The eval set folder's other files the runs saw, each by its path there (benchmark.json's provenance.eval_set_files); absent when none was recorded.
+   */
+  eval_set_files?: {
+    [k: string]: string[];
+  };
+  /**
+   * Per condition: the sha256 of each model script its runs played (benchmark.json's provenance.model_scripts); absent when none was recorded.
+   */
+  model_scripts?: {
+    [k: string]: string[];
+  };
   created_at: string;
 }
 export interface Difference {
@@ -168,7 +184,9 @@ export interface Difference {
     | 'stand_in'
     | 'evalrig_version'
     | 'stop_at_hand_over'
-    | 'judge';
+    | 'judge'
+    | 'model_script'
+    | 'eval_set_files';
   what: string;
   a: string;
   b: string;

@@ -172,6 +172,16 @@ export interface RunRecord {
       id: string;
     }[];
   };
+  fingerprint?: Fingerprint;
+  /**
+   * A run copied from an earlier campaign (evalrig run --reuse) whose every input was identical: the campaign that played it, its folder as given, the run there and the fingerprint both share. Its measures and files are that run's.
+   */
+  reused_from?: {
+    campaign: string;
+    folder: string;
+    run: string;
+    fingerprint: string;
+  };
 }
 export interface Codebase {
   kind: 'git' | 'path' | 'snapshot';
@@ -267,4 +277,13 @@ export interface Measures {
    * The model used a skill the condition staged (loaded is not used); null when it stages none or no gateway witnessed the session. Observational: reported beside the treatment check, never compared as a verdict.
    */
   skill_used?: boolean | null;
+}
+/**
+ * Every input of the run (eval, condition, agent, images, stand-ins, limits, run number, ...), each by its sha256 (a file's: its bytes'), and the sha256 of them all: a later campaign copies the run instead of replaying it when its fingerprint is the same (evalrig run --reuse).
+ */
+export interface Fingerprint {
+  sha256: string;
+  inputs: {
+    [k: string]: string;
+  };
 }

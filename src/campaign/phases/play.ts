@@ -66,6 +66,7 @@ function contextOf(
         }
       : {}),
     engines: setup.engineRecords,
+    ...(setup.fingerprints ? { fingerprints: setup.fingerprints } : {}),
     budget: resolved.spending.budget,
     limiters: resolved.spending.limiters,
     ...(images.services.size > 0 ? { services: images.services } : {}),

@@ -16,6 +16,7 @@ import { preflightEngines } from '../engine-setup.js';
 import { ensureSetups } from '../environments.js';
 import { CONTAINER } from '../layout.js';
 import type { PlannedRun } from '../plan.js';
+import type { Fingerprint } from '../reuse/fingerprint.js';
 import { agentUserOfRuns, repositoryName } from '../run/context.js';
 import type { OpenedEngines } from './engines.js';
 import type { CampaignImages } from './images.js';
@@ -28,6 +29,8 @@ export interface CampaignSetup {
   readonly agents: CampaignAgents | undefined;
   readonly setups: Map<string, SetupOutput>;
   readonly engineRecords: ReadonlyMap<string, EngineRecord>;
+  /** Each planned run's fingerprint by its key, once the `reuse` phase made them. */
+  readonly fingerprints?: ReadonlyMap<string, Fingerprint>;
 }
 
 export async function setupCampaign(

@@ -30,6 +30,7 @@ import type { BodyBudget, RunGateway } from '../../gateway/index.js';
 import type { CampaignAgents } from '../agent.js';
 import { CONTAINER, runLayout, type RunLayout } from '../layout.js';
 import type { PlannedRun } from '../plan.js';
+import type { Fingerprint } from '../reuse/fingerprint.js';
 
 /** The image user's uid: workspaces are handed to it (or copied in as its) when evalrig runs as root. */
 export const IMAGE_UID = 1000;
@@ -89,6 +90,8 @@ export interface CampaignContext {
   readonly budget?: CampaignBudget;
   /** One limiter per upstream, shared by every run's gateway and the judge's. */
   readonly limiters?: UpstreamLimiters;
+  /** Each planned run's fingerprint by its key: its run.json records it. */
+  readonly fingerprints?: ReadonlyMap<string, Fingerprint>;
 }
 
 export interface RunOutcome {

@@ -166,7 +166,14 @@ function runRecordOf(
         }
       : {}),
     ...(treatment ? { treatment } : {}),
+    ...fingerprintOf(ctx, planned.key),
   };
+}
+
+/** run.json's `fingerprint`: the run's inputs as the campaign hashed them before it played. */
+function fingerprintOf(ctx: CampaignContext, key: string): Pick<RunRecord, 'fingerprint'> {
+  const fingerprint = ctx.fingerprints?.get(key);
+  return fingerprint ? { fingerprint } : {};
 }
 
 /**

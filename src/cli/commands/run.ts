@@ -50,6 +50,7 @@ interface RunFlags {
   maxInFlight?: number;
   rpm?: number;
   tpm?: number;
+  reuse?: string[];
 }
 
 function usd(flag: string) {
@@ -153,6 +154,11 @@ function addRunOptions(command: Command): Command {
       '--fail-on-grading-errors',
       "exit 1 when a run's grading or a blind comparison errored (runs that failed exit 1 anyway)",
     )
+    .option(
+      '--reuse <folder>',
+      "an earlier campaign's folder: a finished run there whose every input is identical (its fingerprint) is copied, not played; repeat for several (the first match wins)",
+      collect,
+    )
     .option('--view', 'serve the campaign folder on 127.0.0.1 while it plays (see evalrig view)')
     .option('--view-port <n>', 'the port of --view (default: one the system picks)', portNumber);
 }
@@ -224,12 +230,14 @@ async function playCampaign(
       requestsPerMinute: flags.rpm,
       tokensPerMinute: flags.tpm,
     },
+    ...(flags.reuse ? { reuse: flags.reuse } : {}),
   }).finally(() => rm(scratch, { recursive: true, force: true }));
 }
 
 /** The campaign's counts on stderr, and what the budget cut, if anything. */
 function printCounts(result: CampaignResult): void {
-  const counts = `${result.played} played, ${result.skipped} skipped (already finished), ${result.failed} failed, ${result.timedOut} timed out`;
+  const reused = result.reused > 0 ? `${result.reused} reused (unchanged), ` : '';
+  const counts = `${result.played} played, ${reused}${result.skipped} skipped (already finished), ${result.failed} failed, ${result.timedOut} timed out`;
   const limited = result.limitReached > 0 ? `, ${result.limitReached} reached a limit` : '';
   process.stderr.write(`evalrig: campaign ${result.campaign}: ${counts}${limited}\n`);
   if (result.budgetCut > 0) {

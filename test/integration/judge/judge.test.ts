@@ -318,10 +318,13 @@ describe('judge: expectations graded in a real campaign', function () {
     expect(benchmark.generated_at).to.not.equal(before);
     expect(benchmark.grading!.conditions.map((c) => c.errors)).to.deep.equal([0, 0]);
     // Who graded: one judge and rubric for all eight runs now (an API judge graded some before).
+    // Each script that graded is named: a grading made before the script was edited stands.
+    const scripts = [...new Set((await allGradings(ws.outDir)).map((g) => g.judge.script_sha256!))];
     expect(benchmark.grading!.judges).to.deep.equal([
       {
         model: 'stand-in-judge',
         source: 'script',
+        scripts_sha256: scripts.sort(),
         rubric: 'grading-rubric@1',
         rubric_sha256: GRADING_RUBRIC_RECORD.sha256,
         runs: 8,

@@ -45,6 +45,8 @@ function withSkill(
   };
 }
 
+const hex64 = (c: string): string => c.repeat(64);
+
 describe('compare: what differs in the provenance, and whether it can be attributed', () => {
   it('finds nothing between a campaign and its replay elsewhere (paths and dates are not provenance)', () => {
     const replay: SideProvenance = {
@@ -198,11 +200,111 @@ describe('compare: what differs in the provenance, and whether it can be attribu
     expect(d).to.deep.equal([
       {
         aspect: 'judge',
-        what: 'the judge (model or rubric)',
+        what: 'the judge (model, script or rubric)',
         a: 'judge-a (script), rubric v1 333333333333',
         b: 'judge-a (script), rubric v2 444444444444',
       },
     ]);
+  });
+
+  it("names a changed judge script: the script is the judge's model", () => {
+    const judge = {
+      model: 'judge-a',
+      source: 'script',
+      scripts_sha256: ['8'.repeat(64)],
+      rubric: 'v1',
+      rubric_sha256: '3'.repeat(64),
+    };
+    const d = provenanceDifferences(
+      { ...BASE, judges: [judge] },
+      { ...BASE, judges: [{ ...judge, scripts_sha256: ['9'.repeat(64)] }] },
+    );
+    expect(d).to.deep.equal([
+      {
+        aspect: 'judge',
+        what: 'the judge (model, script or rubric)',
+        a: 'judge-a (script 888888888888), rubric v1 333333333333',
+        b: 'judge-a (script 999999999999), rubric v1 333333333333',
+      },
+    ]);
+  });
+
+  describe('the model scripts (offline, the script is the model)', () => {
+    const scripts = (without: string, withSkill: string): SideProvenance => ({
+      ...BASE,
+      model_scripts: { without_skill: [without.repeat(64)], with_skill: [withSkill.repeat(64)] },
+    });
+
+    it('never puts a difference down to the skill alone when the shared model script changed too', () => {
+      const before = scripts('a', 'a');
+      const after = withSkill(scripts('b', 'b'), {
+        stage: [{ from: 'skills/pr', to: '.claude/skills/pr', sha256: '2'.repeat(64) }],
+      });
+      const d = provenanceDifferences(before, after);
+      expect(d.map((x) => x.what)).to.deep.equal([
+        'the files condition with_skill stages',
+        'the model script',
+      ]);
+      expect(d[1]).to.deep.include({ a: 'sha256 aaaaaaaaaaaa', b: 'sha256 bbbbbbbbbbbb' });
+      const v = attribute(d);
+      expect(v.attribution).to.equal('several');
+      expect(v.verdict).to.equal(
+        'Warning: the files condition with_skill stages and the model script both differ: the difference cannot be attributed to one.',
+      );
+    });
+
+    it('says the model script of a campaign of one condition, without naming the condition', () => {
+      const one = (c: string): SideProvenance => ({
+        ...BASE,
+        conditions: [BASE.conditions[0]!],
+        model_scripts: { without_skill: [c.repeat(64)] },
+      });
+      expect(provenanceDifferences(one('a'), one('b')).map((d) => d.what)).to.deep.equal([
+        'the model script',
+      ]);
+    });
+
+    it('names the condition whose own script changed, and only it', () => {
+      const d = provenanceDifferences(scripts('a', 'a'), scripts('a', 'c'));
+      expect(d).to.deep.equal([
+        {
+          aspect: 'model_script',
+          what: 'the model script of condition with_skill',
+          a: 'sha256 aaaaaaaaaaaa',
+          b: 'sha256 cccccccccccc',
+        },
+      ]);
+    });
+
+    it("names a changed file of the eval set folder (the scripted agent's script lives there)", () => {
+      const files = (session: string): SideProvenance => ({
+        ...BASE,
+        eval_set_files: { 'README.md': [hex64('1')], 'scripts/session.json': [hex64(session)] },
+      });
+      const after = withSkill(files('b'), {
+        stage: [{ from: 'skills/pr', to: '.claude/skills/pr', sha256: '2'.repeat(64) }],
+      });
+      const d = provenanceDifferences(files('a'), after);
+      expect(d[1]).to.deep.equal({
+        aspect: 'eval_set_files',
+        what: "the eval set folder's scripts/session.json",
+        a: 'scripts/session.json aaaaaaaaaaaa',
+        b: 'scripts/session.json bbbbbbbbbbbb',
+      });
+      expect(attribute(d).attribution).to.equal('several');
+      const { 'scripts/session.json': _gone, ...rest } = files('a').eval_set_files!;
+      expect(
+        provenanceDifferences(files('a'), { ...BASE, eval_set_files: rest })[0],
+      ).to.deep.include({
+        what: "the eval set folder's scripts/session.json",
+        b: 'scripts/session.json absent',
+      });
+    });
+
+    it('finds nothing when the scripts are the same, or a side recorded none (an older evalrig)', () => {
+      expect(provenanceDifferences(scripts('a', 'c'), scripts('a', 'c'))).to.deep.equal([]);
+      expect(provenanceDifferences(BASE, scripts('a', 'c'))).to.deep.equal([]);
+    });
   });
 
   describe('a cross-agent campaign (an agent per condition)', () => {
