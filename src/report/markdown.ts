@@ -3,7 +3,6 @@ import type { AgentIdentity } from '../artifacts/index.js';
 import { EvalrigError } from '../errors/index.js';
 import { NUMBER_MEASURES, RATE_MEASURES } from '../measure/index.js';
 import {
-  AGENT_MEASURES,
   agentMeasuresOf,
   agentDifference,
   agentStat,

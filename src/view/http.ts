@@ -4,17 +4,12 @@
 import type { ServerResponse } from 'node:http';
 import type { ClientAssets } from './assets.js';
 import type { LiveFeed } from './live.js';
+import { APP_CSP, baseHeaders } from './headers.js';
+
+export { APP_CSP, REPORT_CSP, baseHeaders } from './headers.js';
 
 /** The address `evalrig view` binds: loopback only, never another interface. */
 export const VIEW_HOST = '127.0.0.1';
-
-/** The pages' policy: scripts, styles and requests from this server only; nothing inline. */
-export const APP_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
-
-/** report.html's: its own inline styles, no script at all. */
-export const REPORT_CSP =
-  "default-src 'none'; script-src 'none'; style-src 'unsafe-inline'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /** Why a request is answered with an error: its status and a sentence. */
 export class HttpError extends Error {
@@ -32,17 +27,6 @@ export interface ServerContext {
   readonly assets: ClientAssets;
   readonly live: LiveFeed;
   readonly port: number;
-}
-
-/** Headers every answer carries. */
-export function baseHeaders(csp: string): Record<string, string> {
-  return {
-    'Content-Security-Policy': csp,
-    'X-Content-Type-Options': 'nosniff',
-    'Referrer-Policy': 'no-referrer',
-    'Cross-Origin-Resource-Policy': 'same-origin',
-    'X-Frame-Options': 'DENY',
-  };
 }
 
 export function send(

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { APP_CSP, baseHeaders } from './http.js';
+import { APP_CSP, baseHeaders } from './headers.js';
 import { benchmarkChanged, runFolderStamps } from '../trajectory/source.js';
 import { runRow, type RunRow } from './rows.js';
 
