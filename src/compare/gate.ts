@@ -5,7 +5,9 @@
  * For each named measure, in every condition both campaigns have (the conditions overall: the
  * per-eval groups would ask the same question many times over and raise false alarms):
  * - a rate is worse when it moved the wrong way with Fisher's p < 0.05, decided exactly
- *   (`fisherBelow`);
+ *   (`fisherBelow`); when both campaigns ran several of the same evals with it, tested within
+ *   them instead (./gate-strata.ts: Mantel-Haenszel's difference, the exact CMH p), as the
+ *   report's verdict is;
  * - a number is worse when it moved the wrong way and Welch's 95% interval leaves 0 out (the
  *   same as Welch's p < 0.05; with no spread on either side, any move; below two runs a side
  *   nothing can be told).
@@ -13,8 +15,11 @@
  * direction (lines added) cannot be gated, and says so.
  */
 import { InputError } from '../errors/index.js';
+import { formatP } from '../report/format.js';
 import { fisherBelow } from '../report/stats.js';
+import type { WithinEvals } from '../report/stratify.js';
 import { differenceText, measureLabel, pText } from './format.js';
+import { GATE_ALPHA, rateWithinEvals, withinTestName } from './gate-strata.js';
 import type { CompareFile, MeasureComparison } from './types.js';
 
 /** Which way a measure is better. */
@@ -93,16 +98,16 @@ export interface GateResult {
   readonly notes: readonly string[];
 }
 
-function movedWrongWay(m: MeasureComparison, better: Better): boolean {
-  if (m.difference === null || m.difference === 0) return false;
-  return better === 'higher' ? m.difference < 0 : m.difference > 0;
+function movedWrongWay(difference: number | null, better: Better): boolean {
+  if (difference === null || difference === 0) return false;
+  return better === 'higher' ? difference < 0 : difference > 0;
 }
 
 /** Whether the move is beyond chance: Fisher's p < 0.05 exactly, or Welch's interval off 0. */
 function beyondChance(m: MeasureComparison): boolean | null {
   if (m.kind === 'rate') {
     const { a, b } = m;
-    return fisherBelow(b.successes, b.n - b.successes, a.successes, a.n - a.successes, 0.05);
+    return fisherBelow(b.successes, b.n - b.successes, a.successes, a.n - a.successes, GATE_ALPHA);
   }
   if (m.ci95 === null) return null;
   return m.ci95[0] > 0 || m.ci95[1] < 0;
@@ -133,7 +138,14 @@ export function worseOn(comparison: CompareFile, measures: readonly string[]): G
         notes.push(`${where}: cannot tell (too few runs a side)`);
         continue;
       }
-      if (!movedWrongWay(m, better) || !beyond) continue;
+      const within = m.kind === 'rate' ? rateWithinEvals(comparison, g.condition, m) : null;
+      if (within) {
+        const line = withinLine(within, m, better, where);
+        if (line.worse) worse.push({ condition: g.condition, measure, text: line.worse });
+        if (line.note) notes.push(line.note);
+        continue;
+      }
+      if (!movedWrongWay(m.difference, better) || !beyond) continue;
       const p = m.kind === 'rate' ? `, p ${pText(m)}` : '';
       worse.push({
         condition: g.condition,
@@ -143,4 +155,31 @@ export function worseOn(comparison: CompareFile, measures: readonly string[]): G
     }
   }
   return { worse, notes };
+}
+
+/**
+ * A rate tested within evals: the line when B is worse there beyond chance (with the pooled
+ * difference when it has the other sign), or a note when the pooled runs alone would have
+ * failed it and the evals do not.
+ */
+function withinLine(
+  w: WithinEvals,
+  pooled: MeasureComparison,
+  better: Better,
+  where: string,
+): { worse?: string; note?: string } {
+  const shown = differenceText({ ...pooled, difference: w.difference, ci95: w.ci95 });
+  const how = `within ${w.record.evals} evals ${shown}, ${withinTestName(w)} ${formatP(w.p_value)}`;
+  if (movedWrongWay(w.difference, better) && w.below) {
+    const turned = w.record.simpson
+      ? `; pooled over the evals ${differenceText(pooled)}, the other sign (Simpson's paradox)`
+      : '';
+    return { worse: `B is worse than A on ${where}: ${how}${turned} (${better} is better)` };
+  }
+  if (movedWrongWay(pooled.difference, better) && beyondChance(pooled) === true) {
+    return {
+      note: `${where}: worse over the runs pooled across evals (${differenceText(pooled)}, p ${pText(pooled)}), not beyond chance ${how}: not failed`,
+    };
+  }
+  return {};
 }

@@ -101,7 +101,7 @@ function list(v: unknown): Record<string, unknown>[] {
  * the runs were graded) keeps them beside the groups, not in them. Per
  * condition: `grading.all_passed`, `grading.expectations` (rates),
  * `grading.expectations_passed` (a number) and `grading.blind_wins`; per
- * (eval, condition): `grading.expectation: <its text>`. Read by shape: an
+ * (eval, condition): `grading.all_passed` and `grading.expectation: <its text>`. Read by shape: an
  * absent or unknown section gives nothing.
  */
 export function gradingMeasures(b: BenchmarkFile): Map<string, Map<string, MeasureValue>> {
@@ -120,6 +120,11 @@ export function gradingMeasures(b: BenchmarkFile): Map<string, Map<string, Measu
     add(key, 'grading.all_passed', rateOf(c.all_passed));
     add(key, 'grading.expectations', rateOf(c.expectations));
     add(key, 'grading.expectations_passed', numberOf(c.expectations_passed));
+  }
+  // Per (eval, condition) too, where the report wrote it: the gate tests it within evals.
+  for (const e of list(grading.evals)) {
+    if (typeof e.eval !== 'string' || typeof e.condition !== 'string') continue;
+    add(groupKey(e.eval, e.condition), 'grading.all_passed', rateOf(e.all_passed));
   }
   for (const e of list(grading.expectations)) {
     if (typeof e.eval !== 'string' || typeof e.condition !== 'string') continue;

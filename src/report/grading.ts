@@ -45,6 +45,11 @@ export class GradingAccumulator {
     string,
     ExpectationGrading & { acc: RateAccumulator; index: number }
   >();
+  /** Runs meeting every expectation per (eval, condition), in the order first graded. */
+  private readonly byEval = new Map<
+    string,
+    { eval: string; condition: string; all: RateAccumulator }
+  >();
   private seen = false;
   private readonly judges = new Map<string, JudgeUsed>();
   /** Run folders whose grading.json is unreadable or not the run's (named by the caller). */
@@ -98,6 +103,7 @@ export class GradingAccumulator {
     }
     acc.graded++;
     acc.all.add(g.all_passed);
+    this.allByEval(g.eval, g.condition).add(g.all_passed);
     acc.share.add(g.expectations_passed);
     for (const e of g.expectations) {
       acc.expectations.add(e.passed);
@@ -117,6 +123,13 @@ export class GradingAccumulator {
       }
       one.acc.add(e.passed);
     }
+  }
+
+  private allByEval(evalId: string, condition: string): RateAccumulator {
+    const key = JSON.stringify([evalId, condition]);
+    let one = this.byEval.get(key);
+    if (!one) this.byEval.set(key, (one = { eval: evalId, condition, all: new RateAccumulator() }));
+    return one.all;
   }
 
   /**
@@ -157,6 +170,10 @@ export class GradingAccumulator {
         )
         .map(({ acc, index: _index, ...rest }) => ({ ...rest, stats: acc.stats() })),
       comparisons,
+      // In the evals' order, as the expectations (runs are read a few at once).
+      evals: [...this.byEval.values()]
+        .sort((a, b) => byText(a.eval, b.eval) || byText(a.condition, b.condition))
+        .map((e) => ({ eval: e.eval, condition: e.condition, all_passed: e.all.stats() })),
       ...(blind.length > 0 ? { blind } : {}),
     };
   }

@@ -31,6 +31,7 @@ import type { RunTimeline, StopLine } from './timeline.js';
 import type { ReviewFile } from './review-file.js';
 import { conditionRunsRow, reviewsSection, runStepsLink, verdictRunsLink } from './viewer-links.js';
 import { embedKey } from './embed.js';
+import { perEvalDetailsHtml, withinEvalsNote } from './verdict-evals.js';
 
 /** Escapes text for HTML (in format.ts, beside the other helpers every page part shares). */
 export { esc };
@@ -61,7 +62,7 @@ details.run summary{cursor:pointer}
 .ok{background:#dcf3e6;color:var(--good)}.ko{background:#fbe2df;color:var(--bad)}
 ul.calls{margin:3px 0 0;padding-left:16px;font:12px ui-monospace,Menlo,Consolas,monospace}
 ul.calls li.np{color:var(--bad)}
-#verdict ul{margin:4px 0 8px;padding-left:18px}#verdict li{margin:2px 0}#verdict li.sig{font-weight:600}
+#verdict ul{margin:4px 0 8px;padding-left:18px}#verdict li{margin:2px 0}#verdict li.sig{font-weight:600}#verdict details.per-eval{font-weight:400}
 .legend{display:flex;gap:14px;flex-wrap:wrap;margin:4px 0 8px}.swatch{display:inline-block;width:12px;height:12px;border-radius:2px;margin-right:5px;vertical-align:-1px}
 .message{white-space:pre-wrap;border-left:3px solid var(--line);padding-left:6px;margin-top:3px}
 blockquote{margin:4px 0 8px;padding:4px 10px;border-left:3px solid var(--line);background:var(--soft);white-space:pre-wrap}
@@ -100,7 +101,7 @@ function legend(b: BenchmarkFile): string {
 function verdictSection(b: BenchmarkFile): string {
   const lines = (b.verdicts ?? []).map(
     (v) =>
-      `<li class="verdict${v.significant ? ' sig' : ''}" data-measure="${esc(v.measure)}" data-condition="${esc(v.condition)}" data-p="${v.p_value ?? ''}"><span class="text">${esc(v.text)}</span>${verdictRunsLink(v)}</li>`,
+      `<li class="verdict${v.significant ? ' sig' : ''}" data-measure="${esc(v.measure)}" data-condition="${esc(v.condition)}" data-p="${v.p_value ?? ''}"><span class="text">${esc(v.text)}</span>${verdictRunsLink(v)}${perEvalDetailsHtml(v)}</li>`,
   );
   const warnings = (b.power_warnings ?? []).map(
     (w) =>
@@ -112,7 +113,8 @@ function verdictSection(b: BenchmarkFile): string {
       : lines.length === 0
         ? '<p>No rate differs between the conditions.</p>'
         : `<ul>${lines.join('')}</ul>`;
-  return `<section id="verdict"><h2>Verdict</h2>${body}${warnings.join('')}<p class="small">Differences in points with their Newcombe 95% interval; p: Fisher's exact test, two-sided; bold: p &lt; 0.05; "could be chance": p ≥ 0.05.</p></section>`;
+  const within = withinEvalsNote(b);
+  return `<section id="verdict"><h2>Verdict</h2>${body}${warnings.join('')}<p class="small">Differences in points with their Newcombe 95% interval; p: Fisher's exact test, two-sided; bold: p &lt; 0.05; "could be chance": p ≥ 0.05.${within ? ` ${esc(within)}` : ''}</p></section>`;
 }
 
 /** The evals' prompts, later messages and expectations. */

@@ -27,6 +27,16 @@ export {
   type RateStats,
   type NumberStats,
 } from './stats.js';
+export {
+  cmhChiSquare,
+  cmhTest,
+  exactCmhFraction,
+  type Stratum,
+  type StratifiedP,
+  type StratifiedTest,
+} from './cmh.js';
+export { mantelHaenszelDifference, type StratifiedDifference } from './mh-difference.js';
+export { withinEvals, type EvalStratum, type WithinEvals } from './stratify.js';
 export type { BenchmarkFile, Provenance } from './benchmark-file.js';
 export type {
   GroupStats,

@@ -24,6 +24,7 @@ import {
   MEASURE_LABELS,
 } from './format.js';
 import { conditionAgentNames, table } from './format.js';
+import { perEvalVerdictsMarkdown, withinEvalsNote } from './verdict-evals.js';
 
 /** A table cell's text (in format.ts, shared with the judge's section). */
 export { cell } from './format.js';
@@ -187,6 +188,8 @@ function conditionTable(b: BenchmarkFile): string {
 function comparisonLines(b: BenchmarkFile): string[] {
   const parts: string[] = [];
   if (b.comparisons.length === 0) parts.push('Only one condition: nothing to compare.', '');
+  if (withinEvalsNote(b))
+    parts.push('Over the runs pooled across evals; the verdict tests within evals.', '');
   for (const cmp of b.comparisons) {
     parts.push(`### ${cmp.condition} vs ${cmp.baseline}`, '');
     const cmpRows: string[][] = [
@@ -249,6 +252,7 @@ function perEvalLines(b: BenchmarkFile): string[] {
       '',
     );
   }
+  parts.push(...perEvalVerdictsMarkdown(b));
   return parts;
 }
 
@@ -274,6 +278,9 @@ function verdictLines(b: BenchmarkFile): string[] {
     ...warnings.flatMap((w) => [w, '']),
     'Differences: Newcombe 95% interval in points; p: Fisher\'s exact test, two-sided. "Could be chance": p ≥ 0.05.',
     '',
+    ...(withinEvalsNote(b)
+      ? [`${withinEvalsNote(b)} Each eval's own line: under Per eval.`, '']
+      : []),
   ];
 }
 

@@ -1,12 +1,24 @@
 /**
  * The statistics of the report, small and exact enough to check against
- * published values: Wilson score intervals for rates, Fisher's exact test for
- * two rates, Newcombe's interval on the difference of two rates, the exact
- * minimum detectable difference of Fisher's test at a number of runs, and
- * Welford's running mean and variance for numbers.
+ * published values: Wilson score intervals for rates, Newcombe's interval on
+ * the difference of two rates, the exact minimum detectable difference of
+ * Fisher's test (./fisher.ts) at a number of runs, and Welford's running mean
+ * and variance for numbers.
  */
 import type { DeepReadonly } from '../artifacts/readonly.js';
 import type * as Benchmark from '../artifacts/schemas/benchmark.js';
+import { fisherBelow } from './fisher.js';
+
+export {
+  fisherBelow,
+  fisherExact,
+  fisherExactFraction,
+  fractionBelow,
+  fractionValue,
+  hypergeometricWeights,
+  tailFraction,
+  type Fraction,
+} from './fisher.js';
 
 /** The normal quantile of a two-sided 95% interval. */
 const Z95 = 1.959963984540054;
@@ -30,116 +42,6 @@ export function wilson(successes: number, n: number, z = Z95): [number, number] 
     successes === 0 ? 0 : Math.max(0, centre - half),
     successes === n ? 1 : Math.min(1, centre + half),
   ];
-}
-
-/** An exact fraction: `num / den`, both non-negative, den > 0. */
-export interface Fraction {
-  readonly num: bigint;
-  readonly den: bigint;
-}
-
-/** C(n, k) as a BigInt. */
-function binomial(n: number, k: number): bigint {
-  if (k < 0 || k > n) return 0n;
-  let out = 1n;
-  for (let i = 1; i <= Math.min(k, n - k); i++) out = (out * BigInt(n - i + 1)) / BigInt(i);
-  return out;
-}
-
-/**
- * Fisher's exact two-sided p of [[a, b], [c, d]] as an exact fraction: with the margins fixed,
- * table x (x successes in the first row) has weight C(row1, x) C(row2, col1 - x) out of their
- * sum C(n, col1); p sums the weights at most the observed one. Exact, so a table exactly as
- * likely as the observed counts, and a p exactly at 1/20 is never below 0.05. null when a row
- * is empty.
- *
- * @example
- * fisherExactFraction(2, 2, 0, 12); // { num: 6n, den: 120n }: 1/20 exactly
- */
-export function fisherExactFraction(a: number, b: number, c: number, d: number): Fraction | null {
-  const row1 = a + b;
-  const row2 = c + d;
-  if (row1 === 0 || row2 === 0) return null;
-  const col1 = a + c;
-  const lo = Math.max(0, col1 - row2);
-  const hi = Math.min(row1, col1);
-  // Weights by x, each from the last: C(row1, x + 1) = C(row1, x)(row1 - x)/(x + 1), and
-  // C(row2, k - 1) = C(row2, k) k/(row2 - k + 1) with k = col1 - x.
-  const weights: bigint[] = [];
-  let left = binomial(row1, lo);
-  let right = binomial(row2, col1 - lo);
-  for (let x = lo; x <= hi; x++) {
-    weights.push(left * right);
-    const k = col1 - x;
-    left = (left * BigInt(row1 - x)) / BigInt(x + 1);
-    right = k > 0 ? (right * BigInt(k)) / BigInt(row2 - k + 1) : 0n;
-  }
-  const observed = weights[a - lo]!;
-  let num = 0n;
-  let den = 0n;
-  for (const w of weights) {
-    den += w;
-    if (w <= observed) num += w;
-  }
-  return { num, den };
-}
-
-const bits = (v: bigint): number => (v === 0n ? 0 : v.toString(2).length);
-
-/** A fraction as the nearest double (one rounding; 0 only below the doubles' range). */
-export function fractionValue(f: Fraction): number {
-  if (f.num === 0n) return 0;
-  const shift = Math.max(0, 64 - (bits(f.num) - bits(f.den)));
-  let value = Number((f.num << BigInt(shift)) / f.den);
-  let left = shift;
-  for (; left > 1000; left -= 1000) value /= 2 ** 1000;
-  return value / 2 ** left;
-}
-
-/** A decimal threshold (0.05) as the exact fraction its text says (5/100), not its double. */
-function decimalFraction(value: number): Fraction {
-  const [whole, part = ''] = String(value).split('.');
-  if (!/^\d+$/u.test(whole ?? '') || !/^\d*$/u.test(part)) {
-    throw new RangeError(`a threshold must be a plain decimal, got ${value}`);
-  }
-  return { num: BigInt(`${whole}${part}`), den: 10n ** BigInt(part.length) };
-}
-
-/**
- * Two-sided p-value of Fisher's exact test on the 2x2 table [[a, b], [c, d]]: the
- * probability, with the margins fixed, of a table at most as likely as the one seen, computed
- * exactly (see fisherExactFraction) and rounded once. null when a row or column is empty of
- * runs on one side (a condition with n 0). Decide significance with fisherBelow, not by
- * comparing this double.
- *
- * @example
- * fisherExact(3, 1, 1, 3); // 0.4857 (rounded)
- * fisherExact(2, 2, 0, 12); // 0.05 (1/20 exactly)
- */
-export function fisherExact(a: number, b: number, c: number, d: number): number | null {
-  const p = fisherExactFraction(a, b, c, d);
-  return p === null ? null : fractionValue(p);
-}
-
-/**
- * Whether Fisher's two-sided p of [[a, b], [c, d]] is below `alpha`, decided exactly: p and
- * alpha (as its decimal text says) are compared as fractions. null when a row is empty.
- *
- * @example
- * fisherBelow(2, 2, 0, 12, 0.05); // false: p is 1/20, not below it
- * fisherBelow(3, 1, 0, 12, 0.05); // true
- */
-export function fisherBelow(
-  a: number,
-  b: number,
-  c: number,
-  d: number,
-  alpha = 0.05,
-): boolean | null {
-  const p = fisherExactFraction(a, b, c, d);
-  if (p === null) return null;
-  const t = decimalFraction(alpha);
-  return p.num * t.den < t.num * p.den;
 }
 
 const logFactorials: number[] = [0];

@@ -2,7 +2,9 @@
  * The verdict lines at the top of the report: for each rate that differs
  * between a condition and the baseline, the difference with its 95% interval
  * (Newcombe), Fisher's p and the rates in plain words; and a warning where the
- * runs are too few to detect the differences asked about.
+ * runs are too few to detect the differences asked about. With several evals
+ * holding runs of both conditions, the difference is tested within evals
+ * (./stratify.ts) and the line says so.
  */
 import type { DeepReadonly } from '../artifacts/index.js';
 import type * as Benchmark from '../artifacts/schemas/benchmark.js';
@@ -13,7 +15,6 @@ import {
   type GroupStats,
   type RateDifference,
 } from './benchmark.js';
-import { points } from './format.js';
 import {
   detectableGrid,
   fisherBelow,
@@ -23,6 +24,19 @@ import {
   type WorstDetectable,
 } from './stats.js';
 import type { GradingSection } from './grading.js';
+import { strataOf, withinEvals, type EvalRate, type EvalStratum } from './stratify.js';
+import {
+  formatVerdictP,
+  intervalWords,
+  methodClause,
+  pct,
+  pooledClause,
+  pts,
+  runsWords,
+  VERDICT_ALPHA,
+} from './verdict-words.js';
+
+export { formatVerdictP, VERDICT_ALPHA } from './verdict-words.js';
 
 /**
  * What each rate says a condition does, in a few plain words: "<condition>
@@ -61,8 +75,7 @@ export function phraseOf(measure: string): string {
   return MEASURE_PHRASES[measure as RateMeasure] ?? measure;
 }
 
-/** The test and power every verdict and warning assume. */
-export const VERDICT_ALPHA = 0.05;
+/** The power every verdict and warning assume (at VERDICT_ALPHA). */
 export const VERDICT_POWER = 0.8;
 /** Above this many runs a side, the exact power search is skipped: differences of a few points are detectable there. */
 export const MAX_POWER_RUNS = 200;
@@ -90,51 +103,23 @@ export function detectable(n1: number, n2: number, baseline: number): number | n
   return cache.get(key)!;
 }
 
-/** "100%", "33%": rates in whole percent. */
-function pct(rate: number): string {
-  return `${Math.round(rate * 100)}%`;
-}
-
-/** "+100 pts", "−12 pts", "−0.4 pts" (never "−0"). */
-function pts(diff: number): string {
-  return diff === 0 ? '±0 pts' : `${points(diff, 0, true)} pts`;
-}
-
-/**
- * "p 0.0095", "p 0.050", "p < 0.001": two significant digits (0.00953 reads "p 0.0095", not
- * "p 0.010"), more when rounding would carry p across 0.05, whose side `below` (decided
- * exactly; default: the double's) says; "p < 0.05" when no printed digits can tell.
- */
-export function formatVerdictP(p: number | null, below?: boolean): string {
-  if (p === null) return 'p n/a';
-  if (p < 0.001) return 'p < 0.001';
-  const under = below ?? p < VERDICT_ALPHA;
-  for (let digits = 2; digits <= 6; digits++) {
-    const text = p.toPrecision(digits);
-    if (Number(text) < VERDICT_ALPHA === under) return `p ${text}`;
-  }
-  return under ? 'p < 0.05' : `p ${p.toPrecision(2)}`;
-}
-
-/** "5 runs per condition", or "5 and 6 runs" when the sides differ. */
-function runsWords(n1: number, n2: number): string {
-  return n1 === n2 ? `${n1} runs per condition` : `${n1} and ${n2} runs`;
-}
-
 function verdictOf(
   cmp: Comparison,
   measure: string,
   d: RateDifference,
   other: RateStats,
   base: RateStats,
+  strata: readonly EvalStratum[] = [],
 ): Verdict | null {
-  if (d.difference === null || d.difference === 0 || other.rate === null || base.rate === null) {
-    return null;
-  }
-  const ci = d.ci95 ?? null;
-  const p = d.p_value;
+  if (d.difference === null || other.rate === null || base.rate === null) return null;
+  const within = withinEvals(strata, d, VERDICT_ALPHA);
+  const difference = within?.difference ?? d.difference;
+  if (difference === 0 && d.difference === 0) return null;
+  const ci = within?.ci95 ?? d.ci95 ?? null;
+  const p = within?.p_value ?? d.p_value;
   // Decided exactly from the counts: p at exactly 1/20 is not below 0.05, whatever its double.
   const below =
+    within?.below ??
     fisherBelow(
       other.successes,
       other.n - other.successes,
@@ -148,17 +133,21 @@ function verdictOf(
   const mdd = detectable(other.n, base.n, base.rate);
   const beyond = other.n > MAX_POWER_RUNS || base.n > MAX_POWER_RUNS;
   // Only a difference that could be chance needs the warning: a detected one was detected.
-  const underpowered = !significant && !beyond && (mdd === null || Math.abs(d.difference) < mdd);
-  const interval = ci ? ` [${points(ci[0], 0)}, ${points(ci[1], 0)}]` : '';
-  let text = `${cmp.condition} ${phraseOf(measure)} in ${pct(other.rate)} vs ${pct(base.rate)} of runs, ${pts(d.difference)}${interval}, ${formatVerdictP(p, below)}`;
+  const underpowered = !significant && !beyond && (mdd === null || Math.abs(difference) < mdd);
+  const how = within ? ` within evals ${pts(difference)}` : ` ${pts(difference)}`;
+  let text = `${cmp.condition} ${phraseOf(measure)} in ${pct(other.rate)} vs ${pct(base.rate)} of runs,${how}${intervalWords(ci)}, ${formatVerdictP(p, below)}`;
   if (!significant)
     text += below ? ' (could be chance: its interval reaches 0)' : ' (could be chance)';
+  if (within) text += pooledClause(within.record, difference);
   if (underpowered) {
+    // The power is Fisher's over the pooled runs: a guide to how few they are, within evals too.
+    const test = `80% power, p < 0.05${within ? ", Fisher's test over the pooled runs" : ''}`;
     text +=
       mdd === null
-        ? `; with ${runsWords(other.n, base.n)} no difference from a baseline at ${pct(base.rate)} can be detected (80% power, p < 0.05)`
-        : `; with ${runsWords(other.n, base.n)} only differences of ≥ ${Math.ceil(mdd * 100)} pts from a baseline at ${pct(base.rate)} can be detected (80% power, p < 0.05)`;
+        ? `; with ${runsWords(other.n, base.n)} no difference from a baseline at ${pct(base.rate)} can be detected (${test})`
+        : `; with ${runsWords(other.n, base.n)} only differences of ≥ ${Math.ceil(mdd * 100)} pts from a baseline at ${pct(base.rate)} can be detected (${test})`;
   }
+  if (within) text += methodClause(within.record, within.test);
   return {
     condition: cmp.condition,
     baseline: cmp.baseline,
@@ -167,22 +156,37 @@ function verdictOf(
     baseline_rate: base.rate,
     condition_n: other.n,
     baseline_n: base.n,
-    difference: d.difference,
+    difference,
     ci95: ci,
     p_value: p,
     significant,
     detectable: mdd,
     underpowered,
+    test: within?.test ?? 'fisher_exact',
+    ...(within ? { stratified: within.record } : {}),
     text,
   };
 }
 
 const NO_RUNS: RateStats = { rate: null, successes: 0, n: 0, ci95: null };
 
+/** A group of one (eval, condition), as benchmark.json's `evals` holds it. */
+export type EvalGroup = Pick<
+  BenchmarkFile['evals'][number],
+  'eval' | 'condition' | 'measures' | 'message_checks'
+>;
+
+/** Each (eval, condition)'s rate of one measure (`evals` of benchmark.json). */
+function evalRates(evals: readonly EvalGroup[], rate: (g: EvalGroup) => RateStats): EvalRate[] {
+  return evals.map((g) => ({ eval: g.eval, condition: g.condition, rate: rate(g) }));
+}
+
 /**
  * One verdict per rate that differs between a condition and its baseline,
  * the clearest first (smallest p). Rates equal on both sides, or unknown on
- * one, say nothing and get no line.
+ * one, say nothing and get no line. With `evals` (benchmark.json's per (eval,
+ * condition) groups) holding several evals with runs of both conditions, a
+ * line is tested within evals.
  *
  * @example
  * verdicts(comparisons, stats)[0].text;
@@ -192,14 +196,17 @@ export function verdicts(
   comparisons: readonly Comparison[],
   groups: ReadonlyMap<string, Pick<GroupStats, 'measures' | 'message_checks'>>,
   grading?: GradingSection,
+  evals: readonly EvalGroup[] = [],
 ): Verdict[] {
   const out: Verdict[] = [];
   for (const cmp of comparisons) {
     const base = groups.get(cmp.baseline);
     const other = groups.get(cmp.condition);
     if (!base || !other) continue;
+    const strata = (rates: EvalRate[]) => strataOf(rates, cmp.condition, cmp.baseline);
     for (const m of RATE_MEASURES) {
-      const v = verdictOf(cmp, m, cmp.measures[m], other.measures[m], base.measures[m]);
+      const within = strata(evalRates(evals, (g) => g.measures[m]));
+      const v = verdictOf(cmp, m, cmp.measures[m], other.measures[m], base.measures[m], within);
       if (v) out.push(v);
     }
     for (const name of messageCheckNames([base, other])) {
@@ -211,6 +218,7 @@ export function verdicts(
         d,
         other.message_checks?.[name] ?? NO_RUNS,
         base.message_checks?.[name] ?? NO_RUNS,
+        strata(evalRates(evals, (g) => g.message_checks?.[name] ?? NO_RUNS)),
       );
       if (v) out.push(v);
     }
@@ -232,7 +240,16 @@ function gradingVerdicts(cmp: Comparison, grading: GradingSection | undefined): 
   const base = of(cmp.baseline);
   const other = of(cmp.condition);
   if (!d || !base || !other) return [];
-  const v = verdictOf(cmp, 'grading.all_passed', d.all_passed, other.all_passed, base.all_passed);
+  const rates = (grading?.evals ?? []).map((e) => ({ ...e, rate: e.all_passed }));
+  const strata = strataOf(rates, cmp.condition, cmp.baseline);
+  const v = verdictOf(
+    cmp,
+    'grading.all_passed',
+    d.all_passed,
+    other.all_passed,
+    base.all_passed,
+    strata,
+  );
   return v ? [v] : [];
 }
 

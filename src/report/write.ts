@@ -293,6 +293,11 @@ async function benchmarkOf(
   const gradingSection = await tally.grading.section(dir, pairs);
   const comparisons = pairs.map(([b, o]) => compare(b, stats.get(b)!, o, stats.get(o)!));
   const measuredRuns = new Map(conditions.map((c) => [c.condition, c.measured]));
+  const evals = [...tally.byEval.values()].map((g) => ({
+    eval: g.eval,
+    condition: g.condition,
+    ...g.acc.stats(),
+  }));
   return {
     schema: 'evalrig/benchmark@1',
     campaign: conditionsFile.campaign,
@@ -301,16 +306,12 @@ async function benchmarkOf(
     baseline_condition: baseline,
     runs: { total: tally.total, without_record: tally.withoutRecord },
     conditions,
-    evals: [...tally.byEval.values()].map((g) => ({
-      eval: g.eval,
-      condition: g.condition,
-      ...g.acc.stats(),
-    })),
+    evals,
     comparisons,
     treatment_warnings: tally.treatment.warnings(),
     treatment: tally.treatment.summary(),
     refusal_warnings: tally.refusals.warnings(),
-    verdicts: verdicts(comparisons, stats, gradingSection),
+    verdicts: verdicts(comparisons, stats, gradingSection, evals),
     power_warnings: powerWarnings(comparisons, measuredRuns),
     prompts: promptsOf(conditionsFile),
     ...(gradingSection ? { grading: gradingSection } : {}),

@@ -1,7 +1,7 @@
 import type { FlightRecord, ModelCall } from '../flight/index.js';
 import { clipText } from './text.js';
 import { TEXT_CAP, type MessageStep, type ModelStep, type ToolStep } from './types.js';
-import { answerOf, entryOf, requestHistory, type WireEntry } from './wire.js';
+import { answerOf, entryOf, requestHistory, type WireEntry } from './wire/index.js';
 
 /** A step before it has its place: its turn, and the time it sorts by. */
 export type Draft<S> = { -readonly [K in keyof S]: S[K] } & { sortAt: number };
@@ -22,6 +22,8 @@ const timeOf = (iso: string): number => {
 export function modelSteps(flight: FlightRecord, turnOf: (seq: number) => number): DraftStep[] {
   const steps: DraftStep[] = [];
   const tools = new Map<string, Draft<ToolStep>>();
+  // Calls no id names (Gemini's): their results are matched by name, in the order asked.
+  const unnamed: Draft<ToolStep>[] = [];
   let seen = 0;
   const calls = [...flight.calls].sort((a, b) => a.seq - b.seq);
   for (const call of calls) {
@@ -37,10 +39,13 @@ export function modelSteps(flight: FlightRecord, turnOf: (seq: number) => number
           ? history.slice(seen).map((e) => entryOf(api, e))
           : afterLastAnswer(history.map((e) => entryOf(api, e)));
       seen = history.length;
-      steps.push(...newEntries(fresh, call, turn, tools));
+      steps.push(...newEntries(fresh, call, turn, { tools, unnamed }));
     }
     const model = modelStep(flight, call, turn, side);
-    for (const tool of model.tools) if (tool.id !== null) tools.set(tool.id, tool);
+    for (const tool of model.tools) {
+      if (tool.id !== null) tools.set(tool.id, tool);
+      else unnamed.push(tool);
+    }
     steps.push(model, ...model.tools);
   }
   return steps;
@@ -70,8 +75,9 @@ function newEntries(
   entries: readonly WireEntry[],
   call: ModelCall,
   turn: number,
-  tools: Map<string, Draft<ToolStep>>,
+  known: { tools: Map<string, Draft<ToolStep>>; unnamed: Draft<ToolStep>[] },
 ): Draft<MessageStep>[] {
+  const { tools, unnamed } = known;
   const at = timeOf(call.time);
   const out: Draft<MessageStep>[] = [];
   for (const entry of entries) {
@@ -90,7 +96,11 @@ function newEntries(
           sortAt: at,
         });
       } else if (item.type === 'tool_result') {
-        const tool = item.id === null ? undefined : tools.get(item.id);
+        const byId = item.id === null ? undefined : tools.get(item.id);
+        const k = byId
+          ? -1
+          : unnamed.findIndex((t) => item.name === undefined || t.name === item.name);
+        const tool = byId ?? (k < 0 ? undefined : unnamed.splice(k, 1)[0]);
         if (!tool || tool.output !== null) continue;
         tool.output = clipText(item.output, TEXT_CAP);
         tool.is_error = item.isError;

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import type { RunRecord, StopRecord } from '../../src/artifacts/index.js';
 import type { BenchmarkFile } from '../../src/report/index.js';
+import { readTrajectory } from '../../src/trajectory/index.js';
 import type { ModelCall } from '../../src/flight/index.js';
 import type { StandInRequest } from '../../src/model-stand-in/index.js';
 import { readJson, readJsonLines } from '../support/campaign.js';
@@ -212,6 +213,17 @@ export function agentConformance(p: AgentProfile): void {
       expect(cut, "the cut answer's tool call is in no figure").to.not.contain(
         'CUT-CALL-NEVER-RUN',
       );
+    });
+
+    it('the trajectory the viewer and the judge read shows each tool call with its input and its output', async () => {
+      const steps = (await readTrajectory(runDir('loaded'))).steps;
+      const tools = steps.filter((st) => st.kind === 'tool');
+      const served = truthOf(upstream, 'loaded', caseOf('loaded').script, { first: 1, last: 1e9 });
+      expect(tools.length, JSON.stringify(tools.map((t) => t.name))).to.equal(served.toolCalls);
+      const env = tools.find((t) => t.input.includes('env | sort'));
+      expect(env?.output ?? '', 'the env dump came back as its output').to.contain('PATH=');
+      const said = steps.flatMap((st) => (st.kind === 'model' && st.text ? [st.text] : []));
+      expect(said).to.include('I used the skill and looked around.');
     });
 
     it('a tool call the agent refused to run is counted refused, not done nor failed', async () => {

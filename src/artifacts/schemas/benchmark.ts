@@ -2,6 +2,11 @@
 // Change the schema, then run `npm run build` (or node scripts/generate-types.mjs).
 
 /**
+ * A 95% interval on a difference of rates; null when a side has n 0.
+ */
+export type DifferenceInterval = [number, number] | null;
+
+/**
  * Measures aggregated across the stored runs of a campaign: per (eval, condition), per condition, and between conditions. A rate or number with n 0 is unavailable (its values null).
  */
 export interface BenchmarkFile {
@@ -140,6 +145,11 @@ export interface BenchmarkFile {
     significant: boolean;
     detectable: number | null;
     underpowered: boolean;
+    /**
+     * The test behind p_value: Fisher's exact test over the runs (one eval with runs of both conditions), or, tested within evals, the exact conditional test of the evals' 2x2 tables (cmh_exact) or Cochran-Mantel-Haenszel's chi-square with continuity correction (cmh_corrected, past the exact test's reach). Files written before the within-evals test lack it: fisher_exact.
+     */
+    test?: 'fisher_exact' | 'cmh_exact' | 'cmh_corrected';
+    stratified?: StratifiedDifference;
     text: string;
   }[];
   /**
@@ -249,6 +259,14 @@ export interface BenchmarkFile {
       all_passed: Rate;
       expectations: Rate;
       expectations_passed: Number;
+    }[];
+    /**
+     * Runs meeting every expectation per (eval, condition): what the verdict tests within evals.
+     */
+    evals?: {
+      eval: string;
+      condition: string;
+      all_passed: Rate;
     }[];
     expectations: {
       eval: string;
@@ -520,6 +538,45 @@ export interface AgentDifferences {
   tool_calls_failed: NumberDifference;
   tool_calls_refused?: NumberDifference;
   model_requests: NumberDifference;
+}
+/**
+ * A verdict tested within evals (several evals have runs of both conditions): the verdict's difference, ci95 and p_value are then Mantel-Haenszel's difference, its interval (Zou's MOVER over each eval's Wilson intervals) and the stratified test's p; condition_rate and baseline_rate stay the pooled rates.
+ */
+export interface StratifiedDifference {
+  /**
+   * The evals with runs of the measure under both conditions.
+   */
+  evals: number;
+  /**
+   * Evals with runs of the measure under one condition only: they tell nothing of the difference.
+   */
+  left_out: string[];
+  /**
+   * The runs pooled over the evals, as the comparisons give them: difference of the rates, Newcombe's interval, Fisher's p.
+   */
+  pooled: {
+    difference: number;
+    ci95: DifferenceInterval;
+    p_value: number | null;
+  };
+  /**
+   * The pooled difference and the one within evals have opposite signs: Simpson's paradox.
+   */
+  simpson: boolean;
+  /**
+   * Each eval with runs of both conditions: its rates, difference, Newcombe's interval and Fisher's p.
+   */
+  per_eval: {
+    eval: string;
+    condition_successes: number;
+    condition_n: number;
+    baseline_successes: number;
+    baseline_n: number;
+    difference: number;
+    ci95: DifferenceInterval;
+    p_value: number | null;
+    text: string;
+  }[];
 }
 export interface TreatmentSummary {
   condition: string;

@@ -62,8 +62,9 @@ describe('report: report.html in a real headless Chromium', function () {
     expect(firstSection).to.equal('verdict');
     const lines = await page.locator('#verdict li.verdict .text').allTextContents();
     expect(lines).to.deep.equal(bench.verdicts!.map((v) => v.text));
+    // Two evals: each line is tested within them, and says so.
     expect(lines[0]).to.match(
-      /^with_skill refreshes the PR description in execution in 100% vs 22% of runs, \+78 pts \[34, 94\], p 0\.00\d\d$/,
+      /^with_skill refreshes the PR description in execution in 100% vs 22% of runs, within evals \+78 pts \[32, 91\], p 0\.00\d\d; stratified by 2 evals: Mantel-Haenszel difference, exact CMH p$/,
     );
     // Significant lines stand out; the others say they could be chance.
     for (const v of bench.verdicts!) {
@@ -76,6 +77,22 @@ describe('report: report.html in a real headless Chromium', function () {
     );
     const box = await page.locator('#verdict').boundingBox();
     expect(box!.y + box!.height).to.be.lessThan(900);
+  });
+
+  it("folds each eval's own line under a line tested within evals, shown on a click", async () => {
+    const v = bench.verdicts![0]!;
+    const details = page.locator(`#verdict li[data-measure="${v.measure}"] details.per-eval`);
+    const evalLines = details.locator('li');
+    expect(await details.locator('summary').textContent()).to.equal('per eval (2)');
+    expect(await evalLines.first().isVisible()).to.equal(false);
+    await details.locator('summary').click();
+    expect(await evalLines.first().isVisible()).to.equal(true);
+    expect(await evalLines.allTextContents()).to.deep.equal(
+      v.stratified!.per_eval.map((e) => e.text),
+    );
+    expect(await page.locator('#verdict p.small').textContent()).to.contain(
+      'Lines "stratified by N evals" compare the conditions within each eval',
+    );
   });
 
   it('keeps one colour per condition in every chart, as its legend shows', async () => {

@@ -13,6 +13,8 @@ import {
   type BenchmarkFile,
   type ReportSummary,
 } from '../../../src/report/index.js';
+import { exactCmhFraction } from '../../../src/report/cmh.js';
+import { mantelHaenszelDifference } from '../../../src/report/mh-difference.js';
 import { GOOD_RUN, MIXED, writeCampaign } from './fixture.js';
 
 /** The error a promise rejects with; fails the test when it fulfils. */
@@ -230,13 +232,22 @@ describe('report: writeReport over a stored campaign', function () {
     expect(verdictAt).to.equal(2);
     expect(verdictAt).to.be.lessThan(lines.indexOf('## Per condition'));
     const items = lines.slice(verdictAt).filter((l) => l.startsWith('- '));
-    const p = fisherExact(9, 0, 2, 7)!;
+    // Two evals with runs of both conditions: tested within them. PR refreshed in execution:
+    // add-feature 4 of 4 (its timed-out run never reached execution) against 1 of 5, fix-bug 5
+    // of 5 against 1 of 4 (its failed run left out).
+    const strata = [
+      { x1: 4, n1: 4, x2: 1, n2: 5 },
+      { x1: 5, n1: 5, x2: 1, n2: 4 },
+    ];
+    const p = exactCmhFraction(strata)!;
+    const mh = mantelHaenszelDifference(strata)!;
+    const bounds = mh.ci95.map((x) => Math.round(x * 100)).join(', ');
     expect(items[0]).to.equal(
-      `- **with_skill refreshes the PR description in execution in 100% vs 22% of runs, +78 pts [34, 94], p ${p.toPrecision(2)}**`,
+      `- **with_skill refreshes the PR description in execution in 100% vs 22% of runs, within evals +${Math.round(mh.difference * 100)} pts [${bounds}], p ${(Number(p.num) / Number(p.den)).toPrecision(2)}; stratified by 2 evals: Mantel-Haenszel difference, exact CMH p**`,
     );
     // Not significant: said so, with how large a difference these runs could detect.
     expect(md).to.match(
-      /- with_skill passes the checks in 100% vs 67% of runs, \+33 pts \[−2, 65\], p 0\.087 \(could be chance\); with 10 and 9 runs only differences of ≥ \d+ pts from a baseline at 67% can be detected \(80% power, p < 0\.05\)/,
+      /- with_skill passes the checks in 100% vs 67% of runs, within evals \+33 pts \[−3, 62\], p 0\.099 \(could be chance\); with 10 and 9 runs only differences of ≥ \d+ pts from a baseline at 67% can be detected \(80% power, p < 0\.05, Fisher's test over the pooled runs\); stratified by 2 evals/,
     );
     expect(md).to.contain('> ⚠ with_skill vs without_skill: with 10 and 9 runs');
   });
@@ -254,10 +265,20 @@ describe('report: writeReport over a stored campaign', function () {
     expect(d.p_value).to.be.closeTo(fisherExact(10, 0, 5, 4)!, 1e-12);
     expect(d.ci95).to.deep.equal(newcombeDifference(10, 10, 5, 9));
     const v = bench.verdicts!.find((x) => x.measure === 'message_checks.no_missing_gh')!;
+    // Within evals: add-feature 5 of 5 against 3 of 5, fix-bug 5 of 5 against 2 of 4.
+    const strata = [
+      { x1: 5, n1: 5, x2: 3, n2: 5 },
+      { x1: 5, n1: 5, x2: 2, n2: 4 },
+    ];
+    const p = exactCmhFraction(strata)!;
+    expect(v).to.deep.include({ test: 'cmh_exact', significant: true });
+    expect(v.p_value).to.equal(Number(p.num) / Number(p.den));
+    expect(v.difference).to.equal(mantelHaenszelDifference(strata)!.difference);
     expect(v.text).to.equal(
-      `with_skill never says gh is missing or unauthenticated in 100% vs 56% of runs, +44 pts [7, 73], p ${fisherExact(10, 0, 5, 4)!.toPrecision(2)}`,
+      `with_skill never says gh is missing or unauthenticated in 100% vs 56% of runs, within evals +45 pts [7, 70], p ${v.p_value!.toPrecision(2)}; stratified by 2 evals: Mantel-Haenszel difference, exact CMH p`,
     );
-    expect(v.significant).to.equal(true);
+    expect(v.stratified).to.deep.include({ evals: 2, left_out: [], simpson: false });
+    expect(v.stratified!.pooled.p_value).to.equal(d.p_value);
     expect(bench.power_warnings).to.have.length(1);
     expect(bench.power_warnings![0]).to.include({ condition_runs: 10, baseline_runs: 9 });
   });

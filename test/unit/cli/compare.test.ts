@@ -6,7 +6,9 @@ import { expect } from 'chai';
 import { execa } from 'execa';
 import { assertArtifact } from '../../../src/artifacts/index.js';
 import type { CompareFile } from '../../../src/compare/index.js';
-import { writeReport } from '../../../src/report/index.js';
+import { exactCmhFraction } from '../../../src/report/cmh.js';
+import { fractionValue, writeReport } from '../../../src/report/index.js';
+import { mantelHaenszelDifference } from '../../../src/report/mh-difference.js';
 import { GOOD_RUN, MIXED, writeCampaign } from '../../integration/report/fixture.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -110,7 +112,15 @@ describe('evalrig compare <out-a> <out-b>', function () {
   });
 
   it('--fail-if-worse exits 1 when B is worse than A with p < 0.05 on a named measure, 0 otherwise', async () => {
-    // A better than B: the gate of "compare b a" trips on the draft rate (10 of 10 against 5 of 9).
+    // A better than B: the gate of "compare b a" trips on the draft rate (10 of 10 against 5 of 9),
+    // tested within the two evals: 3 of 5 against 5 of 5, and 2 of 4 against 5 of 5.
+    const strata = [
+      { x1: 3, n1: 5, x2: 5, n2: 5 },
+      { x1: 2, n1: 4, x2: 5, n2: 5 },
+    ];
+    const mh = mantelHaenszelDifference(strata)!;
+    const pts = (v: number) => `${v < 0 ? '−' : '+'}${Math.abs(v * 100).toFixed(1)}`;
+    const p = fractionValue(exactCmhFraction(strata)!).toFixed(4);
     const worse = await evalrig([
       'compare',
       b,
@@ -122,7 +132,7 @@ describe('evalrig compare <out-a> <out-b>', function () {
     ]);
     expect(worse.exitCode, worse.stderr).to.equal(1);
     expect(worse.stderr).to.include(
-      'evalrig: B is worse than A on PR draft at hand over (pr_draft_at_hand_over), condition without_skill: −44.4 pts [−73.3, −6.7], p 0.0325 (higher is better)',
+      `evalrig: B is worse than A on PR draft at hand over (pr_draft_at_hand_over), condition without_skill: within 2 evals ${pts(mh.difference)} pts [${pts(mh.ci95[0])}, ${pts(mh.ci95[1])}], exact CMH p ${p} (higher is better)`,
     );
     // The comparison is still written: the gate only sets the exit status.
     expect(await readdir(path.join(work, 'gate'))).to.include('compare.json');

@@ -37,6 +37,23 @@ function benchmark(runs: ReadonlyArray<Partial<RunMeasures>>): BenchmarkFile {
   } as unknown as BenchmarkFile;
 }
 
+/** A campaign's benchmark with one condition `c`, its runs in evals by name. */
+function byEval(evals: Record<string, ReadonlyArray<Partial<RunMeasures>>>): BenchmarkFile {
+  const overall = new GroupAccumulator();
+  const groups = Object.entries(evals).map(([evalId, runs]) => {
+    const acc = new GroupAccumulator();
+    for (const m of runs) {
+      acc.add({ status: 'completed', measures: { ...IDLE, ...m } });
+      overall.add({ status: 'completed', measures: { ...IDLE, ...m } });
+    }
+    return { eval: evalId, condition: 'c', ...acc.stats() };
+  });
+  return {
+    conditions: [{ condition: 'c', ...overall.stats() }],
+    evals: groups,
+  } as unknown as BenchmarkFile;
+}
+
 function comparison(a: BenchmarkFile, b: BenchmarkFile): CompareFile {
   const { groups } = pairGroups(a, b);
   return { groups, a: { dir: '/out/a' }, b: { dir: '/out/b' } } as unknown as CompareFile;
@@ -122,6 +139,31 @@ describe('compare --fail-if-worse: is B worse than A, beyond chance?', () => {
     expect(one.notes).to.deep.equal([
       'duration (s) (duration_s), condition c: cannot tell (too few runs a side)',
     ]);
+  });
+
+  it('tests a rate within the evals both campaigns ran, and says when pooling turns it over', () => {
+    // easy: A passes 10 of 10, B 28 of 40; hard: A 8 of 40, B 0 of 10. B is worse in each
+    // eval, yet pooled it reads 28 of 50 against 18 of 50: better by 20 pts.
+    const a = byEval({ easy: checks(10, 0), hard: checks(8, 32) });
+    const b = byEval({ easy: checks(28, 12), hard: checks(0, 10) });
+    const { worse, notes } = worseOn(comparison(a, b), ['checks_passed']);
+    expect(notes).to.deep.equal([]);
+    expect(worse).to.have.length(1);
+    expect(worse[0]!.text).to.match(
+      /^B is worse than A on checks passed \(checks_passed\), condition c: within 2 evals −2\d\.\d pts \[−\d+\.\d, −\d+\.\d\], exact CMH p 0\.0\d+; pooled over the evals \+20\.0 pts \[[^\]]+\], the other sign \(Simpson's paradox\) \(higher is better\)$/u,
+    );
+  });
+
+  it('does not fail a rate worse only over the runs pooled across evals, and says so', () => {
+    // Both campaigns pass 90% in easy and 10% in hard; B ran mostly hard: 13 of 50 against 37 of 50.
+    const a = byEval({ easy: checks(36, 4), hard: checks(1, 9) });
+    const b = byEval({ easy: checks(9, 1), hard: checks(4, 36) });
+    const { worse, notes } = worseOn(comparison(a, b), ['checks_passed']);
+    expect(worse).to.deep.equal([]);
+    expect(notes).to.have.length(1);
+    expect(notes[0]).to.match(
+      /^checks passed \(checks_passed\), condition c: worse over the runs pooled across evals \(−48\.0 pts \[[^\]]+\], p <0\.0001\), not beyond chance within 2 evals ±0\.0 pts \[[^\]]+\], exact CMH p 1\.0000: not failed$/u,
+    );
   });
 
   it('refuses a measure that no condition has on both sides', () => {

@@ -230,6 +230,7 @@ describe('compare: pairing two campaigns measure by measure', () => {
           stats: rate(passed, 2),
         },
       ],
+      evals: [{ eval: 'e1', condition: 'with_skill', all_passed: rate(passed, 2) }],
       comparisons: [],
       blind: {
         conditions: ['with_skill', 'without_skill'],
@@ -263,6 +264,11 @@ describe('compare: pairing two campaigns measure by measure', () => {
     ).to.deep.include({
       difference: 1,
     });
+    // Runs meeting every expectation, per eval too: what the gate tests within evals.
+    expect(e1.measures.find((m) => m.measure === 'grading.all_passed')).to.deep.include({
+      difference: 1,
+      kind: 'rate',
+    });
     // Graded on one side only: every judge measure listed as B's, none dropped.
     delete (a as unknown as Record<string, unknown>).grading;
     const oneSided = pairGroups(a, b).groups.flatMap((g) =>
@@ -273,6 +279,7 @@ describe('compare: pairing two campaigns measure by measure', () => {
       'grading.expectations/b',
       'grading.expectations_passed/b',
       'grading.blind_wins/b',
+      'grading.all_passed/b',
       'grading.expectation: opens a draft/b',
     ]);
   });

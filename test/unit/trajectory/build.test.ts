@@ -9,7 +9,7 @@ import {
   trajectoryExcerpt,
   type TrajectoryInputs,
 } from '../../../src/trajectory/index.js';
-import { answerOf, requestEntries } from '../../../src/trajectory/wire.js';
+import { answerOf, requestEntries } from '../../../src/trajectory/wire/index.js';
 
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 const at = (s: number): string => new Date(T0 + s * 1000).toISOString();
