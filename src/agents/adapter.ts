@@ -35,6 +35,14 @@ export interface AgentAdapter<K extends AdapterKind = AdapterKind> extends Agent
    * agent's package folder (its bundle has chunks, vendored tools and locales beside it).
    */
   packageDir?(install: AgentInstall): string;
+  /**
+   * A folder the agent would unpack from its binary on every first start (Copilot CLI's package
+   * cache): unpacked once per version on the host, mounted read-only at `container`.
+   */
+  readonly unpacked?: {
+    readonly container: string;
+    unpack(install: AgentInstall): Promise<string>;
+  };
   /** The agent runs on the Node runtime evalrig installs (mounted at NODE_RUNTIME.container). */
   readonly runtime?: 'node';
   /** A system settings file the agent is pointed at (written to the cache, mounted read-only). */

@@ -4,6 +4,7 @@ import type { SandboxSpec } from '../sandbox/index.js';
 import type { AgentAdapter, AgentFile } from './adapter.js';
 import { CLAUDE_CODE_ADAPTER } from './claude-code/adapter.js';
 import { CODEX_ADAPTER } from './codex/adapter.js';
+import { COPILOT_CLI_ADAPTER } from './copilot-cli/adapter.js';
 import { GEMINI_CLI_ADAPTER } from './gemini-cli/adapter.js';
 import type { AgentInstall } from './install.js';
 import { OPENCODE_ADAPTER } from './opencode/adapter.js';
@@ -17,6 +18,7 @@ import { NODE_RUNTIME } from './support.js';
 export const AGENT_ADAPTERS = {
   'claude-code': CLAUDE_CODE_ADAPTER,
   codex: CODEX_ADAPTER,
+  'copilot-cli': COPILOT_CLI_ADAPTER,
   'gemini-cli': GEMINI_CLI_ADAPTER,
   opencode: OPENCODE_ADAPTER,
   'qwen-code': QWEN_CODE_ADAPTER,
@@ -25,13 +27,14 @@ export const AGENT_ADAPTERS = {
 /** The agents evalrig installs and plays itself (a `command` agent is the eval set's own). */
 export type AdapterType = AdapterKind;
 
-/** What a run mounts beside the agent, found on the host: the Node runtime and its settings file. */
+/** What a run mounts beside the agent, found on the host: the Node runtime, its settings file, its unpacked folder. */
 export interface AgentSupport {
   readonly node?: string;
   readonly settings?: string;
+  readonly unpacked?: string;
 }
 
-/** The files of `adapter` a run needs in its container: its binary (or package folder), the relay, the Node runtime and settings if any. */
+/** The files of `adapter` a run needs in its container: its binary (or package folder), the relay, the Node runtime, settings and unpacked folder if any. */
 export function agentFiles(
   adapter: AgentAdapter,
   install: AgentInstall,
@@ -52,6 +55,11 @@ export function agentFiles(
     if (support.settings === undefined)
       throw new Error(`the ${adapter.type} adapter needs its settings`);
     files.push({ host: support.settings, container: adapter.settings.container });
+  }
+  if (adapter.unpacked) {
+    if (support.unpacked === undefined)
+      throw new Error(`the ${adapter.type} adapter needs its unpacked folder`);
+    files.push({ host: support.unpacked, container: adapter.unpacked.container });
   }
   return files;
 }

@@ -44,6 +44,11 @@ export {
 export type { SkillListing } from './skill-listing.js';
 export { CLAUDE_CODE_INSTRUCTIONS, CLAUDE_CODE_SKILLS } from './claude-code/loading.js';
 export { CODEX_INSTRUCTIONS, CODEX_SKILLS } from './codex/loading.js';
+export {
+  COPILOT_CLI_INSTRUCTIONS,
+  COPILOT_CLI_REFUSALS,
+  COPILOT_CLI_SKILLS,
+} from './copilot-cli/loading.js';
 export { GEMINI_CLI_INSTRUCTIONS, GEMINI_CLI_SKILLS } from './gemini-cli/loading.js';
 export { OPENCODE_INSTRUCTIONS, OPENCODE_SKILLS } from './opencode/loading.js';
 export {
@@ -122,6 +127,22 @@ export {
   type CodexTurn,
   type CodexUsage,
 } from './codex/stream.js';
+
+// Copilot CLI
+export {
+  COPILOT_CLI_BIN,
+  COPILOT_CLI_CONTAINER,
+  COPILOT_CLI_DEFAULT_MODEL,
+  COPILOT_CLI_PACKAGE,
+  COPILOT_CLI_VERIFIED_VERSION,
+  copilotArgv,
+  copilotBinaryPath,
+  copilotEnv,
+  parseCopilotVersion,
+} from './copilot-cli/launch.js';
+export { CopilotCliSession } from './copilot-cli/session.js';
+export { parseCopilotStream } from './copilot-cli/stream.js';
+export { ensureCopilotUnpacked, isUnpacked, unpackedVersionDir } from './copilot-cli/unpack.js';
 
 // Gemini CLI
 export {

@@ -5,7 +5,7 @@
  * that), is in its folder: `src/agents/<agent>/loading.ts`.
  */
 
-/** A skill (`SKILL.md`) or a file of instructions (`CLAUDE.md`, `AGENTS.md`). */
+/** A skill (`SKILL.md`) or a file of instructions (`CLAUDE.md`, `AGENTS.md`, …). */
 export type InstructionKind = 'skill' | 'instructions';
 
 /** A staged file an agent may load: where it lands in the work tree, and its front matter. */
@@ -35,6 +35,7 @@ export const INSTRUCTION_FILES: Readonly<Record<string, InstructionKind>> = {
   'AGENTS.md': 'instructions',
   'GEMINI.md': 'instructions',
   'QWEN.md': 'instructions',
+  'copilot-instructions.md': 'instructions',
 };
 
 /** Names users write for those files by mistake (lower case, a letter off), by their lower case. */
@@ -46,6 +47,8 @@ const NEAR_NAMES: Readonly<Record<string, string>> = {
   'agent.md': 'AGENTS.md',
   'gemini.md': 'GEMINI.md',
   'qwen.md': 'QWEN.md',
+  'copilot-instructions.md': 'copilot-instructions.md',
+  'copilot-instruction.md': 'copilot-instructions.md',
 };
 
 /**

@@ -3,7 +3,8 @@
  * model gateway saw (an agent's own cost is its claim). USD per million tokens. Versioned: a
  * report names the table it priced with, and a new price is a new version, never an edit of
  * an old one (2026-12-01.1 added the Claude models and cache writes; 2026-12-01.2 the Gemini and
- * Qwen models the new adapters ask for by default; 2026-12-02.1 the server tools' fees).
+ * Qwen models the new adapters ask for by default; 2026-12-02.1 the server tools' fees;
+ * 2026-12-02.2 gpt-5.4, Copilot CLI's default).
  *
  * None of these could be checked against the vendor's price page from where this table was
  * written (no network): each says so in `source`. Check and replace them before comparing
@@ -19,7 +20,7 @@ export interface ModelPrice {
   readonly source: string;
 }
 
-export const PRICE_TABLE_VERSION = '2026-12-02.1';
+export const PRICE_TABLE_VERSION = '2026-12-02.2';
 
 const ASSUMED = 'assumed list price (not verified here)';
 const CATALOG = "list price as Claude Code 2.1.332's model catalog states it (not verified here)";
@@ -63,6 +64,7 @@ export const MODEL_PRICES: Readonly<Record<string, ModelPrice>> = {
   'gpt-5.1': openai(1.25, 0.125, 10),
   'gpt-5.1-codex': openai(1.25, 0.125, 10),
   'gpt-5-mini': openai(0.25, 0.025, 2),
+  'gpt-5.4': openai(2.5, 0.25, 15),
   // Gemini: the prompt tier up to 200k tokens; Qwen: its first international tier.
   'gemini-2.5-pro': listed(1.25, 0.3125, 10),
   'gemini-2.5-flash': listed(0.3, 0.075, 2.5),

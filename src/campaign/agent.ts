@@ -139,12 +139,13 @@ async function prepareCampaignAgent(
   const adapter = AGENT_ADAPTERS[type];
   const install = await ensureAgentInstalled(adapter.install(spec.version!));
   const inImage = spec.install === 'image';
-  if (inImage && adapter.packageDir) {
+  if (inImage && (adapter.packageDir || adapter.unpacked)) {
     throw new InputError(
       `${evalSet.file}: ${options.at}/install: "image" is not played for a ${type} agent yet (its package is a folder): use "mount"`,
     );
   }
-  const files = agentFiles(adapter, install, await relayOf(adapter), await supportOf(adapter));
+  const support = await supportOf(adapter, install);
+  const files = agentFiles(adapter, install, await relayOf(adapter), support);
   const labels = { [LABELS.campaign]: options.campaign };
   const derived = new Map<string, AgentImageRecord>();
   const digested = await Promise.all(
@@ -262,22 +263,25 @@ async function relayOf(adapter: AgentAdapter): Promise<string | undefined> {
 
 /**
  * A file's sha256: the install's for its binary (a Node agent's package folder: its entry
- * bundle's), else read now (the relay, the runtime, a settings file).
+ * bundle's; a folder unpacked from the binary: the binary's), else read now (the relay, the
+ * runtime, a settings file).
  */
 async function digestOf(
   file: AgentFile,
   install: AgentInstall,
   adapter: AgentAdapter,
 ): Promise<string> {
-  if (file.host === install.binary || file.container === adapter.containerBinary) {
+  const ofBinary = [adapter.containerBinary, adapter.unpacked?.container];
+  if (file.host === install.binary || ofBinary.includes(file.container)) {
     return install.sha256;
   }
   return sha256(await readFile(file.host));
 }
 
-/** The Node runtime and the settings file the adapter needs, installed and written on the host. */
-async function supportOf(adapter: AgentAdapter): Promise<AgentSupport> {
+/** The Node runtime, the settings file and the unpacked folder the adapter needs, made on the host. */
+async function supportOf(adapter: AgentAdapter, install: AgentInstall): Promise<AgentSupport> {
   return {
+    ...(adapter.unpacked ? { unpacked: await adapter.unpacked.unpack(install) } : {}),
     ...(adapter.runtime === 'node' ? { node: (await ensureNodeRuntime()).binary } : {}),
     ...(adapter.settings
       ? { settings: await ensureSettingsFile(adapter.type, adapter.settings.content) }

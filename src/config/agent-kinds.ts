@@ -8,7 +8,7 @@
  * both config and the adapters.
  *
  * @example
- * quotedKinds(); // '"claude-code", "codex", "gemini-cli", "opencode", "qwen-code"'
+ * quotedKinds(); // '"claude-code", "codex", "copilot-cli", "gemini-cli", "opencode", "qwen-code"'
  */
 
 /** What one kind is, before its adapter says how it runs. */
@@ -25,6 +25,8 @@ export interface AgentKindFacts {
 export const AGENT_KINDS = {
   'claude-code': { name: 'Claude Code', package: '@anthropic-ai/claude-code', defaultModel: null },
   codex: { name: 'Codex', package: '@openai/codex', defaultModel: 'gpt-5.1-codex' },
+  // A model its own catalog knows (token limits, prompts); it asks for none of its own offline.
+  'copilot-cli': { name: 'Copilot CLI', package: '@github/copilot', defaultModel: 'gpt-5.4' },
   'gemini-cli': {
     name: 'Gemini CLI',
     package: '@google/gemini-cli',

@@ -45,10 +45,11 @@ const HEAD_BYTES = 64 * 1024;
 const DESCRIPTION_CHARS = 60;
 
 /**
- * The instructions `condition` stages (each SKILL.md, CLAUDE.md, AGENTS.md, GEMINI.md and
- * QWEN.md among its staged paths, and the names that miss them by a letter or a case), folders
- * walked without following links, with what its agent says of where each lands. Read from the
- * host's copy, as evalrig stages it. `agent` undefined: an agent evalrig knows nothing of.
+ * The instructions `condition` stages (each SKILL.md, CLAUDE.md, AGENTS.md, GEMINI.md, QWEN.md
+ * and copilot-instructions.md among its staged paths, and the names that miss them by a letter
+ * or a case), folders walked without following links, with what its agent says of where each
+ * lands. Read from the host's copy, as evalrig stages it. `agent` undefined: an agent evalrig
+ * knows nothing of.
  */
 export async function stagedInstructions(
   condition: Pick<Condition, 'stage'>,

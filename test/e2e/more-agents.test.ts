@@ -1,5 +1,5 @@
 /**
- * Gemini CLI, OpenCode and Qwen Code, each the REAL binary in the test image through `evalrig
+ * Gemini CLI, OpenCode, Qwen Code and Copilot CLI, each the REAL binary in the test image through `evalrig
  * run`: the toy project's pull-request workflow over two turns (the second resuming the
  * session) against a "real" upstream at a URL whose key the gateway adds on the host, and a
  * model that refuses (400) failing the run in phase `agent`. Their
@@ -12,6 +12,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   AGENT_ADAPTERS,
+  COPILOT_CLI_VERIFIED_VERSION,
   ensureNodeRuntime,
   GEMINI_CLI_VERIFIED_VERSION,
   OPENCODE_VERIFIED_VERSION,
@@ -34,7 +35,7 @@ import { readJson, readJsonLines } from '../support/campaign.js';
 import { E2E_KEY, E2E_KEY_ENV, everythingWritten } from '../support/witness-evals.js';
 
 interface Case {
-  readonly type: 'gemini-cli' | 'opencode' | 'qwen-code';
+  readonly type: 'gemini-cli' | 'opencode' | 'qwen-code' | 'copilot-cli';
   readonly package: string;
   readonly version: string;
   readonly model: string;
@@ -88,6 +89,18 @@ const CASES: readonly Case[] = [
     // Checked with 0.15.10: exit 0 and a "successful" result whose text is the API error.
     refused:
       /^turn 1: the agent reported an error: \[API Error: 400 the stand-in refuses this request/u,
+  },
+  {
+    type: 'copilot-cli',
+    package: '@github/copilot',
+    version: process.env.EVALRIG_COPILOT_CLI_VERSION ?? COPILOT_CLI_VERIFIED_VERSION,
+    model: 'gpt-5.4',
+    shell: { name: 'bash', field: 'command' },
+    more: { description: 'Run the step.' },
+    apiPath: '/v1/chat/completions',
+    session: (l) => (l.type === 'result' ? l.sessionId : undefined),
+    // Checked with 1.0.102: a `session.error` (statusCode 400), a result with exitCode 1, exit 1.
+    refused: /^turn 1: the agent exited 1 \(400 the stand-in refuses this request/u,
   },
 ];
 

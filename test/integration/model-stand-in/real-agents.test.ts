@@ -62,11 +62,9 @@ describe('real agents offline: Gemini CLI, Qwen Code, OpenCode and Copilot CLI a
     await removeContainers(client, labels);
   });
 
-  // Gemini CLI, Qwen Code and OpenCode play whole campaigns in test/e2e/more-agents.test.ts; by
-  // default only Copilot CLI (not in the adapter table) is played here. Recording plays all four.
-  const played = process.env.EVALRIG_RECORD_TRANSCRIPTS
-    ? OFFLINE_AGENTS
-    : OFFLINE_AGENTS.filter((a) => a.name === 'copilot');
+  // All four play whole campaigns (test/e2e/more-agents.test.ts) and the agent conformance
+  // suite (test/agents/): here they are played only to record their fixtures again.
+  const played = process.env.EVALRIG_RECORD_TRANSCRIPTS ? OFFLINE_AGENTS : [];
   for (const agent of played) {
     it(`${agent.name} ${agent.version}: writes a file, resumes to a failing command, reports a 400`, async () => {
       const install = await ensureAgentInstalled(agent.install);
