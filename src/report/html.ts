@@ -30,7 +30,15 @@ import { codebaseLine, HOST_LOCAL_NOTE, ReportStructureError } from './markdown.
 import type { NumberStats, RateStats } from './stats.js';
 import type { RunTimeline, StopLine } from './timeline.js';
 import type { ReviewFile } from './review-file.js';
-import { conditionRunsRow, reviewsSection, runStepsLink, verdictRunsLink } from './viewer-links.js';
+import {
+  conditionRunsRow,
+  reviewsSection,
+  runStepsLink,
+  verdictRunsLink,
+  VIEWER_NOTE,
+} from './viewer-links.js';
+import { verdictForest } from './verdict-forest.js';
+import { treeHtml } from './tree.js';
 import { embedKey } from './embed.js';
 import { reuseLines, fingerprintRows } from './reuse.js';
 import { perEvalDetailsHtml, withinEvalsNote } from './verdict-evals.js';
@@ -116,7 +124,8 @@ function verdictSection(b: BenchmarkFile): string {
         ? '<p>No rate differs between the conditions.</p>'
         : `<ul>${lines.join('')}</ul>`;
   const within = withinEvalsNote(b);
-  return `<section id="verdict"><h2>Verdict</h2>${body}${warnings.join('')}<p class="small">Differences in points with their Newcombe 95% interval; p: Fisher's exact test, two-sided; bold: p &lt; 0.05; "could be chance": p ≥ 0.05.${within ? ` ${esc(within)}` : ''}</p></section>`;
+  const forest = verdictForest(b);
+  return `<section id="verdict"><h2>Verdict</h2>${forest ? treeHtml(forest) : ''}${body}${warnings.join('')}<p class="small">Differences in points with their Newcombe 95% interval; p: Fisher's exact test, two-sided; bold: p &lt; 0.05; "could be chance": p ≥ 0.05.${within ? ` ${esc(within)}` : ''}</p>${lines.length > 0 ? VIEWER_NOTE : ''}</section>`;
 }
 
 /** The evals' prompts, later messages and expectations. */
@@ -177,7 +186,7 @@ function conditionTable(b: BenchmarkFile): string {
     ),
     conditionRunsRow(conds.map((c) => c.condition)),
   ];
-  return `<table id="conditions">${head}${rows.join('')}</table>`;
+  return `<table id="conditions">${head}${rows.join('')}</table>${VIEWER_NOTE}`;
 }
 
 /** The row naming each condition's agent, in a campaign that plays several (as report.md's). */

@@ -79,3 +79,10 @@ export function reviewsSection(reviews: readonly ReviewFile[]): string {
   });
   return `<section id="reviews"><h2>Reviews</h2>${intro}<table><tr><th>run</th><th>review</th><th>note</th><th>when</th></tr>${rows.join('')}</table></section>`;
 }
+
+/**
+ * Said beside the viewer's links: opened from disk, they lead nowhere, and a page with no
+ * script cannot tell which way it was opened.
+ */
+export const VIEWER_NOTE =
+  '<div class="small viewer-note">Links marked ↗ open in the viewer: run <code>evalrig view &lt;this folder&gt;</code> and open this report from there. Opened from disk, they lead nowhere.</div>';

@@ -3,6 +3,8 @@
  * Building the page: elements and text nodes only. Every string from a run is the agent's or
  * the model's: it becomes a text node (or an attribute value set through the DOM), never markup.
  */
+import type { TreeNode } from '../../report/tree.js';
+
 type Child = Node | string | null | undefined | false;
 type Attrs = Readonly<Record<string, string | number | boolean | undefined>>;
 
@@ -118,4 +120,16 @@ export function pct(v: number | null | undefined): string {
 export function seconds(ms: number | null | undefined): string {
   if (ms === null || ms === undefined) return '';
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+const SVG = 'http://www.w3.org/2000/svg';
+
+/** A picture the report module drew as data, built with the DOM (SVG inside its namespace). */
+export function fromTree(node: TreeNode | string, inSvg = false): Node {
+  if (typeof node === 'string') return document.createTextNode(node);
+  const svg = inSvg || node.tag === 'svg';
+  const el = svg ? document.createElementNS(SVG, node.tag) : document.createElement(node.tag);
+  for (const [k, v] of Object.entries(node.attrs)) el.setAttribute(k, v);
+  for (const c of node.children) el.append(fromTree(c, svg));
+  return el;
 }

@@ -11,7 +11,8 @@ import {
   type RunRow,
 } from './data.js';
 import { MEASURE_LABELS } from '../../report/format.js';
-import { h, mount, pct, viewHref } from './dom.js';
+import { fromTree, h, mount, pct, viewHref } from './dom.js';
+import { verdictForest } from '../../report/verdict-forest.js';
 import { firstLines } from './caveats.js';
 import { RunList, runHref } from './runs.js';
 
@@ -48,11 +49,13 @@ function verdictSection(b: BenchmarkFile | null): HTMLElement {
       ),
     ),
   );
+  const forest = verdictForest(b);
   return h(
     'section',
     { id: 'verdict' },
     h('h2', {}, 'Verdict'),
     ...firstLines(b),
+    forest ? fromTree(forest) : null,
     lines.length === 0
       ? h('p', {}, 'No rate differs between the conditions.')
       : h('ul', {}, ...lines),

@@ -9,6 +9,7 @@ main{padding:12px 24px 48px}
 h1{font-size:20px;margin:6px 0}h2{font-size:16px;margin:22px 0 8px;border-bottom:1px solid var(--line);padding-bottom:3px}h3{font-size:14px;margin:12px 0 6px}
 a{color:var(--accent)}
 .small{font-size:12px;color:var(--muted)}
+figure.forest{margin:6px 0 10px;border:1px solid var(--line);border-radius:6px;padding:8px 10px;max-width:100%;overflow-x:auto}figure.forest figcaption{font-weight:600;margin-bottom:4px}figure.forest svg text{font:11px system-ui,sans-serif;fill:var(--fg)}
 table{border-collapse:collapse;margin:6px 0 12px}
 th,td{border:1px solid var(--line);padding:3px 8px;text-align:left;vertical-align:top}
 th{background:var(--soft);font-weight:600}

@@ -49,6 +49,7 @@ describe('report: report.html in a real headless Chromium', function () {
     page.on('request', (r) => requests.push(r.url()));
     await page.goto(pathToFileURL(path.join(dir, 'report.html')).href, { waitUntil: 'load' });
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    await page.screenshot({ path: SCREENSHOT.replace('.png', '-top.png') });
   });
 
   after(async () => {
@@ -75,8 +76,34 @@ describe('report: report.html in a real headless Chromium', function () {
     expect(await warning.textContent()).to.contain(
       'with_skill vs without_skill: with 10 and 9 runs only differences of ≥',
     );
-    const box = await page.locator('#verdict').boundingBox();
+    // The lines and their picture fit the first screen; the notes under them may not.
+    const box = await page.locator('#verdict > ul').boundingBox();
     expect(box!.y + box!.height).to.be.lessThan(900);
+  });
+
+  it('draws the verdict as a forest plot: each line at its difference, zero marked, no script', async () => {
+    const figure = page.locator('#verdict figure.forest');
+    expect(await figure.count()).to.equal(1);
+    const zero = await figure.locator('line.zero').boundingBox();
+    const zeroX = zero!.x + zero!.width / 2;
+    // The page's own geometry: each marker sits at its difference on one scale, whose sign
+    // and size come from benchmark.json, not from the plot's code.
+    const scales: number[] = [];
+    for (const v of bench.verdicts!) {
+      const row = figure.locator(
+        `g.forest-row[data-key="${v.condition}/${v.baseline}/${v.measure}"]`,
+      );
+      const box = await row.locator(v.significant ? 'rect' : 'circle').boundingBox();
+      const dx = box!.x + box!.width / 2 - zeroX;
+      expect(Math.sign(Math.round(dx))).to.equal(Math.sign(Math.round(v.difference * 100)));
+      if (Math.abs(v.difference) >= 0.05) scales.push(dx / v.difference);
+    }
+    expect(scales.length).to.be.greaterThan(0);
+    for (const s of scales) expect(s).to.be.closeTo(scales[0]!, 1);
+    expect(await figure.locator('script, foreignObject, a').count()).to.equal(0);
+    expect(await page.locator('#verdict .viewer-note').textContent()).to.contain(
+      'evalrig view <this folder>',
+    );
   });
 
   it("folds each eval's own line under a line tested within evals, shown on a click", async () => {

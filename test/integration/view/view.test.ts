@@ -328,12 +328,24 @@ describe('view: evalrig run --view on a command-agent campaign, in a real headle
   it('leads from a verdict line (of the viewer and of report.html) to its runs, and shows them side by side with their stops aligned', async () => {
     const { page, errors } = await watchedPage(browser);
     await page.goto(`${url}report.html`);
+    const reportRows = await page
+      .locator('#verdict figure.forest g.forest-row')
+      .evaluateAll((gs) => gs.map((g) => g.getAttribute('data-key')));
     await page
       .locator('#verdict li.verdict[data-measure="message_checks.reports"] a.runs-behind')
       .click();
     await page.waitForURL(/\/_view\/line\/staged\/plain\/message_checks\.reports$/u);
     await page.waitForSelector('#line-runs tr.line-run');
     await page.goto(url);
+    // The same forest plot as report.html's, drawn by the DOM: real SVG that takes up room.
+    await page.waitForSelector('#verdict figure.forest g.forest-row');
+    const viewRows = await page
+      .locator('#verdict figure.forest g.forest-row')
+      .evaluateAll((gs) => gs.map((g) => g.getAttribute('data-key')));
+    expect(viewRows).to.include('staged/plain/message_checks.reports');
+    expect(viewRows).to.deep.equal(reportRows);
+    const drawn = await page.locator('#verdict figure.forest svg').boundingBox();
+    expect(drawn!.width).to.be.greaterThan(300);
     const line = page.locator('#verdict li.verdict[data-measure="message_checks.reports"]');
     expect(await line.locator('.text').textContent()).to.match(
       /^staged passes message check reports in 100% vs 0% of runs/u,
