@@ -30,5 +30,5 @@ export {
   type GateResult,
   type Worse,
 } from './gate.js';
-export { welchDifference, tQuantile, studentTCdf, type WelchDifference } from './welch.js';
+export { welchDifference, tQuantile, studentTCdf, type WelchDifference } from '../report/welch.js';
 export type * from './types.js';

@@ -6,7 +6,7 @@ import {
   type WorstDetectable,
 } from '../report/stats.js';
 import type { BenchmarkFile } from '../report/index.js';
-import { welchDifference } from './welch.js';
+import { welchDifference } from '../report/welch.js';
 import type {
   GroupComparison,
   MeasureComparison,

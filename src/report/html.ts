@@ -39,6 +39,7 @@ import {
 } from './viewer-links.js';
 import { verdictForest } from './verdict-forest.js';
 import { treeHtml } from './tree.js';
+import { behaviourHtml } from './behaviour-render.js';
 import { embedKey } from './embed.js';
 import { reuseLines, fingerprintRows } from './reuse.js';
 import { perEvalDetailsHtml, withinEvalsNote } from './verdict-evals.js';
@@ -530,7 +531,7 @@ export function renderHtml(
 <body>
 <h1>evalrig report: ${esc(b.campaign)}</h1>
 <p class="lead">${b.runs.total} runs, baseline condition <b>${esc(b.baseline_condition)}</b>, generated ${esc(b.generated_at)}. Rates over the runs where the measure is known, with Wilson 95% intervals; failed runs count in the status only.</p>
-${firstLinesHtml(b)}${verdictSection(b)}${accountSection(b)}
+${firstLinesHtml(b)}${verdictSection(b)}${behaviourHtml(b)}${accountSection(b)}
 <section id="per-condition"><h2>Per condition</h2>${conditionTable(b)}</section>
 <section id="charts"><h2>Measures</h2>${charts(b)}</section>
 <section id="comparisons"><h2>Comparisons</h2>${comparisons(b)}</section>

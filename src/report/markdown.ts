@@ -1,3 +1,4 @@
+import { behaviourMarkdown } from './behaviour-render.js';
 import { accountLines } from './account.js';
 import type { AgentIdentity } from '../artifacts/index.js';
 import { EvalrigError } from '../errors/index.js';
@@ -133,6 +134,7 @@ export function renderReportMd(b: BenchmarkFile): string {
     '',
     ...firstLinesMarkdown(b),
     ...verdictLines(b),
+    ...behaviourMarkdown(b),
     ...(b.account ? [...accountLines(b.account).map((l) => `- ${l}`), ''] : []),
     `${b.runs.total} runs${b.runs.without_record ? ` (${b.runs.without_record} more without a record yet)` : ''}; baseline condition \`${b.baseline_condition}\`. Rates: successes over runs where the measure is known, with a Wilson 95% interval; numbers: mean ± sample stddev (min–max, n). Agent numbers (tokens, cost, tool calls) come from each run's agent totals; runs of a command agent have none (n/a, n 0). Failed runs count in the status only. Provenance: BASELINE.md.`,
     '',

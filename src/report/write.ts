@@ -37,6 +37,7 @@ import { powerWarnings, verdicts } from './verdict.js';
 import { readReviews } from './reviews.js';
 import { embedRuns } from './embed.js';
 import { ReuseAccumulator } from './reuse.js';
+import { BehaviourAccumulator } from './behaviour.js';
 
 /** The campaign folder cannot be reported on (no conditions.json, no run). */
 export class ReportInputError extends InputError {}
@@ -126,6 +127,8 @@ interface RunTally {
   readonly treatment: TreatmentAccumulator;
   readonly refusals: RefusalAccumulator;
   readonly account: AccountAccumulator;
+  /** What the agent did, run by run, from each trajectory. */
+  readonly behaviour: BehaviourAccumulator;
   /** The reused runs by source, and the model scripts the runs played. */
   readonly reuse: ReuseAccumulator;
   readonly timelines: RunTimeline[];
@@ -154,6 +157,7 @@ function emptyTally(conditionsFile: ConditionsFile): RunTally {
     services: new ServiceSplit(),
     gradingReads: [],
     treatment: new TreatmentAccumulator(names),
+    behaviour: new BehaviourAccumulator(names),
     refusals: new RefusalAccumulator(names),
     account,
     reuse: new ReuseAccumulator(),
@@ -189,6 +193,7 @@ async function queueSideReads(tally: RunTally, runDir: string, record: RunRecord
   const pending = Promise.all([
     tally.grading.add(runDir, record),
     tally.account.add(runDir, record),
+    tally.behaviour.add(runDir, record),
   ]).then(() => undefined);
   pending.catch(() => undefined); // awaited later; not "unhandled" meanwhile
   tally.gradingReads.push(pending);
@@ -303,6 +308,7 @@ async function benchmarkOf(
   const gradingSection = await tally.grading.section(dir, pairs);
   const comparisons = pairs.map(([b, o]) => compare(b, stats.get(b)!, o, stats.get(o)!));
   const measuredRuns = new Map(conditions.map((c) => [c.condition, c.measured]));
+  const behaviour = tally.behaviour.section(baseline);
   const evals = [...tally.byEval.values()].map((g) => ({
     eval: g.eval,
     condition: g.condition,
@@ -326,6 +332,7 @@ async function benchmarkOf(
     prompts: promptsOf(conditionsFile),
     ...(gradingSection ? { grading: gradingSection } : {}),
     account: tally.account.account(),
+    ...(behaviour ? { behaviour } : {}),
     ...engineSplitOf(tally.byEngine),
   };
 }

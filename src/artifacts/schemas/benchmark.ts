@@ -395,6 +395,37 @@ export interface BenchmarkFile {
       [k: string]: Rate;
     };
   }[];
+  /**
+   * What the agent did per condition, read from each run's trajectory (the host's record): rates, counts a run, each condition's differences from the baseline, and the clearest in sentences. Runs with no witnessed model call and failed runs are left out.
+   */
+  behaviour?: {
+    conditions: {
+      condition: string;
+      runs: number;
+      rates: {
+        [k: string]: Rate;
+      };
+      counts: {
+        [k: string]: Number;
+      };
+    }[];
+    differences: {
+      condition: string;
+      baseline: string;
+      measure: string;
+      kind: 'rate' | 'count';
+      difference: number | null;
+      ci95: [number, number] | null;
+      p_value: number | null;
+      significant: boolean;
+      text: string;
+    }[];
+    sentences: string[];
+    /**
+     * Runs whose trajectory could not be read.
+     */
+    unread?: number;
+  };
 }
 export interface Codebase {
   kind: 'git' | 'path' | 'snapshot';

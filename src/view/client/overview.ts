@@ -13,6 +13,7 @@ import {
 import { MEASURE_LABELS } from '../../report/format.js';
 import { fromTree, h, mount, pct, viewHref } from './dom.js';
 import { verdictForest } from '../../report/verdict-forest.js';
+import { behaviourForest } from '../../report/behaviour-render.js';
 import { firstLines } from './caveats.js';
 import { RunList, runHref } from './runs.js';
 
@@ -59,7 +60,28 @@ function verdictSection(b: BenchmarkFile | null): HTMLElement {
     lines.length === 0
       ? h('p', {}, 'No rate differs between the conditions.')
       : h('ul', {}, ...lines),
+    ...behaviourPart(b),
   );
+}
+
+/** What the agent did: the clearest differences, and the rates' forest plot (as report.html). */
+function behaviourPart(b: BenchmarkFile): HTMLElement[] {
+  const s = b.behaviour;
+  if (!s) return [];
+  const forest = behaviourForest(s);
+  const sentences =
+    s.sentences.length > 0
+      ? h('ul', {}, ...s.sentences.map((t) => h('li', { class: 'behaviour-sentence' }, t)))
+      : h('p', { class: 'small' }, 'No behaviour differs clearly between the conditions.');
+  return [
+    h(
+      'div',
+      { id: 'behaviour' },
+      h('h3', {}, 'What the agent did'),
+      sentences,
+      forest ? fromTree(forest) : null,
+    ),
+  ];
 }
 
 /** Per condition: how many runs each filter selects, each count a link to those runs. */

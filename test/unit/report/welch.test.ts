@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { studentTCdf, tQuantile, welchDifference } from '../../../src/compare/index.js';
+import { studentTCdf, tQuantile, welchDifference } from '../../../src/report/welch.js';
 
 describe("compare: Welch's interval on a difference of means", () => {
   it("gives Student's t quantiles of the tables, fractional degrees of freedom too", () => {

@@ -1,0 +1,82 @@
+/**
+ * What one run's agent did, as figures, from its trajectory (the host's record: the model
+ * gateway's tool calls, the gh record, the stops' diffs). Never from the agent's own stream.
+ */
+import type { Trajectory } from '../trajectory/index.js';
+import { commandLines, commits, programOf, runsTests, simpleCommands } from './commands.js';
+import { filesOf } from './files.js';
+
+export interface RunBehaviour {
+  /** Whether a model's calls were witnessed (a command agent's run has none). */
+  readonly witnessed: boolean;
+  readonly model_calls: number;
+  readonly tool_calls: number;
+  readonly by_tool: Readonly<Record<string, number>>;
+  readonly shell_commands: number;
+  readonly by_program: Readonly<Record<string, number>>;
+  readonly ran_tests: boolean;
+  /** A test command before the last `git commit`; null when the run made no commit. */
+  readonly tests_before_last_commit: boolean | null;
+  readonly files_read: number;
+  readonly files_edited: number;
+  /** Files the last stop's diff counts (added, modified, deleted), or null with no stop. */
+  readonly files_changed: number | null;
+  readonly gh_calls: number;
+}
+
+const bump = (m: Record<string, number>, k: string): void => {
+  m[k] = (m[k] ?? 0) + 1;
+};
+
+export function runBehaviour(t: Trajectory): RunBehaviour {
+  const byTool: Record<string, number> = {};
+  const byProgram: Record<string, number> = {};
+  const read = new Set<string>();
+  const edited = new Set<string>();
+  let modelCalls = 0;
+  let shell = 0;
+  let gh = 0;
+  let firstTest: number | null = null;
+  let lastCommit: number | null = null;
+  let filesChanged: number | null = null;
+  let order = 0;
+  for (const step of t.steps) {
+    if (step.kind === 'model') modelCalls++;
+    else if (step.kind === 'gh') gh++;
+    else if (step.kind === 'stop') {
+      const d = step.diff;
+      filesChanged = d.files_added + d.files_modified + d.files_deleted;
+    } else if (step.kind === 'tool') {
+      bump(byTool, step.name);
+      const files = filesOf(step.name, step.input);
+      for (const f of files.read) read.add(f);
+      for (const f of files.edited) edited.add(f);
+      for (const line of commandLines(step.input)) {
+        for (const command of simpleCommands(line)) {
+          order++;
+          const program = programOf(command);
+          if (program === null) continue;
+          shell++;
+          bump(byProgram, program);
+          if (runsTests(command) && firstTest === null) firstTest = order;
+          if (commits(command)) lastCommit = order;
+        }
+      }
+    }
+  }
+  return {
+    witnessed: modelCalls > 0,
+    model_calls: modelCalls,
+    tool_calls: Object.values(byTool).reduce((a, b) => a + b, 0),
+    by_tool: byTool,
+    shell_commands: shell,
+    by_program: byProgram,
+    ran_tests: firstTest !== null,
+    tests_before_last_commit:
+      lastCommit === null ? null : firstTest !== null && firstTest < lastCommit,
+    files_read: read.size,
+    files_edited: edited.size,
+    files_changed: filesChanged,
+    gh_calls: gh,
+  };
+}
