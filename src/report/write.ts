@@ -37,6 +37,7 @@ import { powerWarnings, verdicts } from './verdict.js';
 import { readReviews } from './reviews.js';
 import { embedRuns } from './embed.js';
 import { ReuseAccumulator } from './reuse.js';
+import { readSequentialSection } from './sequential.js';
 
 /** The campaign folder cannot be reported on (no conditions.json, no run). */
 export class ReportInputError extends InputError {}
@@ -301,6 +302,7 @@ async function benchmarkOf(
   const provenance = provenanceOf(conditionsFile, tally, generatedAt);
   await Promise.all(tally.gradingReads);
   const gradingSection = await tally.grading.section(dir, pairs);
+  const sequential = await readSequentialSection(dir);
   const comparisons = pairs.map(([b, o]) => compare(b, stats.get(b)!, o, stats.get(o)!));
   const measuredRuns = new Map(conditions.map((c) => [c.condition, c.measured]));
   const evals = [...tally.byEval.values()].map((g) => ({
@@ -327,6 +329,7 @@ async function benchmarkOf(
     ...(gradingSection ? { grading: gradingSection } : {}),
     account: tally.account.account(),
     ...engineSplitOf(tally.byEngine),
+    ...(sequential ? { sequential } : {}),
   };
 }
 

@@ -98,7 +98,8 @@ export function futilityBounds(
   ts.forEach((t, k) => {
     const e = efficacy[k]!;
     const inside = (z: number) => massOf(walk) - outside(walk, t, theta, z);
-    const last = k === ts.length - 1 || t >= 1;
+    // Only the planned maximum ends the test: the looks given may be the first few of it.
+    const last = t >= 1;
     const target = spending(t, beta) - spent;
     let f: number;
     if (last) f = e;

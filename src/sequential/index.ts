@@ -38,3 +38,4 @@ export {
   type Simulated,
   type TrueRates,
 } from './simulate.js';
+export { sequentialPlan, type SequentialPlan } from './plan.js';

@@ -395,6 +395,24 @@ export interface BenchmarkFile {
       [k: string]: Rate;
     };
   }[];
+  /**
+   * The sequential test of a campaign played with evalrig run --until-decided (its sequential.json): the design in words and why it stopped. Its decision is the campaign's answer on the primary measure; the verdicts' p-values are those of a fixed design and are not adjusted for the looks.
+   */
+  sequential?: {
+    method: 'group_sequential_obf';
+    design: string;
+    primary_measure: string;
+    condition: string;
+    baseline: string;
+    max_runs: number;
+    /**
+     * Runs a condition the last look counted.
+     */
+    runs: number;
+    looks: number;
+    decision: 'significant' | 'futile' | 'cap' | 'go_on';
+    text: string;
+  };
 }
 export interface Codebase {
   kind: 'git' | 'path' | 'snapshot';
