@@ -1,12 +1,13 @@
 /**
  * What the sequential design will take, before anything starts (`evalrig plan
  * --until-decided`): its power at the smallest effect, the runs a condition it is expected to
- * play with no effect and at that effect, and the worst case, from the same numerical
- * integration as its bounds (normal approximation, rates around 50%).
+ * play with no effect and at that effect, and the worst case. From campaigns simulated with
+ * the statistic the campaign takes (rates around 50%, where a difference is hardest to see):
+ * the normal approximation of the bounds' integration overstates the power of a test of few
+ * runs by ten points and more.
  */
-import { operating } from './bounds.js';
-import { boundsOf, driftOf, type SequentialDesign } from './design.js';
-import { normalCdf, normalUpperQuantile } from './normal.js';
+import type { SequentialDesign } from './design.js';
+import { fixedRunsFor, simulateCampaigns } from './simulate.js';
 
 export interface SequentialPlan {
   /** P(significant) at the smallest effect. */
@@ -14,32 +15,30 @@ export interface SequentialPlan {
   /** Expected runs a condition with no effect, and at the smallest effect. */
   readonly expectedRuns: { readonly none: number; readonly minEffect: number };
   readonly worstRuns: number;
-  /** Runs a condition a fixed design of the same power needs (one test at the end). */
-  readonly fixedRuns: number;
+  /** Runs a condition a fixed design of the same power needs (one test at the end); null past 400. */
+  readonly fixedRuns: number | null;
+  /** Campaigns simulated for each figure. */
+  readonly campaigns: number;
 }
 
-/** The fewest runs a condition for a fixed test at alpha to reach `power` at the drift's effect. */
-function fixedRunsOf(design: SequentialDesign, power: number): number {
-  const z = normalUpperQuantile(design.alpha / 2);
-  for (let n = 1; n <= 100_000; n++) {
-    const drift = design.minEffect * Math.sqrt(2 * n);
-    if (normalCdf(drift - z) + normalCdf(-drift - z) >= power) return n;
-  }
-  return Infinity;
-}
-
-/** The plan of a design looked at after these runs a condition (rising, the last the maximum). */
-export function sequentialPlan(design: SequentialDesign, looks: readonly number[]): SequentialPlan {
-  const bounds = boundsOf(design, looks);
-  const atEffect = operating(bounds, driftOf(design));
-  const none = operating(bounds, 0);
+/** The plan of a design over `evals` evals played in rounds of one run per (eval, condition). */
+export function sequentialPlan(
+  design: SequentialDesign,
+  evals: number,
+  campaigns = 10_000,
+): SequentialPlan {
+  const half = design.minEffect / 2;
+  const effect = { condition: 0.5 + half, baseline: 0.5 - half };
+  const options = { campaigns, round: 1, seed: 32 };
+  const each = <T>(rates: T) => Array.from({ length: evals }, () => rates);
+  const atEffect = simulateCampaigns(design, each(effect), options);
+  const none = simulateCampaigns(design, each({ condition: 0.5, baseline: 0.5 }), options);
+  const power = atEffect.significant / campaigns;
   return {
-    power: atEffect.power,
-    expectedRuns: {
-      none: none.expectedT * design.maxRuns,
-      minEffect: atEffect.expectedT * design.maxRuns,
-    },
+    power,
+    expectedRuns: { none: none.meanRuns, minEffect: atEffect.meanRuns },
     worstRuns: design.maxRuns,
-    fixedRuns: fixedRunsOf(design, atEffect.power),
+    fixedRuns: fixedRunsFor(power, effect, design.alpha),
+    campaigns,
   };
 }

@@ -35,16 +35,17 @@ export function sequentialForecast(
     );
   const ofOne = planned.filter((p) => p.condition.name === conditions[0]);
   const evals = new Set(ofOne.map((p) => p.eval.id)).size;
-  const perEval = Math.max(...ofOne.map((p) => p.run));
   const design: SequentialDesign = {
     alpha: DEFAULT_ALPHA,
     beta: DEFAULT_BETA,
     minEffect: set.min_effect,
     maxRuns: ofOne.length,
   };
-  // Rounds of one run per (eval, condition): a look every `evals` runs a condition.
-  const looks = Array.from({ length: perEval }, (_, i) => Math.min(ofOne.length, (i + 1) * evals));
-  const plan = sequentialPlan(design, looks);
+  if (ofOne.length % evals !== 0)
+    throw new InputError(
+      `--until-decided plans evals of equal runs: give --max-runs for all of them (the evals have ${ofOne.length} runs of ${conditions[0]} over ${evals} evals)`,
+    );
+  const plan = sequentialPlan(design, evals);
   const perRun = f.cost_usd.expected / f.runs;
   const cost = (runsACondition: number) => perRun * runsACondition * 2;
   return {
@@ -66,6 +67,6 @@ export function sequentialForecastLines(s: SequentialForecast): string[] {
   return [
     `sequential (--until-decided): ${s.design}`,
     `runs a condition: expected ${runs(s.expectedRuns.none)} with no effect, ${runs(s.expectedRuns.minEffect)} at the smallest effect, ${s.worstRuns} at worst; about ${usd(s.cost_usd.none)}, ${usd(s.cost_usd.min_effect)} and ${usd(s.cost_usd.worst)} USD`,
-    `power at the smallest effect: ${Math.round(s.power * 100)}% (normal approximation around 50%); a fixed design of that power plays ${s.fixedRuns} runs a condition`,
+    `power at the smallest effect: ${Math.round(s.power * 100)}% (${s.campaigns} campaigns simulated around 50%); a fixed design of that power plays ${s.fixedRuns === null ? 'more than 400' : s.fixedRuns} runs a condition`,
   ];
 }
