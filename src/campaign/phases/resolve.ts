@@ -7,7 +7,8 @@ import type { ConditionsFile } from '../../artifacts/index.js';
 import { loadEvalSet, type Eval, type EvalSet } from '../../config/index.js';
 import { readSequential } from '../../campaign-folder/index.js';
 import { InputError } from '../../errors/index.js';
-import { designOf, type DesignRecord } from '../decide/index.js';
+// The design alone: the rounds (decide/index.ts) play through the phases that import this one.
+import { designOf, type DesignRecord } from '../decide/design.js';
 import { resolveCodebases, type ResolvedCodebase } from '../../source/index.js';
 import { stagingWarnings, unloadedError, type StagedInstruction } from '../../treatment/index.js';
 import { treatmentsOf, upstreamOf } from '../agent.js';
