@@ -33,6 +33,7 @@ import type { ReviewFile } from './review-file.js';
 import { conditionRunsRow, reviewsSection, runStepsLink, verdictRunsLink } from './viewer-links.js';
 import { embedKey } from './embed.js';
 import { reuseLines, fingerprintRows } from './reuse.js';
+import { sequentialLine } from './sequential.js';
 import { perEvalDetailsHtml, withinEvalsNote } from './verdict-evals.js';
 
 /** Escapes text for HTML (in format.ts, beside the other helpers every page part shares). */
@@ -116,7 +117,10 @@ function verdictSection(b: BenchmarkFile): string {
         ? '<p>No rate differs between the conditions.</p>'
         : `<ul>${lines.join('')}</ul>`;
   const within = withinEvalsNote(b);
-  return `<section id="verdict"><h2>Verdict</h2>${body}${warnings.join('')}<p class="small">Differences in points with their Newcombe 95% interval; p: Fisher's exact test, two-sided; bold: p &lt; 0.05; "could be chance": p ≥ 0.05.${within ? ` ${esc(within)}` : ''}</p></section>`;
+  const decided = b.sequential
+    ? `<p class="verdict sequential" data-decision="${esc(b.sequential.decision)}">${esc(sequentialLine(b.sequential))}</p>`
+    : '';
+  return `<section id="verdict"><h2>Verdict</h2>${decided}${body}${warnings.join('')}<p class="small">Differences in points with their Newcombe 95% interval; p: Fisher's exact test, two-sided; bold: p &lt; 0.05; "could be chance": p ≥ 0.05.${within ? ` ${esc(within)}` : ''}</p></section>`;
 }
 
 /** The evals' prompts, later messages and expectations. */

@@ -87,6 +87,10 @@ describe('campaign: --until-decided', function () {
         const text = await readFile(path.join(ws.outDir, page), 'utf8');
         expect(text, page).to.include(s.text).and.to.include("O'Brien-Fleming-type alpha spending");
       }
+      const html = await readFile(path.join(ws.outDir, 'report.html'), 'utf8');
+      expect(html)
+        .to.include('class="verdict sequential" data-decision="significant"')
+        .and.to.include(s.text);
       const benchmark = JSON.parse(await readFile(path.join(ws.outDir, 'benchmark.json'), 'utf8'));
       expect(benchmark.sequential).to.include({ decision: 'significant', text: s.text });
     });
