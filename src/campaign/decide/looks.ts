@@ -72,7 +72,7 @@ export function decisionText(design: DesignRecord, last: DecidedLook | undefined
     case 'futile':
       return `stopped after ${of}: futile at the futility bound (${z}, within ±${fixed(last.futility)}: a difference of ${Math.round(design.min_effect * 100)} pts is unlikely)`;
     case 'cap':
-      return `played all ${of}: not significant at the sequential boundary (${z}, within ±${fixed(last.efficacy)})`;
+      return `played all ${design.max_runs} runs a condition: not significant at the sequential boundary (${z}, within ±${fixed(last.efficacy)})`;
   }
 }
 
