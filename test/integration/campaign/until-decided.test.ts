@@ -9,6 +9,7 @@ import { expect } from 'chai';
 import { existsSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { execa } from 'execa';
 import type { SequentialFile } from '../../../src/artifacts/index.js';
 import { requireDocker } from '../../support/docker.js';
 import { evalrigRun, makeToyWorkspace, type ToyWorkspace } from '../../support/toy.js';
@@ -131,6 +132,44 @@ describe('campaign: --until-decided', function () {
         /^stopped after 4 of 8 runs a condition: futile at the futility bound \(z 0\.00, within ±[0-9.]+: a difference of 20 pts is unlikely\)$/u,
       );
       expect(await runsOf(ws, 'with_skill')).to.deep.equal([
+        'run-01',
+        'run-02',
+        'run-03',
+        'run-04',
+      ]);
+    });
+  });
+
+  describe('killed between rounds', () => {
+    let ws: ToyWorkspace;
+    after(() => ws?.cleanup());
+
+    it('a resume takes up from the last recorded look, and decides as an uninterrupted one would', async () => {
+      ws = await makeToyWorkspace({ scripts: {}, set: effectSet(true) });
+      const args = ['--until-decided', '--max-runs', '8', '--no-report'];
+      const first = execa(
+        'node',
+        ['--import', 'tsx', 'src/cli/main.ts', 'run', ws.evalSetFile, '--out', ws.outDir, ...args],
+        { reject: false },
+      );
+      // Killed once two looks are recorded: two more rounds of containers are left to play.
+      const file = path.join(ws.outDir, 'sequential.json');
+      for (let i = 0; ; i++) {
+        if (existsSync(file) && (await sequential(ws)).looks.length >= 2) break;
+        if (i > 1500) throw new Error('no second look in 5 minutes');
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      first.kill('SIGKILL');
+      await first;
+      const before = await sequential(ws);
+      expect(before.decision).to.equal('go_on');
+      const second = await evalrigRun(ws, undefined, args);
+      expect(second.exitCode, second.stderr).to.equal(0);
+      const after = await sequential(ws);
+      expect(after.looks.slice(0, before.looks.length)).to.deep.equal(before.looks);
+      expect(after.looks.map((l) => l.runs)).to.deep.equal([1, 2, 3, 4]);
+      expect(after.decision).to.equal('futile');
+      expect(await runsOf(ws, 'without_skill')).to.deep.equal([
         'run-01',
         'run-02',
         'run-03',
