@@ -18,13 +18,22 @@ const campaigns = Number(process.argv[2] ?? 10_000);
 const design: SequentialDesign = { alpha: 0.05, beta: 0.2, minEffect: 0.2, maxRuns: 40 };
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
-const cases: Array<{ name: string; rates: TrueRates }> = [
+const cases: Array<{ name: string; rates: TrueRates; evals?: TrueRates[] }> = [
   { name: 'no effect at 50%', rates: { condition: 0.5, baseline: 0.5 } },
   { name: 'no effect at 20%', rates: { condition: 0.2, baseline: 0.2 } },
   { name: '+20 pts from 50%', rates: { condition: 0.7, baseline: 0.5 } },
   { name: '+30 pts from 50%', rates: { condition: 0.8, baseline: 0.5 } },
   { name: '+40 pts from 40%', rates: { condition: 0.8, baseline: 0.4 } },
   { name: '+60 pts from 20%', rates: { condition: 0.8, baseline: 0.2 } },
+  // Two evals, 20 runs a condition each, one easy and one hard: tested within evals.
+  {
+    name: 'no effect, 2 evals at 20% and 80%',
+    rates: { condition: 0.5, baseline: 0.5 },
+    evals: [
+      { condition: 0.2, baseline: 0.2 },
+      { condition: 0.8, baseline: 0.8 },
+    ],
+  },
 ];
 
 // The fixed design of the same power as the sequential one at the smallest effect.
@@ -38,7 +47,7 @@ console.log(
   'case | significant | futile | cap | mean runs | fixed design, same power | runs saved',
 );
 for (const [i, c] of cases.entries()) {
-  const s = simulateCampaigns(design, [c.rates], { campaigns, round: 1, seed: 100 + i });
+  const s = simulateCampaigns(design, c.evals ?? [c.rates], { campaigns, round: 1, seed: 100 + i });
   const effect = c.rates.condition !== c.rates.baseline;
   // At no effect there is no power to match: the design's power at its smallest effect is.
   const fixed = effect
