@@ -23,6 +23,7 @@ export const SCHEMAS = [
   ['src/artifacts/schemas/run.schema.json', 'RunRecord'],
   ['src/artifacts/schemas/conditions.schema.json', 'ConditionsFile'],
   ['src/artifacts/schemas/grading.schema.json', 'GradingFile'],
+  ['src/artifacts/schemas/sequential.schema.json', 'SequentialFile'],
   ['src/artifacts/schemas/comparison.schema.json', 'ComparisonFile'],
   ['src/artifacts/schemas/compare.schema.json', 'CompareFile'],
   ['src/config/evals.schema.json', 'RawEvalSet'],

@@ -11,6 +11,7 @@ import type { DeepReadonly } from './readonly.js';
 import type * as Comparison from './schemas/comparison.js';
 import type * as Conditions from './schemas/conditions.js';
 import type * as Grading from './schemas/grading.js';
+import type * as Sequential from './schemas/sequential.js';
 import type * as Run from './schemas/run.js';
 import type * as Stop from './schemas/stop.js';
 
@@ -132,6 +133,12 @@ export type GradedExpectation = GradingFile['expectations'][number];
 
 /** runs/<eval>/<condition>/run-NN/grading.json */
 export type GradingFile = DeepReadonly<Grading.GradingFile>;
+
+/** sequential.json: the design and the looks of a campaign played with --until-decided. */
+export type SequentialFile = DeepReadonly<Sequential.SequentialFile>;
+
+/** One look of sequential.json. */
+export type SequentialLook = SequentialFile['looks'][number];
 
 /** comparisons/<a>.vs.<b>/<eval>/run-NN/comparison.json: two conditions' runs judged blind. */
 export type ComparisonFile = DeepReadonly<Comparison.ComparisonFile>;

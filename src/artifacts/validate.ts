@@ -14,6 +14,7 @@ export type ArtifactKind =
   | 'benchmark'
   | 'compare'
   | 'grading'
+  | 'sequential'
   | 'comparison'
   | 'model-call'
   | 'model-record';

@@ -47,6 +47,7 @@ export {
   readRun,
   readRunFlight,
   readRunPart,
+  readSequential,
   type StoredRun,
 } from './read.js';
 export {
@@ -68,6 +69,7 @@ export {
   writeGrading,
   writeReportFiles,
   writeRun,
+  writeSequential,
   writeStop,
   writeStopPatch,
   type ReportTexts,

@@ -4,6 +4,7 @@
  * ```
  * <out>/conditions.json                       what the campaign plays (written first)
  * <out>/benchmark.json, BASELINE.md, report.md, report.html
+ * <out>/sequential.json                       the sequential test's design and looks (--until-decided)
  * <out>/runs/<eval>/<condition>/run-NN/       one run: run.json (written last), stops/,
  *                                             turns/, calls.jsonl, diff.patch, the flight
  *                                             record, the judge's grading.json
@@ -32,6 +33,8 @@ export interface CampaignFiles {
   readonly comparisons: string;
   /** The call logs of run folders replayed: replaced/<eval>/<condition>/run-NN/<n> */
   readonly replaced: string;
+  /** The sequential test's design and looks (`--until-decided`): a decided one plays no more. */
+  readonly sequential: string;
 }
 
 /** Where a campaign's top-level files are. */
@@ -47,6 +50,7 @@ export function campaignFiles(outDir: string): CampaignFiles {
     work: path.join(outDir, 'work'),
     comparisons: path.join(outDir, 'comparisons'),
     replaced: path.join(outDir, 'replaced'),
+    sequential: path.join(outDir, 'sequential.json'),
   };
 }
 

@@ -7,6 +7,7 @@ import type {
   ConditionsFile,
   GradingFile,
   RunRecord,
+  SequentialFile,
   StopRecord,
 } from '../artifacts/index.js';
 import { readFlight, type FlightRecord } from '../flight/index.js';
@@ -24,6 +25,11 @@ export interface StoredRun {
 /** conditions.json of the campaign in `outDir`, checked against its schema. */
 export function readConditions(outDir: string): Promise<Read<ConditionsFile>> {
   return readJsonArtifact<ConditionsFile>('conditions', campaignFiles(outDir).conditions);
+}
+
+/** sequential.json of the campaign in `outDir` (--until-decided), checked. */
+export function readSequential(outDir: string): Promise<Read<SequentialFile>> {
+  return readJsonArtifact<SequentialFile>('sequential', campaignFiles(outDir).sequential);
 }
 
 /** benchmark.json of the campaign in `outDir` (written by the report), checked. */

@@ -8,6 +8,7 @@ import {
   type ConditionsFile,
   type GradingFile,
   type RunRecord,
+  type SequentialFile,
   type StopRecord,
 } from '../artifacts/index.js';
 import { campaignFiles, comparisonFiles, runFiles, stopPatchPath, stopPath } from './layout.js';
@@ -70,6 +71,11 @@ export async function writeCalls(dir: string, calls: readonly unknown[]): Promis
 /** Writes the judge's grading.json into the run folder `dir` (validated, atomic). */
 export async function writeGrading(dir: string, grading: GradingFile): Promise<void> {
   await writeArtifact('grading', runFiles(dir).gradingJson, grading);
+}
+
+/** Writes the campaign's sequential.json (validated, atomic): its design and every look. */
+export async function writeSequential(outDir: string, file: SequentialFile): Promise<void> {
+  await writeArtifact('sequential', campaignFiles(outDir).sequential, file);
 }
 
 /** Writes a blind comparison's comparison.json in its folder (validated, atomic). */

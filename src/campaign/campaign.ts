@@ -6,6 +6,7 @@ import { openEngines } from './phases/engines.js';
 import { claimFolder, folderError, newCampaignId } from './phases/folder.js';
 import { guardCampaign } from './phases/guard.js';
 import { ensureImages } from './phases/images.js';
+import { playUntilDecided, type DecidedRuns } from './decide/index.js';
 import { playCampaign } from './phases/play.js';
 import { recoverCampaign } from './phases/recover.js';
 import { resolveCampaign, type ResolvedCampaign } from './phases/resolve.js';
@@ -69,9 +70,34 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
       reuseRuns({ outDir, options, resolved, images, setup, sources, grader, log }, guard.campaign),
     );
     const fingerprinted = { ...setup, fingerprints: reuse.fingerprints };
+    const design = resolved.sequential;
     const runs = await timed('play', () =>
-      playCampaign(outDir, options, opened, resolved, images, fingerprinted, guard, grader, log),
+      design
+        ? playUntilDecided(
+            design,
+            outDir,
+            options,
+            opened,
+            resolved,
+            images,
+            fingerprinted,
+            guard,
+            grader,
+            log,
+          )
+        : playCampaign(
+            outDir,
+            options,
+            opened,
+            resolved,
+            images,
+            fingerprinted,
+            guard,
+            grader,
+            log,
+          ),
     );
+    const decided = design ? (runs as DecidedRuns) : undefined;
     // Every finished run is graded (the ones played now, earlier ones without a good grading),
     // then the blind comparisons: unchanged answers come from their files, no call.
     let grading: GradeSummary | undefined;
@@ -83,7 +109,7 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
       campaign: guard.campaign,
       outDir,
       planned: planned.length,
-      skipped: planned.length - runs.todo.length - reuse.reused,
+      skipped: planned.length - runs.todo.length - reuse.reused - (decided?.notPlayed ?? 0),
       reused: reuse.reused,
       played: runs.played,
       failed: runs.failed,
@@ -97,6 +123,15 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
         : { maxCostUsd: resolved.spending.budget.maxUsd }),
       interrupted: guard.interrupted,
       ...(grading ? { grading } : {}),
+      ...(decided
+        ? {
+            sequential: {
+              decision: decided.decision,
+              text: decided.text,
+              notPlayed: decided.notPlayed,
+            },
+          }
+        : {}),
       phases,
     };
   } finally {

@@ -64,6 +64,11 @@ export interface CampaignOptions {
    * this run's (its fingerprint) is copied instead of played; the first folder wins.
    */
   readonly reuse?: readonly string[];
+  /**
+   * Play in rounds (one run per (eval, condition) each) until the sequential test of the primary
+   * measure decides (`--until-decided`); `runs` is then the maximum (`--max-runs`).
+   */
+  readonly untilDecided?: boolean;
 }
 
 export interface CampaignResult {
@@ -91,6 +96,12 @@ export interface CampaignResult {
   readonly interrupted: boolean;
   /** What the judge did, when the eval set has one and expectations to grade. */
   readonly grading?: GradeSummary;
+  /** What the sequential test decided (`--until-decided`) and the planned runs it kept from playing. */
+  readonly sequential?: {
+    readonly decision: string;
+    readonly text: string;
+    readonly notPlayed: number;
+  };
   /** The campaign's phases and how long each took, in order (each run's are in its run.json). */
   readonly phases?: readonly PhaseTiming[];
 }

@@ -324,6 +324,14 @@ export interface RawEvalSet {
    */
   max_cost_usd?: number;
   /**
+   * The rate evalrig run --until-decided tests after each round: a measure's name (checks_passed, pr_draft_at_hand_over, ...) or message_checks.<name>. A judged one (grading.*) is refused: rounds decide on what the host witnessed. Default: the first of the verdicts' measures the eval set measures (pr_draft_at_hand_over with hand_over stops, else checks_passed with checks, else its first message check).
+   */
+  primary_measure?: string;
+  /**
+   * The smallest difference in the primary measure's rate that matters, from 0 to 1 (0.2: 20 points). evalrig run --until-decided stops as futile when the runs say a difference that large is unlikely; evalrig plan --until-decided sizes the design by it.
+   */
+  min_effect?: number;
+  /**
    * What every run's gateway (and the judge's) share per upstream API: calls in flight, calls and tokens per minute. A lower limit the upstream states in its rate-limit headers is learnt. --max-in-flight, --rpm and --tpm override them.
    */
   rate_limits?: {

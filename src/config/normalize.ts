@@ -39,6 +39,8 @@ export const DEFAULTS = {
   cpus: 2,
   pids: 512,
   repo_owner: 'evalrig',
+  /** 20 points: the difference below which the report's power warnings stay quiet. */
+  min_effect: 0.2,
   condition: 'default',
   /** The model each adapter that names one asks for when the eval set names none (in the price table). */
   model_name: DEFAULT_MODELS,
@@ -81,6 +83,8 @@ export function normalize(raw: RawEvalSet, facts: FileFacts): EvalSet {
     repo_owner: raw.repo_owner ?? DEFAULTS.repo_owner,
     limits: { ...raw.limits },
     ...(raw.max_cost_usd === undefined ? {} : { max_cost_usd: raw.max_cost_usd }),
+    ...(raw.primary_measure === undefined ? {} : { primary_measure: raw.primary_measure }),
+    min_effect: raw.min_effect ?? DEFAULTS.min_effect,
     rate_limits: { ...raw.rate_limits },
     ...(raw.judge === undefined ? {} : { judge: normalizeJudge(raw.judge, dir) }),
     evals: raw.evals.map((item) => normalizeEval(item, raw, dir)),

@@ -213,6 +213,10 @@ export interface EvalSet {
   readonly limits: RunLimits;
   /** The campaign's budget in USD (list prices), agents and judge together; `--max-cost` wins. */
   readonly max_cost_usd?: number;
+  /** The rate `--until-decided` tests after each round (a measure of benchmark.json); absent: the default. */
+  readonly primary_measure?: string;
+  /** The smallest difference in the primary measure's rate that matters (0 to 1). */
+  readonly min_effect: number;
   /** What every gateway of the campaign shares per upstream; flags win. */
   readonly rate_limits: RateLimits;
   /** The model that grades expectations (and compares two conditions blind); absent: none. */

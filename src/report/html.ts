@@ -42,6 +42,7 @@ import { treeHtml } from './tree.js';
 import { behaviourHtml } from './behaviour-render.js';
 import { embedKey } from './embed.js';
 import { reuseLines, fingerprintRows } from './reuse.js';
+import { sequentialLine } from './sequential.js';
 import { perEvalDetailsHtml, withinEvalsNote } from './verdict-evals.js';
 
 /** Escapes text for HTML (in format.ts, beside the other helpers every page part shares). */
@@ -126,7 +127,10 @@ function verdictSection(b: BenchmarkFile): string {
         : `<ul>${lines.join('')}</ul>`;
   const within = withinEvalsNote(b);
   const forest = verdictForest(b);
-  return `<section id="verdict"><h2>Verdict</h2>${forest ? treeHtml(forest) : ''}${body}${warnings.join('')}<p class="small">Differences in points with their Newcombe 95% interval; p: Fisher's exact test, two-sided; bold: p &lt; 0.05; "could be chance": p ≥ 0.05.${within ? ` ${esc(within)}` : ''}</p>${lines.length > 0 ? VIEWER_NOTE : ''}</section>`;
+  const decided = b.sequential
+    ? `<p class="verdict sequential" data-decision="${esc(b.sequential.decision)}">${esc(sequentialLine(b.sequential))}</p>`
+    : '';
+  return `<section id="verdict"><h2>Verdict</h2>${decided}${forest ? treeHtml(forest) : ''}${body}${warnings.join('')}<p class="small">Differences in points with their Newcombe 95% interval; p: Fisher's exact test, two-sided; bold: p &lt; 0.05; "could be chance": p ≥ 0.05.${within ? ` ${esc(within)}` : ''}</p>${lines.length > 0 ? VIEWER_NOTE : ''}</section>`;
 }
 
 /** The evals' prompts, later messages and expectations. */

@@ -26,6 +26,7 @@ import {
   MEASURE_LABELS,
 } from './format.js';
 import { conditionAgentNames, table } from './format.js';
+import { sequentialLine, sequentialRows } from './sequential.js';
 import { perEvalVerdictsMarkdown, withinEvalsNote } from './verdict-evals.js';
 
 /** A table cell's text (in format.ts, shared with the judge's section). */
@@ -86,6 +87,7 @@ export function renderBaseline(b: BenchmarkFile): string {
     ['image', `${p.image.tag} ${p.image.id}`],
     ...(p.image.environments ?? []).flatMap((x) => environmentRows(x)),
     ...serviceRows(p.services),
+    ...sequentialRows(b.sequential),
     ['gh stand-in sha256', p.stand_in_sha256],
     ...(p.agent
       ? [
@@ -275,9 +277,11 @@ function verdictLines(b: BenchmarkFile): string[] {
     (w) => `> ⚠ ${w.condition} vs ${w.baseline}: ${w.text}.`,
   );
   if (lines.length === 0 && warnings.length === 0 && b.comparisons.length === 0) return [];
+  const decided = b.sequential ? [`- ${sequentialLine(b.sequential)}`] : [];
   return [
     '## Verdict',
     '',
+    ...decided,
     ...(lines.length > 0 ? lines : ['No rate differs between the conditions.']),
     '',
     ...warnings.flatMap((w) => [w, '']),

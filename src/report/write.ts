@@ -38,6 +38,7 @@ import { readReviews } from './reviews.js';
 import { embedRuns } from './embed.js';
 import { ReuseAccumulator } from './reuse.js';
 import { BehaviourAccumulator } from './behaviour.js';
+import { readSequentialSection } from './sequential.js';
 
 /** The campaign folder cannot be reported on (no conditions.json, no run). */
 export class ReportInputError extends InputError {}
@@ -306,6 +307,7 @@ async function benchmarkOf(
   const provenance = provenanceOf(conditionsFile, tally, generatedAt);
   await Promise.all(tally.gradingReads);
   const gradingSection = await tally.grading.section(dir, pairs);
+  const sequential = await readSequentialSection(dir);
   const comparisons = pairs.map(([b, o]) => compare(b, stats.get(b)!, o, stats.get(o)!));
   const measuredRuns = new Map(conditions.map((c) => [c.condition, c.measured]));
   const behaviour = tally.behaviour.section(baseline);
@@ -334,6 +336,7 @@ async function benchmarkOf(
     account: tally.account.account(),
     ...(behaviour ? { behaviour } : {}),
     ...engineSplitOf(tally.byEngine),
+    ...(sequential ? { sequential } : {}),
   };
 }
 

@@ -396,6 +396,24 @@ export interface BenchmarkFile {
     };
   }[];
   /**
+   * The sequential test of a campaign played with evalrig run --until-decided (its sequential.json): the design in words and why it stopped. Its decision is the campaign's answer on the primary measure; the verdicts' p-values are those of a fixed design and are not adjusted for the looks.
+   */
+  sequential?: {
+    method: 'group_sequential_obf';
+    design: string;
+    primary_measure: string;
+    condition: string;
+    baseline: string;
+    max_runs: number;
+    /**
+     * Runs a condition the last look counted.
+     */
+    runs: number;
+    looks: number;
+    decision: 'significant' | 'futile' | 'cap' | 'go_on';
+    text: string;
+  };
+  /**
    * What the agent did per condition, read from each run's trajectory (the host's record): rates, counts a run, each condition's differences from the baseline, and the clearest in sentences. Runs with no witnessed model call and failed runs are left out.
    */
   behaviour?: {

@@ -5,7 +5,10 @@
  */
 import type { ConditionsFile } from '../../artifacts/index.js';
 import { loadEvalSet, type Eval, type EvalSet } from '../../config/index.js';
+import { readSequential } from '../../campaign-folder/index.js';
 import { InputError } from '../../errors/index.js';
+// The design alone: the rounds (decide/index.ts) play through the phases that import this one.
+import { designOf, type DesignRecord } from '../decide/design.js';
 import { resolveCodebases, type ResolvedCodebase } from '../../source/index.js';
 import { stagingWarnings, unloadedError, type StagedInstruction } from '../../treatment/index.js';
 import { treatmentsOf, upstreamOf } from '../agent.js';
@@ -27,6 +30,8 @@ export interface ResolvedCampaign {
   readonly resolvedList: readonly ResolvedCodebase[];
   /** The campaign's budget and its limiters per upstream. */
   readonly spending: CampaignSpending;
+  /** The sequential design (`--until-decided`), checked. */
+  readonly sequential?: DesignRecord;
 }
 
 export async function resolveCampaign(
@@ -40,6 +45,8 @@ export async function resolveCampaign(
     conditions: options.conditions,
     runs: options.runs,
   });
+  const sequential = options.untilDecided ? designOf(evalSet, planned) : undefined;
+  if (!sequential) await refuseDecided(outDir);
   // A real API's key is read now: an unset variable refuses the campaign before anything exists.
   upstreamOf(evalSet, planned);
   // What each condition stages, to be seen reaching the model; said first when it cannot, and
@@ -78,5 +85,25 @@ export async function resolveCampaign(
       warned.add(w);
     }
   }
-  return { evalSet, planned, treatments, jobs, previous, withCodebase, resolvedList, spending };
+  return {
+    evalSet,
+    planned,
+    treatments,
+    jobs,
+    previous,
+    withCodebase,
+    resolvedList,
+    spending,
+    ...(sequential ? { sequential } : {}),
+  };
+}
+
+/** A folder played under the sequential test is resumed under it, never as a fixed design. */
+async function refuseDecided(outDir: string): Promise<void> {
+  const read = await readSequential(outDir);
+  if (read.status === 'missing') return;
+  const why = read.status === 'ok' ? read.value.text : read.problem;
+  throw new InputError(
+    `${outDir} was played with --until-decided (${why}): a fixed number of runs after its looks would not hold the test's error; resume it with --until-decided (a decided one plays nothing more), or choose another --out`,
+  );
 }

@@ -11,6 +11,7 @@ import {
 import { planRuns, type PlannedRun } from '../../campaign/plan.js';
 import { loadEvalSet, type EvalSet } from '../../config/index.js';
 import { InputError } from '../../errors/index.js';
+import { sequentialForecast, sequentialForecastLines } from './plan-sequential.js';
 
 interface PlanFlags {
   from?: string;
@@ -24,6 +25,8 @@ interface PlanFlags {
   detect?: string;
   baselineRate: string;
   json?: boolean;
+  untilDecided?: boolean;
+  maxRuns?: string;
 }
 
 function numberOf(flag: string, value: string, min: number): number {
@@ -59,16 +62,37 @@ export function registerPlan(program: Command): void {
     .option('--turn-seconds <s>', 'stated seconds per turn (without --from)')
     .option('--detect <points>', 'the difference in a rate to detect, in points (e.g. 20)')
     .option('--baseline-rate <r>', "the baseline's rate for --detect (0 to 1)", '0.5')
+    .option(
+      '--until-decided',
+      "the sequential design of evalrig run --until-decided: expected and worst-case runs and cost, its power at the eval set's min_effect",
+    )
+    .option('--max-runs <n>', 'with --until-decided: at most this many runs per (eval, condition)')
     .option('--json', 'print the forecast as JSON')
     .action(async (file: string, flags: PlanFlags) => {
       const set = await loadEvalSet(file);
-      const runs = flags.runs === undefined ? undefined : numberOf('--runs', flags.runs, 1);
+      if (flags.maxRuns !== undefined && !flags.untilDecided)
+        throw new InputError(
+          '--max-runs is the most --until-decided may play: give --until-decided too',
+        );
+      if (flags.untilDecided && flags.runs !== undefined)
+        throw new InputError(
+          '--runs and --until-decided conflict: give the maximum with --max-runs',
+        );
+      const given = flags.untilDecided ? flags.maxRuns : flags.runs;
+      const runs =
+        given === undefined
+          ? undefined
+          : numberOf(flags.untilDecided ? '--max-runs' : '--runs', given, 1);
       const jobs = numberOf('--jobs', flags.jobs, 1);
       const planned = planRuns(set, { runs, only: flags.only, conditions: flags.condition });
       const perRun = await perRunOf(flags);
       const f = forecast(set, planned, perRun, jobs);
-      if (flags.json) process.stdout.write(`${JSON.stringify(f, null, 2)}\n`);
+      const sequential = flags.untilDecided ? sequentialForecast(set, planned, f) : undefined;
+      if (flags.json)
+        process.stdout.write(`${JSON.stringify(sequential ? { ...f, sequential } : f, null, 2)}\n`);
       else for (const line of forecastLines(f)) process.stdout.write(`${line}\n`);
+      if (sequential && !flags.json)
+        for (const line of sequentialForecastLines(sequential)) process.stdout.write(`${line}\n`);
       if (flags.detect !== undefined && !flags.json) detectLine(set, flags, perRun);
     });
 }

@@ -51,6 +51,8 @@ interface RunFlags {
   rpm?: number;
   tpm?: number;
   reuse?: string[];
+  untilDecided?: boolean;
+  maxRuns?: number;
 }
 
 function usd(flag: string) {
@@ -159,6 +161,15 @@ function addRunOptions(command: Command): Command {
       "an earlier campaign's folder: a finished run there whose every input is identical (its fingerprint) is copied, not played; repeat for several (the first match wins)",
       collect,
     )
+    .option(
+      '--until-decided',
+      "play in rounds (one run per (eval, condition) each) until a sequential test of the eval set's primary_measure decides: significant, futile, or --max-runs reached",
+    )
+    .option(
+      '--max-runs <n>',
+      "with --until-decided: at most this many runs per (eval, condition) (default: the eval set's runs)",
+      positiveInt('--max-runs'),
+    )
     .option('--view', 'serve the campaign folder on 127.0.0.1 while it plays (see evalrig view)')
     .option('--view-port <n>', 'the port of --view (default: one the system picks)', portNumber);
 }
@@ -171,7 +182,8 @@ async function runAction(file: string, flags: RunFlags): Promise<void> {
     await mkdir(outDir, { recursive: true });
     await openView(outDir, flags.viewPort);
   }
-  const result = await playCampaign(file, outDir, flags);
+  const runs = runsOf(flags);
+  const result = await playCampaign(file, outDir, { ...flags, runs });
   if (result.nothingLeft) {
     // One line: the budget's state was said on start; exit as a budget stop does.
     process.stderr.write(
@@ -198,6 +210,21 @@ async function runAction(file: string, flags: RunFlags): Promise<void> {
     process.stderr.write('evalrig view: the campaign is done; still served until Ctrl-C\n');
     await new Promise<never>(() => undefined);
   }
+}
+
+/** The runs per (eval, condition): --runs, or with --until-decided the maximum --max-runs. */
+export function runsOf(
+  flags: Pick<RunFlags, 'runs' | 'maxRuns' | 'untilDecided'>,
+): number | undefined {
+  if (flags.maxRuns !== undefined && !flags.untilDecided)
+    throw new InputError(
+      '--max-runs is the most --until-decided may play: give --until-decided too, or --runs for a fixed number',
+    );
+  if (flags.untilDecided && flags.runs !== undefined)
+    throw new InputError(
+      '--runs and --until-decided conflict: --until-decided stops when its test decides; give its maximum with --max-runs',
+    );
+  return flags.untilDecided ? flags.maxRuns : flags.runs;
 }
 
 type CampaignResult = Awaited<ReturnType<typeof runCampaign>>;
@@ -231,6 +258,7 @@ async function playCampaign(
       tokensPerMinute: flags.tpm,
     },
     ...(flags.reuse ? { reuse: flags.reuse } : {}),
+    ...(flags.untilDecided ? { untilDecided: true } : {}),
   }).finally(() => rm(scratch, { recursive: true, force: true }));
 }
 
@@ -239,7 +267,10 @@ function printCounts(result: CampaignResult): void {
   const reused = result.reused > 0 ? `${result.reused} reused (unchanged), ` : '';
   const counts = `${result.played} played, ${reused}${result.skipped} skipped (already finished), ${result.failed} failed, ${result.timedOut} timed out`;
   const limited = result.limitReached > 0 ? `, ${result.limitReached} reached a limit` : '';
-  process.stderr.write(`evalrig: campaign ${result.campaign}: ${counts}${limited}\n`);
+  const notPlayed = result.sequential?.notPlayed
+    ? `, ${result.sequential.notPlayed} not played (decided)`
+    : '';
+  process.stderr.write(`evalrig: campaign ${result.campaign}: ${counts}${limited}${notPlayed}\n`);
   if (result.budgetCut > 0) {
     process.stderr.write(
       `evalrig: the budget of ${result.maxCostUsd} USD is spent (${(result.spentBeforeUsd + result.spentUsd).toFixed(2)} USD by the campaign at list prices, ${result.spentUsd.toFixed(2)} by this command): ${result.budgetCut} run(s) cut; run the same command with a larger --max-cost to play them\n`,
