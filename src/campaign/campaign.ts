@@ -87,6 +87,7 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
       reused: reuse.reused,
       played: runs.played,
       failed: runs.failed,
+      failedBy: runs.failedBy,
       timedOut: runs.timedOut,
       limitReached: runs.limitReached,
       budgetCut: runs.budgetCut,

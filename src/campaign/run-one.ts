@@ -25,6 +25,7 @@ import { prepareWorkspaceOf } from './run/prepare.js';
 import { measureFinalDiff, recordRun } from './run/record.js';
 import { reserveSandbox, startSandbox } from './run/start.js';
 import { ServiceDiedError } from './services.js';
+import { serviceFailure } from './run/failure.js';
 import { playTurns, watchServices } from './run/turns.js';
 
 /** What the agent did to its workspace that stops the run: its outcome, not a harness failure. */
@@ -137,16 +138,18 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
     await measureFinalDiff(ctx, run, state);
   } catch (caught) {
     if (caught instanceof ServiceDiedError) {
-      // The harness's failure (redone on resume), never counted against the agent.
+      // Once the agent had control it could reach the service: its death counts against it.
       state.serviceFailures = caught.failures;
       state.status = 'failed';
       state.error = `service: ${caught.message}`;
       state.failedPhase = 'service';
+      state.failure = serviceFailure(state, caught);
     } else {
       // A lost engine is the harness's failure whatever it interrupted.
       const broken = isBrokenByAgent(caught) && !(await engineAtFault(ctx.sandboxes, caught));
       state.status = broken ? 'broken' : 'failed';
       state.error = `${state.phase}: ${caught instanceof Error ? caught.message : String(caught)}`;
+      state.failure = { class: broken ? 'agent' : 'harness', reason: state.error };
     }
   } finally {
     if (prepared.sandbox) {

@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { campaignFiles, setAsideCallLogs } from '../../campaign-folder/index.js';
 import { EvalrigError } from '../../errors/index.js';
+import { failureOf, leftOut, noFailures, type FailureClass } from '../../measure/index.js';
 import { BodyBudget, CAMPAIGN_BODY_BUDGET } from '../../gateway/index.js';
 import type { CampaignGrader } from '../../judge/index.js';
 import type { CampaignOptions } from '../options.js';
@@ -25,6 +26,8 @@ export interface PlayedRuns {
   readonly todo: readonly PlannedRun[];
   readonly played: number;
   readonly failed: number;
+  /** The failed runs by who had control. */
+  readonly failedBy: Readonly<Record<FailureClass, number>>;
   readonly timedOut: number;
   /** Runs that reached one of their limits (`limits`). */
   readonly limitReached: number;
@@ -100,6 +103,7 @@ export async function playCampaign(
 
   const ctx = contextOf(outDir, options, opened, resolved, images, setup, guard);
   let failed = 0;
+  const failedBy = noFailures();
   let timedOut = 0;
   let limitReached = 0;
   let budgetCut = 0;
@@ -119,11 +123,14 @@ export async function playCampaign(
         }
         played++;
         // Graded off the run's critical path; the sweep below awaits it (and reports a failure).
-        if (grader && outcome.status !== 'failed') {
+        if (grader && !leftOut(outcome.record)) {
           const p = prepared.planned;
           grader.gradeRun(p.eval.id, p.condition.name, p.run).catch(() => undefined);
         }
-        if (outcome.status === 'failed') failed++;
+        if (outcome.status === 'failed') {
+          failed++;
+          failedBy[failureOf(outcome.record)?.class ?? 'harness']++;
+        }
         if (outcome.status === 'timed_out') timedOut++;
         if (outcome.record.limit === 'campaign_cost') budgetCut++;
         else if (outcome.status === 'limit_reached') limitReached++;
@@ -150,5 +157,5 @@ export async function playCampaign(
       { exitCode: 1, cause: health.lost },
     );
   }
-  return { todo, played, failed, timedOut, limitReached, budgetCut };
+  return { todo, played, failed, failedBy, timedOut, limitReached, budgetCut };
 }

@@ -8,6 +8,7 @@ import type { RunLimitName } from '../../artifacts/index.js';
 import { ServiceDiedError } from '../services.js';
 import type { RunSpending } from '../budget.js';
 import { collectTurnStop } from './collect.js';
+import { agentTurnFailure } from './failure.js';
 import { enterPhase, type CampaignContext, type ReadyRun, type RunState } from './context.js';
 
 /** The turns, each ended by its collected stop, until the last, a cut, an agent's failure or a hand-over. */
@@ -61,6 +62,7 @@ async function playEach(
     const timeoutMs = Math.min(e.turn_timeout * 1000, remaining);
     const turnSpending = spending.startTurn();
     if (turnSpending === null) return cutByLimit(state, 'campaign_cost');
+    state.agentBegan = true;
     const queued = queuedClock(run);
     const cost0 = run.meter?.costUsd ?? 0;
     const played = await play({ n, ...message, timeoutMs, extraMs: queued.ms });
@@ -87,6 +89,7 @@ async function playEach(
       played,
       afterSeq,
     );
+    const afterSeqBefore = afterSeq;
     afterSeq = stop.calls.reduce((m, c) => Math.max(m, c.seq), afterSeq);
     // A limit reached (the gateway refused the calls past it) ends the run: its outcome.
     if (run.meter?.reached) return cutByLimit(state, run.meter.reached);
@@ -99,6 +102,9 @@ async function playEach(
       state.status = 'failed';
       state.error = `turn ${n}: ${agentFailure}`;
       state.failedPhase = 'agent';
+      const cannotStart = played.exec.exitCode === 126 || played.exec.exitCode === 127;
+      const turnCalls = run.gateway?.gateway.calls().filter((c) => c.seq > afterSeqBefore) ?? [];
+      state.failure = agentTurnFailure(state.error, { n, cannotStart }, turnCalls);
       return;
     }
     if (ctx.stopAtHandOver && stop.hand_over) {
