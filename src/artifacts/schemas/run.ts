@@ -40,7 +40,7 @@ export interface RunRecord {
   image: Image;
   engine?: Engine;
   /**
-   * The services started beside the run's sandbox on its private network: each one's image, its readiness time, and, when it died while the run played, when, its exit code and last log lines (the run then failed in phase service, not for its agent).
+   * The services started beside the run's sandbox on its private network: each one's image, its readiness time, and, when it died while the run played, when, its exit code and last log lines (the run then failed in phase service; a service that died after the agent's first turn began is the agent's failure, see failure).
    */
   services?: {
     name: string;
