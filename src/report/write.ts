@@ -11,6 +11,7 @@ import {
   notACampaign,
   readConditions,
   readRuns,
+  replayedRuns,
   runLinks,
   writeReportFiles,
 } from '../campaign-folder/index.js';
@@ -232,6 +233,7 @@ async function tallyRuns(
     }
   }
   if (tally.total === 0) throw nothingToReport(dir, tally);
+  tally.account.addReplayed(await replayedRuns(dir));
   return tally;
 }
 

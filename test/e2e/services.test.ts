@@ -223,7 +223,7 @@ describe('e2e: services beside the agent (examples/services-postgres)', function
     expect(await left((await campaignOf(out))!)).to.equal(0);
     const figures = a.services!.concat(b.services!).map((s) => s.ready_ms);
     process.stdout.write(
-      `      campaign of 4 runs with --jobs 2: ${ms} ms; database ready in ${figures.join(', ')} ms\n`,
+      `      campaign of 6 runs with --jobs 2: ${ms} ms; database ready in ${figures.join(', ')} ms\n`,
     );
   });
 

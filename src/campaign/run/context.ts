@@ -6,7 +6,8 @@ import path from 'node:path';
 import type { ServiceFailure } from '../../sandbox/index.js';
 import type { EvalServices } from '../services.js';
 import type { UpstreamLimiters } from '../../gateway/index.js';
-import type { CampaignBudget, RunMeter } from '../budget.js';
+import type { CampaignBudget } from '../budget.js';
+import type { RunMeter } from '../run-meter.js';
 import type {
   PhaseTiming,
   RunLimitName,

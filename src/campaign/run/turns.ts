@@ -29,7 +29,10 @@ export async function playTurns(
     home: run.home,
   });
   // Not `?? NO_BUDGET`: a null from the budget is its refusal, not the absence of a budget.
-  const spending = ctx.budget ? ctx.budget.startRun(messages.length) : NO_BUDGET;
+  const waitedFrom = Date.now();
+  const spending = ctx.budget ? await ctx.budget.admitRun(messages.length) : NO_BUDGET;
+  // A run that waited for the campaign's first turn's cost is not timed out for that wait.
+  state.deadline += Date.now() - waitedFrom;
   if (spending === null) return cutByLimit(state, 'campaign_cost');
   try {
     await playEach(ctx, run, state, play, messages, spending);

@@ -25,7 +25,7 @@ describe('failureOf and leftOut: who had control, and what follows', () => {
   it('a run the budget cut is left out; one past its own limit is not', () => {
     expect(leftOut({ status: 'limit_reached', limit: 'campaign_cost' })).to.equal(true);
     expect(leftOut({ status: 'limit_reached', limit: 'tokens' })).to.equal(false);
-    expect(failureOf({ status: 'limit_reached', limit: 'tokens' })).to.equal(undefined);
+    expect(failureOf({ status: 'limit_reached' })).to.equal(undefined);
   });
 
   it('a run written before failures were classed reads as its status said then', () => {
