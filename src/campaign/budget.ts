@@ -1,5 +1,3 @@
-import type { RunLimitName } from '../artifacts/index.js';
-import type { RunLimits } from '../config/index.js';
 import type { CallPricer, ModelCall } from '../flight/index.js';
 
 /**

@@ -37,7 +37,7 @@ describe('e2e: a failure while the agent had control counts against its conditio
 
   before(requireDocker);
   before(async () => {
-    const turn = { actions: [{ run: 'node /evalset/poke.js' }, { stop: 'conformant' }] };
+    const turn = { actions: [{ run: 'node /evalset/poke.cjs' }, { stop: 'conformant' }] };
     ws = await makeToyWorkspace({
       scripts: { touched: { turns: [turn] }, unready: { turns: [turn] } },
       set: {
@@ -62,10 +62,10 @@ describe('e2e: a failure while the agent had control counts against its conditio
     });
     const setDir = path.dirname(ws.evalSetFile);
     await mkdir(path.join(setDir, 'service'), { recursive: true });
-    for (const f of ['Dockerfile', 'service.js']) {
+    for (const f of ['Dockerfile', 'service.cjs']) {
       await copyFile(path.join(FIXTURES, f), path.join(setDir, 'service', f));
     }
-    await copyFile(path.join(FIXTURES, 'poke.js'), path.join(setDir, 'poke.js'));
+    await copyFile(path.join(FIXTURES, 'poke.cjs'), path.join(setDir, 'poke.cjs'));
     first = await playCampaign(ws, { jobs: 2 });
     second = await playCampaign(ws, { jobs: 2 });
   });
