@@ -157,7 +157,23 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
       ctx.removals.push(prepared.sandbox.remove().catch(() => undefined));
     }
   }
+  await blameLostEngine(ctx.sandboxes, state);
   return recordRun(ctx, prepared, state);
+}
+
+/**
+ * A failure counted against the agent is the harness's after all when the engine is lost or
+ * does not answer: its containers and services died with it, whatever the agent was doing.
+ */
+async function blameLostEngine(sandboxes: SandboxProvider, state: RunState): Promise<void> {
+  if (state.status !== 'failed' || state.failure?.class === 'harness') return;
+  const lost =
+    sandboxes.lost?.() ||
+    (await sandboxes.check().then(
+      () => false,
+      () => true,
+    ));
+  if (lost) state.failure = { class: 'harness', reason: `${state.error}; the engine was lost` };
 }
 
 function readyRun(prepared: PreparedRun): ReadyRun {
