@@ -88,6 +88,7 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
       played: runs.played,
       failed: runs.failed,
       failedBy: runs.failedBy,
+      retried: runs.retried,
       timedOut: runs.timedOut,
       limitReached: runs.limitReached,
       budgetCut: runs.budgetCut,

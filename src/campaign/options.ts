@@ -81,6 +81,8 @@ export interface CampaignResult {
    * the same command; the others count against their condition.
    */
   readonly failedBy?: Readonly<Record<FailureClass, number>>;
+  /** Runs the harness failed once and the command played once more (after the others). */
+  readonly retried?: number;
   readonly timedOut: number;
   /** Runs that reached one of their limits (`limits`), played now. */
   readonly limitReached: number;

@@ -108,8 +108,9 @@ export async function prepareRun(ctx: CampaignContext, planned: PlannedRun): Pro
  * and hands the sandbox's removal to `ctx.removals`, off the critical path.
  *
  * What the agent did to its workspace that makes a stop unreadable ends the
- * run as `broken` (its outcome, counted); anything else that fails is the
- * harness's (`failed`, redone on resume). Either names its phase.
+ * run as `broken` (its outcome, counted). A failure is classed by who had
+ * control (run/failure.ts): the harness's is redone on resume, the agent's (a
+ * service it could reach that died included) counted. Either names its phase.
  */
 export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Promise<RunOutcome> {
   const startedAt = new Date();

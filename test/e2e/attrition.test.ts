@@ -109,10 +109,10 @@ describe('e2e: a failure while the agent had control counts against its conditio
     }
   });
 
-  it('the same command again replays only the harness’s failures', () => {
-    expect(first).to.deep.include({ played: 6, failed: 5 });
+  it('the harness’s failures are played once more by the command, and again by the next; only they', () => {
+    expect(first).to.deep.include({ played: 6, failed: 5, retried: 3 });
     expect(first.failedBy).to.deep.equal({ harness: 3, model_api: 0, agent: 2, timeout: 0 });
-    expect(second).to.deep.include({ played: 3, skipped: 3, failed: 3 });
+    expect(second).to.deep.include({ played: 3, skipped: 3, failed: 3, retried: 3 });
     expect(second.failedBy).to.deep.equal({ harness: 3, model_api: 0, agent: 0, timeout: 0 });
   });
 

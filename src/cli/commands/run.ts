@@ -254,7 +254,10 @@ function printCounts(result: CampaignResult): void {
   const reused = result.reused > 0 ? `${result.reused} reused (unchanged), ` : '';
   const counts = `${result.played} played, ${reused}${result.skipped} skipped (already finished), ${result.failed} failed${failedByWords(result)}, ${result.timedOut} timed out`;
   const limited = result.limitReached > 0 ? `, ${result.limitReached} reached a limit` : '';
-  process.stderr.write(`evalrig: campaign ${result.campaign}: ${counts}${limited}\n`);
+  const again = result.retried
+    ? `, ${result.retried} played once more after a harness failure`
+    : '';
+  process.stderr.write(`evalrig: campaign ${result.campaign}: ${counts}${limited}${again}\n`);
   if (result.budgetCut > 0) {
     process.stderr.write(
       `evalrig: the budget of ${result.maxCostUsd} USD is spent (${(result.spentBeforeUsd + result.spentUsd).toFixed(2)} USD by the campaign at list prices, ${result.spentUsd.toFixed(2)} by this command): ${result.budgetCut} run(s) cut; run the same command with a larger --max-cost to play them\n`,
