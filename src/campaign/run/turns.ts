@@ -68,7 +68,14 @@ async function playEach(
     state.agentBegan = true;
     const queued = queuedClock(run);
     const cost0 = run.meter?.costUsd ?? 0;
-    const played = await play({ n, ...message, timeoutMs, extraMs: queued.ms });
+    // A turn that throws is over too: the budget must not count it in flight for ever (runs
+    // waiting for a turn's cost would wait for it).
+    const played = await play({ n, ...message, timeoutMs, extraMs: queued.ms }).catch(
+      (error: unknown) => {
+        turnSpending.end((run.meter?.costUsd ?? 0) - cost0);
+        throw error;
+      },
+    );
     // The agent may exit before its last call is logged: the turn's cost is read once the
     // gateway has settled (a cut turn's calls may hang: what is logged is what it cost).
     if (!played.exec.timedOut) await run.gateway?.gateway.settled();
