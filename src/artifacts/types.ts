@@ -74,8 +74,8 @@ export type RunMeasures = DeepReadonly<Run.Measures>;
 
 /**
  * completed and timed_out are outcomes of the agent; broken too (it left its
- * environment in a state that cannot be read: counted, not redone); failed is
- * the harness's (redone on resume).
+ * environment in a state that cannot be read: counted, not redone). A failed
+ * run's `failure` says who had control: only the harness's is redone on resume.
  */
 export type RunStatus = Run.RunRecord['status'];
 

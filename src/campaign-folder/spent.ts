@@ -21,7 +21,7 @@ export interface CallLog {
 }
 
 /** The folders `depth` levels below `dir` (runs/<eval>/<condition>/run-NN is 3). */
-async function foldersBelow(dir: string, depth: number): Promise<string[]> {
+export async function foldersBelow(dir: string, depth: number): Promise<string[]> {
   if (depth === 0) return [dir];
   let names: string[];
   try {

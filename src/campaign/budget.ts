@@ -1,5 +1,3 @@
-import type { RunLimitName } from '../artifacts/index.js';
-import type { RunLimits } from '../config/index.js';
 import type { CallPricer, ModelCall } from '../flight/index.js';
 
 /**
@@ -20,20 +18,26 @@ import type { CallPricer, ModelCall } from '../flight/index.js';
 export class CampaignBudget {
   private spentUsd = { agent: 0, judge: 0 };
   private tokensBy = { agent: 0, judge: 0 };
-  private turnsEnded = 0;
-  private turnsCostUsd = 0;
+  private turnsEnded: number;
+  private turnsCostUsd: number;
   private inFlight = 0;
   /** Turns that the runs started have yet to start. */
   private turnsOwed = 0;
+  /** Runs waiting for the first turn's cost before they may be admitted. */
+  private waiting: Array<() => void> = [];
 
   constructor(
     readonly maxUsd?: number,
     /** What earlier commands of the campaign spent, agents and judge. */
     readonly before: Readonly<SpentUsd> = { agent: 0, judge: 0 },
+    /** The turns earlier commands played and what they cost: the first estimate of a turn. */
+    learnt: Readonly<TurnsPlayed> = { turns: 0, costUsd: 0 },
   ) {
     if (maxUsd !== undefined && !(maxUsd > 0)) {
       throw new RangeError(`the campaign budget must be more than 0 USD, got ${maxUsd}`);
     }
+    this.turnsEnded = learnt.turns;
+    this.turnsCostUsd = learnt.costUsd;
   }
 
   /** USD spent so far by this command's agents and judge. */
@@ -77,9 +81,35 @@ export class CampaignBudget {
     return this.maxUsd !== undefined && this.campaignSpent() >= this.maxUsd;
   }
 
-  /** What a turn is expected to cost: the mean of the turns ended so far (0 before any). */
+  /**
+   * What a turn is expected to cost: the mean of the turns the campaign ended so far, earlier
+   * commands' included (0 before any).
+   */
   expectedTurnUsd(): number {
     return this.turnsEnded === 0 ? 0 : this.turnsCostUsd / this.turnsEnded;
+  }
+
+  /**
+   * Admits a run as {@link startRun} does, but while no turn of the campaign has ended (a turn's
+   * cost is not known yet) only one run plays: the others wait for the first turn's cost, so
+   * that the budget refuses a run whole rather than cut it half-way.
+   */
+  async admitRun(turns: number): Promise<RunSpending | null> {
+    while (this.maxUsd !== undefined && this.turnsEnded === 0 && this.busy()) {
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    }
+    return this.startRun(turns);
+  }
+
+  private busy(): boolean {
+    return this.inFlight > 0 || this.turnsOwed > 0;
+  }
+
+  /** A turn ended or a run gave back what it owed: the runs waiting look again. */
+  private wake(): void {
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const resolve of waiting) resolve();
   }
 
   /**
@@ -98,6 +128,7 @@ export class CampaignBudget {
     const settle = (n: number) => {
       this.turnsOwed -= n;
       owes -= n;
+      if (n > 0) this.wake();
     };
     return {
       startTurn: () => {
@@ -128,6 +159,7 @@ export class CampaignBudget {
         this.inFlight--;
         this.turnsEnded++;
         this.turnsCostUsd += Number.isFinite(costUsd) && costUsd > 0 ? costUsd : 0;
+        this.wake();
       },
     };
   }
@@ -146,6 +178,12 @@ export interface RunSpending {
   startTurn(): TurnSpending | null;
   /** The run is over: the turns it did not play are owed no more. */
   end(): void;
+}
+
+/** Turns played and what they cost together (USD, list prices). */
+export interface TurnsPlayed {
+  readonly turns: number;
+  readonly costUsd: number;
 }
 
 /** USD spent, by whom. */
@@ -174,48 +212,4 @@ export function callFigures(
   const tokens = t.input + t.output + t.cacheRead + t.cacheWrite;
   const tools = call.serverTools;
   return { tokens, costUsd: call.model === null ? null : price(call.model, t, tools) };
-}
-
-/**
- * One run's figures as its gateway relays calls, against its limits (`limits` in the eval
- * set) and the campaign's budget: the first limit passed is the one the run reached, and from
- * then on its gateway refuses further calls (`refusal`).
- */
-export class RunMeter {
-  tokens = 0;
-  costUsd = 0;
-  requests = 0;
-  /** The limit the run reached, first one first. */
-  reached: RunLimitName | undefined;
-
-  constructor(
-    private readonly limits: RunLimits,
-    private readonly budget: CampaignBudget,
-    private readonly price: CallPricer,
-  ) {}
-
-  /** Counts a call once it is logged (refusals carry no tokens and are not requests). */
-  onCall(call: ModelCall): void {
-    if (call.outcome === 'refused') return;
-    this.requests++;
-    const figures = this.budget.spendCall(call, 'agent', this.price);
-    this.tokens += figures.tokens;
-    this.costUsd += figures.costUsd ?? 0;
-    const { tokens: maxTokens, cost: maxCost } = this.limits;
-    if (maxTokens !== undefined && this.tokens >= maxTokens) this.reached ??= 'tokens';
-    if (maxCost !== undefined && this.costUsd >= maxCost) this.reached ??= 'cost';
-  }
-
-  /** Why the gateway must refuse the next call, or undefined to let it through. */
-  refusal(): string | undefined {
-    const max = this.limits.model_requests;
-    if (this.reached === undefined && max !== undefined && this.requests >= max) {
-      this.reached = 'model_requests';
-    }
-    if (this.reached === undefined && this.budget.exhausted()) this.reached = 'campaign_cost';
-    if (this.reached === undefined) return undefined;
-    return this.reached === 'campaign_cost'
-      ? `the campaign's budget of ${this.budget.maxUsd} USD is spent`
-      : `the run reached its limit of ${this.reached.replace('_', ' ')} (${this.limits[this.reached]})`;
-  }
 }

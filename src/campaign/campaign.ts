@@ -113,6 +113,8 @@ async function campaignIn(outDir: string, options: CampaignOptions): Promise<Cam
       reused: reuse.reused,
       played: runs.played,
       failed: runs.failed,
+      failedBy: runs.failedBy,
+      retried: runs.retried,
       timedOut: runs.timedOut,
       limitReached: runs.limitReached,
       budgetCut: runs.budgetCut,

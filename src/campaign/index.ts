@@ -20,4 +20,5 @@ export {
   type PerRun,
   type Pilot,
 } from './forecast.js';
-export { CampaignBudget, RunMeter } from './budget.js';
+export { CampaignBudget } from './budget.js';
+export { RunMeter } from './run-meter.js';

@@ -2,6 +2,7 @@
 import type { PhaseTiming } from '../artifacts/index.js';
 import type { UpstreamLimits } from '../gateway/index.js';
 import type { GradeSummary } from '../judge/index.js';
+import type { FailureClass } from '../measure/index.js';
 import type {
   DockerClient,
   EngineChoice,
@@ -80,6 +81,13 @@ export interface CampaignResult {
   readonly reused: number;
   readonly played: number;
   readonly failed: number;
+  /**
+   * The failed runs of this command by who had control: only the harness's are replayed by
+   * the same command; the others count against their condition.
+   */
+  readonly failedBy?: Readonly<Record<FailureClass, number>>;
+  /** Runs the harness failed once and the command played once more (after the others). */
+  readonly retried?: number;
   readonly timedOut: number;
   /** Runs that reached one of their limits (`limits`), played now. */
   readonly limitReached: number;

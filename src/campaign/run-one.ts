@@ -25,6 +25,7 @@ import { prepareWorkspaceOf } from './run/prepare.js';
 import { measureFinalDiff, recordRun } from './run/record.js';
 import { reserveSandbox, startSandbox } from './run/start.js';
 import { ServiceDiedError } from './services.js';
+import { serviceFailure } from './run/failure.js';
 import { playTurns, watchServices } from './run/turns.js';
 
 /** What the agent did to its workspace that stops the run: its outcome, not a harness failure. */
@@ -107,8 +108,9 @@ export async function prepareRun(ctx: CampaignContext, planned: PlannedRun): Pro
  * and hands the sandbox's removal to `ctx.removals`, off the critical path.
  *
  * What the agent did to its workspace that makes a stop unreadable ends the
- * run as `broken` (its outcome, counted); anything else that fails is the
- * harness's (`failed`, redone on resume). Either names its phase.
+ * run as `broken` (its outcome, counted). A failure is classed by who had
+ * control (run/failure.ts): the harness's is redone on resume, the agent's (a
+ * service it could reach that died included) counted. Either names its phase.
  */
 export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Promise<RunOutcome> {
   const startedAt = new Date();
@@ -137,16 +139,18 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
     await measureFinalDiff(ctx, run, state);
   } catch (caught) {
     if (caught instanceof ServiceDiedError) {
-      // The harness's failure (redone on resume), never counted against the agent.
+      // Once the agent had control it could reach the service: its death counts against it.
       state.serviceFailures = caught.failures;
       state.status = 'failed';
       state.error = `service: ${caught.message}`;
       state.failedPhase = 'service';
+      state.failure = serviceFailure(state, caught);
     } else {
       // A lost engine is the harness's failure whatever it interrupted.
       const broken = isBrokenByAgent(caught) && !(await engineAtFault(ctx.sandboxes, caught));
       state.status = broken ? 'broken' : 'failed';
       state.error = `${state.phase}: ${caught instanceof Error ? caught.message : String(caught)}`;
+      state.failure = { class: broken ? 'agent' : 'harness', reason: state.error };
     }
   } finally {
     if (prepared.sandbox) {
@@ -154,7 +158,23 @@ export async function playRun(ctx: CampaignContext, prepared: PreparedRun): Prom
       ctx.removals.push(prepared.sandbox.remove().catch(() => undefined));
     }
   }
+  await blameLostEngine(ctx.sandboxes, state);
   return recordRun(ctx, prepared, state);
+}
+
+/**
+ * A failure counted against the agent is the harness's after all when the engine is lost or
+ * does not answer: its containers and services died with it, whatever the agent was doing.
+ */
+async function blameLostEngine(sandboxes: SandboxProvider, state: RunState): Promise<void> {
+  if (state.status !== 'failed' || state.failure?.class === 'harness') return;
+  const lost =
+    sandboxes.lost?.() ||
+    (await sandboxes.check().then(
+      () => false,
+      () => true,
+    ));
+  if (lost) state.failure = { class: 'harness', reason: `${state.error}; the engine was lost` };
 }
 
 function readyRun(prepared: PreparedRun): ReadyRun {

@@ -151,7 +151,11 @@ export function serviceRecords(
   });
 }
 
-/** A service that died while the run played: the harness's failure, never the agent's. */
+/**
+ * A service that died while the run played. Once the agent's first turn began it could reach
+ * the service (kill it, exhaust its memory): its failure then, counted against its condition
+ * (see run/failure.ts), unless the engine itself was lost.
+ */
 export class ServiceDiedError extends Error {
   constructor(
     readonly failures: readonly ServiceFailure[],

@@ -4,6 +4,7 @@ import type { Eval, EvalSet } from '../config/index.js';
 import { prepareJudgeModel, type JudgeModel } from './call.js';
 import { compareRuns } from './compare.js';
 import { gradeRun, type GradeContext, type GradeOutcome } from './grade.js';
+import { leftOut } from '../measure/index.js';
 
 /** What a grading pass did, in numbers. */
 export interface GradeSummary {
@@ -184,11 +185,11 @@ export class CampaignGrader {
   }
 }
 
-/** The run's record when its files are whole and it is the agent's outcome (not failed). */
+/** The run's record when its files are whole and it is the agent's outcome (no harness failure, no budget cut). */
 async function finishedRecord(runDir: string): Promise<RunRecord | undefined> {
   const read = await readRun(runDir);
   if (read.status !== 'ok') return undefined;
-  return read.value.record.status === 'failed' ? undefined : read.value.record;
+  return leftOut(read.value.record) ? undefined : read.value.record;
 }
 
 /** One line saying what a grading pass did. */

@@ -21,3 +21,11 @@ export {
   holds,
   MAX_FINAL_MESSAGE_CHARS,
 } from './message-checks.js';
+export {
+  failureOf,
+  leftOut,
+  noFailures,
+  FAILURE_CLASSES,
+  type FailureClass,
+  type RunFailure,
+} from './failure.js';

@@ -7,6 +7,7 @@ import type {
   RunStatus,
   StopRecord,
 } from '../artifacts/index.js';
+import type { FailureClass } from './failure.js';
 
 /** Everything one run gives the measures; the campaign runner fills it from what it collected. */
 export interface MeasureInput {
@@ -34,6 +35,10 @@ export interface MeasureInput {
   readonly conditionReached?: boolean | null;
   /** The model used a staged skill (observational; null: none staged or no gateway). */
   readonly skillUsed?: boolean | null;
+  /** How many checks the eval declares (the run may have ended before they ran). */
+  readonly checksDeclared?: number;
+  /** Who had control when the run did not complete (absent: it completed, or a limit ended it). */
+  readonly failure?: FailureClass;
 }
 
 /** The phase every other is told apart from when no execution phases are declared. */
@@ -98,7 +103,7 @@ export function measureRun(input: MeasureInput): RunMeasures {
   const pr_marked_ready = askedReady ? true : input.stoppedAtHandOver ? null : false;
 
   const gh_not_played = input.allCalls.filter((c) => !c.played).length;
-  const checks_passed = input.checks.length === 0 ? null : input.checks.every((c) => c.passed);
+  const checks_passed = checksPassed(input);
 
   const d = input.diff;
   return {
@@ -118,6 +123,17 @@ export function measureRun(input: MeasureInput): RunMeasures {
     turns: input.turnsCompleted,
     duration_s: Math.max(0, input.durationMs) / 1000,
   };
+}
+
+/**
+ * Every check passed. A run that failed while the agent had control (its crash, a time-out,
+ * the model API) before its checks ran did not pass them: counted against its condition, not
+ * left out. With no checks declared, or a harness failure, nothing is known.
+ */
+function checksPassed(input: MeasureInput): boolean | null {
+  if (input.checks.length > 0) return input.checks.every((c) => c.passed);
+  const counted = input.failure !== undefined && input.failure !== 'harness';
+  return counted && (input.checksDeclared ?? 0) > 0 ? false : null;
 }
 
 /** Measures in the order reports show them, split by kind. */

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { PRICE_TABLE_VERSION, priceServerTools, priceTokens } from '../agents/index.js';
 import type { DeepReadonly, GradingFile, RunLimitName, RunRecord } from '../artifacts/index.js';
 import type * as Benchmark from '../artifacts/schemas/benchmark.js';
-import { flightFiles } from '../campaign-folder/index.js';
+import { flightFiles, type ReplayedRun } from '../campaign-folder/index.js';
 
 /**
  * The campaign's account in benchmark.json: what its agents and its judge cost (tokens and USD
@@ -21,6 +21,7 @@ interface ConditionSums {
   tokens: { input: number; output: number; cache_read: number; cache_write: number };
   cost: number;
   unpriced: number;
+  notPlayed: number;
 }
 
 /** Running sums of the account as the report streams the runs. */
@@ -34,6 +35,7 @@ export class AccountAccumulator {
   private readonly serverTools = { webSearch: 0, webFetch: 0 };
   private readonly limits: Partial<Record<RunLimitName, number>> = {};
   private reused = 0;
+  private readonly replayed = { runs: 0, requests: 0, cost: 0 };
 
   /**
    * Adds a run's figures (and reads its gateway log's latencies). A run copied from an earlier
@@ -49,11 +51,16 @@ export class AccountAccumulator {
     if (record.limit) this.limits[record.limit] = (this.limits[record.limit] ?? 0) + 1;
     let c = this.byCondition.get(record.condition);
     if (!c) {
-      c = { runs: 0, requests: 0, tokens: zeroTokens(), cost: 0, unpriced: 0 };
+      c = { runs: 0, requests: 0, tokens: zeroTokens(), cost: 0, unpriced: 0, notPlayed: 0 };
       this.byCondition.set(record.condition, c);
     }
     c.runs++;
     const totals = record.agent?.totals;
+    // Kept from playing by the budget: no call was made, so there is nothing to price.
+    if (record.limit === 'campaign_cost' && !(totals && totals.model_requests > 0)) {
+      if (record.turns_completed === 0) c.notPlayed++;
+      return;
+    }
     if (!totals) return;
     c.requests += totals.model_requests;
     for (const k of ['input', 'output', 'cache_read', 'cache_write'] as const) {
@@ -84,6 +91,20 @@ export class AccountAccumulator {
       } catch {
         // A torn last line (a run cut mid-write) adds nothing.
       }
+    }
+  }
+
+  /**
+   * Adds what runs played over spent in their earlier plays (their calls set aside under
+   * replaced/): counted in the total, said apart.
+   */
+  addReplayed(runs: readonly ReplayedRun[]): void {
+    for (const run of runs) {
+      const calls = run.calls.filter((c) => c.outcome !== 'refused');
+      if (calls.length === 0) continue;
+      this.replayed.runs++;
+      this.replayed.requests += calls.length;
+      for (const call of calls) this.replayed.cost += priceLogged(call) ?? 0;
     }
   }
 
@@ -122,7 +143,13 @@ export class AccountAccumulator {
       tokens: c.tokens,
       cost_usd: round(c.cost),
       unpriced_runs: c.unpriced,
+      ...(c.notPlayed > 0 ? { not_played: c.notPlayed } : {}),
     }));
+    const r = this.replayed;
+    const replayed =
+      r.runs > 0
+        ? { replayed: { runs: r.runs, model_requests: r.requests, cost_usd: round(r.cost) } }
+        : {};
     const agentCost = agent.reduce((n, a) => n + a.cost_usd, 0);
     const j = this.judge;
     return {
@@ -136,7 +163,8 @@ export class AccountAccumulator {
         cost_usd: round(j.cost),
         unpriced_calls: j.unpriced,
       },
-      total_cost_usd: round(agentCost + j.cost),
+      total_cost_usd: round(agentCost + j.cost + r.cost),
+      ...replayed,
       wall_time_s: Number.isFinite(this.first) ? round((this.last - this.first) / 1000, 1) : 0,
       model_time_s: round(this.modelMs / 1000, 1),
       queued_time_s: round(this.queuedMs / 1000, 1),
@@ -144,6 +172,19 @@ export class AccountAccumulator {
       limit_reached: { ...this.limits },
     };
   }
+}
+
+/** A logged call's cost at list prices (null: a model the price table does not know). */
+function priceLogged(call: ReplayedRun['calls'][number]): number | null {
+  if (call.model === null) return null;
+  const t = call.tokens;
+  const priced = priceTokens(call.model, {
+    input: t.input ?? 0,
+    output: t.output ?? 0,
+    cacheRead: t.cacheRead ?? 0,
+    cacheWrite: t.cacheWrite ?? 0,
+  });
+  return priced === null ? null : priced + priceServerTools(call.serverTools);
 }
 
 function zeroTokens(): ConditionSums['tokens'] {
@@ -155,14 +196,28 @@ function round(n: number, places = 6): number {
   return Math.round(n * f) / f;
 }
 
+/** What a condition's account line says of its runs apart: those not played, those not priced. */
+function runNotes(c: CampaignAccount['agent'][number]): string {
+  const notes = [
+    c.not_played ? `${c.not_played} not played` : '',
+    c.unpriced_runs ? `${c.unpriced_runs} unpriced` : '',
+  ].filter((n) => n !== '');
+  return notes.length > 0 ? ` (${notes.join(', ')})` : '';
+}
+
 /** The account in a few lines: for the report's first screen and the CLI's summary. */
 export function accountLines(a: CampaignAccount): string[] {
   const usd = (n: number) => `${n.toFixed(2)} USD`;
   const tokens = (t: AccountTokens) => t.input + t.output + t.cache_read + t.cache_write;
   const lines = a.agent.map(
     (c) =>
-      `agent, ${c.condition}: ${tokens(c.tokens).toLocaleString('en-US')} tokens, ${usd(c.cost_usd)} over ${c.runs} run(s)${c.unpriced_runs ? ` (${c.unpriced_runs} unpriced)` : ''}`,
+      `agent, ${c.condition}: ${tokens(c.tokens).toLocaleString('en-US')} tokens, ${usd(c.cost_usd)} over ${c.runs} run(s)${runNotes(c)}`,
   );
+  if (a.replayed) {
+    lines.push(
+      `replayed: ${usd(a.replayed.cost_usd)} spent again on ${a.replayed.runs} replayed run${a.replayed.runs === 1 ? '' : 's'} (what their earlier plays, cut or failed, cost; in the total)`,
+    );
+  }
   if (a.judge.calls > 0) {
     const t = a.judge.tokens.input + a.judge.tokens.output;
     lines.push(

@@ -12,7 +12,7 @@ import { treeHtml, type TreeNode } from './tree.js';
 type Section = NonNullable<BenchmarkFile['behaviour']>;
 
 const HOW =
-  "Read from each run's trajectory (the model gateway's tool calls, the gh record, the stops' diffs), never from the agent's stream; runs with no witnessed model call and failed runs are left out. Rates: Wilson 95% intervals, differences with Newcombe's interval and Fisher's p; counts a run: mean ± sd, differences with Welch's interval and p. \"Ran the tests\": a shell command such as npm test, pytest, go test or node --test.";
+  "Read from each run's trajectory (the model gateway's tool calls, the gh record, the stops' diffs), never from the agent's stream; runs with no witnessed model call and runs the harness failed are left out. Rates: Wilson 95% intervals, differences with Newcombe's interval and Fisher's p; counts a run: mean ± sd, differences with Welch's interval and p. \"Ran the tests\": a shell command such as npm test, pytest, go test or node --test.";
 
 /** Each figure's rows: the figure, each condition's value, and its differences' text. */
 function rows(

@@ -3,10 +3,11 @@
  * with Wilson intervals, counts a run with their spread, each condition against the baseline
  * (rates: Newcombe's interval and Fisher's p, as the verdicts; counts: Welch's interval and
  * p), and the few largest differences as sentences. Runs with no witnessed model call are left
- * out (a command agent's), and so are failed runs, as for every measure.
+ * out (a command agent's), and so are runs the harness failed, as for every measure.
  */
 import type { RunRecord } from '../artifacts/index.js';
 import { runBehaviour, type RunBehaviour } from '../behaviour/index.js';
+import { leftOut } from '../measure/index.js';
 import { readTrajectory } from '../trajectory/index.js';
 import { rateDifference } from './benchmark.js';
 import type { BenchmarkFile } from './benchmark-file.js';
@@ -73,9 +74,12 @@ export class BehaviourAccumulator {
     for (const c of conditions) this.byCondition.set(c, new ConditionBehaviour());
   }
 
-  /** Reads the run's trajectory; a run that failed, or whose record cannot be read, is left out. */
+  /**
+   * Reads the run's trajectory. A run the harness failed (or the budget cut) says nothing of
+   * its agent and is left out, as from every measure; so is one whose record cannot be read.
+   */
   async add(runDir: string, record: RunRecord): Promise<void> {
-    if (record.status === 'failed') return;
+    if (leftOut(record)) return;
     let behaviour: RunBehaviour;
     try {
       behaviour = runBehaviour(await readTrajectory(runDir));

@@ -5,6 +5,9 @@ import {
   RATE_MEASURES,
   type NumberMeasure,
   type RateMeasure,
+  failureOf,
+  leftOut,
+  noFailures,
 } from '../measure/index.js';
 import {
   fisherExact,
@@ -85,7 +88,8 @@ export type MeasureStats = DeepReadonly<Benchmark.Measures>;
 
 /**
  * A group of runs: one condition, or one (eval, condition). Runs counted in the measures
- * (`measured`) are all but the failed ones: a failure of the harness says nothing of the agent.
+ * (`measured`) are all but the harness's failures and the runs the budget cut: they say nothing
+ * of the agent. A failure while the agent had control counts against its condition.
  */
 export type GroupStats = Omit<BenchmarkConditions[number], 'condition'>;
 
@@ -102,6 +106,12 @@ export type Comparison = DeepReadonly<Benchmark.BenchmarkFile['comparisons'][num
 export type CodebaseEntry = DeepReadonly<Benchmark.Codebase>;
 
 type BenchmarkConditions = DeepReadonly<Benchmark.BenchmarkFile['conditions']>;
+
+/** What a group takes of a run's record. */
+export type MeasuredRun = Pick<
+  RunRecord,
+  'status' | 'measures' | 'agent' | 'message_checks' | 'limit' | 'failure' | 'error' | 'phase'
+>;
 
 /** Running sums of one group: constant memory whatever the number of runs. */
 export class GroupAccumulator {
@@ -126,11 +136,17 @@ export class GroupAccumulator {
   /** By check name, in the order first seen. */
   private readonly messageChecks = new Map<string, RateAccumulator>();
 
-  add(run: Pick<RunRecord, 'status' | 'measures' | 'agent' | 'message_checks' | 'limit'>): void {
+  /** Failed, broken and timed-out runs by who had control. */
+  readonly failures: Benchmark.Failures = noFailures();
+
+  add(run: MeasuredRun): void {
     this.runs++;
     this.status[run.status]++;
-    // A run the campaign's budget cut says nothing of the agent either (a resume replays it).
-    if (run.status === 'failed' || run.limit === 'campaign_cost') return;
+    const failure = failureOf(run);
+    if (failure) this.failures[failure.class]++;
+    // A harness failure, or a run the campaign's budget cut, says nothing of the agent (a resume
+    // replays it); a failure while the agent had control counts against its condition.
+    if (leftOut(run)) return;
     this.measured++;
     const m: RunMeasures = run.measures;
     // A measure a run of an older version lacks is unknown there, never a failure.
@@ -155,6 +171,7 @@ export class GroupAccumulator {
       runs: this.runs,
       measured: this.measured,
       status: { ...this.status },
+      failures: { ...this.failures },
       measures: measures as MeasureStats,
       agent,
       message_checks: Object.fromEntries(

@@ -7,6 +7,7 @@ import type * as Benchmark from '../artifacts/schemas/benchmark.js';
 import { listComparisons, readComparison, readGrading } from '../campaign-folder/index.js';
 import { rateDifference } from './benchmark.js';
 import { NumberAccumulator, RateAccumulator, type RateStats } from './stats.js';
+import { leftOut } from '../measure/index.js';
 
 /** benchmark.json's `grading`: present when any run was graded or compared. */
 export type GradingSection = NonNullable<DeepReadonly<Benchmark.BenchmarkFile>['grading']>;
@@ -61,9 +62,9 @@ export class GradingAccumulator {
     for (const c of conditionOrder) this.byCondition.set(c, new ConditionAccumulator());
   }
 
-  /** Adds a measured run's grading (a failed run says nothing of the agent: left out). */
+  /** Adds a measured run's grading (a harness failure says nothing of the agent: left out). */
   async add(runDir: string, record: RunRecord): Promise<void> {
-    if (record.status === 'failed') return;
+    if (leftOut(record)) return;
     let acc = this.byCondition.get(record.condition);
     if (!acc) this.byCondition.set(record.condition, (acc = new ConditionAccumulator()));
     const g = await gradingOf(runDir);

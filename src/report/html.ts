@@ -44,6 +44,7 @@ import { embedKey } from './embed.js';
 import { reuseLines, fingerprintRows } from './reuse.js';
 import { sequentialLine } from './sequential.js';
 import { perEvalDetailsHtml, withinEvalsNote } from './verdict-evals.js';
+import { anyFailure, failuresCell, FAILURES_LABEL } from './failures.js';
 
 /** Escapes text for HTML (in format.ts, beside the other helpers every page part shares). */
 export { esc };
@@ -172,6 +173,9 @@ function conditionTable(b: BenchmarkFile): string {
   const rows = [
     `<tr><th>runs</th>${conds.map((c) => `<td class="v" data-condition="${esc(c.condition)}" data-measure="runs">${c.runs}</td>`).join('')}</tr>`,
     `<tr><th>completed / timed out / broken / failed</th>${conds.map((c) => `<td class="v">${c.status.completed} / ${c.status.timed_out} / ${c.status.broken} / ${c.status.failed}</td>`).join('')}</tr>`,
+    anyFailure(conds)
+      ? `<tr><th>${esc(FAILURES_LABEL)}</th>${conds.map((c) => `<td class="v">${esc(failuresCell(c))}</td>`).join('')}</tr>`
+      : '',
     ...RATE_MEASURES.map(
       (m) =>
         `<tr><th>${esc(MEASURE_LABELS[m])}</th>${conds.map((c) => rateCell(c.condition, m, c.measures[m])).join('')}</tr>`,
@@ -534,7 +538,7 @@ export function renderHtml(
 </head>
 <body>
 <h1>evalrig report: ${esc(b.campaign)}</h1>
-<p class="lead">${b.runs.total} runs, baseline condition <b>${esc(b.baseline_condition)}</b>, generated ${esc(b.generated_at)}. Rates over the runs where the measure is known, with Wilson 95% intervals; failed runs count in the status only.</p>
+<p class="lead">${b.runs.total} runs, baseline condition <b>${esc(b.baseline_condition)}</b>, generated ${esc(b.generated_at)}. Rates over the runs where the measure is known, with Wilson 95% intervals; runs the harness failed count in the status only; a failure while the agent had control counts against its condition.</p>
 ${firstLinesHtml(b)}${verdictSection(b)}${behaviourHtml(b)}${accountSection(b)}
 <section id="per-condition"><h2>Per condition</h2>${conditionTable(b)}</section>
 <section id="charts"><h2>Measures</h2>${charts(b)}</section>

@@ -15,6 +15,7 @@ import { serviceRows } from './services.js';
 import { gradingMarkdown } from './grading-render.js';
 import { firstLinesMarkdown } from './first-lines.js';
 import { reuseLines, fingerprintRows } from './reuse.js';
+import { anyFailure, failureRows, failuresCell, FAILURES_LABEL } from './failures.js';
 import {
   AGENT_LABELS,
   formatDifference,
@@ -110,6 +111,7 @@ export function renderBaseline(b: BenchmarkFile): string {
       ...(a.model ? [[`agent model (${name})`, a.model]] : []),
     ]),
     ...fingerprintRows(p),
+    ...failureRows(b.conditions),
     ['evalrig (campaign)', p.evalrig_version],
     ['evalrig (report)', p.report_evalrig_version],
     ['campaign created', p.campaign_created_at],
@@ -138,7 +140,7 @@ export function renderReportMd(b: BenchmarkFile): string {
     ...verdictLines(b),
     ...behaviourMarkdown(b),
     ...(b.account ? [...accountLines(b.account).map((l) => `- ${l}`), ''] : []),
-    `${b.runs.total} runs${b.runs.without_record ? ` (${b.runs.without_record} more without a record yet)` : ''}; baseline condition \`${b.baseline_condition}\`. Rates: successes over runs where the measure is known, with a Wilson 95% interval; numbers: mean ± sample stddev (min–max, n). Agent numbers (tokens, cost, tool calls) come from each run's agent totals; runs of a command agent have none (n/a, n 0). Failed runs count in the status only. Provenance: BASELINE.md.`,
+    `${b.runs.total} runs${b.runs.without_record ? ` (${b.runs.without_record} more without a record yet)` : ''}; baseline condition \`${b.baseline_condition}\`. Rates: successes over runs where the measure is known, with a Wilson 95% interval; numbers: mean ± sample stddev (min–max, n). Agent numbers (tokens, cost, tool calls) come from each run's agent totals; runs of a command agent have none (n/a, n 0). Runs the harness failed count in the status only; a run that failed while the agent had control (its crash, a service it could reach dying, the model API, a time-out) counts against its condition: its checks not passed. Provenance: BASELINE.md.`,
     '',
     ...reuseLines(b.provenance, b.runs.total).flatMap((l) => [`> ${l}`, '']),
     '## Per condition',
@@ -170,6 +172,7 @@ function conditionTable(b: BenchmarkFile): string {
           `${c.status.completed} / ${c.status.timed_out} / ${c.status.broken} / ${c.status.failed}`,
       ),
     ],
+    ...(anyFailure(conds) ? [[FAILURES_LABEL, ...conds.map(failuresCell)]] : []),
     ...RATE_MEASURES.map((m) => [
       MEASURE_LABELS[m],
       ...conds.map((c) => formatRate(c.measures[m])),

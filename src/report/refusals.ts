@@ -1,6 +1,7 @@
 import type { DeepReadonly, RunRecord, StopRecord } from '../artifacts/index.js';
 import type * as Benchmark from '../artifacts/schemas/benchmark.js';
 import { inConditionOrder } from './order.js';
+import { leftOut } from '../measure/index.js';
 
 /** A condition whose agent refused tool calls (benchmark.json's `refusal_warnings`). */
 export type RefusalWarning = NonNullable<
@@ -37,7 +38,7 @@ export class RefusalAccumulator {
   ): void {
     const refused = record.agent?.totals.tool_calls_refused;
     // No agent record, or a version that did not count refusals: nothing to say either way.
-    if (record.status === 'failed' || refused === undefined) return;
+    if (leftOut(record) || refused === undefined) return;
     let c = this.byCondition.get(record.condition);
     if (!c)
       this.byCondition.set(

@@ -1,5 +1,6 @@
 import { NUMBER_MEASURES, RATE_MEASURES } from '../measure/index.js';
 import { messageCheckNames } from './benchmark.js';
+import { anyFailure, failuresCell } from './failures.js';
 import {
   conditionAgentNames,
   formatRateShort,
@@ -42,6 +43,9 @@ export function formatSummaryTable(
         (c) => `${c.status.completed}/${c.status.timed_out}/${c.status.broken}/${c.status.failed}`,
       ),
     ],
+    ...(anyFailure(conds)
+      ? [['failed by harness/model API/agent/time-out', ...conds.map(failuresCell)]]
+      : []),
     ...RATE_MEASURES.map((m) => [
       MEASURE_LABELS[m],
       ...conds.map((c) => formatRateShort(c.measures[m])),

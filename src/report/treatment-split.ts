@@ -3,6 +3,7 @@ import type * as Benchmark from '../artifacts/schemas/benchmark.js';
 import { RATE_MEASURES } from '../measure/index.js';
 import { MEASURE_LABELS, messageCheckLabel } from './format.js';
 import { RateAccumulator, type RateStats } from './stats.js';
+import { leftOut } from '../measure/index.js';
 
 /** A condition's runs that used a staged skill against those that did not (benchmark.json's `treatment[].by_use`). */
 export type UseSplit = DeepReadonly<NonNullable<Benchmark.TreatmentSummary['by_use']>>;
@@ -51,8 +52,8 @@ export class UseSplitAccumulator {
   add(run: SplitRun): void {
     const used = run.treatment?.used;
     if (typeof used !== 'boolean' || !run.measures) return;
-    // Failed runs and runs the campaign's budget cut say nothing of the agent, as elsewhere.
-    if (run.status === 'failed' || run.limit === 'campaign_cost') return;
+    // Harness failures and runs the campaign's budget cut say nothing of the agent, as elsewhere.
+    if (leftOut(run)) return;
     let c = this.byCondition.get(run.condition);
     if (!c) this.byCondition.set(run.condition, (c = { used: new Side(), notUsed: new Side() }));
     const side = used ? c.used : c.notUsed;

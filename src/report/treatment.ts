@@ -4,6 +4,7 @@ import { inConditionOrder } from './order.js';
 import type { ConditionCount, StagedCount } from './treatment-counts.js';
 import { summaryOf, type TreatmentSummary } from './treatment-summary.js';
 import { UseSplitAccumulator, type SplitRun } from './treatment-split.js';
+import { leftOut } from '../measure/index.js';
 
 /** A condition whose staged instructions did not reach the model in every run (benchmark.json's `treatment_warnings`). */
 export type TreatmentWarning = NonNullable<
@@ -31,7 +32,7 @@ export class TreatmentAccumulator {
     this.split.add(record);
     const t = record.treatment;
     // Nothing staged leaves reached null too: there is nothing to decide.
-    if (record.status === 'failed' || !t || t.staged.length === 0) return;
+    if (leftOut(record) || !t || t.staged.length === 0) return;
     let c = this.byCondition.get(record.condition);
     if (!c)
       this.byCondition.set(

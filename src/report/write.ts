@@ -11,6 +11,7 @@ import {
   notACampaign,
   readConditions,
   readRuns,
+  replayedRuns,
   runLinks,
   writeReportFiles,
 } from '../campaign-folder/index.js';
@@ -238,6 +239,7 @@ async function tallyRuns(
     }
   }
   if (tally.total === 0) throw nothingToReport(dir, tally);
+  tally.account.addReplayed(await replayedRuns(dir));
   return tally;
 }
 

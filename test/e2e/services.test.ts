@@ -4,9 +4,12 @@
  * of its own, ready before its first turn; the scripted agent fixes the code,
  * runs the tests against it and leaves one row there. With --jobs 2 the runs
  * play at once, and each sees only its own row. A run whose database is killed
- * mid-turn fails in phase service (its exit code and last lines recorded),
- * never counted against its agent. SIGKILL and SIGINT of evalrig leave no
- * service container and no network.
+ * mid-turn fails in phase service (its exit code and last lines recorded): the
+ * agent had control then, so the failure is the agent's, counted against its
+ * condition. The agent's role is an ordinary one: its COPY ... TO PROGRAM (the
+ * way to kill the database from inside) is refused, and the superuser is
+ * refused from the network. SIGKILL and SIGINT of evalrig leave no service
+ * container and no network.
  *
  * Needs the engine's default network to reach Debian's mirror once (the
  * images are then found by their content).
@@ -46,15 +49,27 @@ describe('e2e: services beside the agent (examples/services-postgres)', function
     // A second condition whose runs wait, mid-turn, for their database to go away.
     evalSet = path.join(dir, 'evals.json');
     const doc = JSON.parse(await readFile(evalSet, 'utf8')) as Record<string, unknown>;
-    doc.conditions = { default: {}, crash: { env: { CRASH: '1' } } };
+    doc.conditions = {
+      default: {},
+      crash: { env: { CRASH: '1' } },
+      attack: { env: { ATTACK: '1' } },
+    };
     await writeFile(evalSet, JSON.stringify(doc, null, 2));
     const session = path.join(dir, 'scripts/session.json');
     const script = JSON.parse(await readFile(session, 'utf8')) as {
       turns: { actions: unknown[] }[];
     };
-    script.turns[0]!.actions.splice(4, 0, {
-      run: 'if [ -n "$CRASH" ]; then i=0; while pg_isready -q && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; fi',
-    });
+    script.turns[0]!.actions.splice(
+      4,
+      0,
+      {
+        run: 'if [ -n "$CRASH" ]; then i=0; while pg_isready -q && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; fi',
+      },
+      // What an agent would do to make its failing run vanish: kill the database from inside.
+      {
+        run: `if [ -n "$ATTACK" ]; then for u in app postgres; do psql -U $u -c "COPY (SELECT 1) TO PROGRAM 'kill 1'" >> attack.txt 2>&1; done; fi; true`,
+      },
+    );
     await writeFile(session, JSON.stringify(script, null, 2));
   });
   after(() => rm(scratch, { recursive: true, force: true }));
@@ -135,14 +150,21 @@ describe('e2e: services beside the agent (examples/services-postgres)', function
     const ms = Date.now() - started;
     expect(r.exitCode, `${String(r.stderr)}`).to.equal(1); // the crash runs failed
     const records = await Promise.all(
-      ['default', 'crash'].flatMap((c) =>
+      ['default', 'crash', 'attack'].flatMap((c) =>
         ['run-01', 'run-02'].map(async (run) => {
           const file = path.join(out, 'runs/low-stock', c, run, 'run.json');
           return JSON.parse(await readFile(file, 'utf8')) as RunRecord;
         }),
       ),
     );
-    const [a, b, crashA, crashB] = records as [RunRecord, RunRecord, RunRecord, RunRecord];
+    const [a, b, crashA, crashB, attackA, attackB] = records as RunRecord[] as [
+      RunRecord,
+      RunRecord,
+      RunRecord,
+      RunRecord,
+      RunRecord,
+      RunRecord,
+    ];
     for (const x of [a, b]) {
       expect(x.status, x.error).to.equal('completed');
       expect(x.checks.map((c) => [c.name, c.passed])).to.deep.equal([
@@ -167,6 +189,9 @@ describe('e2e: services beside the agent (examples/services-postgres)', function
       expect(x.status).to.equal('failed');
       expect(x.phase).to.equal('service');
       expect(x.error).to.match(/^service: service db died during turn 1 \(exit 137/u);
+      // The agent had control: its failure, counted against its condition (checks not passed).
+      expect(x.failure?.class).to.equal('agent');
+      expect(x.measures.checks_passed).to.equal(false);
       const failure = x.services![0]!.failure!;
       expect(failure.exit_code).to.equal(137);
       expect(Date.parse(failure.at)).to.be.within(
@@ -175,14 +200,30 @@ describe('e2e: services beside the agent (examples/services-postgres)', function
       );
       expect(failure.log_tail.join('\n')).to.include('database system is ready');
     }
+    // The ordinary role's attack is refused, and the database lives on: the run completes.
+    for (const x of [attackA, attackB]) {
+      expect(x.status, x.error).to.equal('completed');
+      expect(x.checks.map((c) => c.passed)).to.deep.equal([true, true]);
+      const patch = await readFile(
+        path.join(out, 'runs/low-stock/attack', `run-0${x.run}`, 'diff.patch'),
+        'utf8',
+      );
+      expect(patch).to.match(
+        /must be superuser or have privileges of the pg_execute_server_program role/u,
+      );
+      expect(patch).to.match(/pg_hba\.conf rejects connection for host "[^"]+", user "postgres"/u);
+    }
     const baseline = await readFile(path.join(out, 'BASELINE.md'), 'utf8');
     expect(baseline).to.match(
-      /\| service db \(low-stock\) \| evalrig-service:setup-[0-9a-f]{12} sha256:[0-9a-f]{64}; ready in [\d.]+ s median, [\d.]+ s slowest \(n 4\); died in 2 run\(s\) \|/u,
+      /\| service db \(low-stock\) \| evalrig-service:setup-[0-9a-f]{12} sha256:[0-9a-f]{64}; ready in [\d.]+ s median, [\d.]+ s slowest \(n 6\); died in 2 run\(s\) \|/u,
+    );
+    expect(baseline).to.include(
+      '| failures (crash) | 2 counted against the condition (model API 0, agent 2, time-out 0); 0 by the harness, left out of the measures |',
     );
     expect(await left((await campaignOf(out))!)).to.equal(0);
     const figures = a.services!.concat(b.services!).map((s) => s.ready_ms);
     process.stdout.write(
-      `      campaign of 4 runs with --jobs 2: ${ms} ms; database ready in ${figures.join(', ')} ms\n`,
+      `      campaign of 6 runs with --jobs 2: ${ms} ms; database ready in ${figures.join(', ')} ms\n`,
     );
   });
 

@@ -100,6 +100,7 @@ export interface BenchmarkFile {
     runs: number;
     measured: number;
     status: Status;
+    failures?: Failures;
     measures: Measures;
     agent: AgentMeasures;
     /**
@@ -115,6 +116,7 @@ export interface BenchmarkFile {
     runs: number;
     measured: number;
     status: Status;
+    failures?: Failures;
     measures: Measures;
     agent: AgentMeasures;
     /**
@@ -347,6 +349,10 @@ export interface BenchmarkFile {
       };
       cost_usd: number;
       unpriced_runs: number;
+      /**
+       * Runs the campaign's budget kept from playing (cut before their first turn): no model call, nothing to price.
+       */
+      not_played?: number;
     }[];
     judge: {
       calls: number;
@@ -369,6 +375,14 @@ export interface BenchmarkFile {
       web_fetch_requests: number;
       cost_usd: number;
     };
+    /**
+     * What was spent again on runs played over (cut or failed in an earlier command, their calls set aside under replaced/): in total_cost_usd, said apart. Absent when no replayed run had spent anything.
+     */
+    replayed?: {
+      runs: number;
+      model_requests: number;
+      cost_usd: number;
+    };
     limit_reached: {
       [k: string]: number;
     };
@@ -386,6 +400,7 @@ export interface BenchmarkFile {
     runs: number;
     measured: number;
     status: Status;
+    failures?: Failures;
     measures: Measures;
     agent: AgentMeasures;
     /**
@@ -528,6 +543,15 @@ export interface Status {
   failed: number;
   broken: number;
   limit_reached: number;
+}
+/**
+ * The runs that did not end as completed, by who had control (run.json's failure): only harness failures are left out of the measures; the others count against the condition.
+ */
+export interface Failures {
+  harness: number;
+  model_api: number;
+  agent: number;
+  timeout: number;
 }
 export interface Measures {
   pr_draft_at_hand_over: Rate;

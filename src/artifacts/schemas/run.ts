@@ -40,7 +40,7 @@ export interface RunRecord {
   image: Image;
   engine?: Engine;
   /**
-   * The services started beside the run's sandbox on its private network: each one's image, its readiness time, and, when it died while the run played, when, its exit code and last log lines (the run then failed in phase service, not for its agent).
+   * The services started beside the run's sandbox on its private network: each one's image, its readiness time, and, when it died while the run played, when, its exit code and last log lines (the run then failed in phase service; a service that died after the agent's first turn began is the agent's failure, see failure).
    */
   services?: {
     name: string;
@@ -59,6 +59,13 @@ export interface RunRecord {
   diff: Diff;
   checks: Check[];
   measures: Measures;
+  /**
+   * Who had control when the run did not end as completed: harness (the engine, an image, a service that failed to start, the orchestrator's own error, set-up before the agent's first turn: left out of the measures and replayed on resume), model_api (the model API's errors after retries, as the gateway saw them), agent (its exit or crash, an environment it broke, a service that died while it had control) or timeout. Every class but harness counts against the run's condition. Absent on a completed run and on a run a limit ended.
+   */
+  failure?: {
+    class: 'harness' | 'model_api' | 'agent' | 'timeout';
+    reason: string;
+  };
   /**
    * The phase a failed or broken run ended in: prepare (its environment), start (its sandbox), turn N, collect (a stop: the agent's processes stopped, the trees synced out, the stop read), agent (an adapter agent exited non-zero or reported an error), checks, record (the final diff and the run's files), service (a service beside the sandbox died; see services).
    */

@@ -5,6 +5,7 @@
  * folder already decided plays nothing more, whatever the flags of the resume.
  */
 import { readRun, readSequential, writeSequential } from '../../campaign-folder/index.js';
+import { noFailures, type FailureClass } from '../../measure/index.js';
 import { InputError } from '../../errors/index.js';
 import type { CampaignGrader } from '../../judge/index.js';
 import { runLayout } from '../layout.js';
@@ -59,6 +60,8 @@ export async function playUntilDecided(
     timedOut: 0,
     limitReached: 0,
     budgetCut: 0,
+    failedBy: noFailures(),
+    retried: 0,
   };
   const rounds = design.max_runs_per_eval;
   for (let round = 1; round <= rounds && file.decision === 'go_on'; round++) {
@@ -80,6 +83,8 @@ export async function playUntilDecided(
     done.timedOut += runs.timedOut;
     done.limitReached += runs.limitReached;
     done.budgetCut += runs.budgetCut;
+    done.retried += runs.retried;
+    for (const [k, v] of Object.entries(runs.failedBy)) done.failedBy[k as FailureClass] += v;
     if (guard.interrupted) break;
     const upTo = resolved.planned.filter((p) => p.run <= round);
     const looks = withLook(design, file.looks, await countsOf(outDir, design, upTo));

@@ -9,6 +9,7 @@ import type { ConditionsFile } from '../../artifacts/index.js';
 import { readConditions, readRun } from '../../campaign-folder/index.js';
 import type { EvalSet } from '../../config/index.js';
 import { EvalrigError, InputError } from '../../errors/index.js';
+import { leftOut } from '../../measure/index.js';
 import { runLayout } from '../layout.js';
 import { lockCampaignFolder } from '../lock.js';
 import type { PlannedRun } from '../plan.js';
@@ -93,8 +94,11 @@ export async function claimFolder(
 
 /**
  * A run is finished when its files are whole (run.json and its stops match
- * their schemas and digests) and it did not fail for the harness. A run whose
- * files are broken is replayed, and said so.
+ * their schemas and digests) and it says something of its agent: not a
+ * failure of the harness, not cut by the campaign's budget (a resume with more
+ * budget plays it). A failure while the agent had control is finished: it
+ * counts against its condition. A run whose files are broken is replayed, and
+ * said so.
  */
 export async function isFinished(
   outDir: string,
@@ -107,8 +111,5 @@ export async function isFinished(
     log.write(`evalrig: ${planned.key}: its files are broken (${read.problem}); replaying it\n`);
     return false;
   }
-  const { status, limit } = read.value.record;
-  // A run cut by the campaign's budget is not finished: a resume (with more budget) plays it.
-  if (status === 'limit_reached') return limit !== 'campaign_cost';
-  return status === 'completed' || status === 'timed_out';
+  return !leftOut(read.value.record);
 }

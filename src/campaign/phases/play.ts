@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { campaignFiles, setAsideCallLogs } from '../../campaign-folder/index.js';
 import { EvalrigError } from '../../errors/index.js';
+import { failureOf, leftOut, noFailures, type FailureClass } from '../../measure/index.js';
 import { BodyBudget, CAMPAIGN_BODY_BUDGET } from '../../gateway/index.js';
 import type { CampaignGrader } from '../../judge/index.js';
 import type { CampaignOptions } from '../options.js';
@@ -25,11 +26,15 @@ export interface PlayedRuns {
   readonly todo: readonly PlannedRun[];
   readonly played: number;
   readonly failed: number;
+  /** The failed runs by who had control. */
+  readonly failedBy: Readonly<Record<FailureClass, number>>;
   readonly timedOut: number;
   /** Runs that reached one of their limits (`limits`). */
   readonly limitReached: number;
   /** Runs the campaign's budget cut (a resume with a larger budget plays them). */
   readonly budgetCut: number;
+  /** Runs the harness failed once and this command played once more. */
+  readonly retried: number;
 }
 
 /** What every run of this campaign shares. */
@@ -100,47 +105,69 @@ export async function playCampaign(
 
   const ctx = contextOf(outDir, options, opened, resolved, images, setup, guard);
   let failed = 0;
+  const failedBy = noFailures();
   let timedOut = 0;
   let limitReached = 0;
   let budgetCut = 0;
   let played = 0;
   const lostInFlight: string[] = [];
-  await runPipeline(
-    todo,
-    slots,
-    {
-      prepare: (p) => prepareRun(ctx, p),
-      play: async (prepared) => {
-        const outcome = await playRun(ctx, prepared);
-        if (guard.interrupted) return;
-        if (health.lost && outcome.status === 'failed') {
-          lostInFlight.push(prepared.planned.key);
-          return;
-        }
-        played++;
-        // Graded off the run's critical path; the sweep below awaits it (and reports a failure).
-        if (grader && outcome.status !== 'failed') {
-          const p = prepared.planned;
-          grader.gradeRun(p.eval.id, p.condition.name, p.run).catch(() => undefined);
-        }
-        if (outcome.status === 'failed') failed++;
-        if (outcome.status === 'timed_out') timedOut++;
-        if (outcome.record.limit === 'campaign_cost') budgetCut++;
-        else if (outcome.status === 'limit_reached') limitReached++;
-        const r = outcome.record;
-        const detail = r.error ? `failed: ${r.error}` : r.status;
-        progress.finished(
-          prepared.planned.key,
-          detail,
-          r.duration_ms / 1000,
-          r.status === 'failed',
-        );
+  // Runs the harness failed, played once more after the others (a second failure stays).
+  const again: PlannedRun[] = [];
+  const round = (runs: readonly PlannedRun[], last: boolean) =>
+    runPipeline(
+      runs,
+      slots,
+      {
+        prepare: (p) => prepareRun(ctx, p),
+        play: async (prepared) => {
+          const outcome = await playRun(ctx, prepared);
+          if (guard.interrupted) return;
+          if (health.lost && outcome.status === 'failed') {
+            lostInFlight.push(prepared.planned.key);
+            return;
+          }
+          if (!last && failureOf(outcome.record)?.class === 'harness') {
+            again.push(prepared.planned);
+            log.write(
+              `evalrig: ${prepared.planned.key}: failed for the harness (${outcome.record.error}); playing it once more\n`,
+            );
+            return;
+          }
+          played++;
+          // Graded off the run's critical path; the sweep below awaits it (and reports a failure).
+          if (grader && !leftOut(outcome.record)) {
+            const p = prepared.planned;
+            grader.gradeRun(p.eval.id, p.condition.name, p.run).catch(() => undefined);
+          }
+          if (outcome.status === 'failed') {
+            failed++;
+            failedBy[failureOf(outcome.record)?.class ?? 'harness']++;
+          }
+          if (outcome.status === 'timed_out') timedOut++;
+          if (outcome.record.limit === 'campaign_cost') budgetCut++;
+          else if (outcome.status === 'limit_reached') limitReached++;
+          const r = outcome.record;
+          const detail = r.error ? `failed: ${r.error}` : r.status;
+          progress.finished(
+            prepared.planned.key,
+            detail,
+            r.duration_ms / 1000,
+            r.status === 'failed',
+          );
+        },
+        discard: (prepared) => discardPreparedRun(ctx, prepared),
       },
-      discard: (prepared) => discardPreparedRun(ctx, prepared),
-    },
-    () => guard.interrupted || health.lost !== undefined,
-    options.prepareAhead ?? slots,
-  );
+      () => guard.interrupted || health.lost !== undefined,
+      options.prepareAhead ?? slots,
+    );
+  await round(todo, false);
+  if (again.length > 0 && !guard.interrupted && health.lost === undefined) {
+    // The failed plays' sandboxes and workspaces go first: their run folders are reused.
+    await Promise.all(ctx.removals);
+    // What the failed play spent stays counted, as for a replay on resume.
+    for (const p of again) await setAsideCallLogs(outDir, path.join(runsDir, p.key), p.key);
+    await round(again, true);
+  }
   await Promise.all(ctx.removals);
   progress.end();
   if (health.lost) {
@@ -150,5 +177,6 @@ export async function playCampaign(
       { exitCode: 1, cause: health.lost },
     );
   }
-  return { todo, played, failed, timedOut, limitReached, budgetCut };
+  const retried = again.length;
+  return { todo, played, failed, failedBy, timedOut, limitReached, budgetCut, retried };
 }

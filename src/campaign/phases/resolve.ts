@@ -12,7 +12,13 @@ import { designOf, type DesignRecord } from '../decide/design.js';
 import { resolveCodebases, type ResolvedCodebase } from '../../source/index.js';
 import { stagingWarnings, unloadedError, type StagedInstruction } from '../../treatment/index.js';
 import { treatmentsOf, upstreamOf } from '../agent.js';
-import { budgetLine, spendingOf, spentBefore, type CampaignSpending } from './spending.js';
+import {
+  budgetLine,
+  spendingOf,
+  spentBefore,
+  turnsBefore,
+  type CampaignSpending,
+} from './spending.js';
 import type { CampaignOptions } from '../options.js';
 import { planRuns, type PlannedRun } from '../plan.js';
 import { existingConditions } from './folder.js';
@@ -62,7 +68,9 @@ export async function resolveCampaign(
   // The budget is the campaign's: what earlier commands in the folder spent counts against it
   // (read only when there is a budget: a large folder's logs are not read for nothing).
   const budgeted = (options.maxCostUsd ?? evalSet.max_cost_usd) !== undefined;
-  const spending = spendingOf(evalSet, options, budgeted ? await spentBefore(outDir) : undefined);
+  const spending = budgeted
+    ? spendingOf(evalSet, options, await spentBefore(outDir), await turnsBefore(outDir))
+    : spendingOf(evalSet, options);
   const said = budgetLine(spending.budget);
   if (said !== null) log.write(`${said}\n`);
   const jobs = options.jobs ?? 1;

@@ -3,13 +3,13 @@
  * over the eval set's `max_cost_usd`) and one limiter per upstream (`--max-in-flight`, `--rpm`,
  * `--tpm` over the eval set's `rate_limits`), shared by every run's gateway and the judge's.
  */
-import { callLogs, readCallLog } from '../../campaign-folder/index.js';
+import { callLogs, playedRuns, readCallLog } from '../../campaign-folder/index.js';
 import type { EvalSet } from '../../config/index.js';
 import { InputError } from '../../errors/index.js';
 import { UpstreamLimiters, type UpstreamLimits } from '../../gateway/index.js';
 import type { JudgeModel } from '../../judge/index.js';
 import { priceCall } from '../agent.js';
-import { CampaignBudget, callFigures, type SpentUsd } from '../budget.js';
+import { CampaignBudget, callFigures, type SpentUsd, type TurnsPlayed } from '../budget.js';
 import type { CampaignOptions } from '../options.js';
 
 export interface CampaignSpending {
@@ -25,6 +25,7 @@ export function spendingOf(
   evalSet: EvalSet,
   options: CampaignOptions,
   before?: SpentUsd,
+  learnt?: TurnsPlayed,
 ): CampaignSpending {
   const max = options.maxCostUsd ?? evalSet.max_cost_usd;
   if (max !== undefined && !(Number.isFinite(max) && max > 0))
@@ -39,7 +40,10 @@ export function spendingOf(
     if (v !== undefined && !(Number.isInteger(v) && v >= 1))
       throw new InputError(`the upstream limit ${flag} must be a whole number >= 1, got ${v}`);
   }
-  return { budget: new CampaignBudget(max, before), limiters: new UpstreamLimiters(limits) };
+  return {
+    budget: new CampaignBudget(max, before, learnt),
+    limiters: new UpstreamLimiters(limits),
+  };
 }
 
 /**
@@ -54,6 +58,21 @@ export async function spentBefore(outDir: string): Promise<SpentUsd> {
     }
   }
   return spent;
+}
+
+/**
+ * The turns the folder's runs played and what their gateways logged for them, at today's list
+ * prices: a resume knows what a turn costs before it admits its first run (the mean of its own
+ * turns alone would admit its first `--jobs` runs with no estimate and cut some half-way).
+ */
+export async function turnsBefore(outDir: string): Promise<TurnsPlayed> {
+  let turns = 0;
+  let costUsd = 0;
+  for (const run of await playedRuns(outDir)) {
+    turns += run.turns;
+    for (const call of run.calls) costUsd += callFigures(call, priceCall).costUsd ?? 0;
+  }
+  return { turns, costUsd };
 }
 
 /** The line said on start: what was spent before and what the budget leaves (null: no budget). */

@@ -6,7 +6,8 @@ import path from 'node:path';
 import type { ServiceFailure } from '../../sandbox/index.js';
 import type { EvalServices } from '../services.js';
 import type { UpstreamLimiters } from '../../gateway/index.js';
-import type { CampaignBudget, RunMeter } from '../budget.js';
+import type { CampaignBudget } from '../budget.js';
+import type { RunMeter } from '../run-meter.js';
 import type {
   PhaseTiming,
   RunLimitName,
@@ -31,6 +32,7 @@ import type { CampaignAgents } from '../agent.js';
 import { CONTAINER, runLayout, type RunLayout } from '../layout.js';
 import type { PlannedRun } from '../plan.js';
 import type { Fingerprint } from '../reuse/fingerprint.js';
+import type { RunFailure } from '../../measure/index.js';
 
 /** The image user's uid: workspaces are handed to it (or copied in as its) when evalrig runs as root. */
 export const IMAGE_UID = 1000;
@@ -260,6 +262,10 @@ export interface RunState {
   limit?: RunLimitName;
   /** The last turn's time queued behind the upstream's limits (kept in its stop). */
   queuedMs?: number;
+  /** The agent's first turn began: from then on the agent had control, and what fails is counted. */
+  agentBegan?: boolean;
+  /** Who had control when the run failed (run.json's `failure`). */
+  failure?: RunFailure;
   /** Services found dead while the run played (the run then failed in phase `service`). */
   serviceFailures: readonly ServiceFailure[];
   /** The phases passed through so far and their durations, for run.json (see enterPhase). */

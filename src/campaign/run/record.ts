@@ -29,6 +29,7 @@ import {
   enterPhase,
   stopPhaseClock,
 } from './context.js';
+import { failureOfState } from './failure.js';
 import { releaseWorkspace } from './release.js';
 
 /** The `record` phase's measure: the final diff and its patch, from what the sandbox left. */
@@ -115,6 +116,7 @@ function runRecordOf(
   const durationMs = finishedAt.getTime() - state.startedAt.getTime();
   const codebase = ctx.codebases.get(e.id);
   const agent = agentFor(ctx.agents, planned);
+  const failure = failureOfState(state);
   return {
     schema: 'evalrig/run@1',
     campaign: ctx.campaign,
@@ -127,6 +129,7 @@ function runRecordOf(
     ...(status === 'failed' || status === 'broken'
       ? { phase: state.failedPhase ?? state.phase }
       : {}),
+    ...(failure ? { failure } : {}),
     ...(tampered.size > 0 ? { tampered: [...tampered] } : {}),
     started_at: state.startedAt.toISOString(),
     finished_at: finishedAt.toISOString(),
@@ -156,6 +159,8 @@ function runRecordOf(
       tampered: tampered.size > 0,
       conditionReached: treatment?.reached ?? null,
       skillUsed: treatment?.used ?? null,
+      checksDeclared: e.checks.length,
+      ...(failure ? { failure: failure.class } : {}),
     }),
     ...(agent
       ? {

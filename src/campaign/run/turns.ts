@@ -8,6 +8,7 @@ import type { RunLimitName } from '../../artifacts/index.js';
 import { ServiceDiedError } from '../services.js';
 import type { RunSpending } from '../budget.js';
 import { collectTurnStop } from './collect.js';
+import { agentTurnFailure } from './failure.js';
 import { enterPhase, type CampaignContext, type ReadyRun, type RunState } from './context.js';
 
 /** The turns, each ended by its collected stop, until the last, a cut, an agent's failure or a hand-over. */
@@ -28,7 +29,10 @@ export async function playTurns(
     home: run.home,
   });
   // Not `?? NO_BUDGET`: a null from the budget is its refusal, not the absence of a budget.
-  const spending = ctx.budget ? ctx.budget.startRun(messages.length) : NO_BUDGET;
+  const waitedFrom = Date.now();
+  const spending = ctx.budget ? await ctx.budget.admitRun(messages.length) : NO_BUDGET;
+  // A run that waited for the campaign's first turn's cost is not timed out for that wait.
+  state.deadline += Date.now() - waitedFrom;
   if (spending === null) return cutByLimit(state, 'campaign_cost');
   try {
     await playEach(ctx, run, state, play, messages, spending);
@@ -61,9 +65,17 @@ async function playEach(
     const timeoutMs = Math.min(e.turn_timeout * 1000, remaining);
     const turnSpending = spending.startTurn();
     if (turnSpending === null) return cutByLimit(state, 'campaign_cost');
+    state.agentBegan = true;
     const queued = queuedClock(run);
     const cost0 = run.meter?.costUsd ?? 0;
-    const played = await play({ n, ...message, timeoutMs, extraMs: queued.ms });
+    // A turn that throws is over too: the budget must not count it in flight for ever (runs
+    // waiting for a turn's cost would wait for it).
+    const played = await play({ n, ...message, timeoutMs, extraMs: queued.ms }).catch(
+      (error: unknown) => {
+        turnSpending.end((run.meter?.costUsd ?? 0) - cost0);
+        throw error;
+      },
+    );
     // The agent may exit before its last call is logged: the turn's cost is read once the
     // gateway has settled (a cut turn's calls may hang: what is logged is what it cost).
     if (!played.exec.timedOut) await run.gateway?.gateway.settled();
@@ -87,6 +99,7 @@ async function playEach(
       played,
       afterSeq,
     );
+    const afterSeqBefore = afterSeq;
     afterSeq = stop.calls.reduce((m, c) => Math.max(m, c.seq), afterSeq);
     // A limit reached (the gateway refused the calls past it) ends the run: its outcome.
     if (run.meter?.reached) return cutByLimit(state, run.meter.reached);
@@ -99,6 +112,9 @@ async function playEach(
       state.status = 'failed';
       state.error = `turn ${n}: ${agentFailure}`;
       state.failedPhase = 'agent';
+      const cannotStart = played.exec.exitCode === 126 || played.exec.exitCode === 127;
+      const turnCalls = run.gateway?.gateway.calls().filter((c) => c.seq > afterSeqBefore) ?? [];
+      state.failure = agentTurnFailure(state.error, { n, cannotStart }, turnCalls);
       return;
     }
     if (ctx.stopAtHandOver && stop.hand_over) {

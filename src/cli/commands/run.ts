@@ -262,15 +262,35 @@ async function playCampaign(
   }).finally(() => rm(scratch, { recursive: true, force: true }));
 }
 
+/**
+ * Who had control of the failed runs, when any failed: the harness's are played again by the
+ * same command, the others count against their condition.
+ */
+function failedByWords(result: CampaignResult): string {
+  const by = result.failedBy;
+  if (!by || result.failed === 0) return '';
+  const words = [
+    by.harness > 0 ? `${by.harness} by the harness, replayed on resume` : '',
+    by.model_api > 0 ? `${by.model_api} by the model API, counted` : '',
+    by.agent > 0 ? `${by.agent} while the agent had control, counted` : '',
+  ].filter((w) => w !== '');
+  return words.length > 0 ? ` (${words.join('; ')})` : '';
+}
+
 /** The campaign's counts on stderr, and what the budget cut, if anything. */
 function printCounts(result: CampaignResult): void {
   const reused = result.reused > 0 ? `${result.reused} reused (unchanged), ` : '';
-  const counts = `${result.played} played, ${reused}${result.skipped} skipped (already finished), ${result.failed} failed, ${result.timedOut} timed out`;
+  const counts = `${result.played} played, ${reused}${result.skipped} skipped (already finished), ${result.failed} failed${failedByWords(result)}, ${result.timedOut} timed out`;
   const limited = result.limitReached > 0 ? `, ${result.limitReached} reached a limit` : '';
   const notPlayed = result.sequential?.notPlayed
     ? `, ${result.sequential.notPlayed} not played (decided)`
     : '';
-  process.stderr.write(`evalrig: campaign ${result.campaign}: ${counts}${limited}${notPlayed}\n`);
+  const again = result.retried
+    ? `, ${result.retried} played once more after a harness failure`
+    : '';
+  process.stderr.write(
+    `evalrig: campaign ${result.campaign}: ${counts}${limited}${notPlayed}${again}\n`,
+  );
   if (result.budgetCut > 0) {
     process.stderr.write(
       `evalrig: the budget of ${result.maxCostUsd} USD is spent (${(result.spentBeforeUsd + result.spentUsd).toFixed(2)} USD by the campaign at list prices, ${result.spentUsd.toFixed(2)} by this command): ${result.budgetCut} run(s) cut; run the same command with a larger --max-cost to play them\n`,

@@ -80,7 +80,7 @@ export const FILTERS: Readonly<Record<string, { label: string; test: (r: RunRow)
   broken: { label: 'broken', test: (r) => r.flags.broken },
   timed_out: { label: 'timed out', test: (r) => r.flags.timed_out },
   judge_no: { label: 'judge said no', test: (r) => r.flags.judge_no },
-  failed: { label: 'failed (harness)', test: (r) => r.flags.failed },
+  failed: { label: 'failed', test: (r) => r.flags.failed },
   reviewed: { label: 'reviewed', test: (r) => r.review !== null },
 };
 

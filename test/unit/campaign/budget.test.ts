@@ -1,29 +1,5 @@
 import { expect } from 'chai';
-import { CampaignBudget, RunMeter } from '../../../src/campaign/budget.js';
-import type { ModelCall } from '../../../src/flight/index.js';
-
-/** A relayed call of `tokens` input tokens on model `m` (priced 1 USD per 1000 tokens below). */
-function call(tokens: number, outcome: ModelCall['outcome'] = 'complete'): ModelCall {
-  return {
-    seq: 1,
-    time: '2026-01-01T00:00:00.000Z',
-    method: 'POST',
-    path: '/v1/messages',
-    api: 'messages',
-    model: 'm',
-    status: 200,
-    outcome,
-    reason: null,
-    requestBytes: 10,
-    responseBytes: 10,
-    latencyMs: 1,
-    tokens: { input: tokens, output: 0, cacheRead: 0, cacheWrite: 0 },
-    answerId: null,
-    stopReason: 'end_turn',
-    toolCalls: [],
-  };
-}
-const price = (_model: string, t: { input: number }) => t.input / 1000;
+import { CampaignBudget } from '../../../src/campaign/budget.js';
 
 describe('CampaignBudget', () => {
   it("counts what earlier commands spent: the campaign's total never passes the budget", () => {
@@ -101,42 +77,45 @@ describe('CampaignBudget', () => {
     expect(free.startTurn()).to.not.equal(null);
     expect(() => new CampaignBudget(0)).to.throw(/more than 0/);
   });
-});
 
-describe('RunMeter', () => {
-  it('counts tokens, cost and requests, spending them from the campaign budget', () => {
-    const budget = new CampaignBudget();
-    const meter = new RunMeter({}, budget, price);
-    meter.onCall(call(500));
-    meter.onCall(call(0, 'refused')); // a refusal is no request
-    expect([meter.tokens, meter.costUsd, meter.requests]).to.deep.equal([500, 0.5, 1]);
-    expect(budget.spent()).to.equal(0.5);
-    expect(budget.tokens('agent')).to.equal(500);
-    expect(meter.refusal()).to.equal(undefined);
+  it('learns a turn from what earlier commands played: a resume refuses a run whole from its first admission', () => {
+    // Earlier commands played 6 turns for 6 USD and spent them: 3.5 USD are left of 9.5.
+    const budget = new CampaignBudget(9.5, { agent: 6, judge: 0 }, { turns: 6, costUsd: 6 });
+    expect(budget.expectedTurnUsd()).to.equal(1);
+    const a = budget.startRun(2)!; // 6 + 2 x 1 <= 9.5
+    expect(budget.startRun(2)).to.equal(null); // 6 + 4 x 1 > 9.5: refused whole, not cut
+    const t = a.startTurn()!;
+    budget.spend(1, 'agent');
+    t.end(1);
+    expect(budget.expectedTurnUsd()).to.equal(1); // 7 USD over 7 turns
+    a.end();
   });
 
-  it('names the first limit reached and refuses further calls', () => {
-    const meter = new RunMeter({ tokens: 1000, cost: 5 }, new CampaignBudget(), price);
-    meter.onCall(call(600));
-    expect(meter.reached).to.equal(undefined);
-    meter.onCall(call(600));
-    expect(meter.reached).to.equal('tokens');
-    expect(meter.refusal()).to.match(/limit of tokens \(1000\)/);
+  it('admits one run at a time until a turn of the campaign has a cost', async () => {
+    const budget = new CampaignBudget(10);
+    const first = (await budget.admitRun(1))!;
+    let second: unknown;
+    const waiting = budget.admitRun(1).then((r) => (second = r));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(second, 'no estimate yet: the second waits').to.equal(undefined);
+    const turn = first.startTurn()!;
+    budget.spend(4, 'agent');
+    turn.end(4);
+    await waiting;
+    expect(second, 'the first turn cost 4: 4 + 4 <= 10').to.not.equal(null);
+    // With the estimate known, a run that would not fit is refused at once, not waited for.
+    expect(await budget.admitRun(1)).to.equal(null); // 4 + (1 + 1) x 4 > 10
   });
 
-  it('refuses the call past model_requests, and any call once the campaign budget is spent', () => {
-    const requests = new RunMeter({ model_requests: 2 }, new CampaignBudget(), price);
-    requests.onCall(call(1));
-    expect(requests.refusal()).to.equal(undefined);
-    requests.onCall(call(1));
-    expect(requests.refusal()).to.match(/model requests \(2\)/);
-    expect(requests.reached).to.equal('model_requests');
-
-    const budget = new CampaignBudget(1);
-    const a = new RunMeter({}, budget, price);
-    const b = new RunMeter({}, budget, price);
-    a.onCall(call(1000));
-    expect(b.refusal()).to.match(/budget of 1 USD is spent/);
-    expect(b.reached).to.equal('campaign_cost');
+  it('a run that ends before any turn cost lets the next one in', async () => {
+    const budget = new CampaignBudget(10);
+    const first = (await budget.admitRun(2))!;
+    const next = budget.admitRun(1);
+    first.end(); // it failed before its first turn
+    expect(await next).to.not.equal(null);
+    // Without a budget nothing waits.
+    const free = new CampaignBudget();
+    await free.admitRun(1);
+    expect(await free.admitRun(1)).to.not.equal(null);
   });
 });

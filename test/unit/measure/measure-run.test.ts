@@ -262,5 +262,22 @@ describe('measureRun', () => {
       const failed = { ...check, passed: false, exit_code: 1 };
       expect(measureRun(input({ checks: [check, failed] })).checks_passed).to.equal(false);
     });
+
+    it('checks_passed: false for a run that failed while the agent had control before its checks ran', () => {
+      const ended = { checksDeclared: 2, status: 'failed' as const };
+      expect(measureRun(input({ ...ended, failure: 'agent' })).checks_passed).to.equal(false);
+      expect(measureRun(input({ ...ended, failure: 'model_api' })).checks_passed).to.equal(false);
+      const timedOut = {
+        checksDeclared: 1,
+        status: 'timed_out' as const,
+        failure: 'timeout' as const,
+      };
+      expect(measureRun(input(timedOut)).checks_passed).to.equal(false);
+      // The harness's failure says nothing; an eval without checks neither.
+      expect(measureRun(input({ ...ended, failure: 'harness' })).checks_passed).to.equal(null);
+      expect(
+        measureRun(input({ checksDeclared: 0, status: 'failed', failure: 'agent' })).checks_passed,
+      ).to.equal(null);
+    });
   });
 });
