@@ -90,6 +90,13 @@ export {
   nodeRuntimeInstall,
 } from './support.js';
 
+export {
+  agentVersions,
+  formatAgentVersions,
+  PINNED_VERSIONS,
+  type AgentVersions,
+} from './versions.js';
+
 // Claude Code
 export {
   CLAUDE_CODE_BIN,
