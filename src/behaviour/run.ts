@@ -22,7 +22,20 @@ export interface RunBehaviour {
   /** Files the last stop's diff counts (added, modified, deleted), or null with no stop. */
   readonly files_changed: number | null;
   readonly gh_calls: number;
+  /** Each shell command in order, and whether the tool call holding it ended well. */
+  readonly commands: readonly ShellCommand[];
+  /** The files the tools read, and the files `cat`, `head`, `sed` ... named, in order. */
+  readonly reads: readonly string[];
 }
+
+export interface ShellCommand {
+  readonly text: string;
+  /** false when the tool's result says the call failed (a non-zero exit, for most agents). */
+  readonly ok: boolean;
+}
+
+/** Programs whose arguments are files they read. */
+const READERS = new Set(['cat', 'head', 'tail', 'less', 'more', 'sed', 'nl', 'bat']);
 
 const bump = (m: Record<string, number>, k: string): void => {
   m[k] = (m[k] ?? 0) + 1;
@@ -40,6 +53,8 @@ export function runBehaviour(t: Trajectory): RunBehaviour {
   let lastCommit: number | null = null;
   let filesChanged: number | null = null;
   let order = 0;
+  const commands: ShellCommand[] = [];
+  const reads: string[] = [];
   for (const step of t.steps) {
     if (step.kind === 'model') modelCalls++;
     else if (step.kind === 'gh') gh++;
@@ -49,7 +64,10 @@ export function runBehaviour(t: Trajectory): RunBehaviour {
     } else if (step.kind === 'tool') {
       bump(byTool, step.name);
       const files = filesOf(step.name, step.input);
-      for (const f of files.read) read.add(f);
+      for (const f of files.read) {
+        read.add(f);
+        reads.push(f);
+      }
       for (const f of files.edited) edited.add(f);
       for (const line of commandLines(step.input)) {
         for (const command of simpleCommands(line)) {
@@ -57,6 +75,14 @@ export function runBehaviour(t: Trajectory): RunBehaviour {
           const program = programOf(command);
           if (program === null) continue;
           shell++;
+          commands.push({ text: command, ok: step.is_error !== true });
+          if (READERS.has(program))
+            reads.push(
+              ...command
+                .split(/\s+/u)
+                .slice(1)
+                .filter((w) => !w.startsWith('-')),
+            );
           bump(byProgram, program);
           if (runsTests(command) && firstTest === null) firstTest = order;
           if (commits(command)) lastCommit = order;
@@ -78,5 +104,7 @@ export function runBehaviour(t: Trajectory): RunBehaviour {
     files_edited: edited.size,
     files_changed: filesChanged,
     gh_calls: gh,
+    commands,
+    reads,
   };
 }

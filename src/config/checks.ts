@@ -15,6 +15,7 @@ import { pointer, quote, type Problem } from './problems.js';
 import { whyNotBranchName } from './refname.js';
 import { keyProblems } from './keys.js';
 import { messageCheckProblems } from './message-checks.js';
+import { stepCheckProblems } from './step-checks.js';
 import { loadModelScript, ModelScriptError } from '../model-stand-in/script.js';
 
 /** A quota smaller than this holds no real checkout. */
@@ -207,6 +208,7 @@ export async function semanticProblems(
   problems.push(...keyProblems(doc, env));
   problems.push(...conditionAgentProblems(doc, env));
   problems.push(...messageCheckProblems(doc));
+  problems.push(...stepCheckProblems(doc));
   if (isObject(doc.judge)) {
     problems.push(...judgeProblems(doc.judge, conditionNames));
     pending.push(judgeScriptCheck(folder, doc.judge));

@@ -168,6 +168,39 @@ export type MessageChecks1 = {
         flags?: string;
       };
 }[];
+/**
+ * Checks over the steps of every run: what the agent ran and read, in order.
+ */
+export type StepChecks = {
+  /**
+   * The check's name in reports.
+   */
+  name: string;
+  /**
+   * What the check asks, in words, for the report (default: the rule).
+   */
+  description?: string;
+  /**
+   * A regular expression one shell command (a simple command: `a && b` is two) must match for the check to pass.
+   */
+  ran?: string;
+  /**
+   * With `ran`: the tool call that ran it did not end in an error (a non-zero exit, as the tool's result says).
+   */
+  succeeded?: boolean;
+  /**
+   * With `ran`: the command must come before the last shell command matching this regular expression (e.g. ^git commit); a run with no such command is null.
+   */
+  before_last?: string;
+  /**
+   * A regular expression no shell command may match.
+   */
+  never?: string;
+  /**
+   * A regular expression a file the agent's tools read (or `cat`, `head`, `sed` ... named) must match.
+   */
+  read?: string;
+}[];
 
 /**
  * An evalrig eval set (evals.json): the tasks an agent is evaluated on, the conditions it runs under, and how each run is set up. Validate it with `evalrig validate evals.json`.
@@ -418,6 +451,7 @@ export interface RawEvalSet {
    * @minItems 1
    */
   evals: [Eval, ...Eval[]];
+  step_checks?: StepChecks;
 }
 export interface GitSource {
   /**

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { DEFAULT_MODELS } from './agent-kinds.js';
 import { parseMemory } from './memory.js';
 import { messageChecksOf } from './message-checks.js';
+import { normalizeStepChecks } from './step-checks.js';
 import { normalizeWorkTreePath } from './paths.js';
 import type {
   RawAgent,
@@ -84,6 +85,7 @@ export function normalize(raw: RawEvalSet, facts: FileFacts): EvalSet {
     limits: { ...raw.limits },
     ...(raw.max_cost_usd === undefined ? {} : { max_cost_usd: raw.max_cost_usd }),
     ...(raw.primary_measure === undefined ? {} : { primary_measure: raw.primary_measure }),
+    step_checks: normalizeStepChecks(raw.step_checks),
     min_effect: raw.min_effect ?? DEFAULTS.min_effect,
     rate_limits: { ...raw.rate_limits },
     ...(raw.judge === undefined ? {} : { judge: normalizeJudge(raw.judge, dir) }),

@@ -1,3 +1,4 @@
+import type { StepCheck } from './step-checks.js';
 /**
  * The eval set as evalrig uses it: loaded from evals.json, validated against
  * evals.schema.json, defaults applied and paths made absolute. What the user
@@ -217,6 +218,8 @@ export interface EvalSet {
   readonly primary_measure?: string;
   /** The smallest difference in the primary measure's rate that matters (0 to 1). */
   readonly min_effect: number;
+  /** Rules over each run's steps (what the agent ran and read), evaluated by the report. */
+  readonly step_checks: readonly StepCheck[];
   /** What every gateway of the campaign shares per upstream; flags win. */
   readonly rate_limits: RateLimits;
   /** The model that grades expectations (and compares two conditions blind); absent: none. */

@@ -27,6 +27,7 @@ const COUNT_LABELS: Readonly<Record<string, string>> = {
 
 /** A behaviour figure's readable name ("calls to Bash", "runs of git", "files read"). */
 export function behaviourLabel(measure: string): string {
+  if (measure.startsWith('step.')) return `passes step check ${measure.slice(5)}`;
   if (measure.startsWith('tool.')) return `calls to ${measure.slice(5)}`;
   if (measure.startsWith('program.')) return `runs of ${measure.slice(8)}`;
   return RATE_PHRASES[measure] ?? COUNT_LABELS[measure] ?? measure;
@@ -75,11 +76,20 @@ export function behaviourDifference(
   };
 }
 
-/** The clearest differences, smallest p first: the ones that state a difference, at most three. */
+/**
+ * The clearest differences: the ones that state a difference, the eval set's own step checks
+ * first (they are the questions its author asked), then smallest p; at most three.
+ */
 export function behaviourSentences(differences: readonly BehaviourDifference[]): string[] {
+  const asked = (d: BehaviourDifference): number => (d.measure.startsWith('step.') ? 0 : 1);
   return differences
     .filter((d) => d.significant)
-    .sort((a, b) => a.p_value! - b.p_value! || Math.abs(b.difference!) - Math.abs(a.difference!))
+    .sort(
+      (a, b) =>
+        asked(a) - asked(b) ||
+        a.p_value! - b.p_value! ||
+        Math.abs(b.difference!) - Math.abs(a.difference!),
+    )
     .slice(0, SENTENCES)
     .map((d) => d.text);
 }

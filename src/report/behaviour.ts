@@ -6,7 +6,8 @@
  * out (a command agent's), and so are runs the harness failed, as for every measure.
  */
 import type { RunRecord } from '../artifacts/index.js';
-import { runBehaviour, type RunBehaviour } from '../behaviour/index.js';
+import { passesStepCheck, runBehaviour, type RunBehaviour } from '../behaviour/index.js';
+import type { StepCheck } from '../config/step-checks.js';
 import { leftOut } from '../measure/index.js';
 import { readTrajectory } from '../trajectory/index.js';
 import { rateDifference } from './benchmark.js';
@@ -42,9 +43,15 @@ class ConditionBehaviour {
   );
   readonly each: RunBehaviour[] = [];
 
-  add(b: RunBehaviour): void {
+  add(b: RunBehaviour, checks: readonly StepCheck[]): void {
     this.runs++;
-    this.each.push(b);
+    // The figures only: the commands and reads are what step checks read, here and now.
+    this.each.push({ ...b, commands: [], reads: [] });
+    for (const c of checks) {
+      let acc = this.rates.get(`step.${c.name}`);
+      if (!acc) this.rates.set(`step.${c.name}`, (acc = new RateAccumulator()));
+      acc.add(passesStepCheck(c, b));
+    }
     this.rates.get('ran_tests')!.add(b.ran_tests);
     this.rates.get('tests_before_last_commit')!.add(b.tests_before_last_commit);
     for (const m of BEHAVIOUR_COUNTS) this.counts.get(m)!.add(b[m]);
@@ -70,7 +77,10 @@ export class BehaviourAccumulator {
   private readonly byCondition = new Map<string, ConditionBehaviour>();
   private unread = 0;
 
-  constructor(conditions: readonly string[]) {
+  constructor(
+    conditions: readonly string[],
+    private readonly checks: readonly StepCheck[] = [],
+  ) {
     for (const c of conditions) this.byCondition.set(c, new ConditionBehaviour());
   }
 
@@ -90,7 +100,7 @@ export class BehaviourAccumulator {
     if (!behaviour.witnessed) return;
     let group = this.byCondition.get(record.condition);
     if (!group) this.byCondition.set(record.condition, (group = new ConditionBehaviour()));
-    group.add(behaviour);
+    group.add(behaviour, this.checks);
   }
 
   /** benchmark.json's `behaviour`, or undefined when no run's model calls were witnessed. */
@@ -127,20 +137,22 @@ export class BehaviourAccumulator {
       ? conditions
           .filter((c) => c !== base)
           .flatMap((c) => [
-            ...Object.keys(c.rates).map((m) => {
-              const d = rateDifference(base.rates[m]!, c.rates[m]!);
-              return behaviourDifference(
-                c.condition,
-                baseline,
-                m,
-                'rate',
-                d.difference,
-                d.ci95,
-                d.p_value,
-                c.rates[m]!.rate,
-                base.rates[m]!.rate,
-              );
-            }),
+            ...Object.keys(c.rates)
+              .filter((m) => base.rates[m])
+              .map((m) => {
+                const d = rateDifference(base.rates[m]!, c.rates[m]!);
+                return behaviourDifference(
+                  c.condition,
+                  baseline,
+                  m,
+                  'rate',
+                  d.difference,
+                  d.ci95,
+                  d.p_value,
+                  c.rates[m]!.rate,
+                  base.rates[m]!.rate,
+                );
+              }),
             ...Object.keys(c.counts).map((m) => {
               const [o, b] = [c.counts[m]!, base.counts[m]!];
               return behaviourDifference(

@@ -159,7 +159,7 @@ function emptyTally(conditionsFile: ConditionsFile): RunTally {
     services: new ServiceSplit(),
     gradingReads: [],
     treatment: new TreatmentAccumulator(names),
-    behaviour: new BehaviourAccumulator(names),
+    behaviour: new BehaviourAccumulator(names, conditionsFile.step_checks ?? []),
     refusals: new RefusalAccumulator(names),
     account,
     reuse: new ReuseAccumulator(),

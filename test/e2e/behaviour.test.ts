@@ -79,6 +79,16 @@ describe('e2e: behaviour per condition, from the witness of real Claude Code ses
           },
         },
         runs: RUNS,
+        step_checks: [
+          {
+            name: 'tests_before_commit',
+            ran: '^node test\\.js',
+            succeeded: true,
+            before_last: '^git commit',
+          },
+          { name: 'no_force_push', never: '^git push .*(-f|--force)' },
+          { name: 'read_math', read: 'math\\.js$' },
+        ],
         evals: [{ id: 'multiply', prompt: 'Add multiply to math.js and commit it.' }],
       },
     });
@@ -109,6 +119,27 @@ describe('e2e: behaviour per condition, from the witness of real Claude Code ses
     expect(nt.counts['program.node']).to.deep.include({ mean: 0 });
     expect(tf.counts['tool.Bash']).to.deep.include({ mean: 1 });
     expect(tf.counts.model_calls!.mean).to.be.at.least(2);
+  });
+
+  it('holds each step check, true in one condition and false in the other by construction', () => {
+    const by = new Map(bench.behaviour!.conditions.map((c) => [c.condition, c]));
+    expect(by.get('tests_first')!.rates['step.tests_before_commit']).to.deep.include({
+      successes: RUNS,
+      n: RUNS,
+    });
+    expect(by.get('no_tests')!.rates['step.tests_before_commit']).to.deep.include({
+      successes: 0,
+      n: RUNS,
+    });
+    for (const c of ['tests_first', 'no_tests']) {
+      expect(by.get(c)!.rates['step.no_force_push']).to.deep.include({ successes: RUNS, n: RUNS });
+      // Nothing read math.js: the scripts only append to it.
+      expect(by.get(c)!.rates['step.read_math']).to.deep.include({ successes: 0, n: RUNS });
+    }
+    // The author's own question is said first.
+    expect(bench.behaviour!.sentences[0]).to.match(
+      /^tests_first passes step check tests_before_commit in 100% vs 0% of runs, \+100 pts/u,
+    );
   });
 
   it('tests the difference as the verdicts are, and says it first, in every report', async () => {

@@ -95,6 +95,18 @@ export interface ConditionsFile {
       id: string;
     }[];
   };
+  /**
+   * The eval set's step checks, as the report evaluates them over each run's trajectory.
+   */
+  step_checks?: {
+    name: string;
+    description: string;
+    ran?: string;
+    succeeded?: boolean;
+    before_last?: string;
+    never?: string;
+    read?: string;
+  }[];
 }
 /**
  * Its agent, in a campaign that plays more than one (a cross-agent campaign).

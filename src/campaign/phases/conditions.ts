@@ -88,6 +88,9 @@ export async function writeConditions(
         message_checks: e.message_checks.map((c) => c.name),
       };
     }),
+    ...(evalSet.step_checks.length > 0
+      ? { step_checks: evalSet.step_checks.map((c) => ({ ...c })) }
+      : {}),
     image: environments.record({ tag: image.tag, id: image.id }),
     ...(engineRecords.size > 0 ? { engines: [...engineRecords.values()] } : {}),
     stand_in_sha256: image.standInSha256,
