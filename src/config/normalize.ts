@@ -79,6 +79,8 @@ export function normalize(raw: RawEvalSet, facts: FileFacts): EvalSet {
       disk_bytes: parseMemory(raw.resources?.disk ?? DEFAULTS.disk),
     },
     repo_owner: raw.repo_owner ?? DEFAULTS.repo_owner,
+    // Its defaults are the workspace's, which makes the commit.
+    baseline_commit: raw.baseline_commit ?? {},
     limits: { ...raw.limits },
     ...(raw.max_cost_usd === undefined ? {} : { max_cost_usd: raw.max_cost_usd }),
     rate_limits: { ...raw.rate_limits },
