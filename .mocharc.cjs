@@ -18,6 +18,8 @@ const named = process.argv
 module.exports = {
   'node-option': ['import=tsx'],
   spec: named ? [] : SUITE,
+  extension: ['ts'],
+  recursive: true,
   timeout: 120000,
   reporter: './test/support/summary-reporter.cjs',
   exit: true,

@@ -37,6 +37,7 @@ export {
 export { problemOf, valueOf, type Read } from './result.js';
 export { callLogs, readCallLog, setAsideCallLogs, type CallLog } from './spent.js';
 export { readJsonArtifact } from './json.js';
+export { readRunCalls } from './calls.js';
 export { reachedThroughNoLink } from './no-link.js';
 export {
   notACampaign,

@@ -17,6 +17,7 @@ const VERBS: Readonly<Record<string, () => Promise<Register>>> = {
   compare: async () => (await import('./compare.js')).registerCompare,
   grade: async () => (await import('./grade.js')).registerGrade,
   view: async () => (await import('./view.js')).registerView,
+  export: async () => (await import('./export.js')).registerExport,
 };
 
 const VERSION_FLAGS = new Set(['-V', '--version']);
