@@ -85,7 +85,7 @@ export function normalize(raw: RawEvalSet, facts: FileFacts): EvalSet {
     ...(raw.max_cost_usd === undefined ? {} : { max_cost_usd: raw.max_cost_usd }),
     rate_limits: { ...raw.rate_limits },
     ...(raw.judge === undefined ? {} : { judge: normalizeJudge(raw.judge, dir) }),
-    evals: raw.evals.map((item) => normalizeEval(item, raw, dir)),
+    evals: raw.evals.map((item, i) => normalizeEval(item, i, raw, dir)),
   };
 }
 
@@ -138,7 +138,7 @@ function normalizeConditions(
   }));
 }
 
-function normalizeEval(item: RawEval, set: RawEvalSet, dir: string): Eval {
+function normalizeEval(item: RawEval, index: number, set: RawEvalSet, dir: string): Eval {
   const filesRoot = path.resolve(dir, item.files_root ?? '.');
   const codebase = item.codebase ?? set.codebase;
   const phase = item.phase ?? DEFAULTS.phase;
@@ -154,7 +154,15 @@ function normalizeEval(item: RawEval, set: RawEvalSet, dir: string): Eval {
       from: path.resolve(filesRoot, file),
       to: normalizeWorkTreePath(file),
     })),
-    ...(codebase === undefined ? {} : { codebase: { source: codebase, baseDir: dir } }),
+    ...(codebase === undefined
+      ? {}
+      : {
+          codebase: {
+            source: codebase,
+            baseDir: dir,
+            pointer: item.codebase ? `/evals/${index}/codebase` : '/codebase',
+          },
+        }),
     runs: item.runs ?? set.runs ?? DEFAULTS.runs,
     phase,
     turns: normalizeTurns(item.turns ?? [], phase),

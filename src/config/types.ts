@@ -156,7 +156,12 @@ export interface Eval {
   /** Overlay: absolute host path -> path relative to the work tree. */
   readonly files: readonly StagedPath[];
   /** Absent when the eval has no codebase (a fresh repository with only its files). */
-  readonly codebase?: { readonly source: CodebaseSource; readonly baseDir: string };
+  readonly codebase?: {
+    readonly source: CodebaseSource;
+    readonly baseDir: string;
+    /** Where evals.json declares it: `/codebase`, or `/evals/<i>/codebase` for the eval's own. */
+    readonly pointer?: string;
+  };
   readonly runs: number;
   /** Phase of the first turn. */
   readonly phase: string;
