@@ -1,8 +1,8 @@
 /**
  * Benchmark of the CLI's start: `evalrig --version` and `evalrig validate`
- * on the demo eval set, each paired with `node -e 0` (the floor any Node
- * program pays), run after run, in turn. Goals: `--version` at most 1.5x,
- * `validate` at most 2.5x (the median of the pairs' ratios).
+ * on the demo eval set, and `evalrig --help`, each paired with `node -e 0` (the
+ * floor any Node program pays), run after run, in turn. Goals: `--version` and
+ * `--help` at most 1.5x, `validate` at most 2.5x (the median of the pairs' ratios).
  *
  *   npm run build && node --import tsx scripts/bench/cli-start.ts [--pairs 20]
  *
@@ -27,6 +27,8 @@ interface Case {
 
 const CASES: readonly Case[] = [
   { name: 'evalrig --version', args: [main, '--version'], goal: 1.5 },
+  // The help lists every verb from their summaries, none of their files loaded.
+  { name: 'evalrig --help', args: [main, '--help'], goal: 1.5 },
   {
     name: 'evalrig validate examples/pr-workflow/evals.json',
     args: [main, 'validate', 'examples/pr-workflow/evals.json'],

@@ -75,6 +75,7 @@ export {
 export {
   MODEL_PRICES,
   PRICE_TABLE_VERSION,
+  priceModelCall,
   priceOf,
   priceServerTools,
   priceTokens,

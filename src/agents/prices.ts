@@ -151,3 +151,18 @@ export function priceTokens(model: string, tokens: PricedTokens): number | null 
     1e6;
   return Math.round(usd * 1e6) / 1e6;
 }
+
+/**
+ * One model call's cost on the host's table: its tokens at list prices plus the fees of the
+ * server tools its usage counts (a web search is billed per request); null for a model the
+ * table lacks. What the witness, the budget, the account and an export all price a call with.
+ */
+export function priceModelCall(
+  model: string,
+  tokens: PricedTokens,
+  serverTools?: ServerToolRequests,
+): number | null {
+  const priced = priceTokens(model, tokens);
+  if (priced === null) return null;
+  return Math.round((priced + priceServerTools(serverTools)) * 1e6) / 1e6;
+}

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import type { Ajv2020, ErrorObject, Options, ValidateFunction } from 'ajv/dist/2020.js';
 import { EvalrigError } from '../errors/index.js';
 
 /**
@@ -32,14 +32,55 @@ export class ArtifactSchemaError extends EvalrigError {
   }
 }
 
+/** Every artifact kind, as the build compiles their validators ahead. */
+export const ARTIFACT_KINDS: readonly ArtifactKind[] = [
+  'stop',
+  'run',
+  'conditions',
+  'benchmark',
+  'compare',
+  'grading',
+  'comparison',
+  'model-call',
+  'model-record',
+];
+
 let ajv: Ajv2020 | undefined;
 const compiled = new Map<string, ValidateFunction>();
+const require = createRequire(import.meta.url);
 
-function newCompiler(): Ajv2020 {
-  const { Ajv2020: Compiler } = createRequire(import.meta.url)(
-    'ajv/dist/2020.js',
-  ) as typeof import('ajv/dist/2020.js');
-  return new Compiler({ allErrors: true, strict: false });
+function newCompiler(options: Options = {}): Ajv2020 {
+  const { Ajv2020: Compiler } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+  return new Compiler({ allErrors: true, strict: false, ...options });
+}
+
+/**
+ * The file beside this module in dist/ holding the validator of `kind` compiled ahead by the
+ * build (scripts/compile-schemas.mjs): compiling the schemas at start took a third of a
+ * resume with nothing to play.
+ */
+export function aheadValidatorFile(kind: ArtifactKind): string {
+  return `${kind}.validate.cjs`;
+}
+
+/** Compiles the schema of `kind` with its own compiler (the build passes `code` options). */
+export function compileArtifactSchema(
+  kind: ArtifactKind,
+  options: Options = {},
+): { ajv: Ajv2020; validate: ValidateFunction } {
+  const own = newCompiler(options);
+  const schema = JSON.parse(readFileSync(schemaUrl(kind), 'utf8')) as object;
+  return { ajv: own, validate: own.compile(schema) };
+}
+
+/** The validator of `kind` compiled ahead, or undefined when evalrig runs from its sources. */
+function aheadValidator(kind: ArtifactKind): ValidateFunction | undefined {
+  try {
+    return require(`./${aheadValidatorFile(kind)}`) as ValidateFunction;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND') return undefined;
+    throw error;
+  }
 }
 
 /** Path of an artifact kind's JSON Schema file. */
@@ -48,8 +89,9 @@ export function schemaUrl(kind: ArtifactKind): URL {
 }
 
 function validator(kind: ArtifactKind): ValidateFunction {
-  let fn = compiled.get(kind);
-  if (!fn) {
+  let fn = compiled.get(kind) ?? aheadValidator(kind);
+  if (fn) compiled.set(kind, fn);
+  else {
     const schema = JSON.parse(readFileSync(schemaUrl(kind), 'utf8')) as object;
     // One compiler, made on the first check: a command that checks no artifact never pays for it.
     ajv ??= newCompiler();

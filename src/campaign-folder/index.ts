@@ -38,6 +38,7 @@ export { problemOf, valueOf, type Read } from './result.js';
 export { callLogs, readCallLog, setAsideCallLogs, type CallLog } from './spent.js';
 export { playedRuns, replayedRuns, type PlayedRun, type ReplayedRun } from './played.js';
 export { readJsonArtifact } from './json.js';
+export { readRunCalls } from './calls.js';
 export { reachedThroughNoLink } from './no-link.js';
 export {
   notACampaign,

@@ -5,8 +5,7 @@ import {
   PRICE_TABLE_VERSION,
   adapterShares,
   claimDisagreements,
-  priceServerTools,
-  priceTokens,
+  priceModelCall,
   agentFiles,
   ensureAgentInstalled,
   ensureNodeRuntime,
@@ -440,11 +439,7 @@ export async function treatmentsOf(
  * Prices one call on the host, from the versioned price table: its tokens, plus the fees of
  * the server tools its usage counts (a web search is billed per request).
  */
-export const priceCall: CallPricer = (model, tokens, serverTools) => {
-  const priced = priceTokens(model, tokens);
-  if (priced === null) return null;
-  return Math.round((priced + priceServerTools(serverTools)) * 1e6) / 1e6;
-};
+export const priceCall: CallPricer = priceModelCall;
 
 /** run.json's agent: the identity and the sums of every stop's turn. */
 export function runAgentRecord(

@@ -8,6 +8,8 @@
  */
 import path from 'node:path';
 import { quotedKinds } from './agent-kinds.js';
+import { isAdapterKind } from './agent-type.js';
+import { closest } from './spelling.js';
 import { checkHostPath, evalSetFolder, type EvalSetFolder } from './host-paths.js';
 import { MAX_MEMORY_BYTES, MIN_MEMORY_BYTES, parseMemory } from './memory.js';
 import { whyEscapesWorkTree } from './paths.js';
@@ -89,6 +91,7 @@ function modelChecks(folder: EvalSetFolder, doc: Json): Promise<Problem | undefi
  * else the eval's, else its agent's (its own or the set's) `model` must say where calls go.
  */
 function missingModels(doc: Json): Problem[] {
+  if (!('conditions' in doc) && misspelt(doc, 'conditions')) return [];
   const top = isObject(doc.agent) ? doc.agent : {};
   const named = entries(doc.conditions).filter((e): e is [string, Json] => isObject(e[1]));
   const conditions: Json[] = named.length > 0 ? named.map(([, c]) => c) : [{}];
@@ -97,7 +100,8 @@ function missingModels(doc: Json): Problem[] {
     if (!isObject(e) || typeof e.model_script === 'string') return;
     const lacking = conditions.find((c) => {
       const agent = isObject(c.agent) ? c.agent : top;
-      const adapter = typeof agent.type === 'string' && agent.type !== 'command';
+      // A misspelt type is said once, at the type (agent-type.ts), not here again.
+      const adapter = isAdapterKind(agent.type);
       return adapter && typeof c.model_script !== 'string' && !isObject(agent.model);
     });
     if (!lacking) return;
@@ -143,7 +147,7 @@ function conditionAgentProblems(doc: Json, env: NodeJS.ProcessEnv): Problem[] {
 }
 
 /** The judge's model name (required with a real API) and the conditions it compares. */
-function judgeProblems(judge: Json, conditionNames: readonly string[]): Problem[] {
+function judgeProblems(judge: Json, conditionNames: readonly string[] | null): Problem[] {
   const problems: Problem[] = [];
   if (isObject(judge.model) && typeof judge.model.url === 'string' && !('model_name' in judge)) {
     problems.push({
@@ -152,6 +156,7 @@ function judgeProblems(judge: Json, conditionNames: readonly string[]): Problem[
         'a judge with a "url" needs "model_name" (the model its requests name, e.g. the one your API serves)',
     });
   }
+  if (conditionNames === null) return problems;
   const known = conditionNames.length > 0 ? conditionNames : ['default'];
   list(judge.compare).forEach((name, i) => {
     if (typeof name === 'string' && name !== '' && !known.includes(name)) {
@@ -201,7 +206,10 @@ export async function semanticProblems(
   );
 
   const conditionNames = entries(doc.conditions).map(([name]) => name);
-  problems.push(...baselineProblems(doc, conditionNames));
+  // A misspelt `conditions` (an unknown field, said by the schema) declares conditions that
+  // are not read: what names one is not checked against a `default` nobody wrote.
+  const conditionsKnown = 'conditions' in doc || !misspelt(doc, 'conditions');
+  if (conditionsKnown) problems.push(...baselineProblems(doc, conditionNames));
   conditionStageChecks(folder, doc, found);
 
   pending.push(...modelChecks(folder, doc));
@@ -210,7 +218,7 @@ export async function semanticProblems(
   problems.push(...messageCheckProblems(doc));
   problems.push(...stepCheckProblems(doc));
   if (isObject(doc.judge)) {
-    problems.push(...judgeProblems(doc.judge, conditionNames));
+    problems.push(...judgeProblems(doc.judge, conditionsKnown ? conditionNames : null));
     pending.push(judgeScriptCheck(folder, doc.judge));
   }
 
@@ -242,6 +250,11 @@ export async function semanticProblems(
 interface Findings {
   readonly problems: Problem[];
   readonly pending: Promise<Problem | undefined>[];
+}
+
+/** Whether a top-level field of `doc` is a misspelling of `field` (which it lacks). */
+function misspelt(doc: Json, field: string): boolean {
+  return Object.keys(doc).some((key) => key !== field && closest(key, [field]) === field);
 }
 
 /** `baseline_condition` names a condition (or `default`, when none is declared). */

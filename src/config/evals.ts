@@ -382,6 +382,22 @@ export interface RawEvalSet {
     tokens_per_minute?: number;
   };
   /**
+   * The commit evalrig makes on top of the codebase to hold what it placed (the eval's files, the condition's staged paths): its message and author, as the agent sees them in git log. Default: message "Add project files", author "Alex Morgan <alex@example.com>", neither naming evalrig. No commit is made when nothing was placed.
+   */
+  baseline_commit?: {
+    /**
+     * The commit message. Default "Add project files".
+     */
+    message?: string;
+    /**
+     * The commit's author and committer. Default Alex Morgan <alex@example.com>.
+     */
+    author?: {
+      name: string;
+      email: string;
+    };
+  };
+  /**
    * Owner login of the repository as the gh stand-in shows it (owner/name). Default "evalrig".
    */
   repo_owner?: string;

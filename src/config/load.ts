@@ -3,6 +3,7 @@ import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError } from '../errors/index.js';
+import { oneProblemPerUnknownType } from './agent-type.js';
 import { semanticProblems } from './checks.js';
 import { MAX_FILE_BYTES, tooDeep, tooWide } from './limits.js';
 import { normalize } from './normalize.js';
@@ -18,12 +19,36 @@ export class EvalSetSyntaxError extends EvalSetError {
     readonly line: number,
     readonly column: number,
     readonly reason: string,
+    /** The line the parser stopped on and a caret under its column (empty when unknown). */
+    readonly snippet: string = '',
   ) {
     super(file, [
       { pointer: '', message: `not valid JSON at line ${line}, column ${column}: ${reason}` },
     ]);
-    this.message = `${file}:${line}:${column}: not valid JSON: ${reason}`;
+    this.message = `${file}:${line}:${column}: not valid JSON: ${reason}${snippet ? `\n${snippet}` : ''}`;
   }
+}
+
+/** The most characters of the line a snippet shows, around the column. */
+const SNIPPET_WIDTH = 100;
+
+/**
+ * Line `line` of `text`, indented, with a caret under `column` (1-based): a long line is cut
+ * to the part around the column, tabs kept in the caret's line so it lines up.
+ *
+ * @example
+ * snippetAt('{\n  "a": 1\n  "b": 2\n}', 3, 3); // '  3 |   "b": 2\n    |   ^'
+ */
+export function snippetAt(text: string, line: number, column: number): string {
+  const source = text.split('\n')[line - 1];
+  if (source === undefined) return '';
+  const whole = source.replace(/\r$/u, '');
+  const start = Math.max(0, Math.min(column - 1 - SNIPPET_WIDTH / 2, whole.length - SNIPPET_WIDTH));
+  const shown = whole.slice(start, start + SNIPPET_WIDTH);
+  const lead = start > 0 ? '…' : '';
+  const before = shown.slice(0, Math.max(0, column - 1 - start)).replace(/[^\t]/gu, ' ');
+  const gutter = String(line).padStart(3);
+  return `${gutter} | ${lead}${shown}${start + SNIPPET_WIDTH < whole.length ? '…' : ''}\n${' '.repeat(gutter.length)} | ${lead ? ' ' : ''}${before}^`;
 }
 
 /** What loadEvalSet checks against besides the file. */
@@ -49,10 +74,10 @@ export async function loadEvalSet(file: string, options: LoadOptions = {}): Prom
   const doc = parseJson(file, bytes);
   const wide = tooWide(doc);
   if (wide.length > 0) throw new EvalSetError(file, wide);
-  const problems: Problem[] = [
+  const problems: Problem[] = oneProblemPerUnknownType(doc, [
     ...schemaProblems(doc),
     ...(await semanticProblems(doc, path.dirname(absolute), options.env ?? process.env)),
-  ];
+  ]);
   if (problems.length > 0) throw new EvalSetError(file, inDocumentOrder(doc, problems));
   return normalize(doc as RawEvalSet, {
     file: absolute,
@@ -117,7 +142,7 @@ function parseJson(file: string, bytes: Buffer): unknown {
     const short = reason
       .replace(/ in JSON at position \d+.*$/s, '')
       .replace(/\s*\(line \d+ column \d+\)$/, '');
-    throw new EvalSetSyntaxError(file, line, column, short);
+    throw new EvalSetSyntaxError(file, line, column, short, snippetAt(text, line, column));
   }
 }
 

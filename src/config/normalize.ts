@@ -82,6 +82,8 @@ export function normalize(raw: RawEvalSet, facts: FileFacts): EvalSet {
       disk_bytes: parseMemory(raw.resources?.disk ?? DEFAULTS.disk),
     },
     repo_owner: raw.repo_owner ?? DEFAULTS.repo_owner,
+    // Its defaults are the workspace's, which makes the commit.
+    baseline_commit: raw.baseline_commit ?? {},
     limits: { ...raw.limits },
     ...(raw.max_cost_usd === undefined ? {} : { max_cost_usd: raw.max_cost_usd }),
     ...(raw.primary_measure === undefined ? {} : { primary_measure: raw.primary_measure }),
@@ -89,7 +91,7 @@ export function normalize(raw: RawEvalSet, facts: FileFacts): EvalSet {
     min_effect: raw.min_effect ?? DEFAULTS.min_effect,
     rate_limits: { ...raw.rate_limits },
     ...(raw.judge === undefined ? {} : { judge: normalizeJudge(raw.judge, dir) }),
-    evals: raw.evals.map((item) => normalizeEval(item, raw, dir)),
+    evals: raw.evals.map((item, i) => normalizeEval(item, i, raw, dir)),
   };
 }
 
@@ -142,7 +144,7 @@ function normalizeConditions(
   }));
 }
 
-function normalizeEval(item: RawEval, set: RawEvalSet, dir: string): Eval {
+function normalizeEval(item: RawEval, index: number, set: RawEvalSet, dir: string): Eval {
   const filesRoot = path.resolve(dir, item.files_root ?? '.');
   const codebase = item.codebase ?? set.codebase;
   const phase = item.phase ?? DEFAULTS.phase;
@@ -158,7 +160,15 @@ function normalizeEval(item: RawEval, set: RawEvalSet, dir: string): Eval {
       from: path.resolve(filesRoot, file),
       to: normalizeWorkTreePath(file),
     })),
-    ...(codebase === undefined ? {} : { codebase: { source: codebase, baseDir: dir } }),
+    ...(codebase === undefined
+      ? {}
+      : {
+          codebase: {
+            source: codebase,
+            baseDir: dir,
+            pointer: item.codebase ? `/evals/${index}/codebase` : '/codebase',
+          },
+        }),
     runs: item.runs ?? set.runs ?? DEFAULTS.runs,
     phase,
     turns: normalizeTurns(item.turns ?? [], phase),

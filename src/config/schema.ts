@@ -8,6 +8,7 @@ import { MODEL_NAMED_KINDS, quotedKinds } from './agent-kinds.js';
 import { codebaseSchema, explainCodebase } from './codebase.js';
 import evalsSchema from './evals.schema.json' with { type: 'json' };
 import { escapePointerToken, quote, valueAt, type Problem } from './problems.js';
+import { closest } from './spelling.js';
 
 /** The eval-set schema's $id: what an evals.json writes as `"$schema"` to get completion. */
 export const EVALS_SCHEMA_ID = 'https://evalrig.dev/schemas/evals.schema.json';
@@ -342,28 +343,4 @@ function dedupe(problems: Problem[]): Problem[] {
     seen.add(key);
     return true;
   });
-}
-
-/** The known name closest to a misspelt one, when it is close enough to be a likely typo. */
-function closest(word: string, candidates: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const c of candidates) {
-    const d = editDistance(word.toLowerCase(), c.toLowerCase());
-    if (d < bestDistance) [best, bestDistance] = [c, d];
-  }
-  return bestDistance <= Math.max(1, Math.floor(word.length / 3)) ? best : undefined;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
 }

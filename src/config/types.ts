@@ -157,7 +157,12 @@ export interface Eval {
   /** Overlay: absolute host path -> path relative to the work tree. */
   readonly files: readonly StagedPath[];
   /** Absent when the eval has no codebase (a fresh repository with only its files). */
-  readonly codebase?: { readonly source: CodebaseSource; readonly baseDir: string };
+  readonly codebase?: {
+    readonly source: CodebaseSource;
+    readonly baseDir: string;
+    /** Where evals.json declares it: `/codebase`, or `/evals/<i>/codebase` for the eval's own. */
+    readonly pointer?: string;
+  };
   readonly runs: number;
   /** Phase of the first turn. */
   readonly phase: string;
@@ -210,6 +215,8 @@ export interface EvalSet {
   readonly resources: Resources;
   /** Owner of the repository as the gh stand-in shows it. */
   readonly repo_owner: string;
+  /** The commit holding what evalrig placed on the codebase, as the agent sees it in git log. */
+  readonly baseline_commit: BaselineCommit;
   /** Per run: reaching one ends the run as `limit_reached` (Inspect's token/message limits). */
   readonly limits: RunLimits;
   /** The campaign's budget in USD (list prices), agents and judge together; `--max-cost` wins. */
@@ -225,6 +232,12 @@ export interface EvalSet {
   /** The model that grades expectations (and compares two conditions blind); absent: none. */
   readonly judge?: JudgeSpec;
   readonly evals: readonly Eval[];
+}
+
+/** The baseline commit's message and identity (author and committer alike), as written. */
+export interface BaselineCommit {
+  readonly message?: string;
+  readonly author?: { readonly name: string; readonly email: string };
 }
 
 /** A run's limits, counted from what its model gateway witnessed. */

@@ -12,6 +12,12 @@ export {
 } from './types.js';
 export { resolveCodebases, type SourceDeclaration } from './resolve.js';
 export {
+  missingLocalRef,
+  missingLocalRefs,
+  noSuchRef,
+  type DeclaredCodebase,
+} from './missing-ref.js';
+export {
   CACHE_LAYOUT,
   CACHE_MANIFEST,
   CodebaseCacheError,

@@ -8,6 +8,7 @@ import {
   type CacheOptions,
 } from './cache.js';
 import { isFullCommit, isShortCommitHash } from './ref.js';
+import { noSuchRef } from './missing-ref.js';
 import { listRemote, normalizeUrl, pickRef, type RemoteRefs } from './remote.js';
 import { CodebaseSourceError, type CodebaseSource, type ResolvedCodebase } from './types.js';
 
@@ -139,7 +140,7 @@ async function resolveGit(
     };
   }
   const picked = pickRef(remote, source.ref);
-  if (!picked) throw new CodebaseSourceError(source, `no branch or tag "${source.ref}" in ${url}`);
+  if (!picked) throw new CodebaseSourceError(source, noSuchRef(source.ref, url, remote));
   return { ...base, ...picked };
 }
 

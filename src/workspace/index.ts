@@ -17,7 +17,7 @@ export {
 } from './quota.js';
 export { DEFAULT_MAX_PATCH_BYTES, measureDiff, type MeasureOptions } from './diff.js';
 export {
-  BASELINE_MESSAGE,
+  BASELINE_COMMIT,
   BASELINE_REF,
   WorkspaceError,
   type DiffCounts,

@@ -11,7 +11,7 @@ import {
 import { removeRemote, setOriginAndUpstreams } from './config-file.js';
 import { checkRelative, placePaths, presentInTree } from './place.js';
 import {
-  BASELINE_MESSAGE,
+  BASELINE_COMMIT,
   BASELINE_REF,
   WorkspaceError,
   type Workspace,
@@ -30,16 +30,21 @@ const REMOTE_PART = /^(?!\.{1,2}$)[A-Za-z0-9_.-]+$/;
  *   the codebase's branch; or, with no codebase, a fresh repository;
  * - the overlay, then the staged paths, copied on top; a placed path never
  *   goes through a symbolic link the codebase tracks (see `placePaths`);
- * - one commit "evalrig task baseline" made with a `git add` that respects the
- *   codebase's .gitignore, with every runner-placed path (overlay, staged,
- *   `forcedPaths`) forced in, and the files a fresh checkout shows as changed
- *   (line endings under a `text` attribute, filters) re-added, so an agent
- *   that does nothing has an empty diff; `refs/evalrig/baseline` marks it;
- *   the tree is clean;
+ * - one commit (message and identity `spec.baselineCommit`, else
+ *   {@link BASELINE_COMMIT}: nothing an ordinary project would not write) made
+ *   with a `git add` that respects the codebase's .gitignore, with every
+ *   runner-placed path (overlay, staged, `forcedPaths`) forced in, and the
+ *   files a fresh checkout shows as changed (line endings under a `text`
+ *   attribute, filters) re-added, so an agent that does nothing has an empty
+ *   diff; none when that leaves the codebase's tree as it was (the codebase's
+ *   commit is then the baseline); `refs/evalrig/baseline` marks it; the tree
+ *   is clean;
  * - `remote/<owner>/<name>.git`: a bare repository of its own (objects
  *   hardlinked too) added as `origin`, holding the branch (and the start
  *   branch) at the baseline, which the work tree's branches track, as if
- *   they had been pushed with `git push -u`.
+ *   they had been pushed with `git push -u`; `origin/HEAD` names the base
+ *   branch, as a clone leaves it (tools that ask git for the default branch
+ *   find the codebase's, not a made-up "main").
  *
  * @example
  * const cachePath = await materializeCodebase(resolved);
@@ -74,6 +79,7 @@ export async function prepareWorkspace(spec: WorkspaceSpec): Promise<Workspace> 
   const checkedOut = await checkoutCodebase(spec, workTree, branch);
   const baseline = await commitBaseline(spec, workTree, forced, checkedOut);
   await writeBranchRefs(workTree, branches, baseline);
+  await writeOriginHead(workTree, baseBranch);
   await setOriginAndUpstreams(
     join(workTree, '.git', 'config'),
     spec.originUrl ?? originPath,
@@ -162,14 +168,31 @@ async function commitBaseline(
       env: { GIT_LITERAL_PATHSPECS: '1' },
     });
   }
-  const tree =
-    force.length > 0 || renormalize.length > 0 || parent === undefined
-      ? await git(['write-tree'], inWork)
-      : `${parent}^{tree}`;
-  return git(['commit-tree', ...(parent ? ['-p', parent] : []), '-m', BASELINE_MESSAGE, tree], {
+  if (parent !== undefined && force.length === 0 && renormalize.length === 0) return parent;
+  const tree = await git(['write-tree'], inWork);
+  // Nothing placed changed the codebase's tree: a commit would only add a mark.
+  if (parent !== undefined && tree === (await git(['rev-parse', `${parent}^{tree}`], inWork)))
+    return parent;
+  const message = spec.baselineCommit?.message ?? BASELINE_COMMIT.message;
+  const { name, email } = spec.baselineCommit?.author ?? BASELINE_COMMIT.author;
+  const identity = {
+    GIT_AUTHOR_NAME: name,
+    GIT_AUTHOR_EMAIL: email,
+    GIT_COMMITTER_NAME: name,
+    GIT_COMMITTER_EMAIL: email,
+  };
+  return git(['commit-tree', ...(parent ? ['-p', parent] : []), '-m', message, tree], {
     ...inWork,
+    env: identity,
     ...(date ? { date } : {}),
   });
+}
+
+/** `origin/HEAD` on the base branch, as `git clone` leaves it (a symbolic ref, written as git does). */
+async function writeOriginHead(workTree: string, baseBranch: string): Promise<void> {
+  const dir = join(workTree, '.git', 'refs', 'remotes', 'origin');
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, 'HEAD'), `ref: refs/remotes/origin/${baseBranch}\n`);
 }
 
 /**

@@ -32,6 +32,11 @@ export interface WorkspaceSpec {
   originUrl?: string;
   /** A prepared state: this branch is created at the baseline, checked out and pushed to origin. */
   startBranch?: string;
+  /** The baseline commit's message and identity; what is left out is {@link BASELINE_COMMIT}'s. */
+  baselineCommit?: {
+    message?: string;
+    author?: { name: string; email: string };
+  };
 }
 
 /** A prepared task repository. */
@@ -76,5 +81,13 @@ export class WorkspaceError extends EvalrigError {}
 /** The ref every workspace's baseline commit is marked with. */
 export const BASELINE_REF = 'refs/evalrig/baseline';
 
-/** Message of the baseline commit. */
-export const BASELINE_MESSAGE = 'evalrig task baseline';
+/**
+ * The baseline commit's message and identity (author and committer) by default: what an
+ * ordinary project's commit would say. The agent reads it in git log, and a commit naming
+ * evalrig or an evaluation would tell it that it is evaluated (a commit-style skill even
+ * imitated it).
+ */
+export const BASELINE_COMMIT = {
+  message: 'Add project files',
+  author: { name: 'Alex Morgan', email: 'alex@example.com' },
+} as const;

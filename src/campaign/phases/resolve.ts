@@ -4,12 +4,16 @@
  * built or written yet: a bad input fails the whole command here.
  */
 import type { ConditionsFile } from '../../artifacts/index.js';
-import { loadEvalSet, type Eval, type EvalSet } from '../../config/index.js';
+import { EvalSetError, loadEvalSet, type Eval, type EvalSet } from '../../config/index.js';
 import { readSequential } from '../../campaign-folder/index.js';
 import { InputError } from '../../errors/index.js';
 // The design alone: the rounds (decide/index.ts) play through the phases that import this one.
 import { designOf, type DesignRecord } from '../decide/design.js';
-import { resolveCodebases, type ResolvedCodebase } from '../../source/index.js';
+import {
+  CodebaseSourceError,
+  resolveCodebases,
+  type ResolvedCodebase,
+} from '../../source/index.js';
 import { stagingWarnings, unloadedError, type StagedInstruction } from '../../treatment/index.js';
 import { treatmentsOf, upstreamOf } from '../agent.js';
 import {
@@ -85,7 +89,17 @@ export async function resolveCampaign(
   const resolvedList = await resolveCodebases(
     withCodebase.map((e) => ({ source: e.codebase!.source, baseDir: e.codebase!.baseDir })),
     { cacheDir: options.cacheDir },
-  );
+  ).catch((error: unknown) => {
+    // Said at the JSON pointer that declares the source, as validation says its problems.
+    const at =
+      error instanceof CodebaseSourceError
+        ? withCodebase.find((e) => e.codebase!.source === error.source)
+        : undefined;
+    if (!at?.codebase?.pointer) throw error;
+    throw new EvalSetError(evalSet.file, [
+      { pointer: at.codebase.pointer, message: (error as Error).message },
+    ]);
+  });
   const warned = new Set<string>();
   for (const r of resolvedList) {
     for (const w of r.warnings) {

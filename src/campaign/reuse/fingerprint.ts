@@ -98,6 +98,7 @@ const INPUT_WORDS: Readonly<Record<string, string>> = {
   'set.hand_over': 'the hand-over kinds',
   'set.resources': 'the resources',
   'set.repo_owner': 'the repository owner',
+  'set.baseline_commit': 'the baseline commit',
   'set.limits': 'the run limits',
   'option.stop_at_hand_over': 'the --stop-at-hand-over option',
   'evalrig.version': 'the evalrig version',

@@ -91,6 +91,7 @@ export function runInputs(sources: InputSources, planned: PlannedRun): Fingerpri
     'set.hand_over': hashValue(evalSet.hand_over),
     'set.resources': hashValue(evalSet.resources),
     'set.repo_owner': hashValue(evalSet.repo_owner),
+    'set.baseline_commit': hashValue(evalSet.baseline_commit),
     'set.limits': hashValue(evalSet.limits),
     'option.stop_at_hand_over': hashValue(sources.stopAtHandOver),
     'evalrig.version': hashValue(evalrigVersion),

@@ -127,6 +127,7 @@ export async function prepareWorkspaceOf(
     remote: { owner: place.owner, name: place.repo },
     originUrl: place.containerOrigin,
     startBranch: e.start?.branch,
+    baselineCommit: ctx.evalSet.baseline_commit,
   });
   opened.env = env;
   opened.seededPulls = await seedPullRequests(planned, env, place.owner, place.repo);

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { GH_RECORDER_ENV } from '../../recorder/index.js';
 import { LABELS, type SandboxReservation, type SandboxSpec } from '../../sandbox/index.js';
+import { BASELINE_COMMIT } from '../../workspace/index.js';
 import { CONTAINER } from '../layout.js';
 import { serviceSpecsOf } from '../services.js';
 import type { PlannedRun } from '../plan.js';
@@ -59,6 +60,7 @@ export async function startSandbox(
   const keeper = `${place.keeper}:${place.keeper}`;
   const services = ctx.services?.get(planned.eval.id);
   const image = runImageOf(ctx, planned);
+  const author = evalSet.baseline_commit.author ?? BASELINE_COMMIT.author;
   const spec: SandboxSpec = {
     // Ready before the sandbox is handed over: the first turn finds them answering.
     ...(services ? { services: serviceSpecsOf(services) } : {}),
@@ -66,13 +68,14 @@ export async function startSandbox(
     user: keeper,
     execUser: place.agentUser,
     workingDir: place.containerWorkTree,
-    // A session commits; the sandbox has no git identity of its own.
+    // A session commits; the sandbox has no git identity of its own. It commits as the
+    // baseline's author, a developer of the project: a name saying evalrig would be a tell.
     env: {
       HOME: place.home,
-      GIT_AUTHOR_NAME: 'evalrig agent',
-      GIT_AUTHOR_EMAIL: 'agent@evalrig.invalid',
-      GIT_COMMITTER_NAME: 'evalrig agent',
-      GIT_COMMITTER_EMAIL: 'agent@evalrig.invalid',
+      GIT_AUTHOR_NAME: author.name,
+      GIT_AUTHOR_EMAIL: author.email,
+      GIT_COMMITTER_NAME: author.name,
+      GIT_COMMITTER_EMAIL: author.email,
       [GH_RECORDER_ENV]: path.posix.join(CONTAINER.socketDir, 'gh.sock'),
     },
     labels: sandboxLabels(ctx, planned),

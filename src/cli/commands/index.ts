@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { OVERVIEW } from './overview.js';
 
 type Register = (program: Command) => void;
 
@@ -17,6 +18,7 @@ const VERBS: Readonly<Record<string, () => Promise<Register>>> = {
   compare: async () => (await import('./compare.js')).registerCompare,
   grade: async () => (await import('./grade.js')).registerGrade,
   view: async () => (await import('./view.js')).registerView,
+  export: async () => (await import('./export.js')).registerExport,
 };
 
 const VERSION_FLAGS = new Set(['-V', '--version']);
@@ -27,27 +29,52 @@ export function asksOnlyVersion(args: readonly string[]): boolean {
 }
 
 /**
- * The verbs `args` (the command line after the program) needs: the one it
- * names, none when it only asks the version, else every verb (the help lists
- * them all, and an unknown verb is told apart from the known ones).
+ * The verbs `args` (the command line after the program) needs: the one it names (also as
+ * `help <verb>`), none when it only asks the version, else `overview`: the help lists every
+ * verb, and an unknown verb is told apart from the known ones, both from their summaries.
  *
  * @example
  * verbsFor(['validate', 'evals.json']); // ['validate']
+ * verbsFor(['help', 'run']); // ['run']
  * verbsFor(['--version']); // []
+ * verbsFor(['--help']); // 'overview'
  */
-export function verbsFor(args: readonly string[]): string[] {
+export function verbsFor(args: readonly string[]): string[] | 'overview' {
   const first = args.find((a) => !a.startsWith('-'));
   if (first !== undefined && Object.hasOwn(VERBS, first) && args[0] === first) return [first];
+  if (args[0] === 'help' && args[1] !== undefined && Object.hasOwn(VERBS, args[1]))
+    return [args[1]];
   if (asksOnlyVersion(args)) return [];
-  return Object.keys(VERBS);
+  return 'overview';
 }
 
-/** Registers the verbs `args` needs on `program` (every verb when `args` is omitted). */
+/**
+ * Each verb as the help lists it, its file not loaded: a command named, described and worded
+ * as its own file would make it, which runs nothing (a verb is run only once it is loaded).
+ */
+function registerOverview(program: Command): void {
+  const terms = new Map<string, string>();
+  for (const [name, { term, summary }] of Object.entries(OVERVIEW)) {
+    program.command(name).description(summary);
+    terms.set(name, term);
+  }
+  // commander's own term for its help command: taken before the terms are configured.
+  const plain = program.createHelp();
+  program.configureHelp({
+    subcommandTerm: (cmd) => terms.get(cmd.name()) ?? plain.subcommandTerm(cmd),
+  });
+}
+
+/** Registers the verbs `args` needs on `program` (every verb, loaded, when `args` is omitted). */
 export async function registerCommands(
   program: Command,
   args: readonly string[] | undefined = undefined,
 ): Promise<void> {
   const names = args === undefined ? Object.keys(VERBS) : verbsFor(args);
+  if (names === 'overview') {
+    registerOverview(program);
+    return;
+  }
   const registers = await Promise.all(names.map((name) => VERBS[name]!()));
   for (const register of registers) register(program);
 }

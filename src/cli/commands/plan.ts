@@ -97,6 +97,21 @@ export function registerPlan(program: Command): void {
     });
 }
 
+/**
+ * Why the plan has no figures, saying which are missing: a stated turn needs its cost
+ * (`--turn-cost`); tokens and seconds count 0 when left out. `--turn-seconds 60` alone read
+ * as if one figure were enough.
+ */
+export function missingFigures(flags: Pick<PlanFlags, 'turnTokens' | 'turnSeconds'>): string {
+  const given = [
+    ...(flags.turnTokens === undefined ? [] : [`--turn-tokens ${flags.turnTokens}`]),
+    ...(flags.turnSeconds === undefined ? [] : [`--turn-seconds ${flags.turnSeconds}`]),
+  ];
+  if (given.length === 0)
+    return 'give a pilot campaign (--from <dir>) or stated per-turn figures: --turn-cost <usd> (needed), with --turn-tokens <n> and --turn-seconds <s> (0 when left out)';
+  return `${given.join(' and ')} alone is not a forecast: stated per-turn figures need --turn-cost <usd> too (the USD one turn costs; ${flags.turnTokens === undefined ? '--turn-tokens counts 0 when left out; ' : ''}${flags.turnSeconds === undefined ? '--turn-seconds counts 0 when left out; ' : ''}or give a pilot campaign with --from <dir>)`;
+}
+
 /** Each planned run's figures: the pilot's where it played them, else the stated ones. */
 async function perRunOf(flags: PlanFlags): Promise<(run: PlannedRun) => PerRun> {
   const pilot = flags.from ? await readPilot(flags.from) : undefined;
@@ -108,10 +123,7 @@ async function perRunOf(flags: PlanFlags): Promise<(run: PlannedRun) => PerRun> 
           costUsd: numberOf('--turn-cost', flags.turnCost, 0),
           seconds: numberOf('--turn-seconds', flags.turnSeconds ?? '0', 0),
         };
-  if (!pilot && !stated)
-    throw new InputError(
-      'give a pilot campaign (--from <dir>) or stated per-turn figures (--turn-cost, --turn-tokens, --turn-seconds)',
-    );
+  if (!pilot && !stated) throw new InputError(missingFigures(flags));
   return (p) => {
     const found = pilot?.perRun(p.eval.id, p.condition.name);
     if (found) return found;

@@ -86,7 +86,10 @@ describe('source: resolving codebase sources to commits', () => {
         resolveCodebases([{ source: { url: bare, ref: 'nope' }, baseDir: tmp.dir }]),
       );
       expect(unknown).to.be.instanceOf(CodebaseSourceError);
-      expect(unknown.message).to.equal(`codebase ${bare}@nope: no branch or tag "nope" in ${bare}`);
+      // What the repository has instead is named: the fix is in the message.
+      expect(unknown.message).to.equal(
+        `codebase ${bare}@nope: no branch or tag "nope" in ${bare} (branches: feature, main; tags: v1.0)`,
+      );
 
       const missing = join(tmp.dir, 'missing.git');
       const bad = await failure(

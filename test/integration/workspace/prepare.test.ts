@@ -67,12 +67,12 @@ describe('workspace: task repositories made from the codebase cache', () => {
 
   afterEach(() => tmp.cleanup());
 
-  it('is the codebase with its history, on its branch, a baseline on top, no source remote, a clean tree', async () => {
+  it('is the codebase with its history, on its branch, no commit of its own when nothing is placed, no source remote, a clean tree', async () => {
     const env = await prepareWorkspace(spec('e1', { codebase: await codebase('main') }));
     const work = env.workTree;
     expect(work).to.equal(join(tmp.dir, 'envs', 'e1', 'work'));
-    expect(rawGit(work, 'log', '--format=%s')).to.equal('evalrig task baseline\nsecond\nfirst');
-    expect(rawGit(work, 'rev-parse', 'HEAD~1')).to.equal(rawGit(repo.dir, 'rev-parse', 'HEAD'));
+    expect(rawGit(work, 'log', '--format=%s')).to.equal('second\nfirst');
+    expect(rawGit(work, 'rev-parse', 'HEAD')).to.equal(rawGit(repo.dir, 'rev-parse', 'HEAD'));
     expect(rawGit(work, 'rev-parse', BASELINE_REF)).to.equal(rawGit(work, 'rev-parse', 'HEAD'));
     expect(env.baseline).to.equal(rawGit(work, 'rev-parse', 'HEAD'));
     expect(rawGit(work, 'symbolic-ref', '--short', 'HEAD')).to.equal('main');
@@ -84,7 +84,13 @@ describe('workspace: task repositories made from the codebase cache', () => {
     ]);
     expect(rawGit(work, 'for-each-ref', '--format=%(refname)')).to.not.contain(repo.dir);
     expect(rawGit(work, 'branch', '--format=%(refname:short)')).to.equal('main');
-    expect(rawGit(work, 'log', '-1', '--format=%an <%ae>')).to.equal('evalrig <evalrig@localhost>');
+    expect(rawGit(work, 'log', '-1', '--format=%an <%ae>')).to.equal(
+      rawGit(repo.dir, 'log', '-1', '--format=%an <%ae>'),
+    );
+    // What a clone leaves: tools asking git for the default branch find the codebase's.
+    expect(rawGit(work, 'symbolic-ref', 'refs/remotes/origin/HEAD')).to.equal(
+      'refs/remotes/origin/main',
+    );
     expect(existsSync(join(work, 'target'))).to.equal(false);
     expect(existsSync(join(work, 'node_modules'))).to.equal(false);
     expect(existsSync(join(work, '.git', 'hooks'))).to.equal(false);
@@ -93,15 +99,78 @@ describe('workspace: task repositories made from the codebase cache', () => {
   it('starts a tag on the default branch and a branch on its own branch', async () => {
     const tagged = await prepareWorkspace(spec('tag', { codebase: await codebase('v1.0') }));
     expect(rawGit(tagged.workTree, 'symbolic-ref', '--short', 'HEAD')).to.equal('main');
-    expect(rawGit(tagged.workTree, 'rev-parse', 'HEAD~1')).to.equal(repo.commits[1]);
+    expect(rawGit(tagged.workTree, 'rev-parse', 'HEAD')).to.equal(repo.commits[1]);
     const feature = await prepareWorkspace(
       spec('feature', { codebase: await codebase('feature') }),
     );
     expect(rawGit(feature.workTree, 'symbolic-ref', '--short', 'HEAD')).to.equal('feature');
-    expect(rawGit(feature.workTree, 'log', '--format=%s')).to.equal(
-      'evalrig task baseline\nfeature work\nfirst',
-    );
+    expect(rawGit(feature.workTree, 'log', '--format=%s')).to.equal('feature work\nfirst');
     expect(feature.baseBranch).to.equal('feature');
+    expect(rawGit(feature.workTree, 'rev-parse', '--abbrev-ref', 'origin/HEAD')).to.equal(
+      'origin/feature',
+    );
+  });
+
+  it('commits what it placed as an ordinary project would, naming neither evalrig nor an evaluation', async () => {
+    const env = await prepareWorkspace(
+      spec('plain', {
+        codebase: await codebase('main'),
+        overlay: [{ from: join(host, 'TASK.md'), to: 'docs/TASK.md' }],
+      }),
+    );
+    const work = env.workTree;
+    expect(rawGit(work, 'log', '--format=%s')).to.equal('Add project files\nsecond\nfirst');
+    const top = rawGit(work, 'log', '-1', '--format=%an <%ae>|%cn <%ce>|%B');
+    expect(top).to.equal(
+      'Alex Morgan <alex@example.com>|Alex Morgan <alex@example.com>|Add project files',
+    );
+    expect(top.toLowerCase()).to.not.match(/evalrig|eval|baseline|task/u);
+    expect(rawGit(work, 'rev-parse', 'HEAD~1')).to.equal(repo.commits[1]);
+  });
+
+  it('commits with the message and author the eval set gives', async () => {
+    const env = await prepareWorkspace(
+      spec('given', {
+        codebase: await codebase('main'),
+        staged: [{ from: join(host, 'skill'), to: '.claude/skills/tdd' }],
+        forcedPaths: ['.claude'],
+        baselineCommit: {
+          message: 'Vendor the tdd skill',
+          author: { name: 'Jo Doe', email: 'jo@acme.test' },
+        },
+      }),
+    );
+    expect(rawGit(env.workTree, 'log', '-1', '--format=%an <%ae>|%cn <%ce>|%s')).to.equal(
+      'Jo Doe <jo@acme.test>|Jo Doe <jo@acme.test>|Vendor the tdd skill',
+    );
+    expect(rawGit(env.workTree, 'ls-files', '.claude')).to.equal('.claude/skills/tdd/SKILL.md');
+  });
+
+  it("makes no commit when what it placed is already the codebase's, byte for byte", async () => {
+    writeFiles(host, { 'README.md': '# toy\n' });
+    const env = await prepareWorkspace(
+      spec('same', {
+        codebase: await codebase('main'),
+        overlay: [{ from: join(host, 'README.md'), to: 'README.md' }],
+      }),
+    );
+    expect(env.baseline).to.equal(repo.commits[1]);
+    expect(rawGit(env.workTree, 'rev-parse', BASELINE_REF)).to.equal(repo.commits[1]);
+    expect(rawGit(env.originPath, 'rev-parse', 'main')).to.equal(repo.commits[1]);
+  });
+
+  it("starts on the codebase's own default branch, not a made-up main", async () => {
+    rawGit(repo.dir, 'branch', '-m', 'main', 'trunk');
+    const env = await prepareWorkspace(spec('trunk', { codebase: await codebase('v1.0') }));
+    expect(env).to.include({ branch: 'trunk', baseBranch: 'trunk' });
+    expect(rawGit(env.workTree, 'branch', '-a', '--format=%(refname)').split('\n')).to.deep.equal([
+      'refs/heads/trunk',
+      'refs/remotes/origin/HEAD',
+      'refs/remotes/origin/trunk',
+    ]);
+    expect(rawGit(env.workTree, 'rev-parse', '--abbrev-ref', 'origin/HEAD')).to.equal(
+      'origin/trunk',
+    );
   });
 
   it('places the overlay at its declared paths and forces runner paths into the baseline though ignored', async () => {
@@ -204,7 +273,7 @@ describe('workspace: task repositories made from the codebase cache', () => {
     const env = await prepareWorkspace(
       spec('fresh', { overlay: [{ from: join(host, 'TASK.md'), to: 'TASK.md' }] }),
     );
-    expect(rawGit(env.workTree, 'log', '--format=%s')).to.equal('evalrig task baseline');
+    expect(rawGit(env.workTree, 'log', '--format=%s')).to.equal('Add project files');
     expect(rawGit(env.workTree, 'ls-files')).to.equal('TASK.md');
     expect(env).to.include({ branch: 'main', baseBranch: 'main' });
     expect(rawGit(env.originPath, 'rev-parse', 'main')).to.equal(env.baseline);
@@ -245,7 +314,7 @@ describe('workspace: task repositories made from the codebase cache', () => {
     )!;
     expect(statSync(join(cb.cachePath, 'objects', 'pack', pack)).uid).to.equal(1000);
     const second = await prepareWorkspace(spec('after', { codebase: cb }));
-    expect(rawGit(second.workTree, 'rev-parse', 'HEAD~1')).to.equal(repo.commits[1]);
+    expect(rawGit(second.workTree, 'rev-parse', 'HEAD')).to.equal(repo.commits[1]);
   });
 
   /** Every object name a repository stores, packed or loose, reachable or not. */
@@ -279,6 +348,7 @@ describe('workspace: task repositories made from the codebase cache', () => {
       'refs/evalrig/baseline',
       'refs/heads/agent/work',
       'refs/heads/main',
+      'refs/remotes/origin/HEAD',
       'refs/remotes/origin/agent/work',
       'refs/remotes/origin/main',
     ]);
@@ -306,7 +376,7 @@ describe('workspace: task repositories made from the codebase cache', () => {
     writeFileSync(own, 'poisoned');
     expect(await verifyCacheEntry(cb.cachePath, cb.resolved.commit)).to.equal(undefined);
     const next = await prepareWorkspace(spec('next', { codebase: cb }));
-    expect(rawGit(next.workTree, 'rev-parse', 'HEAD~1')).to.equal(repo.commits[1]);
+    expect(rawGit(next.workTree, 'rev-parse', 'HEAD')).to.equal(repo.commits[1]);
     expect(rawGit(next.workTree, 'status', '--porcelain')).to.equal('');
   });
 

@@ -50,6 +50,58 @@ describe('evalrig validate <evals.json>', function () {
     expect(await snapshot(work)).to.deep.equal(before);
   });
 
+  it('names the branches and tags of a local codebase whose ref is missing, at its pointer, before any run', async () => {
+    const git = (cwd: string, ...args: string[]) =>
+      execa('git', ['-c', 'user.name=a', '-c', 'user.email=a@b.invalid', ...args], { cwd });
+    const source = path.join(work, 'toy');
+    await git(work, 'init', '-q', '-b', 'trunk', source);
+    await git(source, 'commit', '-q', '--allow-empty', '-m', 'one');
+    await git(source, 'tag', 'v1.0');
+    await git(source, 'branch', 'dev');
+    await git(work, 'clone', '-q', '--bare', source, path.join(work, 'toy.git'));
+    const doc = {
+      name: 'refs',
+      agent: { command: ['true'] },
+      codebase: { url: 'toy.git', ref: 'main' },
+      evals: [
+        { id: 'a', prompt: 'p' },
+        { id: 'b', prompt: 'p', codebase: { url: './toy', ref: 'v1.0' } },
+        { id: 'c', prompt: 'p', codebase: { url: './toy', ref: 'nope' } },
+      ],
+    };
+    await writeFile(path.join(work, 'refs.json'), JSON.stringify(doc));
+    const result = await evalrig(['validate', 'refs.json'], work);
+    expect(result.exitCode).to.equal(2);
+    expect(result.stderr.split('\n')).to.deep.equal([
+      'evalrig: refs.json is not a valid eval set (2 problems):',
+      `  refs.json#/codebase/ref: no branch or tag "main" in ${path.join(work, 'toy.git')} (branches: dev, trunk; tags: v1.0)`,
+      `  refs.json#/evals/2/codebase/ref: no branch or tag "nope" in ${source} (branches: dev, trunk; tags: v1.0)`,
+    ]);
+  });
+
+  it('says a misspelt agent type once and a JSON syntax error with its line and a caret', async () => {
+    const typo = {
+      name: 'x',
+      agent: { type: 'claude', version: '2.1.0' },
+      evals: [{ id: 'e', prompt: 'p' }],
+    };
+    await writeFile(path.join(work, 'typo.json'), JSON.stringify(typo));
+    const typed = await evalrig(['validate', 'typo.json'], work);
+    expect(typed.exitCode).to.equal(2);
+    expect(typed.stderr.split('\n')).to.have.length(2);
+    expect(typed.stderr).to.contain(
+      'typo.json#/agent/type: unknown agent type "claude" (did you mean "claude-code"?)',
+    );
+    await writeFile(path.join(work, 'broken.json'), '{\n  "name": "x"\n  "evals": []\n}\n');
+    const broken = await evalrig(['validate', 'broken.json'], work);
+    expect(broken.exitCode).to.equal(2);
+    expect(broken.stderr.split('\n')).to.deep.equal([
+      "evalrig: broken.json:3:3: not valid JSON: Expected ',' or '}' after property value",
+      '  3 |   "evals": []',
+      '    |   ^',
+    ]);
+  });
+
   it('counts the default condition of a set that declares none', async () => {
     const result = await evalrig(['validate', 'minimal/evals.json'], work);
     expect(result.stdout).to.equal('minimal/evals.json: valid (1 eval, 1 condition, 1 run in all)');

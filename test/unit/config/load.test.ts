@@ -92,7 +92,11 @@ describe('loadEvalSet: a valid eval set is normalized', () => {
     expect(first!.files).to.deep.equal([
       { from: path.join(dir, 'task-files/docs/TASK.md'), to: 'docs/TASK.md' },
     ]);
-    expect(first!.codebase).to.deep.equal({ source: { path: '../minimal' }, baseDir: dir });
+    expect(first!.codebase).to.deep.equal({
+      source: { path: '../minimal' },
+      baseDir: dir,
+      pointer: '/codebase',
+    });
     expect(first!.runs).to.equal(3);
     expect([first!.timeout, first!.turn_timeout]).to.deep.equal([900, 300]);
     expect(first!.checks).to.deep.equal([{ name: 'tests', run: 'npm test' }]);
@@ -113,6 +117,7 @@ describe('loadEvalSet: a valid eval set is normalized', () => {
     expect(second!.codebase).to.deep.equal({
       source: { url: 'https://example.org/acme/toy.git', ref: 'v1.4.0' },
       baseDir: dir,
+      pointer: '/evals/1/codebase',
     });
     expect([second!.runs, second!.phase, second!.timeout, second!.turn_timeout]).to.deep.equal([
       1,

@@ -278,6 +278,11 @@ describe('reuse: every input of a run changes its fingerprint, and is named', ()
       ],
     ],
     ['set.repo_owner', 'the repository owner', () => [withSet({ repo_owner: 'someone' }), planned]],
+    [
+      'set.baseline_commit',
+      'the baseline commit',
+      () => [withSet({ baseline_commit: { message: 'Initial import' } }), planned],
+    ],
     ['set.limits', 'the run limits', () => [withSet({ limits: { tokens: 1000 } }), planned]],
     [
       'option.stop_at_hand_over',
