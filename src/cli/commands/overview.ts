@@ -10,7 +10,7 @@ export const OVERVIEW: Readonly<
   doctor: {
     term: 'doctor [options]',
     summary:
-      'check each engine a campaign would run on: what answers, its CPUs and memory, the images, a locked-down container, and what to fix',
+      "check each engine a campaign would run on (what answers, its CPUs and memory, the images, a locked-down container, and what to fix) and each agent's pinned version against the newest npm has",
   },
   image: { term: 'image', summary: 'the test image runs start from' },
   run: {
