@@ -62,7 +62,7 @@ describe('Podman refusing every container (no catatonit)', function () {
   }
 
   it('doctor: the engine answers, the container is refused, and the first thing to fix says catatonit', async () => {
-    const r = await cli(['doctor', '--engine', podman.host]);
+    const r = await cli(['doctor', '--no-agents', '--engine', podman.host]);
     expectRefusal(r);
     expect(r.stdout).to.contain(`engine ${podman.host}`);
     expect(r.stdout).to.match(/answers: Podman \d/u);
@@ -138,7 +138,7 @@ function podman(service: PodmanService): void {
   }
 
   it('doctor: says what answers, its capacity, the images, and that a locked-down container starts there', async () => {
-    const r = await cli(['doctor', '--engine', service.host]);
+    const r = await cli(['doctor', '--no-agents', '--engine', service.host]);
     expect(r.exitCode, r.stderr).to.equal(0);
     expect(r.stdout).to.match(
       new RegExp(`answers: Podman [0-9.]+ \\(API [0-9.]+, ${service.name}`, 'u'),

@@ -183,7 +183,7 @@ describe('runtime: no engine at DOCKER_HOST', () => {
 
   it('the CLI prints only that message and exits non-zero', async () => {
     const dead = `unix://${path.join(tmpdir(), `evalrig-nothing-${process.pid}.sock`)}`;
-    const r = await execa('node', ['--import', 'tsx', 'src/cli/main.ts', 'doctor'], {
+    const r = await execa('node', ['--import', 'tsx', 'src/cli/main.ts', 'doctor', '--no-agents'], {
       env: { DOCKER_HOST: dead },
       reject: false,
     });
