@@ -24,7 +24,9 @@ const FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 function openProblem<T>(file: string, error: unknown): Read<T> {
   const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT') return { status: 'missing', file };
+  // ENOTDIR: a part of the path is a file, so there is no such file either (the folder's own
+  // check names the file that stands where a folder should).
+  if (code === 'ENOENT' || code === 'ENOTDIR') return { status: 'missing', file };
   if (code === 'ELOOP') return broken(file, `${file} is a link, not evalrig's file`);
   return broken(file, `cannot read ${file}: ${code ?? (error as Error).message}`);
 }

@@ -40,6 +40,8 @@ import {
 import { verdictForest } from './verdict-forest.js';
 import { treeHtml } from './tree.js';
 import { behaviourHtml } from './behaviour-render.js';
+import { costPerSuccessRow } from './cost-per-success.js';
+
 import { embedKey } from './embed.js';
 import { reuseLines, fingerprintRows } from './reuse.js';
 import { sequentialLine } from './sequential.js';
@@ -189,6 +191,7 @@ function conditionTable(b: BenchmarkFile): string {
       (m) =>
         `<tr><th>${esc(AGENT_LABELS[m])}</th>${conds.map((c) => numberCell(c.condition, `agent.${m}`, agentStat(c.agent, m))).join('')}</tr>`,
     ),
+    ...costPerSuccessHtml(b),
     ...messageCheckNames(conds).map(
       (name) =>
         `<tr><th>${esc(messageCheckLabel(name))}</th>${conds.map((c) => rateCell(c.condition, `message_checks.${name}`, c.message_checks?.[name] ?? NO_RUNS)).join('')}</tr>`,
@@ -666,4 +669,15 @@ export function checkHtml(
     (charted.messageChecks ?? 0);
   if (charts !== expected)
     throw new ReportStructureError(file, `${charts} charts, expected ${expected}`);
+}
+
+/** The cost-per-success row of the per-condition table, when there is one. */
+function costPerSuccessHtml(b: BenchmarkFile): string[] {
+  const row = costPerSuccessRow(b);
+  if (!row) return [];
+  const cells = row.cells.map(
+    (v, i) =>
+      `<td class="v" data-condition="${esc(b.conditions[i]!.condition)}" data-measure="cost_per_success">${esc(v)}</td>`,
+  );
+  return [`<tr><th>${esc(row.label)}</th>${cells.join('')}</tr>`];
 }

@@ -1,4 +1,5 @@
 import { behaviourMarkdown } from './behaviour-render.js';
+import { costPerSuccessRow } from './cost-per-success.js';
 import { accountLines } from './account.js';
 import type { AgentIdentity } from '../artifacts/index.js';
 import { EvalrigError } from '../errors/index.js';
@@ -186,6 +187,7 @@ function conditionTable(b: BenchmarkFile): string {
       AGENT_LABELS[m],
       ...conds.map((c) => formatNumber(agentStat(c.agent, m))),
     ]),
+    ...costPerSuccessLines(b),
     ...checkNames.map((name) => [
       messageCheckLabel(name),
       ...conds.map((c) => formatRate(c.message_checks?.[name] ?? NO_RUNS)),
@@ -378,4 +380,10 @@ function agentRows(b: BenchmarkFile): string[][] {
     b.conditions.map((c) => c.condition),
   );
   return names ? [['agent', ...names]] : [];
+}
+
+/** The cost-per-success row of the per-condition table, when there is one. */
+function costPerSuccessLines(b: BenchmarkFile): string[][] {
+  const row = costPerSuccessRow(b);
+  return row ? [[row.label, ...row.cells]] : [];
 }

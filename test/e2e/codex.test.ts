@@ -107,6 +107,8 @@ describe('e2e: a codex campaign plays the real binary against the model stand-in
   it('fails a run whose model answers 400, in the phase agent', async () => {
     const record = await campaign.record('refused');
     expect(record).to.include({ status: 'failed', phase: 'agent', turns_completed: 1 });
+    // A 400 answers what the agent sent: the agent's failure, counted against its condition.
+    expect(record.failure?.class).to.equal('agent');
     // Checked with 0.171.0: a `turn.failed` line with the API's error, then exit 1; Codex does
     // not retry a 400.
     expect(record.error).to.match(/^turn 1: the agent exited 1 \(.*prompt is too long/u);
@@ -138,8 +140,9 @@ describe('e2e: a codex campaign plays the real binary against the model stand-in
       }[];
     }>(path.join(outDir, 'benchmark.json'));
     const cost = bench.conditions[0]!.agent.cost_usd!;
-    // The failed run says nothing of the agent: the seven completed runs alone are counted.
-    expect(cost.n).to.equal(7);
+    // The run whose model answered 400 failed while the agent had control (the agent's class):
+    // it counts against its condition, its witnessed figures with the seven completed runs'.
+    expect(cost.n).to.equal(8);
     expect(cost.mean).to.be.greaterThan(0);
   });
 
