@@ -1,6 +1,7 @@
 import type { RunRecord } from '../artifacts/index.js';
 import { AGENT_KINDS } from '../config/agent-kinds.js';
 import type { Cell } from './cells.js';
+import { failureOf, leftOut } from '../measure/index.js';
 
 /** The columns every run row has, in order; measures, checks and message checks follow. */
 export const RUN_COLUMNS = [
@@ -9,6 +10,8 @@ export const RUN_COLUMNS = [
   'run',
   'status',
   'limit',
+  'failure_class',
+  'measured',
   'phase',
   'error',
   'agent',
@@ -61,6 +64,9 @@ export function runRow(record: RunRecord): Record<string, Cell> {
     run: record.run,
     status: record.status,
     limit: record.limit ?? null,
+    failure_class: failureOf(record)?.class ?? null,
+    // As benchmark.json measures: all but the runs the harness failed or the budget cut.
+    measured: !leftOut(record),
     phase: record.phase ?? null,
     error: record.error ?? null,
     agent: agentKind(record.agent?.package),

@@ -76,8 +76,13 @@ export function expectRunsMatchBenchmark(rows: readonly Parsed[], bench: Benchma
     expect(mine.length, c.condition).to.equal(c.runs);
     for (const status of Object.keys(c.status) as (keyof typeof c.status)[])
       expect(mine.filter((r) => r.status === status).length, status).to.equal(c.status[status]);
-    // As benchmark.json measures: a failed run, or one the campaign's budget cut, says nothing.
-    const measured = mine.filter((r) => r.status !== 'failed' && r.limit !== 'campaign_cost');
+    // As benchmark.json measures: a run the harness failed, or one the budget cut, says nothing;
+    // a failure while the agent had control counts against its condition.
+    const measured = mine.filter(
+      (r) => r.failure_class !== 'harness' && r.limit !== 'campaign_cost',
+    );
+    for (const r of mine)
+      expect(r.measured, `${c.condition} measured`).to.equal(measured.includes(r));
     expect(measured.length, `${c.condition} measured`).to.equal(c.measured);
     for (const m of RATES) {
       const seen = measured.map((r) => r[m]).filter((v) => v !== null && v !== undefined);
