@@ -7,6 +7,7 @@
 import { ADAPTER_KINDS, quotedKinds } from './agent-kinds.js';
 import { pointer, quote, type Problem } from './problems.js';
 import { closestKind } from './spelling.js';
+import { UNPLAYABLE_AGENTS } from './unplayable-agents.js';
 
 const KINDS: readonly string[] = ['command', ...ADAPTER_KINDS];
 
@@ -35,6 +36,7 @@ function unknownTypes(doc: unknown): Map<string, string> {
  * @example
  * // { "agent": { "type": "claude", "version": "2.1.0" } }
  * // -> /agent/type: unknown agent type "claude" (did you mean "claude-code"?); ...
+ * // { "agent": { "type": "amp" } } -> /agent/type: agent type "amp": Amp (@sourcegraph/amp) cannot be played: ...
  */
 export function oneProblemPerUnknownType(doc: unknown, problems: readonly Problem[]): Problem[] {
   const unknown = unknownTypes(doc);
@@ -42,6 +44,12 @@ export function oneProblemPerUnknownType(doc: unknown, problems: readonly Proble
   const under = (p: Problem, at: string) => p.pointer === at || p.pointer.startsWith(`${at}/`);
   const kept = problems.filter((p) => ![...unknown.keys()].some((at) => under(p, at)));
   const said = [...unknown].map(([at, type]) => {
+    const unplayable = UNPLAYABLE_AGENTS[type];
+    if (unplayable)
+      return {
+        pointer: `${at}/type`,
+        message: `agent type ${quote(type)}: ${unplayable.name} (${unplayable.package}) cannot be played: ${unplayable.reason} (see docs/agents.md); the types are "command", ${quotedKinds()}`,
+      };
     const hint = closestKind(type, KINDS);
     return {
       pointer: `${at}/type`,

@@ -7,7 +7,8 @@ import { expect } from 'chai';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { EvalSetError, loadEvalSet } from '../../../src/config/index.js';
+import { EvalSetError, loadEvalSet, quotedKinds } from '../../../src/config/index.js';
+import { UNPLAYABLE_AGENTS } from '../../../src/config/unplayable-agents.js';
 import { snippetAt } from '../../../src/config/load.js';
 import { closestKind } from '../../../src/config/spelling.js';
 
@@ -57,6 +58,31 @@ describe('config: the newcomer’s errors', () => {
     expect(typeLines[0]).to.match(
       /^\/conditions\/b\/agent\/type: unknown agent type "gemini" \(did you mean "gemini-cli"\?\)/u,
     );
+  });
+
+  it('refuses an agent evalrig cannot play with the reason, once, at its type', async () => {
+    const { lines } = await problemsOf(
+      json({ name: 'x', agent: { type: 'amp', version: '1.0.0' }, evals: EVALS }),
+    );
+    expect(lines).to.have.length(1);
+    expect(lines[0]).to.match(
+      /^\/agent\/type: agent type "amp": Amp \(@sourcegraph\/amp\) cannot be played: /u,
+    );
+    expect(lines[0]).to.include('no setting for a model endpoint');
+    expect(lines[0]).to.include('docs/agents.md');
+    for (const type of Object.keys(UNPLAYABLE_AGENTS)) {
+      const { lines: said } = await problemsOf(
+        json({
+          name: 'x',
+          conditions: { a: { agent: { type } } },
+          agent: { command: ['true'] },
+          evals: EVALS,
+        }),
+      );
+      expect(said, type).to.deep.equal([
+        `/conditions/a/agent/type: agent type "${type}": ${UNPLAYABLE_AGENTS[type]!.name} (${UNPLAYABLE_AGENTS[type]!.package}) cannot be played: ${UNPLAYABLE_AGENTS[type]!.reason} (see docs/agents.md); the types are "command", ${quotedKinds()}`,
+      ]);
+    }
   });
 
   it('names the kind a near miss meant, and none for a word no kind is near', () => {
