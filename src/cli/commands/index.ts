@@ -19,6 +19,7 @@ const VERBS: Readonly<Record<string, () => Promise<Register>>> = {
   grade: async () => (await import('./grade.js')).registerGrade,
   view: async () => (await import('./view.js')).registerView,
   export: async () => (await import('./export.js')).registerExport,
+  tasks: async () => (await import('./tasks.js')).registerTasks,
 };
 
 const VERSION_FLAGS = new Set(['-V', '--version']);

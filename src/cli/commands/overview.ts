@@ -51,4 +51,5 @@ export const OVERVIEW: Readonly<
     summary:
       'one table of a campaign folder for a notebook or a spreadsheet: a row per run (default), per model call or per stop, as CSV or JSON lines (runs nothing)',
   },
+  tasks: { term: 'tasks', summary: 'eval sets made from a codebase' },
 };

@@ -1,0 +1,79 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import { execa } from 'execa';
+import { maxOf } from '../../../src/cli/commands/tasks.js';
+import { git } from '../../../src/git/index.js';
+import { sourceOf } from '../../../src/mine/index.js';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const tsx = import.meta.resolve('tsx');
+
+describe('evalrig tasks from-history', function () {
+  this.timeout(60_000);
+  let work: string;
+  before(async () => {
+    work = await mkdtemp(path.join(tmpdir(), 'evalrig-tasks-'));
+    const repo = path.join(work, 'repo');
+    await git(['init', '-q', '-b', 'main', repo], { cwd: work });
+    for (const [i, files] of [['index.js'], ['index.js', 'test/a.js']].entries()) {
+      for (const f of files) {
+        await execa('mkdir', ['-p', path.dirname(path.join(repo, f))]);
+        await writeFile(path.join(repo, f), `v${i}`);
+      }
+      await git(['add', '-A'], { cwd: repo });
+      await git(['commit', '-qm', `change ${i}`], { cwd: repo });
+    }
+  });
+  after(() => rm(work, { recursive: true, force: true }));
+
+  const evalrig = (args: string[]) =>
+    execa(
+      'node',
+      ['--import', tsx, path.join(root, 'src/cli/main.ts'), 'tasks', 'from-history', ...args],
+      {
+        cwd: work,
+        reject: false,
+        env: { EVALRIG_CACHE_DIR: path.join(work, 'cache') },
+      },
+    );
+
+  it('lists the candidates of a local codebase with --dry-run, and the dropped with why', async () => {
+    const r = await evalrig(['repo', '--dry-run']);
+    expect(r.exitCode, r.stderr).to.equal(0);
+    expect(r.stdout).to.match(
+      /^1 candidate in repo at [0-9a-f]{12} \(2 commits read, merges left out\):/u,
+    );
+    expect(r.stdout).to.include('change 1  (1 source, 1 test file: test/a.js)');
+    expect(r.stdout).to.include('1 commit: the first commit: no parent to start from');
+  });
+
+  it('refuses to mine without --dry-run (validation is not built), and a range the history lacks, with no stack', async () => {
+    const r = await evalrig(['repo']);
+    expect(r.exitCode).to.equal(2);
+    expect(r.stderr).to.include('give --dry-run to list the candidates');
+    const bad = await evalrig(['repo', '--dry-run', '--range', 'nope..HEAD']);
+    expect(bad.exitCode).to.equal(2);
+    expect(bad.stderr).to.match(/--range nope\.\.HEAD: not a range of repo's history/u);
+    expect(bad.stderr).to.not.include('    at ');
+  });
+
+  it('takes a git URL with --ref only, a path without it, and a whole --max of at least 1', () => {
+    expect(sourceOf('https://example.org/a.git', 'main')).to.deep.equal({
+      url: 'https://example.org/a.git',
+      ref: 'main',
+    });
+    expect(sourceOf('git@example.org:a/b.git', 'v1')).to.deep.equal({
+      url: 'git@example.org:a/b.git',
+      ref: 'v1',
+    });
+    expect(() => sourceOf('https://example.org/a.git', undefined)).to.throw(/give --ref/u);
+    expect(() => sourceOf('../here', 'main')).to.throw(/--ref goes with a git URL/u);
+    expect(sourceOf('../here', undefined)).to.deep.equal({ path: '../here' });
+    expect(maxOf('3')).to.equal(3);
+    expect(() => maxOf('0')).to.throw(/--max must be a whole number/u);
+    expect(() => maxOf('2.5')).to.throw(/--max must be a whole number/u);
+  });
+});
