@@ -3,7 +3,7 @@
  * command's use line, then its own flags as pflag's `FlagUsages` lays them out, dedented and
  * indented by two spaces.
  */
-import type { CommandSpec, FlagSpec } from './args.js';
+import type { CommandSpec, FlagSpec } from './spec.js';
 
 /** `Usage:  gh pr list [flags]` and the `Flags:` table, as cobra's `UsageString` returns it. */
 export function usageString(spec: CommandSpec): string {
