@@ -13,6 +13,7 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { git } from '../../src/git/index.js';
+import { seededUniform as random } from '../../src/seeded/index.js';
 
 export type FixtureShape = 'wide' | 'history';
 
@@ -75,18 +76,6 @@ function wideStream(dirs: number, perDir: number, commits: number): string {
     );
   }
   return stream.text();
-}
-
-/** A small deterministic generator (mulberry32): the same repository on every machine. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function historyStream(

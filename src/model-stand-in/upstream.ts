@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { listen } from '../host-server/index.js';
 import { apiError, apiMessage, sseFrames } from './anthropic.js';
 import type { ScriptMessage } from './script.js';
+import { seededUniform as seeded } from '../seeded/index.js';
 
 /**
  * An upstream simulator: the model stand-in as a loaded real Messages API, for load tests and
@@ -76,18 +77,6 @@ const DEFAULT_ANSWER: ScriptMessage = {
   content: [{ text: 'done' }],
   usage: { input_tokens: 1000, output_tokens: 50 },
 };
-
-/** mulberry32: a small seeded generator, enough to repeat a load test. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface SimState {
   readonly o: UpstreamSimulatorOptions;

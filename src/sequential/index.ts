@@ -33,9 +33,9 @@ export { stratifiedZ, runsOf, type Counts } from './statistic.js';
 export {
   fixedPower,
   fixedRunsFor,
-  seededUniform,
   simulateCampaigns,
   type Simulated,
   type TrueRates,
 } from './simulate.js';
 export { sequentialPlan, type SequentialPlan } from './plan.js';
+export { seededUniform } from '../seeded/index.js';

@@ -15,17 +15,7 @@ import {
 import { normalUpperQuantile } from './normal.js';
 import { runsOf, stratifiedZ, type Counts } from './statistic.js';
 
-/** A small fast generator of uniform numbers in [0, 1) (mulberry32), from a seed. */
-export function seededUniform(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededUniform } from '../seeded/index.js';
 
 /** One eval's true rates: the condition's and the baseline's. */
 export interface TrueRates {

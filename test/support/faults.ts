@@ -11,6 +11,10 @@ import { fileURLToPath } from 'node:url';
 import { execa, type ResultPromise } from 'execa';
 import type { RunRecord } from '../../src/artifacts/index.js';
 import { LABELS, listContainers, type DockerClient } from '../../src/runtime/index.js';
+import { seededUniform } from '../../src/seeded/index.js';
+
+/** The one seeded generator, by the name these tests use. */
+export const seeded = seededUniform;
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CLI = path.join(REPO, 'dist', 'src', 'cli', 'main.js');
@@ -75,16 +79,4 @@ export async function waitFor(
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`${what} did not hold within ${ms} ms`);
-}
-
-/** mulberry32: a small seeded generator, so every trial can be replayed from its seed. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

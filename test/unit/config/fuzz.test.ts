@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { execa } from 'execa';
 import { EvalSetError, loadEvalSet } from '../../../src/config/index.js';
 import { InputError } from '../../../src/errors/index.js';
+import { seededUniform } from '../../../src/seeded/index.js';
 
 /**
  * A fuzzer for eval sets, with fixed seeds so that every run plays the same
@@ -115,18 +116,11 @@ async function judge(file: string): Promise<string> {
 
 // --- the generator
 
-/** A small seeded generator (mulberry32): the same seed gives the same trials. */
+/** The seeded generator with picks: the same seed gives the same trials. */
 class Random {
-  private state: number;
+  readonly next: () => number;
   constructor(seed: number) {
-    this.state = seed >>> 0;
-  }
-  next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    this.next = seededUniform(seed);
   }
   int(below: number): number {
     return Math.floor(this.next() * below);

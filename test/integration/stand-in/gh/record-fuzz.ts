@@ -8,6 +8,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import { recordValidators, TempRepo } from './support.js';
+import { seededUniform as random } from '../../../../src/seeded/index.js';
 
 /** What the fuzzer counts: every figure but `calls` must be 0. */
 export interface FuzzFigures {
@@ -30,18 +31,6 @@ export interface FuzzFigures {
 
 const BRANCHES = 20;
 const CALL_BOUND_MS = 10_000;
-
-/** mulberry32: small, seeded, good enough to pick faults. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Plays `calls` seeded calls of `bundle` in a fresh repository and returns the figures. */
 export async function fuzzRecord(
