@@ -33,3 +33,24 @@ export function expandMatrix(
     }));
   });
 }
+
+/** "/conditions/with_skill": where a condition is written, an expanded one at its declared name. */
+export function conditionPointer(c: Pick<Condition, 'name' | 'matrix'>): string {
+  return `/conditions/${escapeToken(c.matrix?.base ?? c.name)}`;
+}
+
+/** Where a condition's agent is written: its entry of `agents`, its own `agent`, or the set's. */
+export function agentPointer(
+  conditions: readonly Pick<Condition, 'name' | 'matrix' | 'agent'>[],
+  c: Pick<Condition, 'name' | 'matrix' | 'agent'>,
+): string {
+  if (c.matrix) {
+    const types = [...new Set(conditions.flatMap((d) => (d.matrix ? [d.matrix.agent] : [])))];
+    return `/agents/${types.indexOf(c.matrix.agent)}`;
+  }
+  return c.agent ? `${conditionPointer(c)}/agent` : '/agent';
+}
+
+function escapeToken(token: string): string {
+  return token.replace(/~/gu, '~0').replace(/\//gu, '~1');
+}
