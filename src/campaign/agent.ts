@@ -30,6 +30,7 @@ import type {
 } from '../artifacts/index.js';
 import {
   agentOf,
+  agentPointer,
   isAdapterAgent,
   type AdapterAgentType,
   type AgentSpec,
@@ -103,7 +104,7 @@ export async function prepareCampaignAgents(
     const key = JSON.stringify([spec.type, spec.version, spec.install, spec.model_name]);
     let agent = prepared.get(key);
     if (!agent) {
-      const at = c.agent ? `/conditions/${c.name}/agent` : '/agent';
+      const at = agentPointer(evalSet.conditions, c);
       agent = await prepareCampaignAgent({ ...options, spec, at, sourceFor });
       prepared.set(key, agent);
     }
@@ -350,7 +351,7 @@ export function upstreamOf(
         : (['key_env', model.key_env, 'API key'] as const);
     const apiKey = process.env[name];
     if (!apiKey) {
-      const at = p.condition.agent ? `/conditions/${p.condition.name}/agent` : '/agent';
+      const at = agentPointer(evalSet.conditions, p.condition);
       throw new InputError(
         `${evalSet.file}: ${at}/model/${field}: the host variable ${name} is not set (the ${what} evalrig's gateway adds on the host; it never enters the container)`,
       );

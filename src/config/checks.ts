@@ -16,6 +16,7 @@ import { whyEscapesWorkTree } from './paths.js';
 import { pointer, quote, type Problem } from './problems.js';
 import { whyNotBranchName } from './refname.js';
 import { keyProblems } from './keys.js';
+import { matrixProblems } from './matrix-checks.js';
 import { messageCheckProblems } from './message-checks.js';
 import { stepCheckProblems } from './step-checks.js';
 import { loadModelScript, ModelScriptError } from '../model-stand-in/script.js';
@@ -59,6 +60,10 @@ function modelChecks(folder: EvalSetFolder, doc: Json): Promise<Problem | undefi
   const scripts: [string, unknown][] = [];
   if (isObject(agent.model))
     scripts.push([pointer('agent', 'model', 'script'), agent.model.script]);
+  list(doc.agents).forEach((a, i) => {
+    if (isObject(a) && isObject(a.model))
+      scripts.push([pointer('agents', i, 'model', 'script'), a.model.script]);
+  });
   for (const [name, c] of entries(doc.conditions)) {
     if (!isObject(c)) continue;
     scripts.push([pointer('conditions', name, 'model_script'), c.model_script]);
@@ -92,7 +97,13 @@ function modelChecks(folder: EvalSetFolder, doc: Json): Promise<Problem | undefi
  */
 function missingModels(doc: Json): Problem[] {
   if (!('conditions' in doc) && misspelt(doc, 'conditions')) return [];
-  const top = isObject(doc.agent) ? doc.agent : {};
+  // In a matrix, each of its agents stands at the top in turn.
+  const matrix = list(doc.agents).filter(isObject);
+  const tops: Json[] = matrix.length > 0 ? matrix : [isObject(doc.agent) ? doc.agent : {}];
+  return tops.flatMap((top) => missingModelsUnder(doc, top));
+}
+
+function missingModelsUnder(doc: Json, top: Json): Problem[] {
   const named = entries(doc.conditions).filter((e): e is [string, Json] => isObject(e[1]));
   const conditions: Json[] = named.length > 0 ? named.map(([, c]) => c) : [{}];
   const problems: Problem[] = [];
@@ -215,6 +226,7 @@ export async function semanticProblems(
   pending.push(...modelChecks(folder, doc));
   problems.push(...keyProblems(doc, env));
   problems.push(...conditionAgentProblems(doc, env));
+  problems.push(...matrixProblems(doc, env));
   problems.push(...messageCheckProblems(doc));
   problems.push(...stepCheckProblems(doc));
   if (isObject(doc.judge)) {

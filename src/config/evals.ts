@@ -231,66 +231,21 @@ export interface RawEvalSet {
    * Seconds one turn may take before the run is cut and recorded as timed out. Default 600.
    */
   turn_timeout?: number;
+  agent?: Agent;
   /**
-   * How the agent is run in the container. Placeholders in the arguments: {prompt}, {turn}, {phase}, {eval}, {condition}, {run}, {eval_set_dir}.
+   * A matrix: every condition runs under each of these agents, e.g. with_skill and without_skill under claude-code and codex. Each entry is an adapter agent, the same fields as `agent` (which a set with `agents` must not have); each condition becomes one per agent, named `CONDITION@TYPE` (e.g. `with_skill@codex`), and each agent's conditions are compared with that agent's baseline condition. Two entries may not have the same type.
+   *
+   * @minItems 2
+   * @maxItems 8
    */
-  agent: {
-    /**
-     * `command` (default): `command` is run as given each turn (its program must exist in every image: checked before any run). `claude-code`: evalrig installs the npm package @anthropic-ai/claude-code at `version` on the host once, mounts its binary read-only, chooses the session id, resumes it on later turns and reads its stream (tokens, cost, tool calls). `codex`: the same with the npm package @openai/codex (its static binary, and a relay that carries its model calls to the run's gateway); Codex names its thread, later turns resume it. `gemini-cli` (@google/gemini-cli, the Gemini API), `qwen-code` (@qwen-code/qwen-code, Chat Completions): Node bundles, their package folder mounted with a Node 20 runtime evalrig installs the same way; `opencode` (opencode-ai, its native binary, Chat Completions); `copilot-cli` (@github/copilot, its native binary and the package cache unpacked from it once on the host, both mounted read-only; its own provider, Chat Completions). For all of them, `command` and `resume_command` are not given.
-     */
-    type?:
-      'command' | 'claude-code' | 'codex' | 'copilot-cli' | 'gemini-cli' | 'opencode' | 'qwen-code';
-    /**
-     * The exact package version of the agent (type `claude-code`, e.g. "2.1.332", or `codex`, e.g. "0.171.0"); recorded with the sha256 of its binary.
-     */
-    version?: string;
-    /**
-     * Where a `claude-code` or `codex` agent's model calls go (through the run's model gateway; the container never has the network). { "script": "<file in this folder>" }: the offline model stand-in plays that model script (see model-script.schema.json); an eval's or a condition's `model_script` overrides it. { "url": "https://api.anthropic.com", "key_env": "ANTHROPIC_API_KEY" } (Codex: { "url": "https://api.openai.com", "key_env": "OPENAI_API_KEY" }, or any OpenAI-compatible base URL such as "https://host/openai/v1"): the real API, the key read from that host variable by evalrig and added on the host side (it never enters the container). { "url": "https://api.anthropic.com", "token_env": "CLAUDE_CODE_OAUTH_TOKEN" } (claude-code only): a Claude subscription's OAuth token, read from that host variable and sent on the host side as Claude Code sends it (Authorization: Bearer and the OAuth beta).
-     */
-    model?:
-      | {
-          /**
-           * Path of a model script, relative to this file's folder and inside it.
-           */
-          script: string;
-        }
-      | {
-          /**
-           * The API's base URL: an origin like https://api.anthropic.com, or an origin and a path (an OpenAI-compatible endpoint, e.g. https://host/openai/v1, as Codex's base_url or OPENAI_BASE_URL take it). The agent's API path is appended: only POST /v1/messages (Claude Code), POST /v1/responses (Codex), POST /v1/chat/completions (OpenCode, Qwen Code) or POST /v1beta/models/{model}:streamGenerateContent and :generateContent (Gemini CLI) is forwarded, and a base ending in that path's version (/v1) does not repeat it: https://host/openai/v1 receives /openai/v1/responses.
-           */
-          url: string;
-          /**
-           * The host environment variable holding the API key, e.g. ANTHROPIC_API_KEY.
-           */
-          key_env: string;
-        }
-      | {
-          /**
-           * The API's base URL: an origin like https://api.anthropic.com, or an origin and a path (an OpenAI-compatible endpoint, e.g. https://host/openai/v1, as Codex's base_url or OPENAI_BASE_URL take it). The agent's API path is appended: only POST /v1/messages (Claude Code), POST /v1/responses (Codex), POST /v1/chat/completions (OpenCode, Qwen Code) or POST /v1beta/models/{model}:streamGenerateContent and :generateContent (Gemini CLI) is forwarded, and a base ending in that path's version (/v1) does not repeat it: https://host/openai/v1 receives /openai/v1/responses.
-           */
-          url: string;
-          /**
-           * claude-code only: the host environment variable holding a Claude subscription's OAuth token, e.g. CLAUDE_CODE_OAUTH_TOKEN (what `claude setup-token` prints). The gateway sends it upstream as Claude Code does (Authorization: Bearer, and oauth-2025-04-20 added to anthropic-beta); the container holds only a placeholder key.
-           */
-          token_env: string;
-        };
-    /**
-     * For a `codex`, `copilot-cli`, `gemini-cli`, `opencode` or `qwen-code` agent: the model it asks for, and the price-table entry its tokens are priced with. Default "gpt-5.1-codex" (codex), "gpt-5.4" (copilot-cli), "gemini-2.5-pro" (gemini-cli), "gpt-5.1" (opencode), "qwen3-coder-plus" (qwen-code).
-     */
-    model_name?: string;
-    /**
-     * How an adapter agent reaches the containers. `mount` (default): its binary is mounted read-only into each run. `image`: an image is derived from each run image with the binary (and Codex's relay) copied in, tagged by a hash of (base image id, package, version, binary sha256), reused while unchanged; for engines that cannot mount host paths.
-     */
-    install?: 'mount' | 'image';
-    command?: Argv;
-    resume_command?: Argv1;
-    /**
-     * Names of host environment variables passed into the container; nothing else from the host is. An API key or OAuth token evalrig adds on the host side (the variable of agent.model.key_env, agent.model.token_env or judge.model.key_env, or any variable holding the same value on this host) is refused here: it would put the real key in the container.
-     *
-     * Items: A host environment variable name, e.g. ANTHROPIC_API_KEY.
-     */
-    env?: string[];
-  };
+  agents?:
+    | [Agent, Agent]
+    | [Agent, Agent, Agent]
+    | [Agent, Agent, Agent, Agent]
+    | [Agent, Agent, Agent, Agent, Agent]
+    | [Agent, Agent, Agent, Agent, Agent, Agent]
+    | [Agent, Agent, Agent, Agent, Agent, Agent, Agent]
+    | [Agent, Agent, Agent, Agent, Agent, Agent, Agent, Agent];
   /**
    * Named variants every eval runs under, e.g. with_skill and without_skill. Absent or empty: one condition named `default`.
    */
@@ -298,7 +253,7 @@ export interface RawEvalSet {
     [k: string]: Condition;
   };
   /**
-   * The condition the others are compared to. Default: the first one.
+   * The condition the others are compared to. Default: the first one. In a matrix (`agents`), a condition as declared (e.g. without_skill): each agent's conditions are compared with that agent's run of it.
    */
   baseline_condition?: string;
   /**
@@ -486,6 +441,66 @@ export interface LocalPath {
   path: string;
 }
 /**
+ * How the agent is run in the container. Placeholders in the arguments: {prompt}, {turn}, {phase}, {eval}, {condition}, {run}, {eval_set_dir}.
+ */
+export interface Agent {
+  /**
+   * `command` (default): `command` is run as given each turn (its program must exist in every image: checked before any run). `claude-code`: evalrig installs the npm package @anthropic-ai/claude-code at `version` on the host once, mounts its binary read-only, chooses the session id, resumes it on later turns and reads its stream (tokens, cost, tool calls). `codex`: the same with the npm package @openai/codex (its static binary, and a relay that carries its model calls to the run's gateway); Codex names its thread, later turns resume it. `gemini-cli` (@google/gemini-cli, the Gemini API), `qwen-code` (@qwen-code/qwen-code, Chat Completions): Node bundles, their package folder mounted with a Node 20 runtime evalrig installs the same way; `opencode` (opencode-ai, its native binary, Chat Completions); `copilot-cli` (@github/copilot, its native binary and the package cache unpacked from it once on the host, both mounted read-only; its own provider, Chat Completions). For all of them, `command` and `resume_command` are not given.
+   */
+  type?:
+    'command' | 'claude-code' | 'codex' | 'copilot-cli' | 'gemini-cli' | 'opencode' | 'qwen-code';
+  /**
+   * The exact package version of the agent (type `claude-code`, e.g. "2.1.332", or `codex`, e.g. "0.171.0"); recorded with the sha256 of its binary.
+   */
+  version?: string;
+  /**
+   * Where a `claude-code` or `codex` agent's model calls go (through the run's model gateway; the container never has the network). { "script": "<file in this folder>" }: the offline model stand-in plays that model script (see model-script.schema.json); an eval's or a condition's `model_script` overrides it. { "url": "https://api.anthropic.com", "key_env": "ANTHROPIC_API_KEY" } (Codex: { "url": "https://api.openai.com", "key_env": "OPENAI_API_KEY" }, or any OpenAI-compatible base URL such as "https://host/openai/v1"): the real API, the key read from that host variable by evalrig and added on the host side (it never enters the container). { "url": "https://api.anthropic.com", "token_env": "CLAUDE_CODE_OAUTH_TOKEN" } (claude-code only): a Claude subscription's OAuth token, read from that host variable and sent on the host side as Claude Code sends it (Authorization: Bearer and the OAuth beta).
+   */
+  model?:
+    | {
+        /**
+         * Path of a model script, relative to this file's folder and inside it.
+         */
+        script: string;
+      }
+    | {
+        /**
+         * The API's base URL: an origin like https://api.anthropic.com, or an origin and a path (an OpenAI-compatible endpoint, e.g. https://host/openai/v1, as Codex's base_url or OPENAI_BASE_URL take it). The agent's API path is appended: only POST /v1/messages (Claude Code), POST /v1/responses (Codex), POST /v1/chat/completions (OpenCode, Qwen Code) or POST /v1beta/models/{model}:streamGenerateContent and :generateContent (Gemini CLI) is forwarded, and a base ending in that path's version (/v1) does not repeat it: https://host/openai/v1 receives /openai/v1/responses.
+         */
+        url: string;
+        /**
+         * The host environment variable holding the API key, e.g. ANTHROPIC_API_KEY.
+         */
+        key_env: string;
+      }
+    | {
+        /**
+         * The API's base URL: an origin like https://api.anthropic.com, or an origin and a path (an OpenAI-compatible endpoint, e.g. https://host/openai/v1, as Codex's base_url or OPENAI_BASE_URL take it). The agent's API path is appended: only POST /v1/messages (Claude Code), POST /v1/responses (Codex), POST /v1/chat/completions (OpenCode, Qwen Code) or POST /v1beta/models/{model}:streamGenerateContent and :generateContent (Gemini CLI) is forwarded, and a base ending in that path's version (/v1) does not repeat it: https://host/openai/v1 receives /openai/v1/responses.
+         */
+        url: string;
+        /**
+         * claude-code only: the host environment variable holding a Claude subscription's OAuth token, e.g. CLAUDE_CODE_OAUTH_TOKEN (what `claude setup-token` prints). The gateway sends it upstream as Claude Code does (Authorization: Bearer, and oauth-2025-04-20 added to anthropic-beta); the container holds only a placeholder key.
+         */
+        token_env: string;
+      };
+  /**
+   * For a `codex`, `copilot-cli`, `gemini-cli`, `opencode` or `qwen-code` agent: the model it asks for, and the price-table entry its tokens are priced with. Default "gpt-5.1-codex" (codex), "gpt-5.4" (copilot-cli), "gemini-2.5-pro" (gemini-cli), "gpt-5.1" (opencode), "qwen3-coder-plus" (qwen-code).
+   */
+  model_name?: string;
+  /**
+   * How an adapter agent reaches the containers. `mount` (default): its binary is mounted read-only into each run. `image`: an image is derived from each run image with the binary (and Codex's relay) copied in, tagged by a hash of (base image id, package, version, binary sha256), reused while unchanged; for engines that cannot mount host paths.
+   */
+  install?: 'mount' | 'image';
+  command?: Argv;
+  resume_command?: Argv1;
+  /**
+   * Names of host environment variables passed into the container; nothing else from the host is. An API key or OAuth token evalrig adds on the host side (the variable of agent.model.key_env, agent.model.token_env or judge.model.key_env, or any variable holding the same value on this host) is refused here: it would put the real key in the container.
+   *
+   * Items: A host environment variable name, e.g. ANTHROPIC_API_KEY.
+   */
+  env?: string[];
+}
+/**
  * What this variant places into the environment and how the agent runs under it.
  */
 export interface Condition {
@@ -513,12 +528,12 @@ export interface Condition {
    */
   model_script?: string;
   agent_args?: Argv2;
-  agent?: Agent;
+  agent?: Agent1;
 }
 /**
- * This condition's own agent, replacing the eval set's `agent` for its runs, same fields: conditions that are agents over the same tasks (a cross-agent campaign, e.g. { "type": "codex", "version": "0.171.0", "model": { "script": "codex.model.json" } }). An adapter agent only, with an adapter agent at the top too. Each distinct agent is installed and preflighted once per campaign.
+ * How the agent is run in the container. Placeholders in the arguments: {prompt}, {turn}, {phase}, {eval}, {condition}, {run}, {eval_set_dir}.
  */
-export interface Agent {
+export interface Agent1 {
   /**
    * `command` (default): `command` is run as given each turn (its program must exist in every image: checked before any run). `claude-code`: evalrig installs the npm package @anthropic-ai/claude-code at `version` on the host once, mounts its binary read-only, chooses the session id, resumes it on later turns and reads its stream (tokens, cost, tool calls). `codex`: the same with the npm package @openai/codex (its static binary, and a relay that carries its model calls to the run's gateway); Codex names its thread, later turns resume it. `gemini-cli` (@google/gemini-cli, the Gemini API), `qwen-code` (@qwen-code/qwen-code, Chat Completions): Node bundles, their package folder mounted with a Node 20 runtime evalrig installs the same way; `opencode` (opencode-ai, its native binary, Chat Completions); `copilot-cli` (@github/copilot, its native binary and the package cache unpacked from it once on the host, both mounted read-only; its own provider, Chat Completions). For all of them, `command` and `resume_command` are not given.
    */

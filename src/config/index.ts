@@ -13,6 +13,7 @@ export { loadEvalSet, EvalSetSyntaxError, type LoadOptions } from './load.js';
 export { EvalSetError, formatProblems, type Problem } from './problems.js';
 export { EVALS_SCHEMA_ID, evalsSchema } from './schema.js';
 export { DEFAULTS } from './normalize.js';
+export { agentPointer, conditionPointer, MATRIX_SEPARATOR, matrixName } from './matrix.js';
 export { agentOf, isAdapterAgent, type AdapterAgentType } from './agents.js';
 export {
   ADAPTER_KINDS,

@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { DEFAULT_MODELS } from './agent-kinds.js';
+import { expandMatrix, matrixName } from './matrix.js';
 import { parseMemory } from './memory.js';
 import { messageChecksOf } from './message-checks.js';
 import { normalizeStepChecks } from './step-checks.js';
@@ -64,15 +65,20 @@ export interface FileFacts {
 
 export function normalize(raw: RawEvalSet, facts: FileFacts): EvalSet {
   const dir = path.dirname(facts.file);
-  const conditions = normalizeConditions(raw.conditions, dir);
+  const declared = normalizeConditions(raw.conditions, dir);
+  const baseline = raw.baseline_condition ?? declared[0]!.name;
+  // The checks leave exactly one of `agent` and `agents`.
+  const matrix = raw.agents?.map((a) => normalizeAgent(a, dir));
+  const conditions = matrix ? expandMatrix(declared, matrix) : declared;
   return {
     file: facts.file,
     dir,
     sha256: facts.sha256,
     name: raw.name,
-    agent: normalizeAgent(raw.agent, dir),
+    // A matrix's first agent stands for the set where one agent is asked for.
+    agent: matrix ? matrix[0]! : normalizeAgent(raw.agent!, dir),
     conditions,
-    baseline_condition: raw.baseline_condition ?? conditions[0]!.name,
+    baseline_condition: matrix ? matrixName(baseline, matrix[0]!.type!) : baseline,
     probes: raw.probes ?? {},
     hand_over: raw.hand_over ?? [],
     resources: {

@@ -28,6 +28,14 @@ export interface Condition {
   readonly model_script?: string;
   /** Its own agent, replacing the set's for its runs (a cross-agent campaign); see agentOf. */
   readonly agent?: AgentSpec;
+  /** In a matrix (the set's `agents`): the condition as declared and its agent's type. */
+  readonly matrix?: MatrixCell;
+}
+
+/** Where an expanded condition sits in a matrix: `with_skill@codex` is { base: 'with_skill', agent: 'codex' }. */
+export interface MatrixCell {
+  readonly base: string;
+  readonly agent: string;
 }
 
 /**
@@ -202,7 +210,10 @@ export interface EvalSet {
   readonly agent: AgentSpec;
   /** At least one; a set with none gets `default`. */
   readonly conditions: readonly Condition[];
-  /** The condition others are compared to: declared, else the first. */
+  /**
+   * The condition others are compared to: declared, else the first. In a matrix, the first
+   * agent's baseline; each agent's conditions are compared with its own (matrix.base equal).
+   */
   readonly baseline_condition: string;
   /**
    * name -> shell command run at each stop in the work tree. Two names mean

@@ -1,4 +1,5 @@
 import type { AgentIdentity } from '../artifacts/index.js';
+import { matrixVerdictHtml } from './matrix-render.js';
 import { accountLines } from './account.js';
 import { NUMBER_MEASURES, RATE_MEASURES, type NumberMeasure } from '../measure/index.js';
 import {
@@ -114,10 +115,9 @@ function legend(b: BenchmarkFile): string {
 
 /** The answer first: what differs, how sure, and where the runs are too few. */
 function verdictSection(b: BenchmarkFile): string {
-  const lines = (b.verdicts ?? []).map(
-    (v) =>
-      `<li class="verdict${v.significant ? ' sig' : ''}" data-measure="${esc(v.measure)}" data-condition="${esc(v.condition)}" data-p="${v.p_value ?? ''}"><span class="text">${esc(v.text)}</span>${verdictRunsLink(v)}${perEvalDetailsHtml(v)}</li>`,
-  );
+  const item = (v: NonNullable<BenchmarkFile['verdicts']>[number]) =>
+    `<li class="verdict${v.significant ? ' sig' : ''}" data-measure="${esc(v.measure)}" data-condition="${esc(v.condition)}" data-p="${v.p_value ?? ''}"><span class="text">${esc(v.text)}</span>${verdictRunsLink(v)}${perEvalDetailsHtml(v)}</li>`;
+  const lines = (b.verdicts ?? []).map(item);
   const warnings = (b.power_warnings ?? []).map(
     (w) =>
       `<p class="note power-warning" data-condition="${esc(w.condition)}">⚠ ${esc(w.condition)} vs ${esc(w.baseline)}: ${esc(w.text)}.</p>`,
@@ -125,9 +125,11 @@ function verdictSection(b: BenchmarkFile): string {
   const body =
     b.comparisons.length === 0
       ? '<p>Only one condition: nothing to compare.</p>'
-      : lines.length === 0
-        ? '<p>No rate differs between the conditions.</p>'
-        : `<ul>${lines.join('')}</ul>`;
+      : b.agents
+        ? matrixVerdictHtml(b.agents, b.verdicts ?? [], item)
+        : lines.length === 0
+          ? '<p>No rate differs between the conditions.</p>'
+          : `<ul>${lines.join('')}</ul>`;
   const within = withinEvalsNote(b);
   const forest = verdictForest(b);
   const decided = b.sequential

@@ -1,4 +1,5 @@
 import { behaviourMarkdown } from './behaviour-render.js';
+import { matrixVerdictMarkdown } from './matrix-render.js';
 import { costPerSuccessRow } from './cost-per-success.js';
 import { accountLines } from './account.js';
 import type { AgentIdentity } from '../artifacts/index.js';
@@ -275,9 +276,9 @@ const NO_RUNS = { rate: null, successes: 0, n: 0, ci95: null } as const;
  * then the warnings about too few runs. Empty when there is nothing to say.
  */
 function verdictLines(b: BenchmarkFile): string[] {
-  const lines = (b.verdicts ?? []).map(
-    (v) => `- ${v.significant ? '**' : ''}${v.text}${v.significant ? '**' : ''}`,
-  );
+  const line = (v: NonNullable<BenchmarkFile['verdicts']>[number]) =>
+    `- ${v.significant ? '**' : ''}${v.text}${v.significant ? '**' : ''}`;
+  const lines = (b.verdicts ?? []).map(line);
   const warnings = (b.power_warnings ?? []).map(
     (w) => `> ⚠ ${w.condition} vs ${w.baseline}: ${w.text}.`,
   );
@@ -287,7 +288,11 @@ function verdictLines(b: BenchmarkFile): string[] {
     '## Verdict',
     '',
     ...decided,
-    ...(lines.length > 0 ? lines : ['No rate differs between the conditions.']),
+    ...(b.agents
+      ? matrixVerdictMarkdown(b.agents, b.verdicts ?? [], line)
+      : lines.length > 0
+        ? lines
+        : ['No rate differs between the conditions.']),
     '',
     ...warnings.flatMap((w) => [w, '']),
     'Differences: Newcombe 95% interval in points; p: Fisher\'s exact test, two-sided. "Could be chance": p ≥ 0.05.',

@@ -19,7 +19,6 @@ import { InputError } from '../errors/index.js';
 import {
   agentMeasuresOf,
   compare,
-  comparisonPairs,
   GroupAccumulator,
   messageCheckNames,
   type CodebaseEntry,
@@ -35,6 +34,7 @@ import { toTimeline, type RunTimeline } from './timeline.js';
 import { TreatmentAccumulator } from './treatment.js';
 import { RefusalAccumulator } from './refusals.js';
 import { powerWarnings, verdicts } from './verdict.js';
+import { agentsSection, pairsOf } from './matrix.js';
 import { readReviews } from './reviews.js';
 import { embedRuns } from './embed.js';
 import { ReuseAccumulator } from './reuse.js';
@@ -304,7 +304,7 @@ async function benchmarkOf(
   }));
   const stats = new Map<string, GroupStats>(conditions.map((c) => [c.condition, c]));
   const names = conditions.map((c) => c.condition);
-  const pairs = comparisonPairs(names, conditionsFile.baseline_condition);
+  const pairs = pairsOf(conditionsFile, names);
   const baseline = pairs[0]?.[0] ?? conditionsFile.baseline_condition;
   const provenance = provenanceOf(conditionsFile, tally, generatedAt);
   await Promise.all(tally.gradingReads);
@@ -318,6 +318,8 @@ async function benchmarkOf(
     condition: g.condition,
     ...g.acc.stats(),
   }));
+  const lines = verdicts(comparisons, stats, gradingSection, evals);
+  const agents = agentsSection(conditionsFile, stats, lines);
   return {
     schema: 'evalrig/benchmark@1',
     campaign: conditionsFile.campaign,
@@ -331,7 +333,8 @@ async function benchmarkOf(
     treatment_warnings: tally.treatment.warnings(),
     treatment: tally.treatment.summary(),
     refusal_warnings: tally.refusals.warnings(),
-    verdicts: verdicts(comparisons, stats, gradingSection, evals),
+    verdicts: lines,
+    ...(agents ? { agents } : {}),
     power_warnings: powerWarnings(comparisons, measuredRuns),
     prompts: promptsOf(conditionsFile),
     ...(gradingSection ? { grading: gradingSection } : {}),

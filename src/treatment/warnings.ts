@@ -1,5 +1,5 @@
 import { AGENT_ADAPTERS, type AdapterType } from '../agents/index.js';
-import type { EvalSet } from '../config/index.js';
+import { conditionPointer, type EvalSet } from '../config/index.js';
 import { InputError } from '../errors/index.js';
 import { stagedInstructions } from './staged.js';
 
@@ -26,7 +26,7 @@ export async function stagingWarnings(evalSet: EvalSet): Promise<StagingWarning[
     for (const s of await stagedInstructions(condition, adapter)) {
       if (s.note === null) continue;
       const from = condition.stage.find((p) => s.path === p.to || s.path.startsWith(`${p.to}/`));
-      const pointer = `/conditions/${escape(condition.name)}/stage${from ? `/${escape(relFrom(evalSet, from.from))}` : ''}`;
+      const pointer = `${conditionPointer(condition)}/stage${from ? `/${escape(relFrom(evalSet, from.from))}` : ''}`;
       const what = s.kind === 'skill' ? `the skill ${s.name ?? ''} at ${s.path}` : s.path;
       const verdict = s.loads
         ? ''

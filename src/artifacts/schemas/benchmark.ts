@@ -231,6 +231,66 @@ export interface BenchmarkFile {
     text: string;
   }[];
   /**
+   * A matrix campaign (the eval set's `agents`): each agent with its baseline and conditions (their verdicts are in `verdicts`, by condition), the interaction of each condition with each pair of agents on each rate, and the conditions that help one agent and hurt another.
+   */
+  agents?: {
+    /**
+     * The baseline condition as declared (each agent's copy of it is its baseline).
+     */
+    baseline: string;
+    agents: {
+      agent: string;
+      baseline: string;
+      conditions: string[];
+    }[];
+    /**
+     * (p_A,condition − p_A,baseline) − (p_B,condition − p_B,baseline), with a 95% interval by MOVER over the two Newcombe intervals; for every declared condition but the baseline, every rate measured on all four sides, every pair of agents in the matrix's order.
+     */
+    interactions: {
+      /**
+       * As declared (with_skill).
+       */
+      condition: string;
+      measure: string;
+      agent_a: string;
+      agent_b: string;
+      effect_a: {
+        difference: number;
+        /**
+         * @minItems 2
+         * @maxItems 2
+         */
+        ci95: [number, number];
+      };
+      effect_b: {
+        difference: number;
+        /**
+         * @minItems 2
+         * @maxItems 2
+         */
+        ci95: [number, number];
+      };
+      difference: number;
+      /**
+       * @minItems 2
+       * @maxItems 2
+       */
+      ci95: [number, number];
+      excludes_zero: boolean;
+      text: string;
+    }[];
+    /**
+     * A condition and rate whose verdict is significant (p < 0.05 and its interval excludes 0) for some agent one way and for another the other way.
+     */
+    opposite: {
+      condition: string;
+      measure: string;
+      helps: string[];
+      hurts: string[];
+      text: string;
+    }[];
+  };
+  /**
    * Comparisons whose runs are too few: the smallest difference Fisher's test detects with 80% power at p < 0.05, at a baseline rate of 0%, of 50%, and at the hardest baseline of the grid.
    */
   power_warnings?: {

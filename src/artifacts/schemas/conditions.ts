@@ -24,6 +24,13 @@ export interface ConditionsFile {
     env: string[];
     agent_args: string[];
     agent?: Agent;
+    /**
+     * In a matrix eval set (`agents`): the condition as declared and the type of the agent that plays this copy of it (`with_skill@codex`: with_skill, codex).
+     */
+    matrix?: {
+      base: string;
+      agent: string;
+    };
   }[];
   evals: {
     id: string;

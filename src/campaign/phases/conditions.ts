@@ -73,6 +73,8 @@ export async function writeConditions(
         ...(distinct.size > 1 && agents?.get(c.name)
           ? { agent: agents.get(c.name)!.identity }
           : {}),
+        // So that the report compares each agent of a matrix with its own baseline.
+        ...(c.matrix === undefined ? {} : { matrix: { ...c.matrix } }),
       })),
     ),
     evals: evalSet.evals.map((e) => {
