@@ -61,6 +61,11 @@ export interface AgentAdapter<K extends AdapterKind = AdapterKind> extends Agent
   readonly skills: SkillListing;
   /** How its tool results read when it refused to run a call (its own policy), as it writes them. */
   readonly refusals: readonly RegExp[];
+  /**
+   * A shell call's exit code as its tool result writes it, or null where the result says none.
+   * Absent: the agent marks a failed call on the wire (Claude Code's `is_error`) or not at all.
+   */
+  exitCodeOf?(result: string): number | null;
   /** The agent's own environment for a turn (gateway, placeholder key, its home, its model). */
   env(home: string, model?: string): Record<string, string>;
   /** argv that makes it answer its version, as a run would start it. */

@@ -79,3 +79,20 @@ export function adapterShares(
     sockets: [{ host: gatewayDir, container: adapter.modelDir, names: [GATEWAY_SOCKET_NAME] }],
   };
 }
+
+/** How one agent's tool results read: a refusal of its own, a shell call's exit code. */
+export interface ToolResultForms {
+  refused(result: string): boolean;
+  exitCode(result: string): number | null;
+}
+
+/** The tool result forms of the adapter whose package a run recorded; none for a command agent. */
+export function toolResultForms(agentPackage: string | undefined): ToolResultForms {
+  const adapter: AgentAdapter | undefined = Object.values(AGENT_ADAPTERS).find(
+    (a) => a.package === agentPackage,
+  );
+  return {
+    refused: (result) => adapter?.refusals.some((f) => f.test(result)) ?? false,
+    exitCode: (result) => adapter?.exitCodeOf?.(result) ?? null,
+  };
+}

@@ -69,8 +69,10 @@ export {
   AGENT_ADAPTERS,
   adapterShares,
   agentFiles,
+  toolResultForms,
   type AgentSupport,
   type AdapterType,
+  type ToolResultForms,
 } from './adapters.js';
 export {
   MODEL_PRICES,

@@ -7,4 +7,4 @@ export { runBehaviour, type RunBehaviour } from './run.js';
 export { commandLines, programOf, runsTests, simpleCommands, commits } from './commands.js';
 export { filesOf, toolAction } from './files.js';
 export { passesStepCheck } from './step-checks.js';
-export type { ShellCommand } from './run.js';
+export type { ShellCommand, ToolResultReading } from './run.js';

@@ -2,7 +2,7 @@
  * What one run's agent did, as figures, from its trajectory (the host's record: the model
  * gateway's tool calls, the gh record, the stops' diffs). Never from the agent's own stream.
  */
-import type { Trajectory } from '../trajectory/index.js';
+import type { ToolStep, Trajectory } from '../trajectory/index.js';
 import { commandLines, commits, programOf, runsTests, simpleCommands } from './commands.js';
 import { filesOf } from './files.js';
 
@@ -30,8 +30,29 @@ export interface RunBehaviour {
 
 export interface ShellCommand {
   readonly text: string;
-  /** false when the tool's result says the call failed (a non-zero exit, for most agents). */
+  /**
+   * Whether the tool's result says the call ended well: not marked an error, and a zero exit
+   * where the result writes one (Codex). false with no result witnessed: nothing says it did.
+   */
   readonly ok: boolean;
+}
+
+/** How the run's agent writes its tool results: its refusals and a shell call's exit code. */
+export interface ToolResultReading {
+  refused(result: string): boolean;
+  exitCode(result: string): number | null;
+}
+
+/** An agent with no known forms: nothing refused, no exit code in the text. */
+const PLAIN: ToolResultReading = { refused: () => false, exitCode: () => null };
+
+/** A tool call's end as its result says it: refused (it ran nothing), ended well or not. */
+function outcomeOf(step: ToolStep, reading: ToolResultReading): 'refused' | boolean {
+  if (step.output === null) return false;
+  if (reading.refused(step.output)) return 'refused';
+  if (step.is_error === true) return false;
+  const code = reading.exitCode(step.output);
+  return code === null || code === 0;
 }
 
 /** Programs whose arguments are files they read. */
@@ -41,7 +62,11 @@ const bump = (m: Record<string, number>, k: string): void => {
   m[k] = (m[k] ?? 0) + 1;
 };
 
-export function runBehaviour(t: Trajectory): RunBehaviour {
+/**
+ * The run's figures. A call its agent refused (its own policy, `reading.refused`) ran nothing:
+ * it counts as a tool call the model asked for, never as a command run, a file read or edited.
+ */
+export function runBehaviour(t: Trajectory, reading: ToolResultReading = PLAIN): RunBehaviour {
   const byTool: Record<string, number> = {};
   const byProgram: Record<string, number> = {};
   const read = new Set<string>();
@@ -63,6 +88,8 @@ export function runBehaviour(t: Trajectory): RunBehaviour {
       filesChanged = d.files_added + d.files_modified + d.files_deleted;
     } else if (step.kind === 'tool') {
       bump(byTool, step.name);
+      const outcome = outcomeOf(step, reading);
+      if (outcome === 'refused') continue;
       const files = filesOf(step.name, step.input);
       for (const f of files.read) {
         read.add(f);
@@ -75,7 +102,7 @@ export function runBehaviour(t: Trajectory): RunBehaviour {
           const program = programOf(command);
           if (program === null) continue;
           shell++;
-          commands.push({ text: command, ok: step.is_error !== true });
+          commands.push({ text: command, ok: outcome });
           if (READERS.has(program))
             reads.push(
               ...command

@@ -5,6 +5,7 @@
  * p), and the few largest differences as sentences. Runs with no witnessed model call are left
  * out (a command agent's), and so are runs the harness failed, as for every measure.
  */
+import { toolResultForms } from '../agents/index.js';
 import type { RunRecord } from '../artifacts/index.js';
 import { passesStepCheck, runBehaviour, type RunBehaviour } from '../behaviour/index.js';
 import type { StepCheck } from '../config/step-checks.js';
@@ -92,7 +93,9 @@ export class BehaviourAccumulator {
     if (leftOut(record)) return;
     let behaviour: RunBehaviour;
     try {
-      behaviour = runBehaviour(await readTrajectory(runDir));
+      // The agent's own forms say which results were its refusals and which exit codes failed.
+      const reading = toolResultForms(record.agent?.package);
+      behaviour = runBehaviour(await readTrajectory(runDir), reading);
     } catch {
       this.unread++;
       return;

@@ -10,6 +10,7 @@ import {
   codexEnv,
   parseCodexVersion,
 } from './launch.js';
+import { codexExitCode } from './results.js';
 import { CodexSession } from './session.js';
 
 /** Codex: its static binary mounted, the Responses API through the relay. */
@@ -31,6 +32,7 @@ export const CODEX_ADAPTER: AgentAdapter<'codex'> = {
   skills: CODEX_SKILLS,
   // Its approvals' refusals: none under --dangerously-bypass-approvals-and-sandbox.
   refusals: [/^exec command rejected by user/u, /^patch rejected by user/u],
+  exitCodeOf: codexExitCode,
   env: codexEnv,
   // Through the relay, as every turn starts: a preflight also shows that it runs there (node).
   versionArgv: relayed([CODEX_CONTAINER.binary, '--version']),
