@@ -18,6 +18,7 @@ export {
   comparisonFiles,
   conditionsFile,
   flightFiles,
+  judgeFlightFiles,
   pairFolderName,
   runFiles,
   runKey,

@@ -92,6 +92,8 @@ export interface RunFiles {
   /** The judge's grading of the run, and its calls. */
   readonly gradingJson: string;
   readonly judgeCallsJsonl: string;
+  /** The judge's flight record: its calls' log (judgeCallsJsonl) and their bodies. */
+  readonly judgeFlight: FlightFiles;
 }
 
 /** The files of the run folder `dir`. */
@@ -106,6 +108,19 @@ export function runFiles(dir: string): RunFiles {
     diffPatch: path.join(dir, 'diff.patch'),
     gradingJson: path.join(dir, 'grading.json'),
     judgeCallsJsonl: path.join(dir, 'judge-calls.jsonl'),
+    judgeFlight: judgeFlightFiles(dir),
+  };
+}
+
+/**
+ * The judge's flight record in a run's or a comparison's folder: the same three files as a
+ * run's model record, under judge- names (the log was there before the bodies).
+ */
+export function judgeFlightFiles(dir: string): FlightFiles {
+  return {
+    calls: path.join(dir, 'judge-calls.jsonl'),
+    blocks: path.join(dir, 'judge-blocks.jsonl.gz'),
+    manifest: path.join(dir, 'judge-record.json'),
   };
 }
 
@@ -188,6 +203,7 @@ export interface ComparisonFiles {
   readonly dir: string;
   readonly comparisonJson: string;
   readonly judgeCallsJsonl: string;
+  readonly judgeFlight: FlightFiles;
 }
 
 /** A pair's folder under comparisons/ (a condition name holds no dot: each pair has its own). */
@@ -218,5 +234,6 @@ export function comparisonFiles(
     dir,
     comparisonJson: path.join(dir, COMPARISON_JSON),
     judgeCallsJsonl: path.join(dir, 'judge-calls.jsonl'),
+    judgeFlight: judgeFlightFiles(dir),
   };
 }

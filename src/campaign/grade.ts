@@ -8,12 +8,17 @@ import { lockCampaignFolder } from './lock.js';
 /**
  * `evalrig grade <out>`: grades a finished campaign's runs again with its eval set's judge
  * (the file conditions.json names, or `evalSetFile`). Only runs whose judge inputs, expectations,
- * rubric or judge changed, or whose grading is missing or an error, call the judge; the blind
- * comparisons likewise. Holds the folder's lock: no campaign writes it meanwhile.
+ * rubric or judge (its model, a script's bytes) changed, or whose grading is missing or an
+ * error, call the judge (every run with `force`); the blind comparisons likewise. Holds the folder's lock: no campaign writes it meanwhile.
  */
 export async function gradeCampaignFolder(
   outDir: string,
-  options: { readonly evalSetFile?: string; readonly log?: NodeJS.WritableStream } = {},
+  options: {
+    readonly evalSetFile?: string;
+    readonly log?: NodeJS.WritableStream;
+    /** Ask the judge again for every run and comparison, whatever is stored. */
+    readonly force?: boolean;
+  } = {},
 ): Promise<GradeSummary> {
   const dir = path.resolve(outDir);
   const log = options.log ?? process.stderr;
@@ -38,6 +43,7 @@ export async function gradeCampaignFolder(
       campaign: conditions.campaign,
       outDir: dir,
       log,
+      ...(options.force ? { force: true } : {}),
     });
     if (!grader) throw new InputError(`${file}: no eval has "expectations": nothing to grade`);
     return await grader.sweep();

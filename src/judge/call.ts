@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import type { JudgeCallRecord, JudgeIdentity } from '../artifacts/index.js';
+import type { FlightFiles } from '../campaign-folder/index.js';
 import type { JudgeSpec } from '../config/index.js';
 import { InputError } from '../errors/index.js';
 import {
@@ -79,6 +80,12 @@ export interface JudgeReply {
   readonly text: string | null;
   readonly error?: string;
   readonly calls: readonly JudgeCallRecord[];
+  /**
+   * A script's answer came from a response without `when` while responses with one waited,
+   * none fitting (the stand-in's own account of what it played): the judge's catch-all, which
+   * says nothing of this run.
+   */
+  readonly fellBack?: true;
 }
 
 /** Statuses worth asking again (rate limits, overload, upstream trouble). */
@@ -88,22 +95,28 @@ const ATTEMPTS = 3;
 const MAX_WAIT_MS = 30_000;
 /** The most of an answer read. */
 const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
+/** The judge's flight record holds this question's few attempts, bodies bounded as a run's. */
+const JUDGE_RECORD_CAPS = { maxCalls: ATTEMPTS, maxBodyBytes: 16 * 1024 * 1024 };
 
 /**
  * Asks the judge once (retrying an overloaded or rate-limited API up to three times in all)
  * through a model gateway of its own on the host: the same forwarding, key handling and log as
- * a run's, logging to `logPath` (the run's judge-calls.jsonl). A script's stand-in plays from
+ * a run's, keeping its flight record in `flight` (the run's judge-calls.jsonl and bodies). A script's stand-in plays from
  * its start for each question. Never throws for what the judge does: a failed call is the
  * reply's `error`.
  */
 export async function askJudge(
   model: JudgeModel,
-  question: { readonly system: string; readonly user: string; readonly logPath: string },
+  question: { readonly system: string; readonly user: string; readonly flight: FlightFiles },
 ): Promise<JudgeReply> {
   const api = API[model.api];
+  const { flight } = question;
   const gateway = await openRunGateway({
     source: model.source,
-    logPath: question.logPath,
+    logPath: flight.calls,
+    // The bodies too, keys scrubbed as a run's: what the judge was asked and answered.
+    record: { blocksPath: flight.blocks, manifestPath: flight.manifest },
+    caps: JUDGE_RECORD_CAPS,
     paths: [api.path],
     idleTimeoutMs: 120_000,
     ...model.gateway,
@@ -148,10 +161,12 @@ export async function askJudge(
   } finally {
     await gateway.close();
   }
+  const fellBack = gateway.standIn?.requests().some((r) => r.how === 'fallback') === true;
   return {
     text,
     ...(error === undefined ? {} : { error }),
     calls: gateway.gateway.calls().map(callRecord),
+    ...(fellBack ? { fellBack } : {}),
   };
 }
 

@@ -18,6 +18,8 @@ export interface GradeSummary {
   compared: number;
   comparedCached: number;
   compareErrors: number;
+  /** Answers asked now that a judge script gave from its catch-all (no `when` fitted). */
+  fellBack: number;
 }
 
 /** Judge calls at once: the judge is one upstream, and runs finish a few at a time. */
@@ -42,6 +44,7 @@ export class CampaignGrader {
     compared: 0,
     comparedCached: 0,
     compareErrors: 0,
+    fellBack: 0,
   };
   private readonly inFlight = new Map<string, Promise<void>>();
   private running = 0;
@@ -63,6 +66,8 @@ export class CampaignGrader {
       readonly campaign: string;
       readonly outDir: string;
       readonly log: NodeJS.WritableStream;
+      /** Ask again whatever is stored (`evalrig grade --force`). */
+      readonly force?: boolean;
       /** The campaign's limiter and spending for the judge's gateways, given its source. */
       readonly gateway?: (source: JudgeModel['source']) => JudgeModel['gateway'];
     },
@@ -83,6 +88,7 @@ export class CampaignGrader {
       outDir: options.outDir,
       spec: evalSet.judge,
       judge,
+      ...(options.force ? { force: true } : {}),
     });
   }
 
@@ -106,8 +112,9 @@ export class CampaignGrader {
       if (!e) return;
       const record = await finishedRecord(runDir);
       if (!record) return;
-      const { outcome } = await gradeRun(this.ctx, { runDir, record, eval: e });
+      const { outcome, grading } = await gradeRun(this.ctx, { runDir, record, eval: e });
       this.count(outcome, 'graded', 'cached', 'errors');
+      if (outcome !== 'cached' && grading.fell_back) this.summary.fellBack++;
     });
     // Kept when settled: a run graded in this pass is not counted again by the sweep.
     this.inFlight.set(runDir, work);
@@ -145,7 +152,7 @@ export class CampaignGrader {
             this.limited(async () => {
               const [ra, rb] = [await finishedRecord(a), await finishedRecord(b)];
               if (!ra || !rb) return;
-              const { outcome } = await compareRuns(this.ctx, {
+              const { outcome, comparison } = await compareRuns(this.ctx, {
                 eval: e,
                 run: n,
                 conditions: [pair[0], pair[1]],
@@ -155,6 +162,7 @@ export class CampaignGrader {
                 },
               });
               this.count(outcome, 'compared', 'comparedCached', 'compareErrors');
+              if (outcome !== 'cached' && comparison.fell_back) this.summary.fellBack++;
             }),
           );
         }
@@ -215,5 +223,10 @@ export function describeGradeSummary(s: GradeSummary): string {
     s.compared + s.comparedCached + s.compareErrors > 0
       ? `; blind comparison: ${s.compared} judged, ${s.comparedCached} unchanged, ${s.compareErrors} error(s)`
       : '';
-  return `${runs}${blind}`;
+  // A catch-all answer is the script's, not the run's: a grade that says nothing of it.
+  const fell =
+    s.fellBack > 0
+      ? `; warning: ${s.fellBack} answer(s) came from the judge script's catch-all (a response without "when" while none with one fitted): see fell_back in grading.json and comparison.json`
+      : '';
+  return `${runs}${blind}${fell}`;
 }

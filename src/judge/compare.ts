@@ -8,6 +8,7 @@ import {
   cachedAnswer,
   defuse,
   finalMessagesText,
+  judgeKey,
   sha256,
   taskText,
   type GradeContext,
@@ -77,25 +78,22 @@ export async function compareRuns(
   const key = sha256(
     JSON.stringify({
       rubric: COMPARE_RUBRIC_RECORD.sha256,
-      model: ctx.judge.identity.model,
+      ...judgeKey(ctx.judge.identity),
       order,
       inputsSha256,
     }),
   );
   const files = comparisonFiles(ctx.outDir, target.conditions, e.id, target.run);
-  const cached = await cachedAnswer<ComparisonFile>(
-    'comparison',
-    files.comparisonJson,
-    key,
-    'judged',
-  );
+  const cached = ctx.force
+    ? undefined
+    : await cachedAnswer<ComparisonFile>('comparison', files.comparisonJson, key, 'judged');
   if (cached) return { outcome: 'cached', comparison: cached };
 
   await mkdir(files.dir, { recursive: true });
   const reply = await askJudge(ctx.judge, {
     system: COMPARE_RUBRIC,
     user,
-    logPath: files.judgeCallsJsonl,
+    flight: files.judgeFlight,
   });
   const parsed =
     reply.text === null
@@ -123,6 +121,7 @@ export async function compareRuns(
     inputs_sha256: inputsSha256,
     cache_key: key,
     calls: reply.calls,
+    ...(reply.fellBack ? { fell_back: true as const } : {}),
     judged_at: new Date().toISOString(),
   };
   await writeComparison(ctx.outDir, comparison);

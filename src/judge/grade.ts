@@ -14,6 +14,8 @@ export interface GradeContext {
   readonly campaign: string;
   readonly spec: JudgeSpec;
   readonly judge: JudgeModel;
+  /** Ask the judge again whatever is stored (`evalrig grade --force`). */
+  readonly force?: boolean;
 }
 
 export function sha256(text: string): string {
@@ -91,9 +93,19 @@ export function gradingPrompt(
 }
 
 /**
- * The cache key of a grading: the rubric's hash, the judge's model name, the expectations and
- * what the judge is shown. A judge script's bytes are recorded but not part of it: editing a
- * script (to fix an answer that errored) does not re-grade what it graded well.
+ * Who judges, as a cache key sees it: the model's name and, for a script, its bytes' hash. A
+ * changed script is another judge: what it answers may differ, so its gradings are asked again.
+ */
+export function judgeKey(judge: JudgeIdentity): { model: string; script?: string } {
+  return {
+    model: judge.model,
+    ...(judge.script_sha256 === undefined ? {} : { script: judge.script_sha256 }),
+  };
+}
+
+/**
+ * The cache key of a grading: the rubric's hash, the judge (its model name, a script's hash),
+ * the expectations and what the judge is shown.
  */
 export function gradingKey(
   judge: JudgeIdentity,
@@ -103,7 +115,7 @@ export function gradingKey(
   return sha256(
     JSON.stringify({
       rubric: GRADING_RUBRIC_RECORD.sha256,
-      model: judge.model,
+      ...judgeKey(judge),
       expectations,
       inputsSha256,
     }),
@@ -153,13 +165,15 @@ export async function gradeRun(
   );
   const key = gradingKey(ctx.judge.identity, expectations, inputsSha256);
   const files = runFiles(runDir);
-  const cached = await cachedAnswer<GradingFile>('grading', files.gradingJson, key, 'graded');
+  const cached = ctx.force
+    ? undefined
+    : await cachedAnswer<GradingFile>('grading', files.gradingJson, key, 'graded');
   if (cached) return { outcome: 'cached', grading: cached };
 
   const reply = await askJudge(ctx.judge, {
     system: GRADING_RUBRIC,
     user,
-    logPath: files.judgeCallsJsonl,
+    flight: files.judgeFlight,
   });
   const parsed =
     reply.text === null
@@ -184,6 +198,7 @@ export async function gradeRun(
     expectations_passed: graded ? passed / Math.max(1, graded.length) : null,
     all_passed: graded ? passed === graded.length : null,
     calls: reply.calls,
+    ...(reply.fellBack ? { fell_back: true as const } : {}),
     graded_at: new Date().toISOString(),
   };
   await writeGrading(runDir, grading);

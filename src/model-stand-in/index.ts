@@ -22,6 +22,7 @@
 export { startModelStandIn } from './server.js';
 export type { ModelStandIn, ModelStandInOptions, StandInListen } from './server.js';
 export type { StandInRequest } from './request.js';
+export { requestText, ScriptPlayer, type Pick, type PickHow } from './player.js';
 export { checkModelScript, loadModelScript, ModelScriptError } from './script.js';
 export type {
   ModelScript,

@@ -3,6 +3,7 @@
  * gemini.ts) fill it and the server (server.ts) notes it. Its own file so that the server
  * imports the renderers and nothing imports the server back.
  */
+import type { PickHow } from './player.js';
 
 /** One tool result the agent sent back (what its tool returned). */
 export interface SeenToolResult {
@@ -24,6 +25,8 @@ export interface StandInRequest {
   readonly toolResults: readonly SeenToolResult[];
   /** Which scripted response answered it (index in `responses`), or null if none did. */
   readonly response: number | null;
+  /** How it was chosen (see player.ts); absent for a request never matched (404, 413, not JSON). */
+  readonly how?: PickHow;
   readonly status: number;
 }
 

@@ -32,6 +32,7 @@ import {
   geminiRequest,
   geminiResponse,
 } from './gemini.js';
+import { ScriptPlayer, requestText } from './player.js';
 import { RateWindow } from './rate-limits.js';
 import type { ModelScript, ScriptErrorAnswer, ScriptMessage } from './script.js';
 import type { SeenRequest, StandInRequest } from './request.js';
@@ -118,30 +119,6 @@ export async function startModelStandIn(options: ModelStandInOptions): Promise<M
   };
 }
 
-/** The script's responses, and which of them were played. */
-class ScriptPlayer {
-  private readonly played: boolean[];
-  /** Scripted responses not played yet. */
-  left: number;
-
-  constructor(readonly script: ModelScript) {
-    this.played = new Array<boolean>(script.responses.length).fill(false);
-    this.left = script.responses.length;
-  }
-
-  /** The first response not played yet whose `when` the body meets (in order without `when`). */
-  pick(body: string): number {
-    return this.script.responses.findIndex(
-      (r, i) => !this.played[i] && (r.when?.contains.every((s) => body.includes(s)) ?? true),
-    );
-  }
-
-  markPlayed(index: number): void {
-    this.played[index] = true;
-    this.left--;
-  }
-}
-
 /** One stand-in's state: its script, what it saw, and its limit. */
 interface StandIn {
   readonly player: ScriptPlayer;
@@ -224,7 +201,7 @@ function playNext(
     messages: request.messages,
     toolResults: request.toolResults,
   };
-  const index = player.pick(requestText(call.body));
+  const { index, how } = player.pick(requestText(call.body));
   const scripted = index < 0 ? undefined : script.responses[index];
   if (!scripted) {
     const why =
@@ -233,7 +210,7 @@ function playNext(
         : `has no response left whose "when" fits request ${n} (${player.left} of ${script.responses.length} not played)`;
     // In the API's own error shape, so the agent reports it as that API's 400.
     send(res, errorAnswer(api, { status: 400, message: `the model script ${why}` }, n));
-    note({ ...seen, response: null, status: 400 });
+    note({ ...seen, response: null, how, status: 400 });
     return;
   }
   player.markPlayed(index);
@@ -241,12 +218,12 @@ function playNext(
   if ('error' in scripted) {
     const answer = errorAnswer(api, scripted.error, n);
     send(res, answer);
-    note({ ...seen, response: index, status: answer.status });
+    note({ ...seen, response: index, how, status: answer.status });
     return;
   }
   const model = script.model ?? request.model ?? 'stand-in-model';
   const rendered = render(api, scripted, model, n, request);
-  note({ ...seen, response: index, status: 200 });
+  note({ ...seen, response: index, how, status: 200 });
   sendRendered(res, call, rendered);
 }
 
@@ -435,29 +412,4 @@ function resultText(content: unknown): string {
   return content
     .map((c: { type?: unknown; text?: unknown }) => (c?.type === 'text' ? String(c.text) : ''))
     .join('');
-}
-
-/**
- * The text a `when` is matched against: every string of the request's JSON (system prompt,
- * messages, tool results) joined by newlines, as written before JSON escaping. Walked without
- * recursion: the body is the client's, however deep.
- */
-function requestText(body: Buffer): string {
-  let value: unknown;
-  try {
-    value = JSON.parse(body.toString('utf8'));
-  } catch {
-    return body.toString('utf8');
-  }
-  const out: string[] = [];
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const v = stack.pop();
-    if (typeof v === 'string') out.push(v);
-    else if (typeof v === 'object' && v !== null) {
-      const items = Array.isArray(v) ? (v as unknown[]) : Object.values(v);
-      for (let i = items.length - 1; i >= 0; i--) stack.push(items[i]);
-    }
-  }
-  return out.join('\n');
 }

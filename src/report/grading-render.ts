@@ -23,6 +23,27 @@ function judgesLine(g: GradingSection): string {
   return `Judge: ${each.join('; ')}.${warn}`;
 }
 
+/**
+ * A warning when a judge script answered from its catch-all: such a grade (or a blind
+ * comparison's winner) is the script's default, not a reading of the run, and a side can
+ * "win" every pair that way. Empty when none did.
+ */
+export function fallbackWarning(g: GradingSection): string {
+  const parts = [
+    ...g.conditions
+      .filter((c) => (c.fell_back ?? 0) > 0)
+      .map((c) => `${c.fell_back} of ${c.graded} grading(s) of ${c.condition}`),
+    ...(g.blind ?? [])
+      .filter((b) => (b.fell_back ?? 0) > 0)
+      .map(
+        (b) =>
+          `${b.fell_back} of ${b.judged} blind comparison(s) of ${b.conditions[0]} and ${b.conditions[1]}`,
+      ),
+  ];
+  if (parts.length === 0) return '';
+  return `Warning: ${parts.join(', ')} came from the judge script's catch-all (a response without "when" while none with one fitted the request): those answers say nothing of the runs. Give the script a response whose "when" fits each request; evalrig try-script shows which response each recorded request gets.`;
+}
+
 function conditionRows(g: GradingSection): string[][] {
   return g.conditions.map((c) => [
     c.condition,
@@ -83,6 +104,7 @@ export function gradingMarkdown(g: GradingSection | undefined): string[] {
     NOTE,
     '',
     ...(g.judges.length ? [judgesLine(g), ''] : []),
+    ...(fallbackWarning(g) ? [`**${fallbackWarning(g)}**`, ''] : []),
     table(CONDITION_HEADER, conditionRows(g)),
     '',
   ];
@@ -110,6 +132,9 @@ export function gradingHtml(g: GradingSection | undefined): string {
   const parts = [
     `<p class="small">${esc(NOTE)}</p>`,
     ...(g.judges.length ? [`<p class="small" id="judges">${esc(judgesLine(g))}</p>`] : []),
+    ...(fallbackWarning(g)
+      ? [`<p class="note judge-fallback">⚠ ${esc(fallbackWarning(g))}</p>`]
+      : []),
     htmlTable(CONDITION_HEADER, conditionRows(g)),
   ];
   if (g.comparisons.length > 0) {

@@ -28,6 +28,8 @@ class ConditionAccumulator {
   graded = 0;
   errors = 0;
   without = 0;
+  /** Graded by a judge script's catch-all: counted, and said. */
+  fellBack = 0;
   readonly all = new RateAccumulator();
   readonly expectations = new RateAccumulator();
   readonly share = new NumberAccumulator();
@@ -107,6 +109,7 @@ export class GradingAccumulator {
       return;
     }
     acc.graded++;
+    if (g.fell_back) acc.fellBack++;
     acc.all.add(g.all_passed);
     this.allByEval(g.eval, g.condition).add(g.all_passed);
     acc.share.add(g.expectations_passed);
@@ -152,6 +155,7 @@ export class GradingAccumulator {
       graded: a.graded,
       errors: a.errors,
       without_grading: a.without,
+      ...(a.fellBack > 0 ? { fell_back: a.fellBack } : {}),
       all_passed: a.all.stats(),
       expectations: a.expectations.stats(),
       expectations_passed: a.share.stats(),
@@ -193,6 +197,7 @@ async function readBlind(outDir: string): Promise<BlindGrading[]> {
     let judged = 0;
     let ties = 0;
     let errors = 0;
+    let fellBack = 0;
     const wins = new Map<string, number>();
     for (const file of files) {
       const read = await readComparison(file);
@@ -204,6 +209,7 @@ async function readBlind(outDir: string): Promise<BlindGrading[]> {
         continue;
       }
       judged++;
+      if (c.fell_back) fellBack++;
       if (c.winner === 'tie') ties++;
       else wins.set(c.winner, (wins.get(c.winner) ?? 0) + 1);
     }
@@ -213,6 +219,7 @@ async function readBlind(outDir: string): Promise<BlindGrading[]> {
       judged,
       ties,
       errors,
+      ...(fellBack > 0 ? { fell_back: fellBack } : {}),
       wins: pair.map((condition) => {
         const acc = new RateAccumulator();
         acc.successes = wins.get(condition) ?? 0;

@@ -345,6 +345,10 @@ export interface BenchmarkFile {
       graded: number;
       errors: number;
       without_grading: number;
+      /**
+       * Graded runs whose answer came from the judge script's catch-all (a response without `when` while responses with one were left, none fitting): counted in the rates, but the grade says nothing of the run. Absent when none.
+       */
+      fell_back?: number;
       all_passed: Rate;
       expectations: Rate;
       expectations_passed: Number;
@@ -380,6 +384,10 @@ export interface BenchmarkFile {
       conditions: [string, string];
       judged: number;
       ties: number;
+      /**
+       * Judged comparisons whose answer came from the judge script's catch-all (no `when` fitted). Absent when none.
+       */
+      fell_back?: number;
       errors: number;
       wins: {
         condition: string;

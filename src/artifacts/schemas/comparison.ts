@@ -40,6 +40,10 @@ export interface ComparisonFile {
   rubric: Rubric;
   inputs_sha256: string;
   cache_key: string;
+  /**
+   * The judge's model script answered with a response without `when` while responses with one were left, none fitting (the stand-in's own account): its catch-all, which says nothing of these runs. Absent otherwise.
+   */
+  fell_back?: true;
   calls: Call[];
   judged_at: string;
 }

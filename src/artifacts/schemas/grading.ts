@@ -38,6 +38,10 @@ export interface GradingFile {
   expectations_passed: number | null;
   all_passed: boolean | null;
   calls: Call[];
+  /**
+   * The judge's model script answered with a response without `when` while responses with one were left, none fitting (the stand-in's own account): its catch-all, which says nothing of this run. Absent otherwise.
+   */
+  fell_back?: true;
   graded_at: string;
 }
 export interface Judge {

@@ -6,6 +6,7 @@ import { formatSummaryTable, writeReport } from '../../report/index.js';
 interface GradeFlags {
   evals?: string;
   report: boolean;
+  force?: boolean;
 }
 
 /**
@@ -17,14 +18,16 @@ export function registerGrade(program: Command): void {
   program
     .command('grade')
     .description(
-      "grade a campaign's runs against their expectations with the eval set's judge: only runs whose inputs, expectations, rubric or judge changed (or with no or an errored grading) call it; then recompute the report",
+      "grade a campaign's runs against their expectations with the eval set's judge: only runs whose inputs, expectations, rubric or judge (its model, a script's bytes) changed, or with no or an errored grading, call it (every run with --force); then recompute the report",
     )
     .argument('<out>', 'the campaign folder (the --out of evalrig run)')
     .option('--evals <file>', 'the eval set (default: the one conditions.json names)')
+    .option('--force', 'ask the judge again for every run and blind comparison, whatever is stored')
     .option('--no-report', 'do not recompute the report')
     .action(async (out: string, flags: GradeFlags) => {
       const summary = await gradeCampaignFolder(out, {
         ...(flags.evals ? { evalSetFile: flags.evals } : {}),
+        ...(flags.force ? { force: true } : {}),
       });
       process.stderr.write(`evalrig: ${describeGradeSummary(summary)}\n`);
       if (flags.report) {

@@ -20,6 +20,7 @@ const VERBS: Readonly<Record<string, () => Promise<Register>>> = {
   view: async () => (await import('./view.js')).registerView,
   export: async () => (await import('./export.js')).registerExport,
   tasks: async () => (await import('./tasks.js')).registerTasks,
+  'try-script': async () => (await import('./try-script.js')).registerTryScript,
 };
 
 const VERSION_FLAGS = new Set(['-V', '--version']);

@@ -39,7 +39,7 @@ export const OVERVIEW: Readonly<
   grade: {
     term: 'grade [options] <out>',
     summary:
-      "grade a campaign's runs against their expectations with the eval set's judge: only runs whose inputs, expectations, rubric or judge changed (or with no or an errored grading) call it; then recompute the report",
+      "grade a campaign's runs against their expectations with the eval set's judge: only runs whose inputs, expectations, rubric or judge (its model, a script's bytes) changed, or with no or an errored grading, call it (every run with --force); then recompute the report",
   },
   view: {
     term: 'view [options] <out>',
@@ -52,4 +52,9 @@ export const OVERVIEW: Readonly<
       'one table of a campaign folder for a notebook or a spreadsheet: a row per run (default), per model call or per stop, as CSV or JSON lines (runs nothing)',
   },
   tasks: { term: 'tasks', summary: 'eval sets made from a codebase' },
+  'try-script': {
+    term: 'try-script [options] <script> <out>',
+    summary:
+      "dry-run a model script against a campaign's recorded requests: which response each would get, and whether by its when, in order or from a catch-all (runs nothing)",
+  },
 };

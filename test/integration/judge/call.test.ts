@@ -8,7 +8,10 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { judgeFlightFiles } from '../../../src/campaign-folder/index.js';
 import type { JudgeSpec } from '../../../src/config/index.js';
+import { readFlight } from '../../../src/flight/index.js';
 import { askJudge, prepareJudgeModel } from '../../../src/judge/index.js';
 
 const SPEC = {
@@ -37,8 +40,9 @@ describe('judge: asking through the host’s model gateway', () => {
         }),
       );
       const judge = await prepareJudgeModel({ ...SPEC, api, model: { script } } as JudgeSpec, 'e');
-      const logPath = path.join(dir, 'judge-calls.jsonl');
-      const reply = await askJudge(judge, { system: 'rubric', user: 'the run', logPath });
+      const flight = judgeFlightFiles(dir);
+      const logPath = flight.calls;
+      const reply = await askJudge(judge, { system: 'rubric', user: 'the run', flight });
       expect(reply.text).to.equal('{"ok": true}');
       expect(reply.calls).to.have.length(1);
       expect(reply.calls[0]).to.include({ status: 200, input_tokens: 7, output_tokens: 3 });
@@ -80,8 +84,8 @@ describe('judge: asking through the host’s model gateway', () => {
         { ...SPEC, api: 'messages', model: { url, key_env: 'EVALRIG_TEST_JUDGE_KEY' } },
         'e',
       );
-      const logPath = path.join(dir, 'judge-calls.jsonl');
-      const reply = await askJudge(judge, { system: 'rubric', user: 'the run', logPath });
+      const flight = judgeFlightFiles(dir);
+      const reply = await askJudge(judge, { system: 'rubric', user: 'the run', flight });
       expect(reply.text).to.equal('M');
       const got = seen.at(-1)!;
       expect(got.path).to.equal('/v1/messages');
@@ -94,7 +98,12 @@ describe('judge: asking through the host’s model gateway', () => {
         system: 'rubric',
         messages: [{ role: 'user', content: 'the run' }],
       });
-      expect(await readFile(logPath, 'utf8')).to.not.include('secret-key-1');
+      expect(await readFile(flight.calls, 'utf8')).to.not.include('secret-key-1');
+      // The judge's flight record holds the body the upstream received, and no key.
+      const record = await readFlight(flight);
+      expect(record.request(record.calls.at(-1)!)).to.deep.equal(got.body);
+      const blocks = gunzipSync(await readFile(flight.blocks)).toString('utf8');
+      expect(blocks).to.include('the run').and.not.include('secret-key-1');
       expect(judge.identity).to.deep.equal({ model: 'judge-1', source: 'api', url });
     });
 
@@ -106,7 +115,7 @@ describe('judge: asking through the host’s model gateway', () => {
       const reply = await askJudge(judge, {
         system: 'rubric',
         user: 'the run',
-        logPath: path.join(dir, 'judge-calls.jsonl'),
+        flight: judgeFlightFiles(dir),
       });
       expect(reply.text).to.equal('R');
       const got = seen.at(-1)!;

@@ -14,6 +14,8 @@ import {
   type GradingFile,
 } from '../../../src/artifacts/index.js';
 import { gradeCampaignFolder } from '../../../src/campaign/index.js';
+import { judgeFlightFiles } from '../../../src/campaign-folder/index.js';
+import { readFlight } from '../../../src/flight/index.js';
 import { blindOrder, GRADING_RUBRIC_RECORD } from '../../../src/judge/index.js';
 import { writeReport, type BenchmarkFile } from '../../../src/report/index.js';
 import { playCampaign, QUIET, readJson } from '../../support/campaign.js';
@@ -47,11 +49,20 @@ const grading = (expectations: readonly string[]) => ({
   usage: { input_tokens: 900, output_tokens: 60 },
 });
 
-/** The judge's script: each eval's answer by its id; plan-only's first answer is no JSON. */
-function judgeScript(options: { planOnly: 'garbled' | 'valid'; good: readonly string[] }) {
+/**
+ * The judge's script: each eval's answer by its id; plan-only's first answer is no JSON. With
+ * `good` both lists, a question holding CHANGED's last expectation gets CHANGED's answer.
+ */
+function judgeScript(options: { planOnly: 'garbled' | 'valid'; good: readonly string[] | 'both' }) {
+  const execute = ['<run-record>', 'eval: plan-then-execute'];
   return {
     responses: [
-      { when: { contains: ['<run-record>', 'eval: plan-then-execute'] }, ...grading(options.good) },
+      ...(options.good === 'both'
+        ? [
+            { when: { contains: [...execute, CHANGED[2]!] }, ...grading(CHANGED) },
+            { when: { contains: execute }, ...grading(GOOD) },
+          ]
+        : [{ when: { contains: execute }, ...grading(options.good) }]),
       options.planOnly === 'garbled'
         ? {
             when: { contains: ['<run-record>', 'eval: plan-only'] },
@@ -131,6 +142,7 @@ describe('judge: expectations graded in a real campaign', function () {
       compared: 4,
       comparedCached: 0,
       compareErrors: 0,
+      fellBack: 0,
     });
     campaign = result.campaign;
     await writeReport(ws.outDir);
@@ -246,7 +258,8 @@ describe('judge: expectations graded in a real campaign', function () {
       // The same judge is asked by evalrig grade: the server above would have counted a call.
       process.env.EVALRIG_TEST_JUDGE_KEY = 'k';
       const graded = await gradeCampaignFolder(ws.outDir, { log: QUIET });
-      expect(graded.errors).to.equal(4); // plan-only's errored gradings asked it again, and it failed
+      // Another judge: every run is asked again, and the server above fails each question.
+      expect(graded.errors).to.equal(8);
       expect(requests).to.be.greaterThan(0);
     } finally {
       delete process.env.EVALRIG_TEST_JUDGE_KEY;
@@ -255,49 +268,64 @@ describe('judge: expectations graded in a real campaign', function () {
     }
   });
 
-  it('evalrig grade asks the judge only for runs whose grading errored or whose inputs changed', async () => {
+  it('evalrig grade asks the judge again for runs whose grading errored, whose inputs or judge script changed, or all with force', async () => {
     const before = await judgeCalls(ws.outDir, 'plan-then-execute', 'with_skill', 1);
-    // The errored gradings are graded again (the script now answers them); nothing else is.
-    await writeScript(judgeScript({ planOnly: 'valid', good: GOOD }));
+    // A changed script is another judge: every grading and comparison is asked again.
+    await writeScript(judgeScript({ planOnly: 'valid', good: 'both' }));
     const fixed = await gradeCampaignFolder(ws.outDir, { log: QUIET });
-    expect(fixed).to.include({ graded: 4, cached: 4, errors: 0, compared: 0, comparedCached: 4 });
-    expect(await judgeCalls(ws.outDir, 'plan-then-execute', 'with_skill', 1)).to.equal(before);
+    expect(fixed).to.include({ graded: 8, cached: 0, errors: 0, compared: 4, comparedCached: 0 });
+    expect(await judgeCalls(ws.outDir, 'plan-then-execute', 'with_skill', 1)).to.equal(before + 1);
     const planOnly = await readJson<GradingFile>(
       path.join(runDir(ws.outDir, 'plan-only', 'with_skill', 2), 'grading.json'),
     );
     expect(planOnly).to.deep.include({ status: 'graded', all_passed: true });
 
-    // New expectations for one eval: its four runs (and its two comparisons) are asked again.
-    await writeScript(judgeScript({ planOnly: 'valid', good: CHANGED }));
+    // New expectations for one eval, the same script: its four runs (and two comparisons) only.
     const evals = set.evals as Record<string, unknown>[];
     await writeSet({ ...set, evals: [{ ...evals[0], expectations: CHANGED }, evals[1]] });
     const changed = await gradeCampaignFolder(ws.outDir, { log: QUIET });
     expect(changed).to.include({ graded: 4, cached: 4, errors: 0, compared: 2, comparedCached: 2 });
     for (const c of CONDITIONS)
       for (const n of RUNS) {
-        expect(await judgeCalls(ws.outDir, 'plan-then-execute', c, n)).to.equal(before + 1);
+        expect(await judgeCalls(ws.outDir, 'plan-then-execute', c, n)).to.equal(before + 2);
         const g = await readJson<GradingFile>(
           path.join(runDir(ws.outDir, 'plan-then-execute', c, n), 'grading.json'),
         );
         expect(g.expectations.map((x) => x.expectation)).to.deep.equal(CHANGED);
       }
 
-    // Nothing changed: nothing is asked.
+    // Nothing changed: nothing is asked; unless forced.
     const again = await gradeCampaignFolder(ws.outDir, { log: QUIET });
     expect(again).to.include({ graded: 0, cached: 8, errors: 0, compared: 0, comparedCached: 4 });
+    const forced = await gradeCampaignFolder(ws.outDir, { log: QUIET, force: true });
+    expect(forced).to.include({ graded: 8, cached: 0, errors: 0, compared: 4, comparedCached: 0 });
+    expect(await judgeCalls(ws.outDir, 'plan-only', 'with_skill', 1)).to.be.greaterThan(1);
+  });
+
+  it("keeps the judge's own flight record: each question's request and answer, rebuilt", async () => {
+    const dir = runDir(ws.outDir, 'plan-then-execute', 'with_skill', 1);
+    const record = await readFlight(judgeFlightFiles(dir));
+    const last = record.calls[record.calls.length - 1]!;
+    const request = record.request(last) as { system: string; messages: { content: string }[] };
+    expect(request.system).to.include('You grade one run of a coding agent');
+    expect(request.messages[0]!.content).to.include('<run-record>');
+    expect(request.messages[0]!.content).to.include(CHANGED[2]);
+    expect(record.responseFacts(last)?.texts.join('')).to.include('"expectations"');
+    expect(record.manifest?.calls).to.equal(1);
   });
 
   it('asks an overloaded judge again, recording both calls, and grades with the answer', async () => {
     await writeScript({
       responses: [
         { when: { contains: ['eval: plan-only'] }, error: { status: 529, retry_after: 0 } },
-        ...judgeScript({ planOnly: 'valid', good: CHANGED }).responses,
+        ...judgeScript({ planOnly: 'valid', good: 'both' }).responses,
       ],
     });
     const dir = runDir(ws.outDir, 'plan-only', 'without_skill', 1);
     await rm(path.join(dir, 'grading.json'));
+    // A new script: every run is graded again, each plan-only question overloaded once.
     const summary = await gradeCampaignFolder(ws.outDir, { log: QUIET });
-    expect(summary).to.include({ graded: 1, cached: 7, errors: 0 });
+    expect(summary).to.include({ graded: 8, cached: 0, errors: 0 });
     const g = await readJson<GradingFile>(path.join(dir, 'grading.json'));
     expect(g.status).to.equal('graded');
     expect(g.calls.map((c) => c.status)).to.deep.equal([529, 200]);
@@ -332,6 +360,73 @@ describe('judge: expectations graded in a real campaign', function () {
     ]);
   });
 
+  it('says when a judge script answered from its catch-all, in the summary, grading.json, the report and try-script', async () => {
+    const both = judgeScript({ planOnly: 'valid', good: 'both' }).responses;
+    await writeScript({
+      responses: [
+        both[0],
+        both[1],
+        // A `when` that misses plan-only's questions: its catch-all answers them instead.
+        { when: { contains: ['eval: nowhere'] }, ...grading(PLAN_ONLY) },
+        both[3],
+        { description: 'the catch-all', ...grading(PLAN_ONLY) },
+      ],
+    });
+    const summary = await gradeCampaignFolder(ws.outDir, { log: QUIET });
+    expect(summary).to.include({ graded: 8, errors: 0, fellBack: 4 });
+    for (const c of CONDITIONS) {
+      const execute = await readJson<GradingFile>(
+        path.join(runDir(ws.outDir, 'plan-then-execute', c, 1), 'grading.json'),
+      );
+      expect(execute).to.not.have.property('fell_back');
+      const planOnly = await readJson<GradingFile>(
+        path.join(runDir(ws.outDir, 'plan-only', c, 1), 'grading.json'),
+      );
+      expect(planOnly).to.include({ status: 'graded', fell_back: true });
+    }
+    await writeReport(ws.outDir);
+    const benchmark = await readJson<BenchmarkFile>(path.join(ws.outDir, 'benchmark.json'));
+    expect(benchmark.grading!.conditions.map((c) => c.fell_back)).to.deep.equal([2, 2]);
+    const md = await readFile(path.join(ws.outDir, 'report.md'), 'utf8');
+    expect(md).to.include(
+      "**Warning: 2 of 4 grading(s) of without_skill, 2 of 4 grading(s) of with_skill came from the judge script's catch-all",
+    );
+
+    const tried = await execa(
+      'node',
+      ['--import', 'tsx', 'src/cli/main.ts', 'try-script', scriptFile(), ws.outDir, '--judge'],
+      { reject: false },
+    );
+    expect(tried.exitCode, tried.stderr).to.equal(0);
+    const rows = tried.stdout.split('\n').slice(1);
+    const planOnlyRows = rows.filter((r) => r.startsWith('runs/plan-only/'));
+    const executeRows = rows.filter((r) => r.startsWith('runs/plan-then-execute/'));
+    expect(
+      planOnlyRows.filter((r) => r.includes('catch-all  the catch-all')),
+    ).to.have.length.of.at.least(4);
+    expect(
+      planOnlyRows.every((r) => /catch-all|none fits/u.test(r)),
+      planOnlyRows.join('\n'),
+    ).to.equal(true);
+    expect(executeRows.length).to.be.greaterThan(0);
+    expect(
+      executeRows.every((r) => r.includes('by when')),
+      executeRows.join('\n'),
+    ).to.equal(true);
+    // A question's first request; a retried one (the overloaded judge above) got the next answer.
+    const compareRows = rows.filter(
+      (r) => r.startsWith('comparisons/') && r.split(/ {2,}/u)[1] === '1',
+    );
+    expect(compareRows).to.have.length.of.at.least(4);
+    expect(
+      compareRows.every((r) => r.includes('by when')),
+      compareRows.join('\n'),
+    ).to.equal(true);
+    expect(tried.stderr).to.match(
+      /evalrig try-script: \d+ request\(s\): \d+ by "when", 0 in order, [1-9]\d* from a catch-all/u,
+    );
+  });
+
   it('exits 1 for a CI when gradings errored: grade always, run with --fail-on-grading-errors', async () => {
     await writeScript(judgeScript({ planOnly: 'garbled', good: CHANGED }));
     await rm(path.join(runDir(ws.outDir, 'plan-only', 'with_skill', 2), 'grading.json'));
@@ -339,7 +434,8 @@ describe('judge: expectations graded in a real campaign', function () {
       execa('node', ['--import', 'tsx', 'src/cli/main.ts', ...args], { reject: false });
     const graded = await cli('grade', ws.outDir, '--no-report');
     expect(graded.exitCode, graded.stderr).to.equal(1);
-    expect(graded.stderr).to.include('evalrig: 1 grading error(s): exit 1');
+    // A new script: every run is asked again, and plan-only's four answers are no JSON.
+    expect(graded.stderr).to.include('evalrig: 4 grading error(s): exit 1');
     // The eval set the campaign was played with (a test above changed it), every run finished:
     // run plays none, grades again, and its gradings err (the script's answers fit neither).
     await writeFile(ws.evalSetFile, `${JSON.stringify(set, null, 2)}\n`);
