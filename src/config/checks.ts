@@ -324,6 +324,14 @@ function evalChecks(
     );
   }
   servicesChecks(folder, evalItem.services, ['evals', i], found);
+  for (const [from, to] of entries(evalItem.check_files)) {
+    const at = pointer('evals', i, 'check_files', from);
+    if (typeof to === 'string') {
+      const why = whyEscapesWorkTree(to);
+      if (why) found.problems.push({ pointer: at, message: `target ${why}` });
+    }
+    found.pending.push(checkHostPath(folder, at, from, { kind: 'any', prefix: 'source ' }));
+  }
   found.problems.push(
     ...duplicates(
       list(evalItem.checks),

@@ -745,6 +745,15 @@ export interface Eval {
    * Seconds one turn of this eval may take. Default: the top-level `turn_timeout`.
    */
   turn_timeout?: number;
+  /**
+   * Files or folders the host copies into the work tree after the agent's last turn and before the checks, replacing whatever the agent left at those paths (recorded in run.json): { "<from, in the eval set's folder>": "<to, relative to the work tree>" }, e.g. a mined task's tests { "tasks/abc1234/tests/test": "test" }. The agent never sees them: they are not staged, not in the baseline, and not in the folder a command agent is given; the run's diff is the agent's own, measured before they land.
+   */
+  check_files?: {
+    /**
+     * Path relative to the work tree (no "..", not absolute).
+     */
+    [k: string]: string;
+  };
   checks?: Checks1;
   message_checks?: MessageChecks1;
 }

@@ -196,6 +196,10 @@ function normalizeEval(item: RawEval, index: number, set: RawEvalSet, dir: strin
     timeout: item.timeout ?? set.timeout ?? DEFAULTS.timeout,
     turn_timeout: item.turn_timeout ?? set.turn_timeout ?? DEFAULTS.turn_timeout,
     checks: item.checks ?? set.checks ?? [],
+    check_files: Object.entries(item.check_files ?? {}).map(([from, to]) => ({
+      from: path.resolve(dir, from),
+      to: normalizeWorkTreePath(to),
+    })),
     message_checks: messageChecksOf(
       set.builtin_message_checks,
       set.message_checks,

@@ -181,6 +181,11 @@ export interface Eval {
   /** Seconds for one turn. */
   readonly turn_timeout: number;
   readonly checks: readonly Check[];
+  /**
+   * Copied into the work tree by the host after the last turn, before the checks, replacing
+   * what the agent left there (a mined task's tests); never mounted, never staged.
+   */
+  readonly check_files: readonly StagedPath[];
   /** Rules over the agent's final messages: the built-ins kept on, the set's, the eval's. */
   readonly message_checks: readonly MessageCheck[];
   /** The eval's own environment, else the eval set's; absent: the plain test image. */

@@ -120,7 +120,8 @@ export function conformanceCases(p: AgentProfile): ConformanceCase[] {
       staged: [staged('echo', { path: p.echoed, loads: false })],
       script: {
         responses: [
-          { content: [p.shell(`cat ${p.echoed}`)], usage: usage(450, 10) },
+          // And a look for the eval set's folder, which an adapter agent is not given.
+          { content: [p.shell(`cat ${p.echoed}; ls /evalset 2>&1`)], usage: usage(450, 10) },
           say('I printed the file.', 550, 5),
           turn2,
         ],

@@ -184,6 +184,10 @@ export function agentConformance(p: AgentProfile): void {
       ).to.equal(true);
       expect(r.treatment!.staged[0]).to.deep.include({ reached: false, loads: false });
       expect(r.measures.condition_reached).to.equal(false);
+      // What its shell answered, as the binary sent it: no eval set folder in the container.
+      expect(sent(upstream.calls('echo'), "'/evalset': No such file"), 'no /evalset').to.equal(
+        true,
+      );
     });
 
     it('the figures are what the upstream served, turn by turn: requests, retries, tokens, tool calls, the final message', async () => {

@@ -107,10 +107,7 @@ function forgedScript(agent: AgentKind, shell: ShellTool): ModelScript {
   return {
     responses: [
       {
-        content: [
-          { text: 'Looking around.' },
-          run(`sh /evalset/forge.sh ${BINARY[agent]} /evalset/forged.jsonl`),
-        ],
+        content: [{ text: 'Looking around.' }, run(`sh forge.sh ${BINARY[agent]} forged.jsonl`)],
         usage: usage(1000, 30),
       },
       {
@@ -159,13 +156,20 @@ export const KEYED_SCRIPT: ModelScript = {
 export function witnessEvals(agent: AgentKind, shell: ShellTool) {
   return {
     files: {
-      'forge.sh': FORGE_SH,
-      'forged.jsonl': forgedLines(agent),
+      // Placed in the work tree: an adapter agent sees nothing of the eval set's folder.
+      'forgery/forge.sh': FORGE_SH,
+      'forgery/forged.jsonl': forgedLines(agent),
       'model/forged.json': `${JSON.stringify(forgedScript(agent, shell), null, 2)}\n`,
       'model/cut.json': `${JSON.stringify(CUT_SCRIPT, null, 2)}\n`,
     },
     evals: [
-      { id: 'forged', prompt: 'Look around.', model_script: 'model/forged.json' },
+      {
+        id: 'forged',
+        prompt: 'Look around.',
+        model_script: 'model/forged.json',
+        files: ['forge.sh', 'forged.jsonl'],
+        files_root: 'forgery',
+      },
       { id: 'cut', prompt: 'Answer.', model_script: 'model/cut.json' },
       // No script: agent.model, the upstream at a URL with the key read from the host.
       { id: 'keyed', prompt: 'Answer.' },

@@ -58,6 +58,13 @@ export interface RunRecord {
   }[];
   diff: Diff;
   checks: Check[];
+  /**
+   * The eval's check files the host copied into the work tree after the last turn, before the checks (work-tree paths), and those whose path the agent had changed (its own files replaced, not merged). Absent when the eval has none or the run ended before its checks.
+   */
+  check_files?: {
+    placed: string[];
+    replaced: string[];
+  };
   measures: Measures;
   /**
    * Who had control when the run did not end as completed: harness (the engine, an image, a service that failed to start, the orchestrator's own error, set-up before the agent's first turn: left out of the measures and replayed on resume), model_api (the model API's errors after retries, as the gateway saw them), agent (its exit or crash, an environment it broke, a service that died while it had control) or timeout. Every class but harness counts against the run's condition. Absent on a completed run and on a run a limit ended.

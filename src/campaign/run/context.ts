@@ -250,6 +250,8 @@ export interface RunState {
   readonly stops: StopRecord[];
   readonly stopFiles: string[];
   readonly checks: CheckResult[];
+  /** The eval's check files the host placed, and those whose path the agent had changed. */
+  checkFiles?: { readonly placed: readonly string[]; readonly replaced: readonly string[] };
   readonly tampered: Set<string>;
   /** Model calls already counted in a turn (their `seq`): each call belongs to one turn. */
   readonly witnessed: Set<number>;

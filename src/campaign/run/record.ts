@@ -146,6 +146,7 @@ function runRecordOf(
     ...servicesOf(ctx, prepared, state),
     diff: state.finalDiff,
     checks,
+    ...(state.checkFiles ? { check_files: state.checkFiles } : {}),
     message_checks: runMessageChecks(e.message_checks, stops),
     measures: measureRun({
       stops,

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { GH_RECORDER_ENV } from '../../recorder/index.js';
 import { LABELS, type SandboxReservation, type SandboxSpec } from '../../sandbox/index.js';
 import { BASELINE_COMMIT } from '../../workspace/index.js';
+import { evalSetFolderForRuns } from '../evalset-view.js';
 import { CONTAINER } from '../layout.js';
 import { serviceSpecsOf } from '../services.js';
 import type { PlannedRun } from '../plan.js';
@@ -60,6 +61,7 @@ export async function startSandbox(
   const keeper = `${place.keeper}:${place.keeper}`;
   const services = ctx.services?.get(planned.eval.id);
   const image = runImageOf(ctx, planned);
+  const evalSetDir = agent ? undefined : await evalSetFolderForRuns(evalSet, ctx.outDir);
   const author = evalSet.baseline_commit.author ?? BASELINE_COMMIT.author;
   const spec: SandboxSpec = {
     // Ready before the sandbox is handed over: the first turn finds them answering.
@@ -82,7 +84,11 @@ export async function startSandbox(
     folders: [
       { host: env.workTree, container: place.containerWorkTree, owner: place.agent },
       { host: env.originPath, container: place.containerOrigin, owner: place.agent },
-      { host: evalSet.dir, container: CONTAINER.evalSetDir, readOnly: true },
+      // A command agent is given the eval set's folder ({eval_set_dir}: its scripts). An adapter
+      // agent is not: expectations, judge scripts and other conditions' files are no business
+      // of the agent measured (a reward hacker would read them).
+      // Check files (a mined task's tests) are left out of it: they are the future.
+      ...(evalSetDir ? [{ host: evalSetDir, container: CONTAINER.evalSetDir, readOnly: true }] : []),
     ],
     sockets: [
       { host: place.layout.socketDir, container: CONTAINER.socketDir, names: ['gh.sock'] },

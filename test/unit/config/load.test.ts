@@ -54,6 +54,7 @@ describe('loadEvalSet: a valid eval set is normalized', () => {
         timeout: 1800,
         turn_timeout: 600,
         checks: [],
+        check_files: [],
         message_checks: [...BUILTIN_MESSAGE_CHECKS],
       },
     ]);
