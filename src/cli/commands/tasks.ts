@@ -1,7 +1,18 @@
+import path from 'node:path';
 import type { Command } from 'commander';
+import { runCampaign } from '../../campaign/index.js';
+import { readRuns } from '../../campaign-folder/index.js';
 import { InputError } from '../../errors/index.js';
+import {
+  candidatesText,
+  listCandidates,
+  mineTasks,
+  placeCodebase,
+  sourceOf,
+  type ValidationRun,
+} from '../../mine/index.js';
+import { useScratchFolder } from '../../runtime/index.js';
 import { describeSource } from '../../source/index.js';
-import { candidatesText, listCandidates, placeCodebase, sourceOf } from '../../mine/index.js';
 
 interface FromHistoryFlags {
   ref?: string;
@@ -10,29 +21,60 @@ interface FromHistoryFlags {
   tests?: string[];
   max?: string;
   dryRun?: boolean;
+  testCommand?: string;
+  out?: string;
+  environment?: string;
+  setup?: string[];
+  runs?: string;
+  jobs?: string;
+  validationOut?: string;
 }
 
-/** `--max`: a whole number of candidates, at least 1. */
-export function maxOf(value: string | undefined): number | undefined {
+/** A whole number flag, at least 1. */
+export function countOf(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1)
-    throw new InputError(`--max must be a whole number of at least 1, got "${value}"`);
+    throw new InputError(`${flag} must be a whole number of at least 1, got "${value}"`);
   return n;
 }
 
+/** `--max`: a whole number of candidates, at least 1. */
+export const maxOf = (value: string | undefined) => countOf('--max', value);
+
+/** Plays the validation set and gives each eval's run records. */
+async function validate(
+  evalSetFile: string,
+  outDir: string,
+  jobs: number | undefined,
+): Promise<Map<string, ValidationRun[]>> {
+  await runCampaign({
+    scratch: useScratchFolder(),
+    evalSetFile,
+    outDir,
+    ...(jobs === undefined ? {} : { jobs }),
+  });
+  const byEval = new Map<string, ValidationRun[]>();
+  for await (const { read } of readRuns(outDir)) {
+    if (read.status !== 'ok') continue;
+    const r = read.value.record;
+    byEval.set(r.eval, [...(byEval.get(r.eval) ?? []), r]);
+  }
+  return byEval;
+}
+
 /**
- * `evalrig tasks from-history <codebase> --dry-run`: the commits of a codebase's history that
- * could become tasks (each changes source files and tests), and the others with why. Mining
- * them into an eval set (validated in containers) is not built yet, so `--dry-run` is asked
- * for, not implied: the command will one day write, and must not surprise anyone then.
+ * `evalrig tasks from-history <codebase>`: the commits of a codebase's history that change
+ * source and tests become tasks. With `--dry-run`, listed with the others and why; else each is
+ * validated in containers (its tests fail at the parent and pass with the commit, the others
+ * pass at both, twice) and the ones that hold are written as an eval set, with a report.
  */
 export function registerTasks(program: Command): void {
   const tasks = program.command('tasks').description('eval sets made from a codebase');
   tasks
     .command('from-history')
     .description(
-      "the commits of a codebase's history that could become tasks: each changes source files and tests (the parent is the task's codebase, the message its statement, the tests its check)",
+      "tasks from a codebase's history: each commit that changes source files and tests, validated in containers (its tests fail at the parent and pass with the commit), written as an eval set",
     )
     .argument('<codebase>', 'a local path (its checked-out commit), or a git URL with --ref')
     .option('--ref <ref>', "the URL's branch, tag or full commit")
@@ -41,27 +83,60 @@ export function registerTasks(program: Command): void {
     .option('--tests <glob...>', "test files (default: the codebase's conventions)")
     .option('--max <n>', 'at most this many candidates, newest first')
     .option('--dry-run', 'list the candidates; run nothing, write nothing')
+    .option('--test-command <cmd>', 'how the tests run, {tests} for the files: "npx tape {tests}"')
+    .option('--out <evals.json>', 'the eval set to write (its folder gets tasks/ and the report)')
+    .option(
+      '--environment <dir>',
+      "a folder with the codebase's Dockerfile (copied beside the set)",
+    )
+    .option('--setup <cmd...>', 'setup commands per commit, with the network (as an eval set)')
+    .option('--runs <n>', 'validation runs per candidate (default 2: flaky tests drop)')
+    .option('--jobs <n>', 'validation runs at once')
+    .option('--validation-out <dir>', 'the validation campaign (default: beside the set folder)')
     .action(async (codebase: string, flags: FromHistoryFlags) => {
       const max = maxOf(flags.max);
-      if (!flags.dryRun)
+      const runs = countOf('--runs', flags.runs) ?? 2;
+      const jobs = countOf('--jobs', flags.jobs);
+      if (!flags.dryRun && (!flags.testCommand || !flags.out))
         throw new InputError(
-          'tasks from-history validates each candidate in containers before it writes an eval set, which is not built yet: give --dry-run to list the candidates',
+          'tasks from-history writes an eval set: give --test-command and --out (or --dry-run to list the candidates)',
         );
       const source = sourceOf(codebase, flags.ref);
       const { resolved, gitDir } = await placeCodebase(source);
       const range = flags.range ?? resolved.commit;
-      const found = await listCandidates(gitDir, {
+      const options = {
         range,
         ...(flags.paths ? { paths: flags.paths } : {}),
         ...(flags.tests ? { tests: flags.tests } : {}),
         ...(max !== undefined ? { max } : {}),
-      }).catch((error: unknown) => {
+      };
+      const label = `${describeSource(source)} at ${resolved.commit.slice(0, 12)}`;
+      const found = await listCandidates(gitDir, options).catch((error: unknown) => {
         throw new InputError(
           `--range ${range}: not a range of ${describeSource(source)}'s history up to ${resolved.commit.slice(0, 12)} (${(error as Error).message.split('\n')[0]})`,
         );
       });
-      process.stdout.write(
-        candidatesText(found, `${describeSource(source)} at ${resolved.commit.slice(0, 12)}`),
+      if (flags.dryRun) {
+        process.stdout.write(candidatesText(found, label));
+        return;
+      }
+      const out = path.resolve(flags.out!);
+      const report = await mineTasks({
+        gitDir,
+        label,
+        url: 'url' in source ? source.url : source.path,
+        candidates: options,
+        testCommand: flags.testCommand!,
+        ...(flags.environment ? { environmentDir: path.resolve(flags.environment) } : {}),
+        ...(flags.setup ? { setup: flags.setup } : {}),
+        outFile: out,
+        validationOut: path.resolve(flags.validationOut ?? `${path.dirname(out)}-validation`),
+        runs,
+        validate: (file, dir) => validate(file, dir, jobs),
+      });
+      process.stdout.write(report.markdown);
+      process.stderr.write(
+        `evalrig tasks: ${report.json.kept} of ${report.json.candidates} candidate(s) kept: ${out}\n`,
       );
     });
 }

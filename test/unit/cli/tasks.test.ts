@@ -50,10 +50,21 @@ describe('evalrig tasks from-history', function () {
     expect(r.stdout).to.include('1 commit: the first commit: no parent to start from');
   });
 
-  it('refuses to mine without --dry-run (validation is not built), and a range the history lacks, with no stack', async () => {
+  it('refuses to mine with no test command or eval set to write, a command without {tests}, and a range the history lacks, with no stack', async () => {
     const r = await evalrig(['repo']);
     expect(r.exitCode).to.equal(2);
-    expect(r.stderr).to.include('give --dry-run to list the candidates');
+    expect(r.stderr).to.include(
+      'give --test-command and --out (or --dry-run to list the candidates)',
+    );
+    const noFiles = await evalrig([
+      'repo',
+      '--test-command',
+      'npm test',
+      '--out',
+      'mined/evals.json',
+    ]);
+    expect(noFiles.exitCode).to.equal(2);
+    expect(noFiles.stderr).to.include('has no {tests}: write where the test files go');
     const bad = await evalrig(['repo', '--dry-run', '--range', 'nope..HEAD']);
     expect(bad.exitCode).to.equal(2);
     expect(bad.stderr).to.match(/--range nope\.\.HEAD: not a range of repo's history/u);
