@@ -22,8 +22,10 @@ export interface MineOptions {
   readonly url: string;
   readonly candidates: CandidateOptions;
   readonly testCommand: string;
-  /** A folder holding a Dockerfile: copied into the set's folder as `environment/`. */
+  /** The environment's build context: copied into the set's folder as `environment/`. */
   readonly environmentDir?: string;
+  /** Its Dockerfile, relative to `environmentDir` (default `Dockerfile`). */
+  readonly dockerfile?: string;
   readonly setup?: readonly string[];
   /** The mined set's file (evals.json); its folder holds tasks/ and the report. */
   readonly outFile: string;
@@ -53,10 +55,14 @@ function urlFor(url: string, setDir: string): string {
 
 async function environmentOf(o: MineOptions, setDir: string): Promise<MineSettings['environment']> {
   if (!o.environmentDir) return undefined;
-  if (!(await exists(path.join(o.environmentDir, 'Dockerfile'))))
-    throw new InputError(`--environment ${o.environmentDir}: it holds no Dockerfile`);
+  const dockerfile = o.dockerfile ?? 'Dockerfile';
+  if (!(await exists(path.join(o.environmentDir, dockerfile))))
+    throw new InputError(`--environment ${o.environmentDir}: it holds no ${dockerfile}`);
   await cp(o.environmentDir, path.join(setDir, 'environment'), { recursive: true });
-  return { dockerfile: 'environment/Dockerfile', ...(o.setup?.length ? { setup: o.setup } : {}) };
+  return {
+    dockerfile: path.posix.join('environment', ...dockerfile.split(path.sep)),
+    ...(o.setup?.length ? { setup: o.setup } : {}),
+  };
 }
 
 /** Mines, validates and writes; refuses before anything is written when the set exists. */

@@ -145,6 +145,7 @@ describe('e2e: tasks mined from real histories, validated in containers', functi
                   '{eval_set_dir}/probe.sh',
                   t.commit,
                   Buffer.from(marker).toString('base64'),
+                  file,
                   ...blobs,
                 ],
               },
@@ -171,11 +172,14 @@ describe('e2e: tasks mined from real histories, validated in containers', functi
             'marker nowhere',
             'check files hidden',
           ]);
-          // And the checks still saw them: the run's record names what the host placed.
+          // The checks saw the host's tests, not the one it planted (which passes): they fail
+          // at the parent, and the record names the file the agent had changed.
           const rec = await readJson<RunRecord>(
             path.join(out, 'runs', t.id, 'probe', 'run-01', 'run.json'),
           );
+          expect(rec.check_files).to.deep.include({ replaced: [file] });
           expect(rec.check_files?.placed).to.include(file);
+          expect(rec.checks.find((c) => c.name === 'fail_to_pass')).to.include({ passed: false });
         });
     });
   }

@@ -9,8 +9,10 @@ import {
   mineTasks,
   placeCodebase,
   sourceOf,
+  type MineOptions,
   type ValidationRun,
 } from '../../mine/index.js';
+import { loadEvalSet } from '../../config/index.js';
 import { useScratchFolder } from '../../runtime/index.js';
 import { describeSource } from '../../source/index.js';
 
@@ -25,6 +27,7 @@ interface FromHistoryFlags {
   out?: string;
   environment?: string;
   setup?: string[];
+  from?: string;
   runs?: string;
   jobs?: string;
   validationOut?: string;
@@ -41,6 +44,29 @@ export function countOf(flag: string, value: string | undefined): number | undef
 
 /** `--max`: a whole number of candidates, at least 1. */
 export const maxOf = (value: string | undefined) => countOf('--max', value);
+
+/** The environment: `--environment` and `--setup`, or an eval set's (`--from`). */
+async function environmentOf(
+  flags: Pick<FromHistoryFlags, 'environment' | 'setup' | 'from'>,
+): Promise<Pick<MineOptions, 'environmentDir' | 'dockerfile' | 'setup'>> {
+  if (flags.from && (flags.environment || flags.setup))
+    throw new InputError(
+      "--from takes its eval set's environment and setup: give it without --environment and --setup",
+    );
+  if (!flags.from)
+    return {
+      ...(flags.environment ? { environmentDir: path.resolve(flags.environment) } : {}),
+      ...(flags.setup ? { setup: flags.setup } : {}),
+    };
+  const set = await loadEvalSet(flags.from);
+  const env = set.evals[0]?.environment;
+  if (!env) throw new InputError(`--from ${flags.from}: its evals name no environment to take`);
+  return {
+    environmentDir: env.context,
+    dockerfile: path.relative(env.context, env.dockerfile),
+    ...(env.setup.length ? { setup: env.setup } : {}),
+  };
+}
 
 /** Plays the validation set and gives each eval's run records. */
 async function validate(
@@ -90,6 +116,7 @@ export function registerTasks(program: Command): void {
       "a folder with the codebase's Dockerfile (copied beside the set)",
     )
     .option('--setup <cmd...>', 'setup commands per commit, with the network (as an eval set)')
+    .option('--from <evals.json>', "take the environment and setup of this eval set's first eval")
     .option('--runs <n>', 'validation runs per candidate (default 2: flaky tests drop)')
     .option('--jobs <n>', 'validation runs at once')
     .option('--validation-out <dir>', 'the validation campaign (default: beside the set folder)')
@@ -121,14 +148,14 @@ export function registerTasks(program: Command): void {
         return;
       }
       const out = path.resolve(flags.out!);
+      const environment = await environmentOf(flags);
       const report = await mineTasks({
         gitDir,
         label,
         url: 'url' in source ? source.url : source.path,
         candidates: options,
         testCommand: flags.testCommand!,
-        ...(flags.environment ? { environmentDir: path.resolve(flags.environment) } : {}),
-        ...(flags.setup ? { setup: flags.setup } : {}),
+        ...environment,
         outFile: out,
         validationOut: path.resolve(flags.validationOut ?? `${path.dirname(out)}-validation`),
         runs,

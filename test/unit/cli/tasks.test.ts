@@ -65,6 +65,17 @@ describe('evalrig tasks from-history', function () {
     ]);
     expect(noFiles.exitCode).to.equal(2);
     expect(noFiles.stderr).to.include('has no {tests}: write where the test files go');
+    const mine = ['--test-command', 'tape {tests}', '--out', 'mined/evals.json'];
+    const both = await evalrig(['repo', ...mine, '--from', 'x.json', '--setup', 'npm ci']);
+    expect(both.stderr).to.include('--from takes its eval set');
+    const bare = await evalrig([
+      'repo',
+      ...mine,
+      '--from',
+      path.join(root, 'examples/pr-workflow/evals.json'),
+    ]);
+    expect(bare.exitCode).to.equal(2);
+    expect(bare.stderr).to.include('its evals name no environment to take');
     const bad = await evalrig(['repo', '--dry-run', '--range', 'nope..HEAD']);
     expect(bad.exitCode).to.equal(2);
     expect(bad.stderr).to.match(/--range nope\.\.HEAD: not a range of repo's history/u);
