@@ -6,12 +6,11 @@
  */
 import type { RunRecord } from '../artifacts/index.js';
 
-/** What a run's check outcomes are read from. */
-export type CheckedRun = Pick<RunRecord, 'checks' | 'measures'>;
+/** What a run's check outcomes are read from (a run.json of an older version may lack checks). */
+export type CheckedRun = Pick<RunRecord, 'measures'> & Partial<Pick<RunRecord, 'checks'>>;
 
 /** One check's outcome: true, false, or null when the run tells nothing of it. */
 export function checkOutcome(run: CheckedRun, name: string): boolean | null {
-  // A run.json of an older version may lack the field: no result, never a failure by itself.
   const result = (run.checks ?? []).find((c) => c.name === name);
   if (result) return result.passed;
   return run.measures.checks_passed === false ? false : null;

@@ -5,13 +5,8 @@ import { accountLines } from './account.js';
 import type { AgentIdentity } from '../artifacts/index.js';
 import { EvalrigError } from '../errors/index.js';
 import { NUMBER_MEASURES, RATE_MEASURES } from '../measure/index.js';
-import {
-  agentMeasuresOf,
-  agentDifference,
-  agentStat,
-  messageCheckNames,
-  type CodebaseEntry,
-} from './benchmark.js';
+import { agentMeasuresOf, agentDifference, agentStat, type CodebaseEntry } from './benchmark.js';
+import { namedDifferences, namedRates, rateOf } from './rate-families.js';
 import type { BenchmarkFile } from './benchmark-file.js';
 import { serviceRows } from './services.js';
 import { gradingMarkdown } from './grading-render.js';
@@ -25,7 +20,6 @@ import {
   formatP,
   formatRate,
   formatRateDifference,
-  messageCheckLabel,
   MEASURE_LABELS,
 } from './format.js';
 import { conditionAgentNames, table } from './format.js';
@@ -163,7 +157,6 @@ export function renderReportMd(b: BenchmarkFile): string {
 /** report.md's per-condition table: one column per condition, one row per measure. */
 function conditionTable(b: BenchmarkFile): string {
   const conds = b.conditions;
-  const checkNames = messageCheckNames(conds);
   const header = ['measure', ...conds.map((c) => c.condition)];
   const rows: string[][] = [
     ['runs', ...conds.map((c) => String(c.runs))],
@@ -189,10 +182,7 @@ function conditionTable(b: BenchmarkFile): string {
       ...conds.map((c) => formatNumber(agentStat(c.agent, m))),
     ]),
     ...costPerSuccessLines(b),
-    ...checkNames.map((name) => [
-      messageCheckLabel(name),
-      ...conds.map((c) => formatRate(c.message_checks?.[name] ?? NO_RUNS)),
-    ]),
+    ...namedRates(conds).map((r) => [r.label, ...conds.map((c) => formatRate(rateOf(c, r)))]),
   ];
   return table(header, rows);
 }
@@ -210,8 +200,8 @@ function comparisonLines(b: BenchmarkFile): string[] {
         const d = cmp.measures[m];
         return [MEASURE_LABELS[m], formatRateDifference(d), formatP(d.p_value)];
       }),
-      ...Object.entries(cmp.message_checks ?? {}).map(([name, d]) => [
-        messageCheckLabel(name),
+      ...namedDifferences(cmp).map(({ label, difference: d }) => [
+        label,
         formatRateDifference(d),
         formatP(d.p_value),
       ]),
@@ -237,7 +227,7 @@ function comparisonLines(b: BenchmarkFile): string[] {
   return parts;
 }
 
-/** report.md's per-eval tables: the rates, then the message checks when there are any. */
+/** report.md's per-eval tables: the rates, then the checks and message checks when there are any. */
 function perEvalLines(b: BenchmarkFile): string[] {
   const parts: string[] = [];
   parts.push('## Per eval', '');
@@ -251,16 +241,12 @@ function perEvalLines(b: BenchmarkFile): string[] {
     table(['eval', 'condition', 'runs', ...RATE_MEASURES.map((m) => MEASURE_LABELS[m])], evalRows),
     '',
   );
-  const evalCheckNames = messageCheckNames(b.evals);
-  if (evalCheckNames.length > 0) {
+  const named = namedRates(b.evals);
+  if (named.length > 0) {
     parts.push(
       table(
-        ['eval', 'condition', ...evalCheckNames.map(messageCheckLabel)],
-        b.evals.map((e) => [
-          e.eval,
-          e.condition,
-          ...evalCheckNames.map((n) => formatRate(e.message_checks?.[n] ?? NO_RUNS)),
-        ]),
+        ['eval', 'condition', ...named.map((r) => r.label)],
+        b.evals.map((e) => [e.eval, e.condition, ...named.map((r) => formatRate(rateOf(e, r)))]),
       ),
       '',
     );
@@ -268,8 +254,6 @@ function perEvalLines(b: BenchmarkFile): string[] {
   parts.push(...perEvalVerdictsMarkdown(b));
   return parts;
 }
-
-const NO_RUNS = { rate: null, successes: 0, n: 0, ci95: null } as const;
 
 /**
  * The answer first: a verdict line per rate that differs from the baseline,

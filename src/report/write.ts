@@ -20,7 +20,6 @@ import {
   agentMeasuresOf,
   compare,
   GroupAccumulator,
-  messageCheckNames,
   type CodebaseEntry,
   type GroupStats,
 } from './benchmark.js';
@@ -40,6 +39,7 @@ import { embedRuns } from './embed.js';
 import { ReuseAccumulator } from './reuse.js';
 import { BehaviourAccumulator } from './behaviour.js';
 import { readSequentialSection } from './sequential.js';
+import { namedRates } from './rate-families.js';
 
 /** The campaign folder cannot be reported on (no conditions.json, no run). */
 export class ReportInputError extends InputError {}
@@ -119,6 +119,8 @@ class CodebaseList {
 interface RunTally {
   readonly byCondition: Map<string, GroupAccumulator>;
   readonly byEval: Map<string, { eval: string; condition: string; acc: GroupAccumulator }>;
+  /** Each eval's check names (conditions.json; empty in one of an older version). */
+  readonly declaredChecks: ReadonlyMap<string, readonly string[]>;
   readonly codebases: CodebaseList;
   // The judge's gradings, read from each run's grading.json (never asked again here).
   readonly grading: GradingAccumulator;
@@ -153,6 +155,7 @@ function emptyTally(conditionsFile: ConditionsFile): RunTally {
   return {
     byCondition: new Map(names.map((name) => [name, new GroupAccumulator()])),
     byEval: new Map(),
+    declaredChecks: new Map(conditionsFile.evals.map((e) => [e.id, e.checks ?? []])),
     codebases,
     grading,
     byEngine: new EngineSplit(),
@@ -175,7 +178,8 @@ function emptyTally(conditionsFile: ConditionsFile): RunTally {
 function addToGroups(tally: RunTally, record: RunRecord): void {
   let cond = tally.byCondition.get(record.condition);
   if (!cond) tally.byCondition.set(record.condition, (cond = new GroupAccumulator()));
-  cond.add(record);
+  const declared = tally.declaredChecks.get(record.eval) ?? [];
+  cond.add(record, declared);
   tally.treatment.add(record);
   const key = JSON.stringify([record.eval, record.condition]);
   let group = tally.byEval.get(key);
@@ -184,8 +188,8 @@ function addToGroups(tally: RunTally, record: RunRecord): void {
       key,
       (group = { eval: record.eval, condition: record.condition, acc: new GroupAccumulator() }),
     );
-  group.acc.add(record);
-  tally.byEngine.add(record);
+  group.acc.add(record, declared);
+  tally.byEngine.add(record, declared);
   tally.services.add(record);
   tally.reuse.add(record);
 }
@@ -318,7 +322,7 @@ async function benchmarkOf(
     condition: g.condition,
     ...g.acc.stats(),
   }));
-  const lines = verdicts(comparisons, stats, gradingSection, evals);
+  const lines = verdicts(comparisons, stats, gradingSection, evals, behaviour);
   const agents = agentsSection(conditionsFile, stats, lines);
   return {
     schema: 'evalrig/benchmark@1',
@@ -372,7 +376,7 @@ async function renderAndWrite(
   const html = renderHtml(benchmark, timelines, total - timelines.length, reviews, embedded);
   checkHtml(files.reportHtml, html, {
     agentMeasures: agentMeasuresOf(benchmark).length,
-    messageChecks: messageCheckNames(benchmark.conditions).length,
+    namedRates: namedRates(benchmark.conditions).length,
   });
 
   await writeReportFiles(dir, { benchmark, baselineMd, reportMd, reportHtml: html });

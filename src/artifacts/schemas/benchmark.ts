@@ -109,6 +109,12 @@ export interface BenchmarkFile {
     message_checks?: {
       [k: string]: Rate;
     };
+    /**
+     * Each check's pass rate, by name (measure checks.<name>): a run that ended before its checks ran, while the agent had control, did not pass them. Absent in files of older versions.
+     */
+    checks?: {
+      [k: string]: Rate;
+    };
   }[];
   evals: {
     eval: string;
@@ -123,6 +129,12 @@ export interface BenchmarkFile {
      * Each message check's pass rate, by name.
      */
     message_checks?: {
+      [k: string]: Rate;
+    };
+    /**
+     * Each check's pass rate, by name (measure checks.<name>): a run that ended before its checks ran, while the agent had control, did not pass them. Absent in files of older versions.
+     */
+    checks?: {
       [k: string]: Rate;
     };
   }[];
@@ -150,6 +162,12 @@ export interface BenchmarkFile {
      * Differences of each message check's pass rate, by name.
      */
     message_checks?: {
+      [k: string]: RateDifference;
+    };
+    /**
+     * Differences of each check's pass rate, by name. Absent in files of older versions.
+     */
+    checks?: {
       [k: string]: RateDifference;
     };
   }[];
@@ -467,6 +485,12 @@ export interface BenchmarkFile {
      * Each message check's pass rate, by name.
      */
     message_checks?: {
+      [k: string]: Rate;
+    };
+    /**
+     * Each check's pass rate, by name (measure checks.<name>): a run that ended before its checks ran, while the agent had control, did not pass them. Absent in files of older versions.
+     */
+    checks?: {
       [k: string]: Rate;
     };
   }[];
