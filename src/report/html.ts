@@ -40,6 +40,7 @@ import {
 import { verdictForest } from './verdict-forest.js';
 import { treeHtml } from './tree.js';
 import { behaviourHtml } from './behaviour-render.js';
+import { failedChecksHtml } from './failed-checks-render.js';
 import { costPerSuccessRow } from './cost-per-success.js';
 
 import { embedKey } from './embed.js';
@@ -81,6 +82,7 @@ ul.calls li.np{color:var(--bad)}
 .legend{display:flex;gap:14px;flex-wrap:wrap;margin:4px 0 8px}.swatch{display:inline-block;width:12px;height:12px;border-radius:2px;margin-right:5px;vertical-align:-1px}
 .message{white-space:pre-wrap;border-left:3px solid var(--line);padding-left:6px;margin-top:3px}
 blockquote{margin:4px 0 8px;padding:4px 10px;border-left:3px solid var(--line);background:var(--soft);white-space:pre-wrap}
+pre.check-output{margin:4px 0 0;padding:4px 8px;background:var(--soft);font:12px ui-monospace,Menlo,Consolas,monospace;white-space:pre-wrap;overflow-wrap:anywhere;max-width:720px}
 `;
 
 /**
@@ -536,6 +538,7 @@ export function renderHtml(
 <p class="lead">${b.runs.total} runs, baseline condition <b>${esc(b.baseline_condition)}</b>, generated ${esc(b.generated_at)}. Rates over the runs where the measure is known, with Wilson 95% intervals; runs the harness failed count in the status only; a failure while the agent had control counts against its condition.</p>
 ${firstLinesHtml(b)}${verdictSection(b)}${behaviourHtml(b)}${accountSection(b)}
 <section id="per-condition"><h2>Per condition</h2>${conditionTable(b)}</section>
+${failedChecksHtml(b)}
 <section id="charts"><h2>Measures</h2>${charts(b)}</section>
 <section id="comparisons"><h2>Comparisons</h2>${comparisons(b)}</section>
 ${promptSection(b)}
@@ -609,6 +612,8 @@ const BALANCED = [
   'style',
   'a',
   'blockquote',
+  'pre',
+  'code',
 ];
 
 /** Asserts each container tag a page of evalrig's may hold is closed as often as opened. */

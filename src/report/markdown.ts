@@ -1,9 +1,9 @@
 import { behaviourMarkdown } from './behaviour-render.js';
+import { failedChecksMarkdown } from './failed-checks-render.js';
 import { matrixVerdictMarkdown } from './matrix-render.js';
 import { costPerSuccessRow } from './cost-per-success.js';
 import { accountLines } from './account.js';
 import type { AgentIdentity } from '../artifacts/index.js';
-import { EvalrigError } from '../errors/index.js';
 import { NUMBER_MEASURES, RATE_MEASURES } from '../measure/index.js';
 import { agentMeasuresOf, agentDifference, agentStat, type CodebaseEntry } from './benchmark.js';
 import { namedDifferences, namedRates, rateOf } from './rate-families.js';
@@ -28,13 +28,8 @@ import { perEvalVerdictsMarkdown, withinEvalsNote } from './verdict-evals.js';
 
 /** A table cell's text (in format.ts, shared with the judge's section). */
 export { cell } from './format.js';
-
-/** A generated page does not have the structure evalrig means it to: a bug, caught before writing. */
-export class ReportStructureError extends EvalrigError {
-  constructor(file: string, problem: string) {
-    super(`${file} would be malformed: ${problem}`, { exitCode: 70 });
-  }
-}
+/** The structure check of a page (in markdown-check.ts). */
+export { checkMarkdown, ReportStructureError } from './markdown-check.js';
 
 /** Where a codebase came from, as one line: "url @ ref → commit" or "path → commit". */
 export function codebaseLine(c: CodebaseEntry): string {
@@ -143,6 +138,7 @@ export function renderReportMd(b: BenchmarkFile): string {
     '',
     conditionTable(b),
     '',
+    ...failedChecksMarkdown(b),
     '## Comparisons',
     '',
   ];
@@ -323,43 +319,6 @@ function promptLines(b: BenchmarkFile): string[] {
     }
   }
   return out;
-}
-
-function splitCells(line: string): number {
-  // Count unescaped pipes: a row "| a | b |" has 3, so 2 cells.
-  let pipes = 0;
-  for (let i = 0; i < line.length; i++) {
-    if (line[i] === '\\') i++;
-    else if (line[i] === '|') pipes++;
-  }
-  return pipes - 1;
-}
-
-/**
- * Asserts the structure of generated Markdown: the headings expected are
- * there, and every table has a separator line and rows as wide as its header.
- */
-export function checkMarkdown(file: string, md: string, headings: readonly string[]): void {
-  for (const h of headings) {
-    if (!md.split('\n').includes(h))
-      throw new ReportStructureError(file, `heading "${h}" is missing`);
-  }
-  const lines = md.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    if (!lines[i]!.startsWith('|') || (i > 0 && lines[i - 1]!.startsWith('|'))) continue;
-    const width = splitCells(lines[i]!);
-    if (!/^\|( --- \|)+$/.test(lines[i + 1] ?? '') || splitCells(lines[i + 1]!) !== width) {
-      throw new ReportStructureError(file, `the table at line ${i + 1} has no separator line`);
-    }
-    for (let j = i + 2; j < lines.length && lines[j]!.startsWith('|'); j++) {
-      if (splitCells(lines[j]!) !== width) {
-        throw new ReportStructureError(
-          file,
-          `line ${j + 1} has ${splitCells(lines[j]!)} cells, its table ${width}`,
-        );
-      }
-    }
-  }
 }
 
 /** The row naming each condition's agent, in a campaign that plays several. */

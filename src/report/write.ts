@@ -38,6 +38,7 @@ import { readReviews } from './reviews.js';
 import { embedRuns } from './embed.js';
 import { ReuseAccumulator } from './reuse.js';
 import { BehaviourAccumulator } from './behaviour.js';
+import { FailedCheckAccumulator } from './failed-checks.js';
 import { readSequentialSection } from './sequential.js';
 import { namedRates } from './rate-families.js';
 
@@ -121,6 +122,8 @@ interface RunTally {
   readonly byEval: Map<string, { eval: string; condition: string; acc: GroupAccumulator }>;
   /** Each eval's check names (conditions.json; empty in one of an older version). */
   readonly declaredChecks: ReadonlyMap<string, readonly string[]>;
+  /** The failed checks' examples, for the report to name. */
+  readonly failedChecks: FailedCheckAccumulator;
   readonly codebases: CodebaseList;
   // The judge's gradings, read from each run's grading.json (never asked again here).
   readonly grading: GradingAccumulator;
@@ -156,6 +159,7 @@ function emptyTally(conditionsFile: ConditionsFile): RunTally {
     byCondition: new Map(names.map((name) => [name, new GroupAccumulator()])),
     byEval: new Map(),
     declaredChecks: new Map(conditionsFile.evals.map((e) => [e.id, e.checks ?? []])),
+    failedChecks: new FailedCheckAccumulator(),
     codebases,
     grading,
     byEngine: new EngineSplit(),
@@ -190,6 +194,7 @@ function addToGroups(tally: RunTally, record: RunRecord): void {
     );
   group.acc.add(record, declared);
   tally.byEngine.add(record, declared);
+  tally.failedChecks.add(record, declared);
   tally.services.add(record);
   tally.reuse.add(record);
 }
@@ -324,6 +329,7 @@ async function benchmarkOf(
   }));
   const lines = verdicts(comparisons, stats, gradingSection, evals, behaviour);
   const agents = agentsSection(conditionsFile, stats, lines);
+  const failedChecks = tally.failedChecks.section(conditions);
   return {
     schema: 'evalrig/benchmark@1',
     campaign: conditionsFile.campaign,
@@ -338,6 +344,7 @@ async function benchmarkOf(
     treatment: tally.treatment.summary(),
     refusal_warnings: tally.refusals.warnings(),
     verdicts: lines,
+    ...(failedChecks.length > 0 ? { failed_checks: failedChecks } : {}),
     ...(agents ? { agents } : {}),
     power_warnings: powerWarnings(comparisons, measuredRuns),
     prompts: promptsOf(conditionsFile),
