@@ -4,7 +4,6 @@
  * per comparison, and a verdict names one of its rates `<key>.<name>`. One table, so that the
  * sums, the comparisons, the pages and the verdict lines treat every family alike.
  */
-import { messageCheckLabel } from './format.js';
 import { RateAccumulator, type RateStats } from './stats.js';
 
 /** The families, in the order the pages list them. */
@@ -16,6 +15,11 @@ export type RateFamily = (typeof RATE_FAMILIES)[number];
 export const MESSAGE_CHECK_PHRASES: Readonly<Record<string, string>> = {
   no_missing_gh: 'never says gh is missing or unauthenticated',
 };
+
+/** How a message check is named to a reader. */
+export function messageCheckLabel(name: string): string {
+  return `message check ${name}`;
+}
 
 /** How a family's rate is named in a table, and what it says a condition does in a verdict. */
 const WORDS: Record<

@@ -2,10 +2,10 @@ import { expect } from 'chai';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { CheckResult } from '../../../src/artifacts/index.js';
 import { outputTail, TAIL_CHARS, TAIL_LINES } from '../../../src/report/failed-checks.js';
 import { writeReport, type BenchmarkFile } from '../../../src/report/index.js';
 import { GOOD_RUN, writeCampaign, type RunPlan } from '../../integration/report/fixture.js';
+import { checkResult } from '../../support/checked-runs.js';
 
 /** What a hostile or merely colourful check prints: markup, a fence, a table row, escapes. */
 const HOSTILE = [
@@ -18,18 +18,6 @@ const HOSTILE = [
   '\u001b]0;pwned\u0007# 1 of 2 failed',
   '',
 ].join('\n');
-
-function check(name: string, passed: boolean, output: string): CheckResult {
-  return {
-    name,
-    command: `npm run ${name}`,
-    passed,
-    exit_code: passed ? 0 : 1,
-    duration_ms: 5,
-    output,
-    truncated: false,
-  };
-}
 
 describe('report: the failed checks, named with what their runs printed', () => {
   describe('outputTail', () => {
@@ -70,7 +58,10 @@ describe('report: the failed checks, named with what their runs printed', () => 
       // before its checks in run 4; without_skill passes every check. `lint` always passes.
       const plan = (_e: string, condition: string, i: number): RunPlan => {
         if (condition === 'without_skill' || i === 1 || i === 5)
-          return { ...GOOD_RUN, checks: [check('tests', true, 'ok'), check('lint', true, '')] };
+          return {
+            ...GOOD_RUN,
+            checks: [checkResult('tests', true, 'ok'), checkResult('lint', true, '')],
+          };
         if (i === 4)
           return {
             ...GOOD_RUN,
@@ -80,7 +71,10 @@ describe('report: the failed checks, named with what their runs printed', () => 
             failure: { class: 'timeout', reason: 'the turn ran past its time' },
           };
         const out = i === 2 ? HOSTILE : 'Tests: 1 failed';
-        return { ...GOOD_RUN, checks: [check('tests', false, out), check('lint', true, '')] };
+        return {
+          ...GOOD_RUN,
+          checks: [checkResult('tests', false, out), checkResult('lint', true, '')],
+        };
       };
       await writeCampaign(dir, {
         evals: ['fix-bug'],

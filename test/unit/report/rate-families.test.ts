@@ -1,6 +1,4 @@
 import { expect } from 'chai';
-import type { CheckResult } from '../../../src/artifacts/index.js';
-import { measureRun, type MeasureInput } from '../../../src/measure/index.js';
 import {
   compare,
   GroupAccumulator,
@@ -9,6 +7,7 @@ import {
 } from '../../../src/report/benchmark.js';
 import { namedRates, rateOf } from '../../../src/report/rate-families.js';
 import { formatVerdictP, verdicts } from '../../../src/report/verdict.js';
+import { checkedRun, checkResult } from '../../support/checked-runs.js';
 import { newcombe } from '../../support/interaction-check.js';
 
 const Z = 1.959963984540054;
@@ -57,53 +56,10 @@ function exactP(strata: ReadonlyArray<[number, number, number, number]>): number
   return Number((tail * 10n ** 15n) / total) / 1e15;
 }
 
-const NO_DIFF = {
-  files_added: 0,
-  files_modified: 0,
-  files_deleted: 0,
-  lines_added: 0,
-  lines_removed: 0,
-  untracked: 0,
-};
-
-function result(name: string, passed: boolean): CheckResult {
-  return {
-    name,
-    command: `npm run ${name}`,
-    passed,
-    exit_code: passed ? 0 : 1,
-    duration_ms: 5,
-    output: '',
-    truncated: false,
-  };
-}
-
-/** A run as the campaign records it: its check results and the measures measureRun gives them. */
-function runOf(checks: CheckResult[], over: Partial<MeasureInput> = {}): MeasuredRun {
-  const input: MeasureInput = {
-    stops: [],
-    checks,
-    diff: NO_DIFF,
-    turnsCompleted: 1,
-    durationMs: 1000,
-    stoppedAtHandOver: false,
-    status: 'completed',
-    allCalls: [],
-    checksDeclared: 2,
-    ...over,
-  };
-  return {
-    status: input.status,
-    checks,
-    measures: measureRun(input),
-    ...(over.failure ? { failure: { class: over.failure, reason: 'cut' } } : {}),
-  };
-}
-
 /** `n` runs: `tests` passes in the first `tests` of them, `lint` fails in the runs listed. */
 function runs(n: number, tests: number, lintFails: readonly number[] = []): MeasuredRun[] {
   return Array.from({ length: n }, (_, i) =>
-    runOf([result('tests', i < tests), result('lint', !lintFails.includes(i))]),
+    checkedRun([checkResult('tests', i < tests), checkResult('lint', !lintFails.includes(i))]),
   );
 }
 
@@ -173,7 +129,7 @@ describe('report: each check its own rate and verdict (checks.<name>)', () => {
 
   it('leaves out a check whose line would repeat the checks_passed line (one check)', () => {
     const one = (n: number, pass: number) =>
-      group(Array.from({ length: n }, (_, i) => runOf([result('tests', i < pass)])));
+      group(Array.from({ length: n }, (_, i) => checkedRun([checkResult('tests', i < pass)])));
     const { cmp, lines: out } = lines(one(10, 2), one(10, 9));
     expect(out.map((v) => v.measure)).to.deep.equal(['checks_passed']);
     // benchmark.json keeps the check's own figures all the same.
@@ -181,7 +137,7 @@ describe('report: each check its own rate and verdict (checks.<name>)', () => {
   });
 
   it("counts a run that ended before its checks ran as failing each of its eval's checks", () => {
-    const cut = runOf([], { status: 'timed_out', failure: 'timeout' });
+    const cut = checkedRun([], { status: 'timed_out', failure: 'timeout' });
     const g = group([...runs(2, 2), cut], ['tests', 'lint']);
     expect(g.checks!.tests).to.include({ successes: 2, n: 3 });
     expect(g.checks!.lint).to.include({ successes: 2, n: 3 });
