@@ -37,6 +37,7 @@ function label(measure: string): string {
     return `expectation: ${measure.slice('grading.expectation: '.length)}`;
   if (measure.startsWith('message_checks.'))
     return `message check ${measure.slice('message_checks.'.length)}`;
+  if (measure.startsWith('checks.')) return `check ${measure.slice('checks.'.length)}`;
   return measure;
 }
 

@@ -53,9 +53,10 @@ export const MEASURE_DIRECTIONS: Readonly<Record<string, Better>> = {
 
 const FLAG = '--fail-if-worse';
 
-/** Which way `measure` is better; message checks and expectations are met or not: higher. */
+/** Which way `measure` is better; checks, message checks and expectations are met or not: higher. */
 export function betterDirection(measure: string): Better | undefined {
-  if (measure.startsWith('message_checks.') || measure.startsWith('grading.expectation: ')) {
+  const met = ['checks.', 'message_checks.', 'grading.expectation: '];
+  if (met.some((prefix) => measure.startsWith(prefix))) {
     return 'higher';
   }
   return MEASURE_DIRECTIONS[measure];
@@ -75,7 +76,11 @@ export function gateMeasures(values: readonly string[]): string[] {
   }
   for (const name of names) {
     if (betterDirection(name)) continue;
-    const known = [...Object.keys(MEASURE_DIRECTIONS), 'message_checks.<name>'].join(', ');
+    const known = [
+      ...Object.keys(MEASURE_DIRECTIONS),
+      'checks.<name>',
+      'message_checks.<name>',
+    ].join(', ');
     const why = ['files_changed', 'lines_added', 'lines_removed', 'turns'].includes(name)
       ? 'has no better direction to fail on'
       : 'is no measure evalrig knows which way is better';

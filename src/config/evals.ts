@@ -312,7 +312,7 @@ export interface RawEvalSet {
    */
   max_cost_usd?: number;
   /**
-   * The rate evalrig run --until-decided tests after each round: a measure's name (checks_passed, pr_draft_at_hand_over, ...) or message_checks.<name>. A judged one (grading.*) is refused: rounds decide on what the host witnessed. Default: the first of the verdicts' measures the eval set measures (pr_draft_at_hand_over with hand_over stops, else checks_passed with checks, else its first message check).
+   * The rate evalrig run --until-decided tests after each round: a measure's name (checks_passed, pr_draft_at_hand_over, ...), checks.<name> (one check) or message_checks.<name>. A judged one (grading.*) is refused: rounds decide on what the host witnessed. Default: the first of the verdicts' measures the eval set measures (pr_draft_at_hand_over with hand_over stops, else checks_passed with checks, else its first message check).
    */
   primary_measure?: string;
   /**

@@ -21,6 +21,7 @@ export {
   holds,
   MAX_FINAL_MESSAGE_CHARS,
 } from './message-checks.js';
+export { checkOutcome, checkOutcomes, type CheckedRun } from './check-outcomes.js';
 export {
   failureOf,
   leftOut,

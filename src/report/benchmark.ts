@@ -5,10 +5,19 @@ import {
   RATE_MEASURES,
   type NumberMeasure,
   type RateMeasure,
+  checkOutcomes,
+  type CheckedRun,
   failureOf,
   leftOut,
   noFailures,
 } from '../measure/index.js';
+import {
+  NamedRateAccumulator,
+  namedRates,
+  rateOf,
+  type FamilyRates,
+  type RateFamily,
+} from './rate-families.js';
 import {
   fisherExact,
   newcombeDifference,
@@ -99,7 +108,7 @@ export type RateDifference = DeepReadonly<Benchmark.RateDifference>;
 /** Difference of the means, other - baseline. */
 export type NumberDifference = DeepReadonly<Benchmark.NumberDifference>;
 
-/** A condition against the baseline: every measure's difference, the agent's, each message check's. */
+/** A condition against the baseline: every measure's difference, the agent's, each check's and message check's. */
 export type Comparison = DeepReadonly<Benchmark.BenchmarkFile['comparisons'][number]>;
 
 /** A codebase of the campaign, with the evals that use it. */
@@ -111,7 +120,8 @@ type BenchmarkConditions = DeepReadonly<Benchmark.BenchmarkFile['conditions']>;
 export type MeasuredRun = Pick<
   RunRecord,
   'status' | 'measures' | 'agent' | 'message_checks' | 'limit' | 'failure' | 'error' | 'phase'
->;
+> &
+  CheckedRun;
 
 /** Running sums of one group: constant memory whatever the number of runs. */
 export class GroupAccumulator {
@@ -133,13 +143,17 @@ export class GroupAccumulator {
   private readonly agent = new Map<AgentMeasure, NumberAccumulator>(
     AGENT_MEASURES.map((m) => [m, new NumberAccumulator()]),
   );
-  /** By check name, in the order first seen. */
-  private readonly messageChecks = new Map<string, RateAccumulator>();
+  /** Each check and message check by name, in the order first seen. */
+  private readonly families: Record<RateFamily, NamedRateAccumulator> = {
+    checks: new NamedRateAccumulator(),
+    message_checks: new NamedRateAccumulator(),
+  };
 
   /** Failed, broken and timed-out runs by who had control. */
   readonly failures: Benchmark.Failures = noFailures();
 
-  add(run: MeasuredRun): void {
+  /** `declaredChecks`: the names of the checks of the run's eval (conditions.json). */
+  add(run: MeasuredRun, declaredChecks: readonly string[] = []): void {
     this.runs++;
     this.status[run.status]++;
     const failure = failureOf(run);
@@ -154,11 +168,8 @@ export class GroupAccumulator {
     for (const name of NUMBER_MEASURES) this.numbers.get(name)!.add(m[name]);
     const a = agentValues(run.agent);
     if (a) for (const name of AGENT_MEASURES) this.agent.get(name)!.add(a[name]);
-    for (const check of run.message_checks ?? []) {
-      let acc = this.messageChecks.get(check.name);
-      if (!acc) this.messageChecks.set(check.name, (acc = new RateAccumulator()));
-      acc.add(check.passed);
-    }
+    for (const c of checkOutcomes(run, declaredChecks)) this.families.checks.add(c.name, c.passed);
+    for (const c of run.message_checks ?? []) this.families.message_checks.add(c.name, c.passed);
   }
 
   stats(): GroupStats {
@@ -174,9 +185,8 @@ export class GroupAccumulator {
       failures: { ...this.failures },
       measures: measures as MeasureStats,
       agent,
-      message_checks: Object.fromEntries(
-        [...this.messageChecks].map(([name, acc]) => [name, acc.stats()]),
-      ),
+      message_checks: this.families.message_checks.stats(),
+      checks: this.families.checks.stats(),
     };
   }
 }
@@ -196,23 +206,26 @@ export function comparisonPairs(
   return first !== undefined && second !== undefined ? [[first, second]] : [];
 }
 
+/** What a comparison takes of each group. */
+type Compared = Pick<GroupStats, 'measures' | 'agent'> & FamilyRates;
+
 /** Differences of every measure between two groups, other minus baseline. */
 export function compare(
   baselineName: string,
-  baseGroup: Pick<GroupStats, 'measures' | 'agent' | 'message_checks'>,
+  baseGroup: Compared,
   otherName: string,
-  otherGroup: Pick<GroupStats, 'measures' | 'agent' | 'message_checks'>,
+  otherGroup: Compared,
 ): Comparison {
   const base = baseGroup.measures;
   const other = otherGroup.measures;
   const measures = {} as Record<string, RateDifference | NumberDifference>;
   for (const name of RATE_MEASURES) measures[name] = rateDifference(base[name], other[name]);
-  const message_checks: Record<string, RateDifference> = {};
-  for (const name of messageCheckNames([baseGroup, otherGroup])) {
-    message_checks[name] = rateDifference(
-      baseGroup.message_checks?.[name] ?? NO_RUNS,
-      otherGroup.message_checks?.[name] ?? NO_RUNS,
-    );
+  const named: Record<RateFamily, Record<string, RateDifference>> = {
+    checks: {},
+    message_checks: {},
+  };
+  for (const r of namedRates([baseGroup, otherGroup])) {
+    named[r.family][r.name] = rateDifference(rateOf(baseGroup, r), rateOf(otherGroup, r));
   }
   for (const name of NUMBER_MEASURES) {
     measures[name] = numberDifference(base[name], other[name]);
@@ -229,20 +242,9 @@ export function compare(
     condition: otherName,
     measures: measures as Comparison['measures'],
     agent,
-    message_checks,
+    message_checks: named.message_checks,
+    checks: named.checks,
   };
-}
-
-/** A rate no run measured. */
-const NO_RUNS: RateStats = { rate: null, successes: 0, n: 0, ci95: null };
-
-/** The message check names of some groups, in the order first seen. */
-export function messageCheckNames(
-  groups: ReadonlyArray<Pick<GroupStats, 'message_checks'>>,
-): string[] {
-  const names = new Set<string>();
-  for (const g of groups) for (const name of Object.keys(g.message_checks ?? {})) names.add(name);
-  return [...names];
 }
 
 /** other - baseline, with Newcombe's interval and Fisher's p. */

@@ -19,7 +19,8 @@ export class EngineSplit {
   >();
   private readonly engines = new Set<string>();
 
-  add(record: RunRecord): void {
+  /** `declaredChecks`: the names of the checks of the run's eval (conditions.json). */
+  add(record: RunRecord, declaredChecks: readonly string[] = []): void {
     const engine = record.engine;
     if (!engine) return;
     this.engines.add(engine.address);
@@ -34,7 +35,7 @@ export class EngineSplit {
       };
       this.groups.set(key, group);
     }
-    group.acc.add(record);
+    group.acc.add(record, declaredChecks);
   }
 
   /** The groups, by condition then engine; undefined when the runs ran on one engine. */

@@ -47,11 +47,6 @@ export function conditionAgentNames(
   return conditions.map((c) => (agents[c] ? `${agents[c].package}@${agents[c].version}` : NA));
 }
 
-/** How a message check is named to a reader. */
-export function messageCheckLabel(name: string): string {
-  return `message check ${name}`;
-}
-
 /**
  * A rate (a difference, a bound) in points with `places` decimals, "−" before a negative one
  * ("+" too with `plus`). A value that rounds to 0 but is not 0 gets up to three more places

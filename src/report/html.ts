@@ -7,9 +7,9 @@ import {
   agentMeasuresOf,
   agentDifference,
   agentStat,
-  messageCheckNames,
   type AgentMeasure,
 } from './benchmark.js';
+import { namedDifferences, namedRates, rateOf } from './rate-families.js';
 import type { BenchmarkFile } from './benchmark-file.js';
 import {
   AGENT_LABELS,
@@ -19,7 +19,6 @@ import {
   formatP,
   formatRate,
   formatRateDifference,
-  messageCheckLabel,
   MEASURE_LABELS,
   num,
   percent,
@@ -41,6 +40,7 @@ import {
 import { verdictForest } from './verdict-forest.js';
 import { treeHtml } from './tree.js';
 import { behaviourHtml } from './behaviour-render.js';
+import { failedChecksHtml } from './failed-checks-render.js';
 import { costPerSuccessRow } from './cost-per-success.js';
 
 import { embedKey } from './embed.js';
@@ -82,6 +82,7 @@ ul.calls li.np{color:var(--bad)}
 .legend{display:flex;gap:14px;flex-wrap:wrap;margin:4px 0 8px}.swatch{display:inline-block;width:12px;height:12px;border-radius:2px;margin-right:5px;vertical-align:-1px}
 .message{white-space:pre-wrap;border-left:3px solid var(--line);padding-left:6px;margin-top:3px}
 blockquote{margin:4px 0 8px;padding:4px 10px;border-left:3px solid var(--line);background:var(--soft);white-space:pre-wrap}
+pre.check-output{margin:4px 0 0;padding:4px 8px;background:var(--soft);font:12px ui-monospace,Menlo,Consolas,monospace;white-space:pre-wrap;overflow-wrap:anywhere;max-width:720px}
 `;
 
 /**
@@ -160,7 +161,7 @@ function promptSection(b: BenchmarkFile): string {
 
 function rateCell(condition: string, measure: string, s: RateStats): string {
   const ci = s.ci95 === null ? '' : ` data-lo="${s.ci95[0]}" data-hi="${s.ci95[1]}"`;
-  return `<td class="v" data-condition="${esc(condition)}" data-measure="${measure}" data-rate="${s.rate ?? ''}" data-n="${s.n}" data-successes="${s.successes}"${ci}>${esc(formatRate(s))}</td>`;
+  return `<td class="v" data-condition="${esc(condition)}" data-measure="${esc(measure)}" data-rate="${s.rate ?? ''}" data-n="${s.n}" data-successes="${s.successes}"${ci}>${esc(formatRate(s))}</td>`;
 }
 
 function numberCell(
@@ -194,9 +195,9 @@ function conditionTable(b: BenchmarkFile): string {
         `<tr><th>${esc(AGENT_LABELS[m])}</th>${conds.map((c) => numberCell(c.condition, `agent.${m}`, agentStat(c.agent, m))).join('')}</tr>`,
     ),
     ...costPerSuccessHtml(b),
-    ...messageCheckNames(conds).map(
-      (name) =>
-        `<tr><th>${esc(messageCheckLabel(name))}</th>${conds.map((c) => rateCell(c.condition, `message_checks.${name}`, c.message_checks?.[name] ?? NO_RUNS)).join('')}</tr>`,
+    ...namedRates(conds).map(
+      (r) =>
+        `<tr><th>${esc(r.label)}</th>${conds.map((c) => rateCell(c.condition, r.measure, rateOf(c, r))).join('')}</tr>`,
     ),
     conditionRunsRow(conds.map((c) => c.condition)),
   ];
@@ -214,8 +215,6 @@ function agentRow(b: BenchmarkFile): string[] {
   );
   return [`<tr><th>agent</th>${cells.join('')}</tr>`];
 }
-
-const NO_RUNS: RateStats = { rate: null, successes: 0, n: 0, ci95: null };
 
 const CHART_W = 380;
 const LABEL_W = 110;
@@ -283,7 +282,7 @@ function chart(
   parts.push(
     `<text x="${LABEL_W + plotW}" y="${axisY + 13}" text-anchor="middle" fill="#667085">${esc(axis(max))}</text>`,
   );
-  return `<figure data-chart="${measure}"><figcaption>${esc(title)}</figcaption><svg role="img" width="${CHART_W}" height="${h}" viewBox="0 0 ${CHART_W} ${h}"><title>${esc(title)}</title>${parts.join('')}</svg><div class="small">${esc(legend)}</div></figure>`;
+  return `<figure data-chart="${esc(measure)}"><figcaption>${esc(title)}</figcaption><svg role="img" width="${CHART_W}" height="${h}" viewBox="0 0 ${CHART_W} ${h}"><title>${esc(title)}</title>${parts.join('')}</svg><div class="small">${esc(legend)}</div></figure>`;
 }
 
 function rateChart(
@@ -324,15 +323,8 @@ function charts(b: BenchmarkFile): string {
   for (const m of agentMeasuresOf(b)) {
     out.push(numberChart(b, `agent.${m}`, AGENT_LABELS[m], (c) => agentStat(c.agent, m)));
   }
-  for (const name of messageCheckNames(b.conditions)) {
-    out.push(
-      rateChart(
-        b,
-        `message_checks.${name}`,
-        messageCheckLabel(name),
-        (c) => c.message_checks?.[name] ?? NO_RUNS,
-      ),
-    );
+  for (const r of namedRates(b.conditions)) {
+    out.push(rateChart(b, r.measure, r.label, (c) => rateOf(c, r)));
   }
   return `${legend(b)}<div class="charts">${out.join('')}</div>`;
 }
@@ -381,9 +373,9 @@ function comparisons(b: BenchmarkFile): string {
           const d = cmp.measures[m];
           return `<tr><th>${esc(MEASURE_LABELS[m])}</th><td class="v" data-measure="${m}" data-difference="${d.difference ?? ''}">${esc(formatRateDifference(d))}</td><td class="v" data-p="${d.p_value ?? ''}">${esc(formatP(d.p_value))}</td></tr>`;
         }),
-        ...Object.entries(cmp.message_checks ?? {}).map(
-          ([name, d]) =>
-            `<tr><th>${esc(messageCheckLabel(name))}</th><td class="v" data-measure="message_checks.${esc(name)}" data-difference="${d.difference ?? ''}">${esc(formatRateDifference(d))}</td><td class="v" data-p="${d.p_value ?? ''}">${esc(formatP(d.p_value))}</td></tr>`,
+        ...namedDifferences(cmp).map(
+          ({ label, measure, difference: d }) =>
+            `<tr><th>${esc(label)}</th><td class="v" data-measure="${esc(measure)}" data-difference="${d.difference ?? ''}">${esc(formatRateDifference(d))}</td><td class="v" data-p="${d.p_value ?? ''}">${esc(formatP(d.p_value))}</td></tr>`,
         ),
         ...NUMBER_MEASURES.map((m) => {
           const d = cmp.measures[m];
@@ -546,6 +538,7 @@ export function renderHtml(
 <p class="lead">${b.runs.total} runs, baseline condition <b>${esc(b.baseline_condition)}</b>, generated ${esc(b.generated_at)}. Rates over the runs where the measure is known, with Wilson 95% intervals; runs the harness failed count in the status only; a failure while the agent had control counts against its condition.</p>
 ${firstLinesHtml(b)}${verdictSection(b)}${behaviourHtml(b)}${accountSection(b)}
 <section id="per-condition"><h2>Per condition</h2>${conditionTable(b)}</section>
+${failedChecksHtml(b)}
 <section id="charts"><h2>Measures</h2>${charts(b)}</section>
 <section id="comparisons"><h2>Comparisons</h2>${comparisons(b)}</section>
 ${promptSection(b)}
@@ -619,6 +612,8 @@ const BALANCED = [
   'style',
   'a',
   'blockquote',
+  'pre',
+  'code',
 ];
 
 /** Asserts each container tag a page of evalrig's may hold is closed as often as opened. */
@@ -639,7 +634,7 @@ export function checkBalanced(file: string, html: string): void {
 export function checkHtml(
   file: string,
   html: string,
-  charted: { readonly agentMeasures?: number; readonly messageChecks?: number } = {},
+  charted: { readonly agentMeasures?: number; readonly namedRates?: number } = {},
 ): void {
   if (!html.startsWith('<!doctype html>')) throw new ReportStructureError(file, 'no doctype');
   // Text is escaped, so a tag here is one evalrig wrote; CSS lives in <style> and style="".
@@ -668,7 +663,7 @@ export function checkHtml(
     RATE_MEASURES.length +
     NUMBER_MEASURES.length +
     (charted.agentMeasures ?? AGENT_MEASURES.length) +
-    (charted.messageChecks ?? 0);
+    (charted.namedRates ?? 0);
   if (charts !== expected)
     throw new ReportStructureError(file, `${charts} charts, expected ${expected}`);
 }

@@ -1,17 +1,12 @@
 import { behaviourMarkdown } from './behaviour-render.js';
+import { failedChecksMarkdown } from './failed-checks-render.js';
 import { matrixVerdictMarkdown } from './matrix-render.js';
 import { costPerSuccessRow } from './cost-per-success.js';
 import { accountLines } from './account.js';
 import type { AgentIdentity } from '../artifacts/index.js';
-import { EvalrigError } from '../errors/index.js';
 import { NUMBER_MEASURES, RATE_MEASURES } from '../measure/index.js';
-import {
-  agentMeasuresOf,
-  agentDifference,
-  agentStat,
-  messageCheckNames,
-  type CodebaseEntry,
-} from './benchmark.js';
+import { agentMeasuresOf, agentDifference, agentStat, type CodebaseEntry } from './benchmark.js';
+import { namedDifferences, namedRates, rateOf } from './rate-families.js';
 import type { BenchmarkFile } from './benchmark-file.js';
 import { serviceRows } from './services.js';
 import { gradingMarkdown } from './grading-render.js';
@@ -25,7 +20,6 @@ import {
   formatP,
   formatRate,
   formatRateDifference,
-  messageCheckLabel,
   MEASURE_LABELS,
 } from './format.js';
 import { conditionAgentNames, table } from './format.js';
@@ -34,13 +28,8 @@ import { perEvalVerdictsMarkdown, withinEvalsNote } from './verdict-evals.js';
 
 /** A table cell's text (in format.ts, shared with the judge's section). */
 export { cell } from './format.js';
-
-/** A generated page does not have the structure evalrig means it to: a bug, caught before writing. */
-export class ReportStructureError extends EvalrigError {
-  constructor(file: string, problem: string) {
-    super(`${file} would be malformed: ${problem}`, { exitCode: 70 });
-  }
-}
+/** The structure check of a page (in markdown-check.ts). */
+export { checkMarkdown, ReportStructureError } from './markdown-check.js';
 
 /** Where a codebase came from, as one line: "url @ ref → commit" or "path → commit". */
 export function codebaseLine(c: CodebaseEntry): string {
@@ -149,6 +138,7 @@ export function renderReportMd(b: BenchmarkFile): string {
     '',
     conditionTable(b),
     '',
+    ...failedChecksMarkdown(b),
     '## Comparisons',
     '',
   ];
@@ -163,7 +153,6 @@ export function renderReportMd(b: BenchmarkFile): string {
 /** report.md's per-condition table: one column per condition, one row per measure. */
 function conditionTable(b: BenchmarkFile): string {
   const conds = b.conditions;
-  const checkNames = messageCheckNames(conds);
   const header = ['measure', ...conds.map((c) => c.condition)];
   const rows: string[][] = [
     ['runs', ...conds.map((c) => String(c.runs))],
@@ -189,10 +178,7 @@ function conditionTable(b: BenchmarkFile): string {
       ...conds.map((c) => formatNumber(agentStat(c.agent, m))),
     ]),
     ...costPerSuccessLines(b),
-    ...checkNames.map((name) => [
-      messageCheckLabel(name),
-      ...conds.map((c) => formatRate(c.message_checks?.[name] ?? NO_RUNS)),
-    ]),
+    ...namedRates(conds).map((r) => [r.label, ...conds.map((c) => formatRate(rateOf(c, r)))]),
   ];
   return table(header, rows);
 }
@@ -210,8 +196,8 @@ function comparisonLines(b: BenchmarkFile): string[] {
         const d = cmp.measures[m];
         return [MEASURE_LABELS[m], formatRateDifference(d), formatP(d.p_value)];
       }),
-      ...Object.entries(cmp.message_checks ?? {}).map(([name, d]) => [
-        messageCheckLabel(name),
+      ...namedDifferences(cmp).map(({ label, difference: d }) => [
+        label,
         formatRateDifference(d),
         formatP(d.p_value),
       ]),
@@ -237,7 +223,7 @@ function comparisonLines(b: BenchmarkFile): string[] {
   return parts;
 }
 
-/** report.md's per-eval tables: the rates, then the message checks when there are any. */
+/** report.md's per-eval tables: the rates, then the checks and message checks when there are any. */
 function perEvalLines(b: BenchmarkFile): string[] {
   const parts: string[] = [];
   parts.push('## Per eval', '');
@@ -251,16 +237,12 @@ function perEvalLines(b: BenchmarkFile): string[] {
     table(['eval', 'condition', 'runs', ...RATE_MEASURES.map((m) => MEASURE_LABELS[m])], evalRows),
     '',
   );
-  const evalCheckNames = messageCheckNames(b.evals);
-  if (evalCheckNames.length > 0) {
+  const named = namedRates(b.evals);
+  if (named.length > 0) {
     parts.push(
       table(
-        ['eval', 'condition', ...evalCheckNames.map(messageCheckLabel)],
-        b.evals.map((e) => [
-          e.eval,
-          e.condition,
-          ...evalCheckNames.map((n) => formatRate(e.message_checks?.[n] ?? NO_RUNS)),
-        ]),
+        ['eval', 'condition', ...named.map((r) => r.label)],
+        b.evals.map((e) => [e.eval, e.condition, ...named.map((r) => formatRate(rateOf(e, r)))]),
       ),
       '',
     );
@@ -268,8 +250,6 @@ function perEvalLines(b: BenchmarkFile): string[] {
   parts.push(...perEvalVerdictsMarkdown(b));
   return parts;
 }
-
-const NO_RUNS = { rate: null, successes: 0, n: 0, ci95: null } as const;
 
 /**
  * The answer first: a verdict line per rate that differs from the baseline,
@@ -339,43 +319,6 @@ function promptLines(b: BenchmarkFile): string[] {
     }
   }
   return out;
-}
-
-function splitCells(line: string): number {
-  // Count unescaped pipes: a row "| a | b |" has 3, so 2 cells.
-  let pipes = 0;
-  for (let i = 0; i < line.length; i++) {
-    if (line[i] === '\\') i++;
-    else if (line[i] === '|') pipes++;
-  }
-  return pipes - 1;
-}
-
-/**
- * Asserts the structure of generated Markdown: the headings expected are
- * there, and every table has a separator line and rows as wide as its header.
- */
-export function checkMarkdown(file: string, md: string, headings: readonly string[]): void {
-  for (const h of headings) {
-    if (!md.split('\n').includes(h))
-      throw new ReportStructureError(file, `heading "${h}" is missing`);
-  }
-  const lines = md.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    if (!lines[i]!.startsWith('|') || (i > 0 && lines[i - 1]!.startsWith('|'))) continue;
-    const width = splitCells(lines[i]!);
-    if (!/^\|( --- \|)+$/.test(lines[i + 1] ?? '') || splitCells(lines[i + 1]!) !== width) {
-      throw new ReportStructureError(file, `the table at line ${i + 1} has no separator line`);
-    }
-    for (let j = i + 2; j < lines.length && lines[j]!.startsWith('|'); j++) {
-      if (splitCells(lines[j]!) !== width) {
-        throw new ReportStructureError(
-          file,
-          `line ${j + 1} has ${splitCells(lines[j]!)} cells, its table ${width}`,
-        );
-      }
-    }
-  }
 }
 
 /** The row naming each condition's agent, in a campaign that plays several. */

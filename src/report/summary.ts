@@ -1,14 +1,7 @@
 import { NUMBER_MEASURES, RATE_MEASURES } from '../measure/index.js';
-import { messageCheckNames } from './benchmark.js';
+import { namedRates, rateOf } from './rate-families.js';
 import { anyFailure, failuresCell } from './failures.js';
-import {
-  conditionAgentNames,
-  formatRateShort,
-  MEASURE_LABELS,
-  messageCheckLabel,
-  NA,
-  num,
-} from './format.js';
+import { conditionAgentNames, formatRateShort, MEASURE_LABELS, NA, num } from './format.js';
 import type { ReportSummary } from './write.js';
 
 /**
@@ -57,12 +50,7 @@ export function formatSummaryTable(
         return s.mean === null ? NA : `${num(s.mean)} (n ${s.n})`;
       }),
     ]),
-    ...messageCheckNames(conds).map((name) => [
-      messageCheckLabel(name),
-      ...conds.map((c) =>
-        formatRateShort(c.message_checks?.[name] ?? { rate: null, successes: 0, n: 0, ci95: null }),
-      ),
-    ]),
+    ...namedRates(conds).map((r) => [r.label, ...conds.map((c) => formatRateShort(rateOf(c, r)))]),
   ];
   const widths = header.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
   const line = (r: readonly string[]): string =>

@@ -1,7 +1,8 @@
 import type { DeepReadonly, RunRecord } from '../artifacts/index.js';
 import type * as Benchmark from '../artifacts/schemas/benchmark.js';
 import { RATE_MEASURES } from '../measure/index.js';
-import { MEASURE_LABELS, messageCheckLabel } from './format.js';
+import { MEASURE_LABELS } from './format.js';
+import { messageCheckLabel } from './rate-families.js';
 import { RateAccumulator, type RateStats } from './stats.js';
 import { leftOut } from '../measure/index.js';
 

@@ -8,173 +8,35 @@
  */
 import type { DeepReadonly } from '../artifacts/index.js';
 import type * as Benchmark from '../artifacts/schemas/benchmark.js';
-import { RATE_MEASURES, type RateMeasure } from '../measure/index.js';
-import {
-  messageCheckNames,
-  type Comparison,
-  type GroupStats,
-  type RateDifference,
-} from './benchmark.js';
-import {
-  detectableGrid,
-  fisherBelow,
-  hardestOf,
-  minimumDetectableDifference,
-  type RateStats,
-  type WorstDetectable,
-} from './stats.js';
+import { RATE_MEASURES } from '../measure/index.js';
+import type { BehaviourSection } from './behaviour.js';
+import type { Comparison, GroupStats } from './benchmark.js';
 import type { GradingSection } from './grading.js';
-import { strataOf, withinEvals, type EvalRate, type EvalStratum } from './stratify.js';
-import {
-  formatVerdictP,
-  intervalWords,
-  methodClause,
-  pct,
-  pooledClause,
-  pts,
-  runsWords,
-  VERDICT_ALPHA,
-} from './verdict-words.js';
+import { namedRates, rateOf, type FamilyRates } from './rate-families.js';
+import { detectableGrid, hardestOf, type RateStats, type WorstDetectable } from './stats.js';
+import { strataOf, type EvalRate } from './stratify.js';
+import { MAX_POWER_RUNS, VERDICT_POWER, verdictLine, type Verdict } from './verdict-line.js';
+import { stepCheckVerdicts } from './verdict-steps.js';
+import { pct, runsWords, VERDICT_ALPHA } from './verdict-words.js';
 
 export { formatVerdictP, VERDICT_ALPHA } from './verdict-words.js';
-
-/**
- * What each rate says a condition does, in a few plain words: "<condition>
- * <phrase> in 80% vs 20% of runs". One table, so that every line reads alike.
- */
-export const MEASURE_PHRASES: Record<RateMeasure, string> = {
-  pr_draft_at_hand_over: 'opens a draft PR at hand over',
-  pr_described: 'describes the PR at the planning hand over',
-  pr_refreshed: 'refreshes the PR description in execution',
-  pr_marked_ready: 'marks the PR ready (it must not)',
-  checks_passed: 'passes the checks',
-  environment_broken: 'breaks its environment',
-  record_tampered: 'tampers with its record (the gh record or its stream)',
-  condition_reached: 'gets its staged instructions to the model',
-};
-
-/** Phrases of the built-in message checks; a user's check reads "passes message check <name>". */
-export const MESSAGE_CHECK_PHRASES: Readonly<Record<string, string>> = {
-  no_missing_gh: 'never says gh is missing or unauthenticated',
-};
-
-/** The judge's rates that get verdict lines (rates over runs; `grading.<name>` in benchmark.json). */
-export const GRADING_PHRASES: Readonly<Record<string, string>> = {
-  all_passed: 'meets every expectation (as the judge graded it)',
-};
-
-/** The phrase of a measure name as benchmark.json spells it (`message_checks.<name>` for a check). */
-export function phraseOf(measure: string): string {
-  if (measure.startsWith('grading.')) {
-    return GRADING_PHRASES[measure.slice('grading.'.length)] ?? measure;
-  }
-  if (measure.startsWith('message_checks.')) {
-    const name = measure.slice('message_checks.'.length);
-    return MESSAGE_CHECK_PHRASES[name] ?? `passes message check ${name}`;
-  }
-  return MEASURE_PHRASES[measure as RateMeasure] ?? measure;
-}
-
-/** The power every verdict and warning assume (at VERDICT_ALPHA). */
-export const VERDICT_POWER = 0.8;
-/** Above this many runs a side, the exact power search is skipped: differences of a few points are detectable there. */
-export const MAX_POWER_RUNS = 200;
-
-/** One line per rate that differs between a condition and the baseline (benchmark.json's `verdicts`). */
-export type Verdict = NonNullable<BenchmarkFile['verdicts']>[number];
+export {
+  GRADING_PHRASES,
+  MEASURE_PHRASES,
+  phraseOf,
+  STEP_CHECK_PREFIX,
+} from './verdict-phrases.js';
+export { MESSAGE_CHECK_PHRASES } from './rate-families.js';
+export { detectable, MAX_POWER_RUNS, VERDICT_POWER, type Verdict } from './verdict-line.js';
 
 /** How few runs a comparison has, and what they can detect (benchmark.json's `power_warnings`). */
 export type PowerWarning = NonNullable<BenchmarkFile['power_warnings']>[number];
 
 type BenchmarkFile = DeepReadonly<Benchmark.BenchmarkFile>;
 
-const cache = new Map<string, number | null>();
-
-/** minimumDetectableDifference at the verdicts' alpha and power, remembered (a report asks the same often). */
-export function detectable(n1: number, n2: number, baseline: number): number | null {
-  if (n1 <= 0 || n2 <= 0 || n1 > MAX_POWER_RUNS || n2 > MAX_POWER_RUNS) return null;
-  const key = `${n1}/${n2}/${baseline}`;
-  if (!cache.has(key)) {
-    cache.set(
-      key,
-      minimumDetectableDifference(n1, n2, { alpha: VERDICT_ALPHA, power: VERDICT_POWER, baseline }),
-    );
-  }
-  return cache.get(key)!;
-}
-
-function verdictOf(
-  cmp: Comparison,
-  measure: string,
-  d: RateDifference,
-  other: RateStats,
-  base: RateStats,
-  strata: readonly EvalStratum[] = [],
-): Verdict | null {
-  if (d.difference === null || other.rate === null || base.rate === null) return null;
-  const within = withinEvals(strata, d, VERDICT_ALPHA);
-  const difference = within?.difference ?? d.difference;
-  if (difference === 0 && d.difference === 0) return null;
-  const ci = within?.ci95 ?? d.ci95 ?? null;
-  const p = within?.p_value ?? d.p_value;
-  // Decided exactly from the counts: p at exactly 1/20 is not below 0.05, whatever its double.
-  const below =
-    within?.below ??
-    fisherBelow(
-      other.successes,
-      other.n - other.successes,
-      base.successes,
-      base.n - base.successes,
-      VERDICT_ALPHA,
-    ) === true;
-  const excludesZero = ci !== null && (ci[0] > 0 || ci[1] < 0);
-  // Stated as a difference only when the test and the interval both say so.
-  const significant = below && excludesZero;
-  const mdd = detectable(other.n, base.n, base.rate);
-  const beyond = other.n > MAX_POWER_RUNS || base.n > MAX_POWER_RUNS;
-  // Only a difference that could be chance needs the warning: a detected one was detected.
-  const underpowered = !significant && !beyond && (mdd === null || Math.abs(difference) < mdd);
-  const how = within ? ` within evals ${pts(difference)}` : ` ${pts(difference)}`;
-  let text = `${cmp.condition} ${phraseOf(measure)} in ${pct(other.rate)} vs ${pct(base.rate)} of runs,${how}${intervalWords(ci)}, ${formatVerdictP(p, below)}`;
-  if (!significant)
-    text += below ? ' (could be chance: its interval reaches 0)' : ' (could be chance)';
-  if (within) text += pooledClause(within.record, difference);
-  if (underpowered) {
-    // The power is Fisher's over the pooled runs: a guide to how few they are, within evals too.
-    const test = `80% power, p < 0.05${within ? ", Fisher's test over the pooled runs" : ''}`;
-    text +=
-      mdd === null
-        ? `; with ${runsWords(other.n, base.n)} no difference from a baseline at ${pct(base.rate)} can be detected (${test})`
-        : `; with ${runsWords(other.n, base.n)} only differences of ≥ ${Math.ceil(mdd * 100)} pts from a baseline at ${pct(base.rate)} can be detected (${test})`;
-  }
-  if (within) text += methodClause(within.record, within.test);
-  return {
-    condition: cmp.condition,
-    baseline: cmp.baseline,
-    measure,
-    condition_rate: other.rate,
-    baseline_rate: base.rate,
-    condition_n: other.n,
-    baseline_n: base.n,
-    difference,
-    ci95: ci,
-    p_value: p,
-    significant,
-    detectable: mdd,
-    underpowered,
-    test: within?.test ?? 'fisher_exact',
-    ...(within ? { stratified: within.record } : {}),
-    text,
-  };
-}
-
-const NO_RUNS: RateStats = { rate: null, successes: 0, n: 0, ci95: null };
-
 /** A group of one (eval, condition), as benchmark.json's `evals` holds it. */
-export type EvalGroup = Pick<
-  BenchmarkFile['evals'][number],
-  'eval' | 'condition' | 'measures' | 'message_checks'
->;
+export type EvalGroup = Pick<BenchmarkFile['evals'][number], 'eval' | 'condition' | 'measures'> &
+  FamilyRates;
 
 /** Each (eval, condition)'s rate of one measure (`evals` of benchmark.json). */
 function evalRates(evals: readonly EvalGroup[], rate: (g: EvalGroup) => RateStats): EvalRate[] {
@@ -182,11 +44,28 @@ function evalRates(evals: readonly EvalGroup[], rate: (g: EvalGroup) => RateStat
 }
 
 /**
+ * A check's line that says what the checks_passed line says (an eval set of one check): the
+ * same figures twice would read as two findings.
+ */
+function repeatsChecksPassed(v: Verdict, lines: readonly Verdict[]): boolean {
+  if (!v.measure.startsWith('checks.')) return false;
+  const all = lines.find((l) => l.measure === 'checks_passed');
+  const keys = ['condition_rate', 'baseline_rate', 'condition_n', 'baseline_n'] as const;
+  return (
+    all !== undefined &&
+    keys.every((k) => all[k] === v[k]) &&
+    all.difference === v.difference &&
+    all.p_value === v.p_value
+  );
+}
+
+/**
  * One verdict per rate that differs between a condition and its baseline,
  * the clearest first (smallest p). Rates equal on both sides, or unknown on
  * one, say nothing and get no line. With `evals` (benchmark.json's per (eval,
  * condition) groups) holding several evals with runs of both conditions, a
- * line is tested within evals.
+ * line is tested within evals. Each check (`checks.<name>`) and message check
+ * gets its line; each step check too, from `behaviour`'s rates.
  *
  * @example
  * verdicts(comparisons, stats)[0].text;
@@ -194,9 +73,10 @@ function evalRates(evals: readonly EvalGroup[], rate: (g: EvalGroup) => RateStat
  */
 export function verdicts(
   comparisons: readonly Comparison[],
-  groups: ReadonlyMap<string, Pick<GroupStats, 'measures' | 'message_checks'>>,
+  groups: ReadonlyMap<string, Pick<GroupStats, 'measures'> & FamilyRates>,
   grading?: GradingSection,
   evals: readonly EvalGroup[] = [],
+  behaviour?: BehaviourSection,
 ): Verdict[] {
   const out: Verdict[] = [];
   for (const cmp of comparisons) {
@@ -204,25 +84,20 @@ export function verdicts(
     const other = groups.get(cmp.condition);
     if (!base || !other) continue;
     const strata = (rates: EvalRate[]) => strataOf(rates, cmp.condition, cmp.baseline);
+    const lines: Verdict[] = [];
     for (const m of RATE_MEASURES) {
       const within = strata(evalRates(evals, (g) => g.measures[m]));
-      const v = verdictOf(cmp, m, cmp.measures[m], other.measures[m], base.measures[m], within);
-      if (v) out.push(v);
+      const v = verdictLine(cmp, m, cmp.measures[m], other.measures[m], base.measures[m], within);
+      if (v) lines.push(v);
     }
-    for (const name of messageCheckNames([base, other])) {
-      const d = cmp.message_checks?.[name];
+    for (const r of namedRates([base, other])) {
+      const d = cmp[r.family]?.[r.name];
       if (!d) continue;
-      const v = verdictOf(
-        cmp,
-        `message_checks.${name}`,
-        d,
-        other.message_checks?.[name] ?? NO_RUNS,
-        base.message_checks?.[name] ?? NO_RUNS,
-        strata(evalRates(evals, (g) => g.message_checks?.[name] ?? NO_RUNS)),
-      );
-      if (v) out.push(v);
+      const within = strata(evalRates(evals, (g) => rateOf(g, r)));
+      const v = verdictLine(cmp, r.measure, d, rateOf(other, r), rateOf(base, r), within);
+      if (v && !repeatsChecksPassed(v, lines)) lines.push(v);
     }
-    out.push(...gradingVerdicts(cmp, grading));
+    out.push(...lines, ...stepCheckVerdicts(cmp, behaviour), ...gradingVerdicts(cmp, grading));
   }
   // Stable: equal p keep the measures' order.
   return out
@@ -242,7 +117,7 @@ function gradingVerdicts(cmp: Comparison, grading: GradingSection | undefined): 
   if (!d || !base || !other) return [];
   const rates = (grading?.evals ?? []).map((e) => ({ ...e, rate: e.all_passed }));
   const strata = strataOf(rates, cmp.condition, cmp.baseline);
-  const v = verdictOf(
+  const v = verdictLine(
     cmp,
     'grading.all_passed',
     d.all_passed,

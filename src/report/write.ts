@@ -20,7 +20,6 @@ import {
   agentMeasuresOf,
   compare,
   GroupAccumulator,
-  messageCheckNames,
   type CodebaseEntry,
   type GroupStats,
 } from './benchmark.js';
@@ -39,7 +38,9 @@ import { readReviews } from './reviews.js';
 import { embedRuns } from './embed.js';
 import { ReuseAccumulator } from './reuse.js';
 import { BehaviourAccumulator } from './behaviour.js';
+import { FailedCheckAccumulator } from './failed-checks.js';
 import { readSequentialSection } from './sequential.js';
+import { namedRates } from './rate-families.js';
 
 /** The campaign folder cannot be reported on (no conditions.json, no run). */
 export class ReportInputError extends InputError {}
@@ -119,6 +120,10 @@ class CodebaseList {
 interface RunTally {
   readonly byCondition: Map<string, GroupAccumulator>;
   readonly byEval: Map<string, { eval: string; condition: string; acc: GroupAccumulator }>;
+  /** Each eval's check names (conditions.json; empty in one of an older version). */
+  readonly declaredChecks: ReadonlyMap<string, readonly string[]>;
+  /** The failed checks' examples, for the report to name. */
+  readonly failedChecks: FailedCheckAccumulator;
   readonly codebases: CodebaseList;
   // The judge's gradings, read from each run's grading.json (never asked again here).
   readonly grading: GradingAccumulator;
@@ -153,6 +158,8 @@ function emptyTally(conditionsFile: ConditionsFile): RunTally {
   return {
     byCondition: new Map(names.map((name) => [name, new GroupAccumulator()])),
     byEval: new Map(),
+    declaredChecks: new Map(conditionsFile.evals.map((e) => [e.id, e.checks ?? []])),
+    failedChecks: new FailedCheckAccumulator(),
     codebases,
     grading,
     byEngine: new EngineSplit(),
@@ -175,7 +182,8 @@ function emptyTally(conditionsFile: ConditionsFile): RunTally {
 function addToGroups(tally: RunTally, record: RunRecord): void {
   let cond = tally.byCondition.get(record.condition);
   if (!cond) tally.byCondition.set(record.condition, (cond = new GroupAccumulator()));
-  cond.add(record);
+  const declared = tally.declaredChecks.get(record.eval) ?? [];
+  cond.add(record, declared);
   tally.treatment.add(record);
   const key = JSON.stringify([record.eval, record.condition]);
   let group = tally.byEval.get(key);
@@ -184,8 +192,9 @@ function addToGroups(tally: RunTally, record: RunRecord): void {
       key,
       (group = { eval: record.eval, condition: record.condition, acc: new GroupAccumulator() }),
     );
-  group.acc.add(record);
-  tally.byEngine.add(record);
+  group.acc.add(record, declared);
+  tally.byEngine.add(record, declared);
+  tally.failedChecks.add(record, declared);
   tally.services.add(record);
   tally.reuse.add(record);
 }
@@ -318,8 +327,9 @@ async function benchmarkOf(
     condition: g.condition,
     ...g.acc.stats(),
   }));
-  const lines = verdicts(comparisons, stats, gradingSection, evals);
+  const lines = verdicts(comparisons, stats, gradingSection, evals, behaviour);
   const agents = agentsSection(conditionsFile, stats, lines);
+  const failedChecks = tally.failedChecks.section(conditions);
   return {
     schema: 'evalrig/benchmark@1',
     campaign: conditionsFile.campaign,
@@ -334,6 +344,7 @@ async function benchmarkOf(
     treatment: tally.treatment.summary(),
     refusal_warnings: tally.refusals.warnings(),
     verdicts: lines,
+    ...(failedChecks.length > 0 ? { failed_checks: failedChecks } : {}),
     ...(agents ? { agents } : {}),
     power_warnings: powerWarnings(comparisons, measuredRuns),
     prompts: promptsOf(conditionsFile),
@@ -372,7 +383,7 @@ async function renderAndWrite(
   const html = renderHtml(benchmark, timelines, total - timelines.length, reviews, embedded);
   checkHtml(files.reportHtml, html, {
     agentMeasures: agentMeasuresOf(benchmark).length,
-    messageChecks: messageCheckNames(benchmark.conditions).length,
+    namedRates: namedRates(benchmark.conditions).length,
   });
 
   await writeReportFiles(dir, { benchmark, baselineMd, reportMd, reportHtml: html });

@@ -11,3 +11,4 @@ export {
   type UntrustedReadOptions,
 } from './read.js';
 export { checkObjectFolder, readHead, readRef, type HeadState } from './git-files.js';
+export { withoutEscapes } from './terminal.js';

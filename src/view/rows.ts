@@ -2,6 +2,7 @@ import type { GradingFile, RunRecord, RunStatus } from '../artifacts/index.js';
 import { readRuns } from '../campaign-folder/index.js';
 import { readGrading, readReviewText, runFolder, readRunRecord } from '../trajectory/source.js';
 import { parseReviewFile, type ReviewFile } from '../report/review-file.js';
+import { checkOutcomes } from '../measure/index.js';
 
 /** One run as the viewer lists it: small, whatever the size of its files. */
 export interface RunRow {
@@ -21,7 +22,7 @@ export interface RunRow {
     readonly judge_no: boolean;
     readonly failed: boolean;
   };
-  /** The run's measures, and its message checks as `message_checks.<name>`. */
+  /** The run's measures, its checks as `checks.<name>`, its message checks as `message_checks.<name>`. */
   readonly measures: Readonly<Record<string, boolean | number | null>>;
   readonly judge: { readonly status: string; readonly all_passed: boolean | null } | null;
   readonly review: Pick<ReviewFile, 'verdict' | 'note' | 'updated_at'> | null;
@@ -35,6 +36,9 @@ export function rowOf(
 ): RunRow {
   const m = record.measures;
   const measures: Record<string, boolean | number | null> = { ...m };
+  // The checks it has results of: a run that ended before them is n/a here (its eval's check
+  // names are in conditions.json, which a row does not read), though the rate counts it failed.
+  for (const c of checkOutcomes(record)) measures[`checks.${c.name}`] = c.passed;
   for (const c of record.message_checks ?? []) measures[`message_checks.${c.name}`] = c.passed;
   if (grading?.status === 'graded') measures['grading.all_passed'] = grading.all_passed;
   return {

@@ -109,6 +109,12 @@ export interface BenchmarkFile {
     message_checks?: {
       [k: string]: Rate;
     };
+    /**
+     * Each check's pass rate, by name (measure checks.<name>): a run that ended before its checks ran, while the agent had control, did not pass them. Absent in files of older versions.
+     */
+    checks?: {
+      [k: string]: Rate;
+    };
   }[];
   evals: {
     eval: string;
@@ -123,6 +129,12 @@ export interface BenchmarkFile {
      * Each message check's pass rate, by name.
      */
     message_checks?: {
+      [k: string]: Rate;
+    };
+    /**
+     * Each check's pass rate, by name (measure checks.<name>): a run that ended before its checks ran, while the agent had control, did not pass them. Absent in files of older versions.
+     */
+    checks?: {
       [k: string]: Rate;
     };
   }[];
@@ -152,6 +164,46 @@ export interface BenchmarkFile {
     message_checks?: {
       [k: string]: RateDifference;
     };
+    /**
+     * Differences of each check's pass rate, by name. Absent in files of older versions.
+     */
+    checks?: {
+      [k: string]: RateDifference;
+    };
+  }[];
+  /**
+   * Each check that failed in some measured run, per condition (conditions' order, then the checks' order): how many runs failed it of how many measured it, how many of those ended before it ran, and one failed run's exit code and last output lines. The output is what a command in the agent's container printed: untrusted text, terminal escapes and control characters taken out.
+   */
+  failed_checks?: {
+    condition: string;
+    check: string;
+    failed: number;
+    /**
+     * The runs that measured the check (its rate's n).
+     */
+    runs: number;
+    /**
+     * Of the failed runs, those that ended (the agent in control) before the check ran: no exit code, no output.
+     */
+    not_run: number;
+    /**
+     * The first failed run, in the report's order, that ran the check; null when none did.
+     */
+    example: {
+      /**
+       * eval/condition/run-NN
+       */
+      run: string;
+      exit_code: number | null;
+      /**
+       * The output's last lines: at most 5 lines and about 400 characters.
+       */
+      tail: string;
+      /**
+       * The output held more than the tail.
+       */
+      cut: boolean;
+    } | null;
   }[];
   /**
    * One line per rate that differs between a condition and the baseline, smallest p first.
@@ -475,6 +527,12 @@ export interface BenchmarkFile {
      * Each message check's pass rate, by name.
      */
     message_checks?: {
+      [k: string]: Rate;
+    };
+    /**
+     * Each check's pass rate, by name (measure checks.<name>): a run that ended before its checks ran, while the agent had control, did not pass them. Absent in files of older versions.
+     */
+    checks?: {
       [k: string]: Rate;
     };
   }[];

@@ -50,6 +50,10 @@ export interface ConditionsFile {
     }[];
     expectations?: string[];
     message_checks?: string[];
+    /**
+     * The names of the eval's checks, so that the report counts a run that ended before they ran as failing each (absent in conditions.json of older versions).
+     */
+    checks?: string[];
   }[];
   image: Image;
   /**

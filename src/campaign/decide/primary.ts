@@ -6,26 +6,39 @@
 import type { RunRecord } from '../../artifacts/index.js';
 import type { EvalSet } from '../../config/index.js';
 import { InputError } from '../../errors/index.js';
-import { RATE_MEASURES, type RateMeasure } from '../../measure/index.js';
+import { checkOutcome, RATE_MEASURES, type RateMeasure } from '../../measure/index.js';
 import type { PlannedRun } from '../plan.js';
 
-const CHECK = 'message_checks.';
+/** The named rates a primary measure may be, by prefix: each check, each message check. */
+const NAMED = {
+  'checks.': { what: 'check', of: (e: PlannedRun['eval']) => e.checks },
+  'message_checks.': { what: 'message check', of: (e: PlannedRun['eval']) => e.message_checks },
+} as const;
 
-/** The message check names every planned eval has. */
-function commonChecks(planned: readonly PlannedRun[]): string[] {
+type NamedPrefix = keyof typeof NAMED;
+
+/** What the refusals list as the measures the runs can decide on. */
+const DECIDABLE = `${RATE_MEASURES.join(', ')}, checks.<name> or message_checks.<name>`;
+
+/** The names of one kind of check that every planned eval has. */
+function commonChecks(planned: readonly PlannedRun[], prefix: NamedPrefix): string[] {
   const evals = [...new Map(planned.map((p) => [p.eval.id, p.eval])).values()];
   const [first, ...rest] = evals;
-  return (first?.message_checks ?? [])
-    .map((c) => c.name)
-    .filter((name) => rest.every((e) => e.message_checks.some((c) => c.name === name)));
+  const names = (e: PlannedRun['eval']) => NAMED[prefix].of(e).map((c) => c.name);
+  return (first ? names(first) : []).filter((name) => rest.every((e) => names(e).includes(name)));
+}
+
+/** The prefix of a named rate's measure, or undefined for a measure of another kind. */
+function namedPrefix(measure: string): NamedPrefix | undefined {
+  return (Object.keys(NAMED) as NamedPrefix[]).find((p) => measure.startsWith(p));
 }
 
 /** The default: the first of the verdicts' measures the planned evals measure. */
 function defaultMeasure(evalSet: EvalSet, planned: readonly PlannedRun[]): string | undefined {
   if (evalSet.hand_over.length > 0) return 'pr_draft_at_hand_over';
   if (planned.every((p) => p.eval.checks.length > 0)) return 'checks_passed';
-  const check = commonChecks(planned)[0];
-  return check === undefined ? undefined : `${CHECK}${check}`;
+  const check = commonChecks(planned, 'message_checks.')[0];
+  return check === undefined ? undefined : `message_checks.${check}`;
 }
 
 /** The primary measure of the campaign, checked; a wrong one is refused naming the field. */
@@ -42,19 +55,20 @@ export function primaryMeasureOf(evalSet: EvalSet, planned: readonly PlannedRun[
   }
   if (named.startsWith('grading.'))
     throw new InputError(
-      `${where}: "${named}" is judged: --until-decided decides between rounds on what the host witnessed (${RATE_MEASURES.join(', ')}, or message_checks.<name>), not on the judge's grades`,
+      `${where}: "${named}" is judged: --until-decided decides between rounds on what the host witnessed (${DECIDABLE}), not on the judge's grades`,
     );
-  if (named.startsWith(CHECK)) {
-    const name = named.slice(CHECK.length);
-    if (!commonChecks(planned).includes(name))
+  const prefix = namedPrefix(named);
+  if (prefix) {
+    const shared = commonChecks(planned, prefix);
+    if (!shared.includes(named.slice(prefix.length)))
       throw new InputError(
-        `${where}: "${named}" names a message check not every eval of the campaign has (they share: ${commonChecks(planned).join(', ') || 'none'})`,
+        `${where}: "${named}" names a ${NAMED[prefix].what} not every eval of the campaign has (they share: ${shared.join(', ') || 'none'})`,
       );
     return named;
   }
   if (!(RATE_MEASURES as readonly string[]).includes(named))
     throw new InputError(
-      `${where}: "${named}" is not a rate the runs measure (one of ${RATE_MEASURES.join(', ')}, or message_checks.<name>)`,
+      `${where}: "${named}" is not a rate the runs measure (one of ${DECIDABLE})`,
     );
   return named;
 }
@@ -64,12 +78,16 @@ export function primaryMeasureOf(evalSet: EvalSet, planned: readonly PlannedRun[
  * failure, a run the budget cut, or nothing to measure), as the report counts it.
  */
 export function valueIn(
-  record: Pick<RunRecord, 'status' | 'limit' | 'measures' | 'message_checks'>,
+  record: Pick<RunRecord, 'status' | 'limit' | 'measures' | 'message_checks'> &
+    Partial<Pick<RunRecord, 'checks'>>,
   measure: string,
 ): boolean | null {
   if (record.status === 'failed' || record.limit === 'campaign_cost') return null;
-  if (measure.startsWith(CHECK)) {
-    const name = measure.slice(CHECK.length);
+  const prefix = namedPrefix(measure);
+  const name = prefix ? measure.slice(prefix.length) : '';
+  // A check as the report's checks.<name> counts it (src/measure/check-outcomes.ts).
+  if (prefix === 'checks.') return checkOutcome(record, name);
+  if (prefix === 'message_checks.') {
     return record.message_checks?.find((c) => c.name === name)?.passed ?? null;
   }
   return record.measures[measure as RateMeasure] ?? null;

@@ -88,6 +88,7 @@ export async function writeConditions(
         messages: e.turns.map((t) => ({ message: t.message, phase: t.phase })),
         ...(e.expectations.length > 0 ? { expectations: e.expectations } : {}),
         message_checks: e.message_checks.map((c) => c.name),
+        checks: e.checks.map((c) => c.name),
       };
     }),
     ...(evalSet.step_checks.length > 0

@@ -4,6 +4,7 @@
  * the model's: it becomes a text node (or an attribute value set through the DOM), never markup.
  */
 import type { TreeNode } from '../../report/tree.js';
+import { withoutEscapes } from '../../untrusted/terminal.js';
 
 type Child = Node | string | null | undefined | false;
 type Attrs = Readonly<Record<string, string | number | boolean | undefined>>;
@@ -40,15 +41,6 @@ export function fileHref(segments: readonly (string | number)[]): string {
 
 const FOLD_LINES = 14;
 const FOLD_CHARS = 1600;
-
-/** Terminal escapes (colours, cursor moves, titles): what an agent's output holds for a TTY. */
-// eslint-disable-next-line no-control-regex -- these control characters are what it matches.
-const ANSI = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)|[@-Z\\-_])/gu;
-
-/** A text as a page shows it: terminal escapes taken out, never shown as raw ESC glyphs. */
-export function withoutEscapes(text: string): string {
-  return text.includes('\u001b') ? text.replace(ANSI, '') : text;
-}
 
 /** The mark evalrig leaves where it kept only a text's head (src/trajectory/text.ts). */
 const CLIPPED = /\n\[evalrig: (\d+) more characters not shown\]$/u;

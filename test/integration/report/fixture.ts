@@ -7,6 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   writeArtifact,
+  type CheckResult,
   type ConditionsFile,
   type DiffCounters,
   type GhCall,
@@ -37,6 +38,10 @@ export interface RunPlan {
   readonly message?: string;
   /** The treatment check the run recorded (run.json's treatment), when its condition staged something. */
   readonly treatment?: RunRecord['treatment'];
+  /** The run's check results, in place of the one `tests` check `checksPass` says. */
+  readonly checks?: readonly CheckResult[];
+  /** Who had control when the run did not complete (run.json's failure). */
+  readonly failure?: RunRecord['failure'];
 }
 
 /** What an adapter agent spent over a run (run.json's agent.totals). */
@@ -82,6 +87,8 @@ export interface CampaignSpec {
   readonly plan: (evalId: string, condition: string, run: number) => RunPlan;
   readonly hostLocal?: boolean;
   readonly stopAtHandOver?: boolean;
+  /** The check names conditions.json gives each eval (absent: none, as older versions). */
+  readonly checks?: readonly string[];
 }
 
 const SHA = 'c'.repeat(40);
@@ -217,6 +224,7 @@ export async function writeCampaign(outDir: string, spec: CampaignSpec): Promise
       messages: [{ message: 'Approved <go on>.', phase: 'execution' }],
       ...(i === 0 ? { expectations: ['The PR is a draft at hand over.'] } : {}),
       message_checks: ['no_missing_gh'],
+      ...(spec.checks ? { checks: [...spec.checks] } : {}),
     })),
     image: { tag: 'evalrig-test:latest', id: `sha256:${'d'.repeat(64)}` },
     stand_in_sha256: 'e'.repeat(64),
@@ -323,8 +331,9 @@ async function writeRun(
     await writeArtifact('stop', path.join(dir, name), stop);
     names.push(name);
   }
-  const checks =
-    plan.checksPass === null
+  const checks = plan.checks
+    ? [...plan.checks]
+    : plan.checksPass === null
       ? []
       : [
           {
@@ -346,6 +355,7 @@ async function writeRun(
     run,
     status: plan.status,
     ...(plan.status === 'failed' ? { error: 'the container could not start' } : {}),
+    ...(plan.failure ? { failure: plan.failure } : {}),
     started_at: new Date(T0).toISOString(),
     finished_at: new Date(T0 + plan.durationMs).toISOString(),
     duration_ms: plan.durationMs,
@@ -392,6 +402,8 @@ async function writeRun(
       allCalls: stops.flatMap((s) => s.calls),
       conditionReached: plan.treatment?.reached ?? null,
       skillUsed: plan.treatment?.used ?? null,
+      checksDeclared: spec.checks?.length ?? checks.length,
+      ...(plan.failure ? { failure: plan.failure.class } : {}),
     }),
   };
   await writeArtifact('run', path.join(dir, 'run.json'), record);

@@ -213,8 +213,10 @@ describe('report: report.html in a real headless Chromium', function () {
 
   it('draws one chart per measure, as inline SVG with a row per condition', async () => {
     const charts = page.locator('figure[data-chart] svg');
-    // 8 rates, 6 numbers, 8 agent numbers (refused calls no run recorded: left out), 1 message check.
-    expect(await charts.count()).to.equal(23);
+    // 8 rates, 6 numbers, 8 agent numbers (refused calls no run recorded: left out), 1 check
+    // (tests), 1 message check.
+    expect(await charts.count()).to.equal(24);
+    expect(await page.locator('figure[data-chart="checks.tests"]').count()).to.equal(1);
     expect(await page.locator('figure[data-chart="agent.tool_calls_refused"]').count()).to.equal(0);
     const draft = page.locator('figure[data-chart="pr_draft_at_hand_over"] svg');
     const text = (await draft.textContent()) ?? '';

@@ -72,6 +72,7 @@ describe('compare --fail-if-worse: is B worse than A, beyond chance?', () => {
     expect(betterDirection('agent.cost_usd')).to.equal('lower');
     expect(betterDirection('agent.tool_calls_refused')).to.equal('lower');
     expect(betterDirection('message_checks.says_draft')).to.equal('higher');
+    expect(betterDirection('checks.tests')).to.equal('higher');
     expect(betterDirection('grading.expectation: It adds multiply.')).to.equal('higher');
     expect(betterDirection('lines_added')).to.equal(undefined);
   });

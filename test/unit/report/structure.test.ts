@@ -90,6 +90,14 @@ describe('report: the structure asserted before writing', () => {
     it('refuses a table without its separator', () => {
       expect(() => checkMarkdown('r.md', '| a |\n| 1 |\n', [])).to.throw(/separator/);
     });
+
+    it("skips fenced blocks: a quoted output's lines are neither tables nor headings", () => {
+      const quoted = `${good}\n\`\`\`\`text\n\`\`\`\n| not | a | table |\n## Comparisons\n\`\`\`\`\n`;
+      expect(() => checkMarkdown('r.md', quoted, ['# T'])).not.to.throw();
+      expect(() => checkMarkdown('r.md', quoted, ['## Comparisons'])).to.throw(/Comparisons/);
+      // After the fence closes, the page's own lines are checked again.
+      expect(() => checkMarkdown('r.md', `${quoted}| 1 |\n`, [])).to.throw(/separator/);
+    });
   });
 
   describe('comparisonPairs', () => {

@@ -1,8 +1,7 @@
 import { expect } from 'chai';
-import { withoutEscapes } from '../../../src/view/client/dom.js';
 import { isSystemText } from '../../../src/view/client/steps.js';
 
-describe('view client: what a run page folds away and cleans', () => {
+describe('view client: what a run page folds away', () => {
   it("folds a harness's text for the model: system and developer messages, and texts of system reminders only", () => {
     expect(isSystemText('system', 'You are an agent.')).to.equal(true);
     expect(isSystemText('developer', '<skills>…</skills>')).to.equal(true);
@@ -13,11 +12,5 @@ describe('view client: what a run page folds away and cleans', () => {
       false,
     );
     expect(isSystemText('user', 'Fix the bug.')).to.equal(false);
-  });
-
-  it('takes terminal escapes out of what it shows (colours, cursor moves, titles)', () => {
-    expect(withoutEscapes('\u001b[31mred\u001b[0m \u001b[2K\u001b[1Gok')).to.equal('red ok');
-    expect(withoutEscapes('\u001b]0;title\u0007done')).to.equal('done');
-    expect(withoutEscapes('plain')).to.equal('plain');
   });
 });

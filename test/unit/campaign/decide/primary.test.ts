@@ -34,12 +34,36 @@ describe('campaign/decide/primary', () => {
         'message_checks.other',
         'names a message check not every eval of the campaign has (they share: no_missing_gh)',
       ],
+      ['checks.lint', 'names a check not every eval of the campaign has (they share: tests)'],
     ]) {
       const { set, planned } = setOf({ primary_measure: name });
       expect(() => primaryMeasureOf(set, planned)).to.throw(
         `/set/evals.json#/primary_measure: "${name}" ${words}`,
       );
     }
+  });
+
+  it('takes one check as the primary measure, when every eval has it', () => {
+    const { set, planned } = setOf({ primary_measure: 'checks.tests' });
+    expect(primaryMeasureOf(set, planned)).to.equal('checks.tests');
+  });
+
+  it("reads a check's value as the report's checks.<name> counts it", () => {
+    const checks = [
+      { name: 'tests', command: 'npm test', passed: false, exit_code: 1, duration_ms: 5 },
+    ] as never;
+    const passed = { checks_passed: true } as never;
+    const failed = { checks_passed: false } as never;
+    expect(valueIn({ status: 'completed', measures: failed, checks }, 'checks.tests')).to.equal(
+      false,
+    );
+    // A check with no result: it did not pass where checks_passed did not; unknown otherwise.
+    expect(valueIn({ status: 'timed_out', measures: failed, checks: [] }, 'checks.tests')).to.equal(
+      false,
+    );
+    expect(valueIn({ status: 'completed', measures: passed, checks: [] }, 'checks.tests')).to.equal(
+      null,
+    );
   });
 
   it("reads a run's value as the report counts it: nothing from a failed or budget-cut run", () => {
