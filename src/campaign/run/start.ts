@@ -88,7 +88,9 @@ export async function startSandbox(
       // agent is not: expectations, judge scripts and other conditions' files are no business
       // of the agent measured (a reward hacker would read them).
       // Check files (a mined task's tests) are left out of it: they are the future.
-      ...(evalSetDir ? [{ host: evalSetDir, container: CONTAINER.evalSetDir, readOnly: true }] : []),
+      ...(evalSetDir
+        ? [{ host: evalSetDir, container: CONTAINER.evalSetDir, readOnly: true }]
+        : []),
     ],
     sockets: [
       { host: place.layout.socketDir, container: CONTAINER.socketDir, names: ['gh.sock'] },
