@@ -23,6 +23,8 @@ function unknownTypes(doc: unknown): Map<string, string> {
       found.set(at, agent.type);
   };
   look(doc.agent, '/agent');
+  // A matrix's agents too: each item is an agent of its own.
+  if (Array.isArray(doc.agents)) doc.agents.forEach((a, i) => look(a, pointer('agents', i)));
   if (isObject(doc.conditions))
     for (const [name, c] of Object.entries(doc.conditions))
       if (isObject(c)) look(c.agent, pointer('conditions', name, 'agent'));

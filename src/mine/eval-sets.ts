@@ -41,8 +41,15 @@ function testCheckFiles(t: TaskFiles): Record<string, string> {
   return Object.fromEntries(tops.map((top) => [path.posix.join(t.tests, top), top]));
 }
 
-function evalBase(s: MineSettings, c: Candidate, t: TaskFiles) {
-  return { id: t.id, prompt: promptOf(c), codebase: { url: s.url, ref: c.parent } };
+/** A task of the set: its candidate, its files, and its prompt when not the commit's message. */
+export interface MinedTask {
+  readonly c: Candidate;
+  readonly t: TaskFiles;
+  readonly prompt?: string;
+}
+
+function evalBase(s: MineSettings, { c, t, prompt }: MinedTask) {
+  return { id: t.id, prompt: prompt ?? promptOf(c), codebase: { url: s.url, ref: c.parent } };
 }
 
 const environmentOf = (s: MineSettings) =>
@@ -60,11 +67,7 @@ const environmentOf = (s: MineSettings) =>
  * others at the parent, apply the reference diff, and run both again. Two runs each, so a
  * flaky test shows as runs that disagree.
  */
-export function validationSet(
-  s: MineSettings,
-  tasks: ReadonlyArray<{ c: Candidate; t: TaskFiles }>,
-  runs: number,
-) {
+export function validationSet(s: MineSettings, tasks: readonly MinedTask[], runs: number) {
   return {
     name: 'mined tasks: validation',
     description: 'Written by evalrig tasks from-history to validate its candidates.',
@@ -72,15 +75,15 @@ export function validationSet(
     conditions: { validate: {} },
     runs,
     ...environmentOf(s),
-    evals: tasks.map(({ c, t }) => ({
-      ...evalBase(s, c, t),
-      check_files: { ...testCheckFiles(t), [t.patch]: REFERENCE_IN_TREE },
+    evals: tasks.map((task) => ({
+      ...evalBase(s, task),
+      check_files: { ...testCheckFiles(task.t), [task.t.patch]: REFERENCE_IN_TREE },
       checks: [
-        { name: 'fail_to_pass_at_parent', run: testRun(s.testCommand, t.failToPass) },
-        { name: 'pass_to_pass_at_parent', run: testRun(s.testCommand, t.passToPass) },
+        { name: 'fail_to_pass_at_parent', run: testRun(s.testCommand, task.t.failToPass) },
+        { name: 'pass_to_pass_at_parent', run: testRun(s.testCommand, task.t.passToPass) },
         { name: 'reference_applies', run: `git apply ${REFERENCE_IN_TREE}` },
-        { name: 'fail_to_pass_at_commit', run: testRun(s.testCommand, t.failToPass) },
-        { name: 'pass_to_pass_at_commit', run: testRun(s.testCommand, t.passToPass) },
+        { name: 'fail_to_pass_at_commit', run: testRun(s.testCommand, task.t.failToPass) },
+        { name: 'pass_to_pass_at_commit', run: testRun(s.testCommand, task.t.passToPass) },
       ],
     })),
   };
@@ -90,11 +93,7 @@ export function validationSet(
  * The mined set: its two conditions are the sanity pair (the reference applied, nothing done);
  * a user replaces the agent and the conditions with theirs. `checks_passed` is `resolved`.
  */
-export function minedSet(
-  s: MineSettings,
-  name: string,
-  tasks: ReadonlyArray<{ c: Candidate; t: TaskFiles }>,
-) {
+export function minedSet(s: MineSettings, name: string, tasks: readonly MinedTask[]) {
   return {
     name,
     description:
@@ -116,8 +115,8 @@ export function minedSet(
     baseline_condition: 'unchanged',
     primary_measure: 'checks_passed',
     ...environmentOf(s),
-    evals: tasks.map(({ c, t }) => ({
-      ...evalBase(s, c, t),
+    evals: tasks.map(({ c, t, prompt }) => ({
+      ...evalBase(s, { c, t, ...(prompt === undefined ? {} : { prompt }) }),
       expected_output: `The change of commit ${c.commit}: ${t.patch}`,
       check_files: testCheckFiles(t),
       checks: [

@@ -3,12 +3,13 @@
  * containers (through `validate`, which the caller runs: this folder knows no campaign), and
  * the eval set of those that hold, with a report of every candidate kept or dropped and why.
  */
-import { access, cp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { access, cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError } from '../errors/index.js';
 import { listCandidates, type Candidate, type CandidateOptions } from './candidates.js';
 import { FileRoles } from './conventions.js';
-import { minedSet, validationSet, type MineSettings } from './eval-sets.js';
+import { minedSet, validationSet, type MinedTask, type MineSettings } from './eval-sets.js';
+import { REWRITE_SYSTEM, rewriteQuestion, rewrittenPrompt } from './rewrite.js';
 import { miningReport, type MiningReport } from './report.js';
 import { writeTaskFiles, type TaskFiles } from './task-files.js';
 import { validationVerdict, type ValidationRun } from './verdict.js';
@@ -38,6 +39,11 @@ export interface MineOptions {
     evalSetFile: string,
     outDir: string,
   ) => Promise<ReadonlyMap<string, readonly ValidationRun[]>>;
+  /**
+   * Asks a model (`--rewrite`) to turn a commit into an issue-style task: the system prompt and
+   * the question in, its text out (null: no answer). Absent: the commit's message is the prompt.
+   */
+  readonly rewrite?: (id: string, system: string, question: string) => Promise<string | null>;
   readonly now?: () => number;
 }
 
@@ -99,7 +105,17 @@ export async function mineTasks(o: MineOptions): Promise<MiningReport> {
     runs: runs.get(t.id) ?? [],
     verdict: validationVerdict(runs.get(t.id) ?? []),
   }));
-  const kept = verdicts.filter((v) => v.verdict.kept);
+  const kept: Array<MinedTask & { rewrite?: ReturnType<typeof rewrittenPrompt> }> = [];
+  for (const v of verdicts.filter((x) => x.verdict.kept)) {
+    if (!o.rewrite) {
+      kept.push(v);
+      continue;
+    }
+    const patch = await readFile(path.join(setDir, v.t.patch), 'utf8');
+    const answer = await o.rewrite(v.t.id, REWRITE_SYSTEM, rewriteQuestion(v.c, patch));
+    const rewrite = rewrittenPrompt(v.c, patch, answer);
+    kept.push({ ...v, prompt: rewrite.prompt, rewrite });
+  }
   // A dropped task's files go: only what the set names stays in its folder.
   for (const v of verdicts.filter((x) => !x.verdict.kept))
     await rm(path.join(setDir, v.t.dir), { recursive: true, force: true });
@@ -109,7 +125,7 @@ export async function mineTasks(o: MineOptions): Promise<MiningReport> {
     testCommand: o.testCommand,
     validationOut: o.validationOut,
     runsEach: o.runs,
-    verdicts,
+    verdicts: verdicts.map((v) => ({ ...v, rewrite: kept.find((k) => k.t === v.t)?.rewrite })),
     dropped,
     timings: {
       mine_ms: mined - started,

@@ -22,6 +22,7 @@ interface Input {
     t: TaskFiles;
     runs: readonly ValidationRun[];
     verdict: Verdict;
+    rewrite?: { source: 'commit' | 'rewrite'; refused?: string } | undefined;
   }>;
   readonly dropped: readonly Dropped[];
   readonly timings: { mine_ms: number; validate_ms: number; total_ms: number };
@@ -50,6 +51,12 @@ function reportJson(i: Input) {
       reference_bytes: v.t.patchBytes,
       kept: v.verdict.kept,
       ...(v.verdict.kept ? {} : { reason: v.verdict.reason }),
+      ...(v.rewrite
+        ? {
+            prompt: v.rewrite.source,
+            ...(v.rewrite.refused ? { rewrite_refused: v.rewrite.refused } : {}),
+          }
+        : {}),
       validation_ms: sum(v.runs.map((r) => r.duration_ms)),
     })),
     not_candidates: i.dropped.map((d) => ({

@@ -65,9 +65,13 @@ describe('e2e: tasks mined from real histories, validated in containers', functi
         if (!bare) this.skip();
         clone = await cloneShared(bare, path.join(scratch, repo.name));
         set = path.join(scratch, `mined-${repo.name}`, 'evals.json');
+        // minimist's tasks are rewritten by a scripted model; cachetools' keep their messages.
+        const rewrite =
+          repo.name === 'minimist' ? ['--rewrite', 'test/fixtures/mining/rewrite.json'] : [];
         const mined = await cli(
           ...['tasks', 'from-history', clone, '--max', repo.max, '--jobs', '2'],
           ...['--test-command', repo.command, '--environment', repo.environment, '--out', set],
+          ...rewrite,
         );
         expect(mined.exitCode, mined.stderr).to.equal(0);
         report = await readJson<Mined>(path.join(path.dirname(set), 'tasks-report.json'));
@@ -113,6 +117,42 @@ describe('e2e: tasks mined from real histories, validated in containers', functi
         expect(rate('reference')).to.deep.include({ rate: 1, successes: report.kept });
         expect(rate('unchanged')).to.deep.include({ rate: 0, n: report.kept });
       });
+
+      if (repo.name === 'minimist')
+        it("rewrites each task's message by the model, keeping the commit's where the answer names a file of the solution", async () => {
+          const doc = await readJson<{ evals: { id: string; prompt: string }[] }>(set);
+          const tasks = report.tasks as unknown as {
+            id: string;
+            subject: string;
+            kept: boolean;
+            prompt?: string;
+            rewrite_refused?: string;
+          }[];
+          // The script names a file of the solution for these commits (the history has two).
+          const named = (t: { subject: string }) =>
+            t.subject.includes('opt.string works with multiple aliases');
+          for (const e of doc.evals) {
+            const t = tasks.find((x) => x.id === e.id)!;
+            if (named(t)) {
+              expect(e.prompt.startsWith(t.subject)).to.equal(true);
+              expect(t).to.deep.include({
+                prompt: 'commit',
+                rewrite_refused: 'it names index.js, of the solution',
+              });
+            } else {
+              expect(e.prompt).to.match(/^Options are parsed wrongly in some cases/u);
+              expect(t.prompt).to.equal('rewrite');
+            }
+          }
+          expect(tasks.filter((t) => t.kept && named(t)).length).to.be.at.least(1);
+          // Asked through a gateway on the host: its flight record beside the validation.
+          const first = doc.evals[0]!.id;
+          const calls = await readFile(
+            path.join(`${path.dirname(set)}-validation`, 'rewrites', first, 'judge-calls.jsonl'),
+            'utf8',
+          );
+          expect(calls.trim().split('\n')).to.have.length(1);
+        });
 
       if (repo.name === 'minimist')
         it("hides a mined task's future from inside its run: the commit, its blobs, its tests' content, the check files", async () => {

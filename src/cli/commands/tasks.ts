@@ -1,7 +1,5 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { runCampaign } from '../../campaign/index.js';
-import { readRuns } from '../../campaign-folder/index.js';
 import { InputError } from '../../errors/index.js';
 import {
   candidatesText,
@@ -9,29 +7,9 @@ import {
   mineTasks,
   placeCodebase,
   sourceOf,
-  type MineOptions,
-  type ValidationRun,
 } from '../../mine/index.js';
-import { loadEvalSet } from '../../config/index.js';
-import { useScratchFolder } from '../../runtime/index.js';
+import { environmentOf, rewriterOf, validate, type FromHistoryFlags } from './tasks-mine.js';
 import { describeSource } from '../../source/index.js';
-
-interface FromHistoryFlags {
-  ref?: string;
-  range?: string;
-  paths?: string[];
-  tests?: string[];
-  max?: string;
-  dryRun?: boolean;
-  testCommand?: string;
-  out?: string;
-  environment?: string;
-  setup?: string[];
-  from?: string;
-  runs?: string;
-  jobs?: string;
-  validationOut?: string;
-}
 
 /** A whole number flag, at least 1. */
 export function countOf(flag: string, value: string | undefined): number | undefined {
@@ -44,50 +22,6 @@ export function countOf(flag: string, value: string | undefined): number | undef
 
 /** `--max`: a whole number of candidates, at least 1. */
 export const maxOf = (value: string | undefined) => countOf('--max', value);
-
-/** The environment: `--environment` and `--setup`, or an eval set's (`--from`). */
-async function environmentOf(
-  flags: Pick<FromHistoryFlags, 'environment' | 'setup' | 'from'>,
-): Promise<Pick<MineOptions, 'environmentDir' | 'dockerfile' | 'setup'>> {
-  if (flags.from && (flags.environment || flags.setup))
-    throw new InputError(
-      "--from takes its eval set's environment and setup: give it without --environment and --setup",
-    );
-  if (!flags.from)
-    return {
-      ...(flags.environment ? { environmentDir: path.resolve(flags.environment) } : {}),
-      ...(flags.setup ? { setup: flags.setup } : {}),
-    };
-  const set = await loadEvalSet(flags.from);
-  const env = set.evals[0]?.environment;
-  if (!env) throw new InputError(`--from ${flags.from}: its evals name no environment to take`);
-  return {
-    environmentDir: env.context,
-    dockerfile: path.relative(env.context, env.dockerfile),
-    ...(env.setup.length ? { setup: env.setup } : {}),
-  };
-}
-
-/** Plays the validation set and gives each eval's run records. */
-async function validate(
-  evalSetFile: string,
-  outDir: string,
-  jobs: number | undefined,
-): Promise<Map<string, ValidationRun[]>> {
-  await runCampaign({
-    scratch: useScratchFolder(),
-    evalSetFile,
-    outDir,
-    ...(jobs === undefined ? {} : { jobs }),
-  });
-  const byEval = new Map<string, ValidationRun[]>();
-  for await (const { read } of readRuns(outDir)) {
-    if (read.status !== 'ok') continue;
-    const r = read.value.record;
-    byEval.set(r.eval, [...(byEval.get(r.eval) ?? []), r]);
-  }
-  return byEval;
-}
 
 /**
  * `evalrig tasks from-history <codebase>`: the commits of a codebase's history that change
@@ -117,6 +51,12 @@ export function registerTasks(program: Command): void {
     )
     .option('--setup <cmd...>', 'setup commands per commit, with the network (as an eval set)')
     .option('--from <evals.json>', "take the environment and setup of this eval set's first eval")
+    .option(
+      '--rewrite <script|url>',
+      "rewrite each kept task's message into an issue naming no file of the solution, by a model: a model script (the stand-in plays it) or an API's URL",
+    )
+    .option('--rewrite-key-env <var>', "with a URL: the host variable holding the API's key")
+    .option('--rewrite-model <name>', 'the model the rewrite asks for (with a URL: required)')
     .option('--runs <n>', 'validation runs per candidate (default 2: flaky tests drop)')
     .option('--jobs <n>', 'validation runs at once')
     .option('--validation-out <dir>', 'the validation campaign (default: beside the set folder)')
@@ -149,6 +89,7 @@ export function registerTasks(program: Command): void {
       }
       const out = path.resolve(flags.out!);
       const environment = await environmentOf(flags);
+      const validationOut = path.resolve(flags.validationOut ?? `${path.dirname(out)}-validation`);
       const report = await mineTasks({
         gitDir,
         label,
@@ -160,6 +101,9 @@ export function registerTasks(program: Command): void {
         validationOut: path.resolve(flags.validationOut ?? `${path.dirname(out)}-validation`),
         runs,
         validate: (file, dir) => validate(file, dir, jobs),
+        ...(flags.rewrite
+          ? { rewrite: await rewriterOf(flags, path.join(validationOut, 'rewrites')) }
+          : {}),
       });
       process.stdout.write(report.markdown);
       process.stderr.write(

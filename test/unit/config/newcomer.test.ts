@@ -85,6 +85,28 @@ describe('config: the newcomer’s errors', () => {
     }
   });
 
+  it("says a matrix's unplayable or misspelt agent once, at its item's type", async () => {
+    const { lines } = await problemsOf(
+      json({
+        name: 'x',
+        agents: [
+          { type: 'claude-code', version: '2.1.332', model: { script: 'm.json' } },
+          { type: 'auggie' },
+          { type: 'codx', version: '0.171.0' },
+        ],
+        evals: EVALS,
+      }),
+    );
+    const typed = lines.filter((l) => /^\/agents\/[12]/u.test(l));
+    expect(typed).to.have.length(2);
+    expect(typed[0]).to.match(
+      /^\/agents\/1\/type: agent type "auggie": Auggie .* cannot be played: /u,
+    );
+    expect(typed[1]).to.match(
+      /^\/agents\/2\/type: unknown agent type "codx" \(did you mean "codex"\?\)/u,
+    );
+  });
+
   it('names the kind a near miss meant, and none for a word no kind is near', () => {
     const kinds = ['command', 'claude-code', 'codex', 'copilot-cli', 'gemini-cli', 'qwen-code'];
     expect(closestKind('claude', kinds)).to.equal('claude-code');
