@@ -3,6 +3,9 @@
 // the test image with no node_modules, on the base image's node (>= 18).
 //
 // Tests and benchmarks import bundleStandIn to bundle one into a folder of theirs.
+//
+// It also bundles the reaper (src/runtime/reaper/main.ts), a program of the host's, into
+// dist/reaper/reaper.cjs: run by node alone, whatever loader the orchestrator ran under.
 import { build } from 'esbuild';
 import { chmod, mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -28,6 +31,22 @@ export async function bundleStandIn(name, outfile) {
   return outfile;
 }
 
+/** Bundles the reaper's program into `outfile`; ssh2 stays outside (it has native parts). */
+export async function bundleReaper(outfile) {
+  await build({
+    entryPoints: [path.join(PROJECT_ROOT, 'src', 'runtime', 'reaper', 'main.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    external: ['ssh2'],
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+  return outfile;
+}
+
 async function main() {
   const dist = path.join(PROJECT_ROOT, 'dist', 'stand-in');
   // The bundles are CommonJS files with no extension: without this marker, node
@@ -40,6 +59,8 @@ async function main() {
     const outfile = await bundleStandIn(name, path.join(dist, name, name));
     console.log(`bundled stand-in/${name} -> ${path.relative(PROJECT_ROOT, outfile)}`);
   }
+  const reaper = await bundleReaper(path.join(PROJECT_ROOT, 'dist', 'reaper', 'reaper.cjs'));
+  console.log(`bundled src/runtime/reaper -> ${path.relative(PROJECT_ROOT, reaper)}`);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

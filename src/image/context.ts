@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { projectRoot } from '../runtime/index.js';
 import { ContextFileMissingError } from './errors.js';
 
 /** One file of the build context: its name inside the context, mode and bytes. */
@@ -27,21 +26,7 @@ export const CONTEXT_NAMES = {
   agent: 'bin/evalrig-agent',
 } as const;
 
-/**
- * The project's root: the nearest folder above this module with the project's
- * package.json. Works from src/ (tsx) and from dist/src/ (built).
- */
-export function projectRoot(from: string = path.dirname(fileURLToPath(import.meta.url))): string {
-  let dir = from;
-  for (;;) {
-    if (existsSync(path.join(dir, 'package.json')) && existsSync(path.join(dir, 'docker'))) {
-      return dir;
-    }
-    const up = path.dirname(dir);
-    if (up === dir) throw new Error(`no project root above ${from}`);
-    dir = up;
-  }
-}
+export { projectRoot };
 
 /** The default sources: docker/Dockerfile and the bundles `npm run build` writes. */
 export function defaultSources(root: string = projectRoot()): TestImageSources {

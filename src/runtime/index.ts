@@ -40,6 +40,7 @@ export {
 } from './network.js';
 export { identifyEngine, type EngineIdentity } from './identity.js';
 export { startReaper, type Reaper, type ReaperOptions } from './reaper.js';
+export { projectRoot } from './root.js';
 export { isProcessAlive, sweepStaleScratch, useScratchFolder } from './scratch.js';
 export {
   EXIT_CODES,

@@ -1,5 +1,10 @@
 import { spawn } from 'node:child_process';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
+import { EvalrigError } from '../errors/index.js';
+import type { ReaperConfig } from './reaper/config.js';
+import { projectRoot } from './root.js';
 import type { Socket } from 'node:net';
 import type { DockerClient } from './connection.js';
 import { LABELS } from './container.js';
@@ -21,150 +26,23 @@ import { LABELS } from './container.js';
  * flight at the engine when the orchestrator died lands within them), or
  * until `sweepMs` has passed (an engine that does not answer); then it exits.
  *
- * It is plain JavaScript run with `node -e`, with Node's own http and https
- * clients only: it needs no module resolution and no loader, whatever ran the
- * orchestrator (dist, or the sources through a loader in tests). An engine
- * behind TLS is reached with the files the orchestrator read (given by path
- * in argv, never the key itself: argv is world-readable in /proc), which the
- * reaper reads once at its start, so a file removed later does not matter.
- * An ssh:// engine is dialled as evalrig dials it (ssh2, loaded by its
- * absolute path; keys from the agent at SSH_AUTH_SOCK, the host's key one of
- * those known_hosts listed), once the orchestrator is gone.
+ * It is a program of its own (./reaper/main.ts, bundled by `npm run build` into
+ * dist/reaper/reaper.cjs) run with Node and no loader, whatever ran the orchestrator (dist, or
+ * the sources through a loader in tests). An engine behind TLS is reached with the files the
+ * orchestrator read (given by path in argv, never the key itself: argv is world-readable in
+ * /proc), which the reaper reads once at its start, so a file removed later does not matter.
+ * An ssh:// engine is dialled as evalrig dials it (ssh2, loaded by its absolute path; keys from
+ * the agent at SSH_AUTH_SOCK, the host's key one of those known_hosts listed), once the
+ * orchestrator is gone.
  */
-const REAPER_SOURCE = String.raw`
-'use strict';
-const cfg = JSON.parse(process.argv[1]);
-for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(s, () => {});
-const client = require(cfg.https ? 'node:https' : 'node:http');
-// An ssh:// engine: one ssh connection (made once the orchestrator is gone),
-// each HTTP call a channel running the engine's docker system dial-stdio.
-let ssh;
-function sshConnection() {
-  if (!ssh) {
-    ssh = new Promise((resolve, reject) => {
-      const { Client } = require(cfg.ssh.module);
-      const keys = cfg.ssh.hostKeys.map((k) => Buffer.from(k, 'base64'));
-      const c = new Client();
-      c.on('ready', () => resolve(c));
-      c.on('error', (e) => { ssh = undefined; reject(e); });
-      c.on('close', () => { ssh = undefined; });
-      c.connect({
-        host: cfg.ssh.host, port: cfg.ssh.port, username: cfg.ssh.username,
-        agent: cfg.ssh.agent, readyTimeout: 5000,
-        hostVerifier: (key) => keys.some((k) => k.equals(key)),
-      });
-    });
-  }
-  return ssh;
+
+/** The bundled program: refused loudly when missing, since a run without its reaper could leak containers. */
+function reaperProgram(): string {
+  const program = path.join(projectRoot(), 'dist', 'reaper', 'reaper.cjs');
+  if (!existsSync(program))
+    throw new EvalrigError(`the reaper's program ${program} is missing: run npm run build`);
+  return program;
 }
-function dial(options, done) {
-  sshConnection().then((c) => {
-    const opened = (e, channel) => {
-      if (e) return done(e);
-      for (const m of ['setKeepAlive', 'setNoDelay', 'setTimeout', 'ref', 'unref']) channel[m] = () => channel;
-      done(null, channel);
-    };
-    if (cfg.ssh.socket) c.openssh_forwardOutStreamLocal(cfg.ssh.socket, opened);
-    else c.exec('docker system dial-stdio', opened);
-  }, done);
-}
-const tls = {};
-if (cfg.tls) {
-  // Read now: the orchestrator (or its user) may remove them once it has ended.
-  for (const k of ['ca', 'cert', 'key']) {
-    try {
-      tls[k] = require('node:fs').readFileSync(cfg.tls[k]);
-    } catch {}
-  }
-}
-const base = cfg.ssh
-  ? { host: 'ssh-engine', createConnection: dial }
-  : cfg.socketPath
-    ? { socketPath: cfg.socketPath }
-    : { host: cfg.host, port: cfg.port, ...tls, agent: false };
-function call(method, path) {
-  return new Promise((resolve, reject) => {
-    const req = client.request({ ...base, method, path }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString() }));
-      res.on('error', reject);
-    });
-    // Bounded here, not by the socket's timeout (an ssh channel has none).
-    const timer = setTimeout(() => req.destroy(new Error('timeout')), 5000);
-    req.on('close', () => clearTimeout(timer));
-    req.on('error', reject);
-    req.end();
-  });
-}
-async function sweepOnce() {
-  const filters = encodeURIComponent(JSON.stringify({ label: cfg.labels }));
-  const listed = await call('GET', '/containers/json?all=true&filters=' + filters);
-  if (listed.status !== 200) throw new Error('list: ' + listed.status);
-  const found = JSON.parse(listed.body);
-  const ids = found.map((c) => c.Id);
-  // The holders of network namespaces last: Podman keeps one while a container shares it.
-  const holder = (c) => Boolean(c.Labels && c.Labels[cfg.placeLabel] !== undefined);
-  for (const round of [found.filter((c) => !holder(c)), found.filter(holder)]) {
-    await Promise.all(round.map((c) => call('DELETE', '/containers/' + c.Id + '?force=true&v=true')));
-  }
-  // The runs' private networks (services): removable once their containers are gone.
-  const nets = await call('GET', '/networks?filters=' + filters);
-  const netIds = nets.status === 200 ? JSON.parse(nets.body).map((n) => n.Id) : [];
-  await Promise.all(netIds.map((id) => call('DELETE', '/networks/' + id)));
-  return ids.length + netIds.length;
-}
-// The runs' disk quotas: lazily unmounted, so a container still holding one does not stop it.
-// Swept again on every round: a mount command the orchestrator started before it
-// died can land after the first sweep. Only this orchestrator's (by the mount's
-// source): a campaign resumed in the same folder meanwhile keeps its own.
-function unmountQuotas() {
-  if (!cfg.mounts) return 0;
-  try {
-    const fs = require('node:fs');
-    const prefix = cfg.mounts.replace(/\/*$/, '/');
-    const mine = (line) => !cfg.mountsOwner ||
-      ((line.split(' - ')[1] || '').split(' ')[1] || '').endsWith('.' + cfg.mountsOwner);
-    const targets = fs.readFileSync('/proc/self/mountinfo', 'utf8').split('\n')
-      .filter(mine)
-      .map((line) => (line.split(' ')[4] || '').replace(/\\040/g, ' '))
-      .filter((t) => t.startsWith(prefix))
-      .sort((a, b) => b.length - a.length);
-    for (const t of targets) require('node:child_process').spawnSync('umount', ['-l', t], { timeout: 10000 });
-    return targets.length;
-  } catch {
-    return 0;
-  }
-}
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-let started = false;
-async function reap() {
-  if (started) return;
-  started = true;
-  if (cfg.scratch) {
-    try {
-      require('node:fs').rmSync(cfg.scratch, { recursive: true, force: true });
-    } catch {}
-  }
-  const deadline = Date.now() + cfg.sweepMs;
-  let quiet = 0;
-  while (Date.now() < deadline && quiet < 3) {
-    const unmounted = unmountQuotas();
-    try {
-      quiet = (await sweepOnce()) + unmounted === 0 ? quiet + 1 : 0;
-    } catch {
-      quiet = 0;
-    }
-    if (quiet < 3) await sleep(1000);
-  }
-  process.exit(0);
-}
-process.stdin.on('data', () => {});
-process.stdin.on('end', reap);
-process.stdin.on('close', reap);
-process.stdin.on('error', reap);
-process.stdin.resume();
-`;
 
 /** A running reaper; `release` is the orchestrator's normal end (the reaper then sweeps and exits). */
 export interface Reaper {
@@ -212,9 +90,8 @@ export function startReaper(
           },
         }
       : {}),
-    socketPath: endpoint.socketPath,
-    host: endpoint.host,
-    port: endpoint.port,
+    // Which end the reaper dials: ssh when given, else the socket, else TCP (engine.ts).
+    ...(ssh ? {} : { socketPath: endpoint.socketPath, host: endpoint.host, port: endpoint.port }),
     https: endpoint.protocol === 'https',
     tls: client.endpoint?.tlsFiles,
     labels: [`${LABELS.managed}=true`, ...Object.entries(labels).map(([k, v]) => `${k}=${v}`)],
@@ -224,12 +101,17 @@ export function startReaper(
     mounts: options.mounts,
     mountsOwner: options.mountsOwner,
   };
-  const child = spawn(process.execPath, ['-e', REAPER_SOURCE, JSON.stringify(config)], {
+  const program = reaperProgram();
+  const logFile = process.env.EVALRIG_REAPER_LOG;
+  const log = logFile ? openSync(logFile, 'a', 0o600) : undefined;
+  const child = spawn(process.execPath, [program, JSON.stringify(config satisfies ReaperConfig)], {
     detached: true,
-    stdio: ['pipe', 'ignore', 'ignore'],
+    // Its errors go nowhere, unless EVALRIG_REAPER_LOG names a file to append them to.
+    stdio: ['pipe', 'ignore', log ?? 'ignore'],
     // No NODE_OPTIONS: whatever loader the orchestrator runs under is not the reaper's.
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
   });
+  if (log !== undefined) closeSync(log); // the child holds its own
   child.on('error', () => undefined);
   const pipe = child.stdin as unknown as Socket;
   pipe.on('error', () => undefined);
