@@ -36,6 +36,7 @@ export const MEASURE_DIRECTIONS: Readonly<Record<string, Better>> = {
   record_tampered: 'lower',
   gh_not_played: 'lower',
   duration_s: 'lower',
+  // diff_vs_reference is not here: nearer the reference's size is better either way.
   'agent.tokens_in': 'lower',
   'agent.tokens_out': 'lower',
   'agent.cache_read': 'lower',

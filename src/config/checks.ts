@@ -324,6 +324,12 @@ function evalChecks(
     );
   }
   servicesChecks(folder, evalItem.services, ['evals', i], found);
+  if (typeof evalItem.reference === 'string')
+    found.pending.push(
+      checkHostPath(folder, pointer('evals', i, 'reference'), evalItem.reference, {
+        kind: 'file',
+      }),
+    );
   for (const [from, to] of entries(evalItem.check_files)) {
     const at = pointer('evals', i, 'check_files', from);
     if (typeof to === 'string') {

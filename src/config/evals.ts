@@ -746,6 +746,10 @@ export interface Eval {
    */
   turn_timeout?: number;
   /**
+   * A known-good answer as a patch in the eval set's folder (a mined task's tasks/<id>/reference.patch): host-side, never staged. Each run's diff is measured against its size (diff_vs_reference: the run's changed lines over the reference's), and the judge is shown it as the reference answer ("as the reference does" in an expectation).
+   */
+  reference?: string;
+  /**
    * Files or folders the host copies into the work tree after the agent's last turn and before the checks, replacing whatever the agent left at those paths (recorded in run.json): { "<from, in the eval set's folder>": "<to, relative to the work tree>" }, e.g. a mined task's tests { "tasks/abc1234/tests/test": "test" }. The agent never sees them: they are not staged, not in the baseline, and not in the folder a command agent is given; the run's diff is the agent's own, measured before they land.
    */
   check_files?: {

@@ -200,6 +200,7 @@ function normalizeEval(item: RawEval, index: number, set: RawEvalSet, dir: strin
       from: path.resolve(dir, from),
       to: normalizeWorkTreePath(to),
     })),
+    ...(item.reference === undefined ? {} : { reference: path.resolve(dir, item.reference) }),
     message_checks: messageChecksOf(
       set.builtin_message_checks,
       set.message_checks,

@@ -186,6 +186,8 @@ export interface Eval {
    * what the agent left there (a mined task's tests); never mounted, never staged.
    */
   readonly check_files: readonly StagedPath[];
+  /** A known-good answer as a patch (absolute host path): measured against, shown to the judge. */
+  readonly reference?: string;
   /** Rules over the agent's final messages: the built-ins kept on, the set's, the eval's. */
   readonly message_checks: readonly MessageCheck[];
   /** The eval's own environment, else the eval set's; absent: the plain test image. */

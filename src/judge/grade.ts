@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import type { GradingFile, JudgeIdentity, RunRecord } from '../artifacts/index.js';
 import { readJsonArtifact, runFiles, writeGrading } from '../campaign-folder/index.js';
 import type { Eval, JudgeSpec } from '../config/index.js';
@@ -36,6 +37,7 @@ export function taskText(e: Eval): string {
 export const FRAME_TAGS = [
   'task',
   'expectations',
+  'reference',
   'run-record',
   'final-messages',
   'diff',
@@ -80,10 +82,13 @@ export function gradingPrompt(
   e: Eval,
   expectations: readonly string[],
   evidence: RunEvidence,
+  reference?: string,
 ): string {
   return [
     `<task>\n${taskText(e)}\n</task>`,
     `<expectations>\n${JSON.stringify(expectations, null, 2)}\n</expectations>`,
+    // The eval set's own known-good answer (never the agent's text): what "as the reference does" means.
+    ...(reference === undefined ? [] : [`<reference>\n${reference}\n</reference>`]),
     '<run-record>',
     `<final-messages>\n${defuse(finalMessagesText(evidence))}\n</final-messages>`,
     `<diff>\n${defuse(evidence.diff) || '(no change)'}\n</diff>`,
@@ -101,6 +106,15 @@ export function judgeKey(judge: JudgeIdentity): { model: string; script?: string
     model: judge.model,
     ...(judge.script_sha256 === undefined ? {} : { script: judge.script_sha256 }),
   };
+}
+
+/** The eval's reference diff as the judge is shown it: its head, up to `max` bytes. */
+async function referenceText(e: Eval, max: number): Promise<string | undefined> {
+  if (e.reference === undefined) return undefined;
+  const text = await readFile(e.reference, 'utf8');
+  return Buffer.byteLength(text) > max
+    ? `${Buffer.from(text).subarray(0, max).toString('utf8')}\n[cut at ${max} bytes]`
+    : text;
 }
 
 /**
@@ -156,11 +170,13 @@ export async function gradeRun(
     maxDiffBytes: ctx.spec.max_diff_bytes,
     maxTranscriptBytes: ctx.spec.max_transcript_bytes,
   });
-  const user = gradingPrompt(target.eval, expectations, evidence);
+  const reference = await referenceText(target.eval, ctx.spec.max_diff_bytes);
+  const user = gradingPrompt(target.eval, expectations, evidence, reference);
   const inputsSha256 = sha256(
     JSON.stringify({
       task: taskText(target.eval),
       evidence: [evidence.stops, evidence.diff, evidence.transcript],
+      ...(reference === undefined ? {} : { reference }),
     }),
   );
   const key = gradingKey(ctx.judge.identity, expectations, inputsSha256);

@@ -5,6 +5,7 @@
  */
 export {
   measureRun,
+  patchLines,
   describedAtStop,
   PLANNING_PHASE,
   RATE_MEASURES,

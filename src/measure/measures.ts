@@ -39,6 +39,8 @@ export interface MeasureInput {
   readonly checksDeclared?: number;
   /** Who had control when the run did not complete (absent: it completed, or a limit ended it). */
   readonly failure?: FailureClass;
+  /** Lines (added and removed) of the eval's reference diff; absent: it has none. */
+  readonly referenceLines?: number;
 }
 
 /** The phase every other is told apart from when no execution phases are declared. */
@@ -122,6 +124,11 @@ export function measureRun(input: MeasureInput): RunMeasures {
     lines_removed: d.lines_removed,
     turns: input.turnsCompleted,
     duration_s: Math.max(0, input.durationMs) / 1000,
+    // Against a known-good answer's size: far above 1 is churn, far below may be a shortcut.
+    diff_vs_reference:
+      input.referenceLines && input.referenceLines > 0
+        ? (d.lines_added + d.lines_removed) / input.referenceLines
+        : null,
   };
 }
 
@@ -134,6 +141,19 @@ function checksPassed(input: MeasureInput): boolean | null {
   if (input.checks.length > 0) return input.checks.every((c) => c.passed);
   const counted = input.failure !== undefined && input.failure !== 'harness';
   return counted && (input.checksDeclared ?? 0) > 0 ? false : null;
+}
+
+/** The lines a patch adds and removes (its `+` and `-` lines, the file headers not counted). */
+export function patchLines(patch: string): number {
+  let n = 0;
+  for (const line of patch.split('\n')) {
+    if (
+      (line.startsWith('+') && !line.startsWith('+++')) ||
+      (line.startsWith('-') && !line.startsWith('---'))
+    )
+      n++;
+  }
+  return n;
 }
 
 /** Measures in the order reports show them, split by kind. */
@@ -155,6 +175,7 @@ export const NUMBER_MEASURES = [
   'lines_removed',
   'turns',
   'duration_s',
+  'diff_vs_reference',
 ] as const satisfies ReadonlyArray<keyof RunMeasures>;
 
 export type RateMeasure = (typeof RATE_MEASURES)[number];

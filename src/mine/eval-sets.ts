@@ -118,6 +118,8 @@ export function minedSet(s: MineSettings, name: string, tasks: readonly MinedTas
     evals: tasks.map(({ c, t, prompt }) => ({
       ...evalBase(s, { c, t, ...(prompt === undefined ? {} : { prompt }) }),
       expected_output: `The change of commit ${c.commit}: ${t.patch}`,
+      // Measured against (diff_vs_reference) and shown to the judge; never staged.
+      reference: t.patch,
       check_files: testCheckFiles(t),
       checks: [
         { name: 'fail_to_pass', run: testRun(s.testCommand, t.failToPass) },

@@ -84,6 +84,20 @@ export function agentMeasuresOf(b: {
   return AGENT_MEASURES.filter((m) => b.conditions.some((c) => agentStat(c.agent, m).n > 0));
 }
 
+/** Number measures an eval set may not have: shown only where some condition measured them. */
+const OPTIONAL_NUMBERS: ReadonlySet<NumberMeasure> = new Set(['diff_vs_reference']);
+
+/** The number measures to show: every one, but an optional one no condition measured. */
+export function numberMeasuresOf(b: {
+  readonly conditions: readonly { readonly measures: Readonly<Record<string, unknown>> }[];
+}): NumberMeasure[] {
+  return NUMBER_MEASURES.filter(
+    (m) =>
+      !OPTIONAL_NUMBERS.has(m) ||
+      b.conditions.some((c) => ((c.measures[m] as { n?: number } | undefined)?.n ?? 0) > 0),
+  );
+}
+
 /** A comparison's agent difference; one its file lacks is unknown. */
 export function agentDifference(agent: Comparison['agent'], m: AgentMeasure): NumberDifference {
   return agent[m] ?? { kind: 'number', baseline: null, other: null, difference: null };
@@ -165,7 +179,7 @@ export class GroupAccumulator {
     const m: RunMeasures = run.measures;
     // A measure a run of an older version lacks is unknown there, never a failure.
     for (const name of RATE_MEASURES) this.rates.get(name)!.add(m[name] ?? null);
-    for (const name of NUMBER_MEASURES) this.numbers.get(name)!.add(m[name]);
+    for (const name of NUMBER_MEASURES) this.numbers.get(name)!.add(m[name] ?? null);
     const a = agentValues(run.agent);
     if (a) for (const name of AGENT_MEASURES) this.agent.get(name)!.add(a[name]);
     for (const c of checkOutcomes(run, declaredChecks)) this.families.checks.add(c.name, c.passed);

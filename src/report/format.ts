@@ -18,6 +18,7 @@ export const MEASURE_LABELS: Record<RateMeasure | NumberMeasure, string> = {
   lines_removed: 'lines removed',
   turns: 'turns',
   duration_s: 'duration (s)',
+  diff_vs_reference: 'diff size vs the reference (x)',
 };
 
 /** How each agent measure is named to a reader. */

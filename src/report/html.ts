@@ -1,10 +1,11 @@
 import type { AgentIdentity } from '../artifacts/index.js';
 import { matrixVerdictHtml } from './matrix-render.js';
 import { accountLines } from './account.js';
-import { NUMBER_MEASURES, RATE_MEASURES, type NumberMeasure } from '../measure/index.js';
+import { RATE_MEASURES, type NumberMeasure } from '../measure/index.js';
 import {
   AGENT_MEASURES,
   agentMeasuresOf,
+  numberMeasuresOf,
   agentDifference,
   agentStat,
   type AgentMeasure,
@@ -185,7 +186,7 @@ function conditionTable(b: BenchmarkFile): string {
       (m) =>
         `<tr><th>${esc(MEASURE_LABELS[m])}</th>${conds.map((c) => rateCell(c.condition, m, c.measures[m])).join('')}</tr>`,
     ),
-    ...NUMBER_MEASURES.map(
+    ...numberMeasuresOf(b).map(
       (m) =>
         `<tr><th>${esc(MEASURE_LABELS[m])}</th>${conds.map((c) => numberCell(c.condition, m, c.measures[m])).join('')}</tr>`,
     ),
@@ -317,7 +318,7 @@ function charts(b: BenchmarkFile): string {
   for (const m of RATE_MEASURES) {
     out.push(rateChart(b, m, MEASURE_LABELS[m], (c) => c.measures[m]));
   }
-  for (const m of NUMBER_MEASURES) {
+  for (const m of numberMeasuresOf(b)) {
     out.push(numberChart(b, m, MEASURE_LABELS[m], (c) => c.measures[m]));
   }
   for (const m of agentMeasuresOf(b)) {
@@ -377,7 +378,7 @@ function comparisons(b: BenchmarkFile): string {
           ({ label, measure, difference: d }) =>
             `<tr><th>${esc(label)}</th><td class="v" data-measure="${esc(measure)}" data-difference="${d.difference ?? ''}">${esc(formatRateDifference(d))}</td><td class="v" data-p="${d.p_value ?? ''}">${esc(formatP(d.p_value))}</td></tr>`,
         ),
-        ...NUMBER_MEASURES.map((m) => {
+        ...numberMeasuresOf(b).map((m) => {
           const d = cmp.measures[m];
           return `<tr><th>${esc(MEASURE_LABELS[m])}</th><td class="v" data-measure="${m}" data-difference="${d.difference ?? ''}">${esc(formatDifference(d.difference, 'number'))}</td><td></td></tr>`;
         }),
@@ -634,7 +635,11 @@ export function checkBalanced(file: string, html: string): void {
 export function checkHtml(
   file: string,
   html: string,
-  charted: { readonly agentMeasures?: number; readonly namedRates?: number } = {},
+  charted: {
+    readonly agentMeasures?: number;
+    readonly numberMeasures?: number;
+    readonly namedRates?: number;
+  } = {},
 ): void {
   if (!html.startsWith('<!doctype html>')) throw new ReportStructureError(file, 'no doctype');
   // Text is escaped, so a tag here is one evalrig wrote; CSS lives in <style> and style="".
@@ -661,7 +666,7 @@ export function checkHtml(
   const charts = html.match(/<figure data-chart="/g)?.length ?? 0;
   const expected =
     RATE_MEASURES.length +
-    NUMBER_MEASURES.length +
+    (charted.numberMeasures ?? numberMeasuresOf({ conditions: [] }).length) +
     (charted.agentMeasures ?? AGENT_MEASURES.length) +
     (charted.namedRates ?? 0);
   if (charts !== expected)

@@ -4,8 +4,14 @@ import { matrixVerdictMarkdown } from './matrix-render.js';
 import { costPerSuccessRow } from './cost-per-success.js';
 import { accountLines } from './account.js';
 import type { AgentIdentity } from '../artifacts/index.js';
-import { NUMBER_MEASURES, RATE_MEASURES } from '../measure/index.js';
-import { agentMeasuresOf, agentDifference, agentStat, type CodebaseEntry } from './benchmark.js';
+import { RATE_MEASURES } from '../measure/index.js';
+import {
+  agentMeasuresOf,
+  agentDifference,
+  agentStat,
+  numberMeasuresOf,
+  type CodebaseEntry,
+} from './benchmark.js';
 import { namedDifferences, namedRates, rateOf } from './rate-families.js';
 import type { BenchmarkFile } from './benchmark-file.js';
 import { serviceRows } from './services.js';
@@ -168,7 +174,7 @@ function conditionTable(b: BenchmarkFile): string {
       MEASURE_LABELS[m],
       ...conds.map((c) => formatRate(c.measures[m])),
     ]),
-    ...NUMBER_MEASURES.map((m) => [
+    ...numberMeasuresOf(b).map((m) => [
       MEASURE_LABELS[m],
       ...conds.map((c) => formatNumber(c.measures[m])),
     ]),
@@ -201,7 +207,7 @@ function comparisonLines(b: BenchmarkFile): string[] {
         formatRateDifference(d),
         formatP(d.p_value),
       ]),
-      ...NUMBER_MEASURES.map((m) => [
+      ...numberMeasuresOf(b).map((m) => [
         MEASURE_LABELS[m],
         formatDifference(cmp.measures[m].difference, 'number'),
         '',

@@ -1,4 +1,5 @@
-import { NUMBER_MEASURES, RATE_MEASURES } from '../measure/index.js';
+import { RATE_MEASURES } from '../measure/index.js';
+import { numberMeasuresOf } from './benchmark.js';
 import { namedRates, rateOf } from './rate-families.js';
 import { anyFailure, failuresCell } from './failures.js';
 import { conditionAgentNames, formatRateShort, MEASURE_LABELS, NA, num } from './format.js';
@@ -43,7 +44,7 @@ export function formatSummaryTable(
       MEASURE_LABELS[m],
       ...conds.map((c) => formatRateShort(c.measures[m])),
     ]),
-    ...NUMBER_MEASURES.map((m) => [
+    ...numberMeasuresOf(summary).map((m) => [
       `${MEASURE_LABELS[m]} (mean)`,
       ...conds.map((c) => {
         const s = c.measures[m];

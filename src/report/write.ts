@@ -18,6 +18,7 @@ import {
 import { InputError } from '../errors/index.js';
 import {
   agentMeasuresOf,
+  numberMeasuresOf,
   compare,
   GroupAccumulator,
   type CodebaseEntry,
@@ -383,6 +384,7 @@ async function renderAndWrite(
   const html = renderHtml(benchmark, timelines, total - timelines.length, reviews, embedded);
   checkHtml(files.reportHtml, html, {
     agentMeasures: agentMeasuresOf(benchmark).length,
+    numberMeasures: numberMeasuresOf(benchmark).length,
     namedRates: namedRates(benchmark.conditions).length,
   });
 

@@ -116,6 +116,11 @@ describe('e2e: tasks mined from real histories, validated in containers', functi
           b.conditions.find((x) => x.condition === c)!.measures.checks_passed;
         expect(rate('reference')).to.deep.include({ rate: 1, successes: report.kept });
         expect(rate('unchanged')).to.deep.include({ rate: 0, n: report.kept });
+        // The reference applied is the reference's size exactly; nothing done is none of it.
+        const size = (c: string) =>
+          b.conditions.find((x) => x.condition === c)!.measures.diff_vs_reference;
+        expect(size('reference')).to.deep.include({ mean: 1, n: report.kept });
+        expect(size('unchanged')).to.deep.include({ mean: 0, n: report.kept });
       });
 
       if (repo.name === 'minimist')

@@ -153,6 +153,7 @@ export interface BenchmarkFile {
       lines_removed: NumberDifference;
       turns: NumberDifference;
       duration_s: NumberDifference;
+      diff_vs_reference: NumberDifference;
       environment_broken: RateDifference;
       record_tampered: RateDifference;
       condition_reached: RateDifference;
@@ -691,6 +692,7 @@ export interface Measures {
   lines_removed: Number;
   turns: Number;
   duration_s: Number;
+  diff_vs_reference: Number;
   environment_broken: Rate;
   record_tampered: Rate;
   condition_reached: Rate;

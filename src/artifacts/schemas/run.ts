@@ -281,6 +281,10 @@ export interface Measures {
   lines_removed: number;
   turns: number;
   duration_s: number;
+  /**
+   * The run's changed lines (added and removed) over its eval's reference diff's; null when the eval has no reference. 1: as large as the reference.
+   */
+  diff_vs_reference?: number | null;
   environment_broken: boolean;
   record_tampered: boolean;
   /**

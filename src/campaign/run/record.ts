@@ -2,7 +2,7 @@
  * The `record` phase of a run: the final diff, the host's gh record and
  * run.json, written last.
  */
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import {
   type EngineRecord,
   type GhCall,
@@ -12,7 +12,7 @@ import {
 } from '../../artifacts/index.js';
 import { digestStops, writeCalls, writeRun } from '../../campaign-folder/index.js';
 import { measureDiff } from '../../workspace/index.js';
-import { measureRun, runMessageChecks } from '../../measure/index.js';
+import { measureRun, patchLines, runMessageChecks } from '../../measure/index.js';
 import type { Sandbox } from '../../sandbox/index.js';
 import { provenanceOf } from '../../source/index.js';
 import { runTreatment, skillUses } from '../../treatment/index.js';
@@ -72,7 +72,10 @@ export async function recordRun(
   const allCalls = [...ghRecordOf(prepared).calls];
   await writeCalls(layout.dir, allCalls);
   const stopsSha256 = await digestStops(layout.dir, state.stopFiles);
-  const record = runRecordOf(ctx, prepared, state, { allCalls, stopsSha256 });
+  const reference = prepared.planned.eval.reference;
+  // The known-good answer's size, read now: the set's file, never the agent's.
+  const referenceLines = reference ? patchLines(await readFile(reference, 'utf8')) : undefined;
+  const record = runRecordOf(ctx, prepared, state, { allCalls, stopsSha256, referenceLines });
   // What a signal cut is unfinished, whatever it measured: resume replays it.
   if (ctx.cut?.()) return { status: 'failed', record };
   await writeRun(layout.dir, record);
@@ -104,7 +107,11 @@ function runRecordOf(
   ctx: CampaignContext,
   prepared: PreparedRun,
   state: RunState,
-  read: { readonly allCalls: readonly GhCall[]; readonly stopsSha256: RunRecord['stops_sha256'] },
+  read: {
+    readonly allCalls: readonly GhCall[];
+    readonly stopsSha256: RunRecord['stops_sha256'];
+    readonly referenceLines: number | undefined;
+  },
 ): RunRecord {
   const { allCalls } = read;
   const { planned } = prepared;
@@ -162,6 +169,7 @@ function runRecordOf(
       skillUsed: treatment?.used ?? null,
       checksDeclared: e.checks.length,
       ...(failure ? { failure: failure.class } : {}),
+      ...(read.referenceLines === undefined ? {} : { referenceLines: read.referenceLines }),
     }),
     ...(agent
       ? {

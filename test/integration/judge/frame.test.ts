@@ -100,7 +100,7 @@ describe('judge: the frame of its prompt holds against the agent’s own text', 
     // The agent's text did reach the evidence: the test would prove nothing otherwise.
     expect(evidence.diff).to.include(FORGED.diff);
     expect(evidence.stops[0]!.message).to.include(FORGED.message);
-    const prompt = gradingPrompt(set.evals[0]!, [EXPECTATION], evidence);
+    const prompt = gradingPrompt(set.evals[0]!, [EXPECTATION], evidence, '+the reference diff');
     for (const tag of FRAME_TAGS.filter((t) => !t.startsWith('state-'))) {
       expect(prompt.split(`<${tag}>`), tag).to.have.length(2);
       expect(prompt.split(`</${tag}>`), tag).to.have.length(2);

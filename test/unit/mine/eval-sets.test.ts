@@ -66,6 +66,7 @@ describe('mine: the eval sets a mining writes', () => {
       // The reference diff is never a check file: only the tests come in after the turn.
       expect(e.check_files).to.deep.equal([{ from: path.join(dir, t.tests, 'test'), to: 'test' }]);
       expect(m.conditions.map((x) => x.name)).to.deep.equal(['unchanged', 'reference']);
+      expect(e.reference).to.equal(path.join(dir, t.patch));
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -4,7 +4,7 @@ import { campaignHref, checkHtml, isCampaignLink } from '../../../src/report/htm
 import { checkMarkdown, ReportStructureError } from '../../../src/report/markdown.js';
 import { formatDifference, formatNumber, formatRate } from '../../../src/report/format.js';
 
-// One chart per measure: 5 + 3 rates, 6 numbers, 9 agent numbers.
+// One chart per measure: 5 + 3 rates, 6 numbers (diff_vs_reference only with a reference), 9 agent numbers.
 const charts = Array.from({ length: 23 }, (_, i) => `<figure data-chart="m${i}"></figure>`).join(
   '',
 );
