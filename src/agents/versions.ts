@@ -8,6 +8,7 @@ import { AGENT_KINDS, ADAPTER_KINDS, type AdapterKind } from '../config/agent-ki
 import { CLAUDE_CODE_VERIFIED_VERSION } from './claude-code/launch.js';
 import { CODEX_VERIFIED_VERSION } from './codex/launch.js';
 import { COPILOT_CLI_VERIFIED_VERSION } from './copilot-cli/launch.js';
+import { FACTORY_DROID_VERIFIED_VERSION } from './factory-droid/launch.js';
 import { GEMINI_CLI_VERIFIED_VERSION } from './gemini-cli/launch.js';
 import { OPENCODE_VERIFIED_VERSION } from './opencode/launch.js';
 import { QWEN_CODE_VERIFIED_VERSION } from './qwen-code/launch.js';
@@ -17,6 +18,7 @@ export const PINNED_VERSIONS: Readonly<Record<AdapterKind, string>> = {
   'claude-code': CLAUDE_CODE_VERIFIED_VERSION,
   codex: CODEX_VERIFIED_VERSION,
   'copilot-cli': COPILOT_CLI_VERIFIED_VERSION,
+  'factory-droid': FACTORY_DROID_VERIFIED_VERSION,
   'gemini-cli': GEMINI_CLI_VERIFIED_VERSION,
   opencode: OPENCODE_VERIFIED_VERSION,
   'qwen-code': QWEN_CODE_VERIFIED_VERSION,

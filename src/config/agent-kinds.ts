@@ -8,7 +8,7 @@
  * both config and the adapters.
  *
  * @example
- * quotedKinds(); // '"claude-code", "codex", "copilot-cli", "gemini-cli", "opencode", "qwen-code"'
+ * quotedKinds(); // '"claude-code", "codex", "copilot-cli", "factory-droid", "gemini-cli", …'
  */
 
 /** What one kind is, before its adapter says how it runs. */
@@ -27,6 +27,12 @@ export const AGENT_KINDS = {
   codex: { name: 'Codex', package: '@openai/codex', defaultModel: 'gpt-5.1-codex' },
   // A model its own catalog knows (token limits, prompts); it asks for none of its own offline.
   'copilot-cli': { name: 'Copilot CLI', package: '@github/copilot', defaultModel: 'gpt-5.4' },
+  // Its linux-x64 platform package is the agent (one binary); a Chat Completions model by name.
+  'factory-droid': {
+    name: 'Factory Droid',
+    package: '@factory/cli-linux-x64',
+    defaultModel: 'kimi-k2.6',
+  },
   'gemini-cli': {
     name: 'Gemini CLI',
     package: '@google/gemini-cli',

@@ -73,7 +73,9 @@ describe('eval set: agent.type', () => {
   it('refuses a model name for claude-code or a command agent, a bad one, and an unknown install', async () => {
     expect(
       await problem({ type: 'claude-code', version: '2.1.332', model: UPSTREAM, model_name: 'x' }),
-    ).to.contain('#/agent/model_name: is taken only with a "codex", "copilot-cli", "gemini-cli"');
+    ).to.contain(
+      '#/agent/model_name: is taken only with a "codex", "copilot-cli", "factory-droid", "gemini-cli"',
+    );
     expect(await problem({ command: ['x'], model_name: 'x' })).to.contain('#/agent/model_name');
     expect(
       await problem({ type: 'codex', version: '0.171.0', model: UPSTREAM, model_name: 'a b' }),
@@ -86,9 +88,10 @@ describe('eval set: agent.type', () => {
     );
   });
 
-  it('copilot-cli, gemini-cli, opencode and qwen-code take a model name, each with its own default', async () => {
+  it('copilot-cli, factory-droid, gemini-cli, opencode and qwen-code take a model name, each with its own default', async () => {
     for (const [type, model] of [
       ['copilot-cli', 'gpt-5.4'],
+      ['factory-droid', 'kimi-k2.6'],
       ['gemini-cli', 'gemini-2.5-pro'],
       ['opencode', 'gpt-5.1'],
       ['qwen-code', 'qwen3-coder-plus'],
@@ -122,7 +125,7 @@ describe('eval set: agent.type', () => {
         model: UPSTREAM,
       }),
     ).to.contain(
-      '#/agent/command: is not given for an adapter agent ("claude-code", "codex", "copilot-cli", "gemini-cli", "opencode", "qwen-code"): evalrig builds its argv each turn',
+      '#/agent/command: is not given for an adapter agent ("claude-code", "codex", "copilot-cli", "factory-droid", "gemini-cli", "opencode", "qwen-code"): evalrig builds its argv each turn',
     );
   });
 
@@ -133,7 +136,7 @@ describe('eval set: agent.type', () => {
       '#/agent/command: is not given for an adapter agent',
     );
     expect(await problem({ command: ['x'], version: '1.0.0' })).to.contain(
-      '#/agent/version: is taken only with an agent "type" that installs a package ("claude-code", "codex", "copilot-cli", "gemini-cli", "opencode", "qwen-code")',
+      '#/agent/version: is taken only with an agent "type" that installs a package ("claude-code", "codex", "copilot-cli", "factory-droid", "gemini-cli", "opencode", "qwen-code")',
     );
     // One problem each: the if/then/else's own summary is not repeated.
     expect(await problem({})).to.not.contain('schema');
