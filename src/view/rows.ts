@@ -1,3 +1,4 @@
+import { ADAPTER_KINDS, AGENT_KINDS } from '../config/index.js';
 import type { GradingFile, RunRecord, RunStatus } from '../artifacts/index.js';
 import { readRuns } from '../campaign-folder/index.js';
 import { readGrading, readReviewText, runFolder, readRunRecord } from '../trajectory/source.js';
@@ -13,6 +14,8 @@ export interface RunRow {
   readonly error: string | null;
   readonly duration_ms: number;
   readonly turns: number;
+  /** Who played it: an adapter's kind (`codex`), `command`, or its package when no kind has it. */
+  readonly agent: string;
   /** What the filters select on. */
   readonly flags: {
     readonly failed_check: boolean;
@@ -26,6 +29,13 @@ export interface RunRow {
   readonly measures: Readonly<Record<string, boolean | number | null>>;
   readonly judge: { readonly status: string; readonly all_passed: boolean | null } | null;
   readonly review: Pick<ReviewFile, 'verdict' | 'note' | 'updated_at'> | null;
+}
+
+/** The kind a run's agent is, from the package its record names. */
+function agentOf(record: RunRecord): string {
+  const pkg = record.agent?.package;
+  if (pkg === undefined) return 'command';
+  return ADAPTER_KINDS.find((k) => AGENT_KINDS[k].package === pkg) ?? pkg;
 }
 
 /** A run's row from its record, its grading and its review. */
@@ -49,6 +59,7 @@ export function rowOf(
     error: record.error ?? null,
     duration_ms: record.duration_ms,
     turns: record.turns_completed,
+    agent: agentOf(record),
     flags: {
       failed_check: m.checks_passed === false,
       tampered: m.record_tampered,

@@ -8,6 +8,8 @@
  * computation.
  */
 import { expect } from 'chai';
+import { startViewServer, type ViewServer } from '../../src/view/index.js';
+import { launchChromium, watchedPage } from '../support/viewer.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
@@ -210,5 +212,35 @@ describe('e2e: a matrix campaign crosses a skill with three agents', function ()
     expect(html).to.include(
       `<li class="interaction sig" data-condition="with_skill" data-measure="checks_passed" data-agents="claude-code gemini-cli">`,
     );
+  });
+
+  it("lets the viewer keep one agent's runs: the overview names each agent, a link lists its runs alone", async () => {
+    const browser = await launchChromium();
+    let view: ViewServer | undefined;
+    try {
+      view = await startViewServer({ outDir: ws.outDir });
+      const { page, errors } = await watchedPage(browser);
+      await page.goto(view.url);
+      const codex = page.locator('#agents a[data-agent="codex"]');
+      await codex.waitFor();
+      const agents = await page
+        .locator('#agents a')
+        .evaluateAll((as) => as.map((a) => a.getAttribute('data-agent')));
+      expect(agents).to.deep.equal(['claude-code', 'codex', 'gemini-cli']);
+      await codex.click();
+      await page.waitForSelector('[data-loaded]');
+      const conditions = await page
+        .locator('tr[data-condition]')
+        .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-condition')));
+      expect(conditions.length).to.be.greaterThan(0);
+      expect(
+        conditions.every((c) => c!.endsWith('@codex')),
+        conditions.join(' '),
+      ).to.equal(true);
+      expect(errors).to.deep.equal([]);
+    } finally {
+      await view?.close();
+      await browser.close();
+    }
   });
 });

@@ -84,14 +84,18 @@ export const FILTERS: Readonly<Record<string, { label: string; test: (r: RunRow)
   reviewed: { label: 'reviewed', test: (r) => r.review !== null },
 };
 
-/** The run list a page shows, by its query: condition, eval, filter. */
+/** The run list a page shows, by its query: condition, eval, agent, filter. */
 export function selectRows(rows: readonly RunRow[], q: URLSearchParams): RunRow[] {
   const condition = q.get('condition');
   const evalId = q.get('eval');
+  const agent = q.get('agent');
   const filter = FILTERS[q.get('filter') ?? 'all'] ?? FILTERS.all!;
   return rows.filter(
     (r) =>
-      (!condition || r.condition === condition) && (!evalId || r.eval === evalId) && filter.test(r),
+      (!condition || r.condition === condition) &&
+      (!evalId || r.eval === evalId) &&
+      (!agent || r.agent === agent) &&
+      filter.test(r),
   );
 }
 

@@ -16,6 +16,7 @@ import { verdictForest } from '../../report/verdict-forest.js';
 import { behaviourForest } from '../../report/behaviour-render.js';
 import { firstLines } from './caveats.js';
 import { RunList, runHref } from './runs.js';
+import { AgentLinks } from './agents.js';
 
 /** "the runs behind this line": the verdict's measure, the condition and its baseline. */
 export function lineHref(condition: string, baseline: string, measure: string): string {
@@ -190,9 +191,18 @@ export async function overviewPage(q: URLSearchParams, listOnly: boolean): Promi
   document.getElementById('campaign')!.textContent = name;
   const list = new RunList(q);
   const table = new ConditionTable(info, conditionNames(info));
+  const agents = new AgentLinks();
   let verdict = verdictSection(info.benchmark);
   if (listOnly) mount(h('h1', {}, 'Runs'), list.element);
-  else mount(h('h1', {}, name), verdict, table.element, h('h2', {}, 'Runs'), list.element);
+  else
+    mount(
+      h('h1', {}, name),
+      verdict,
+      agents.element,
+      table.element,
+      h('h2', {}, 'Runs'),
+      list.element,
+    );
   const seen = new Map<string, RunRow>();
   const live = document.getElementById('live')!;
   // Listening first: a run that finishes while the list streams is told, not missed.
@@ -201,6 +211,7 @@ export async function overviewPage(q: URLSearchParams, listOnly: boolean): Promi
       seen.set(rowKey(row), row);
       list.upsert(row);
       table.recount(seen.values());
+      agents.update(seen.values());
       live.textContent = `· live: ${row.eval} / ${row.condition} / run-${row.run} finished`;
     },
     () =>
@@ -219,6 +230,7 @@ export async function overviewPage(q: URLSearchParams, listOnly: boolean): Promi
     for (const r of fresh) seen.set(rowKey(r), r);
     list.add(fresh);
     table.add(fresh);
+    agents.update(seen.values());
   });
   list.element.setAttribute('data-loaded', '');
 }
