@@ -7,6 +7,7 @@ import { CODEX_ADAPTER } from './codex/adapter.js';
 import { COPILOT_CLI_ADAPTER } from './copilot-cli/adapter.js';
 import { GEMINI_CLI_ADAPTER } from './gemini-cli/adapter.js';
 import type { AgentInstall } from './install.js';
+import { KILO_CODE_ADAPTER } from './kilo-code/adapter.js';
 import { OPENCODE_ADAPTER } from './opencode/adapter.js';
 import { QWEN_CODE_ADAPTER } from './qwen-code/adapter.js';
 import { NODE_RUNTIME } from './support.js';
@@ -20,6 +21,7 @@ export const AGENT_ADAPTERS = {
   codex: CODEX_ADAPTER,
   'copilot-cli': COPILOT_CLI_ADAPTER,
   'gemini-cli': GEMINI_CLI_ADAPTER,
+  'kilo-code': KILO_CODE_ADAPTER,
   opencode: OPENCODE_ADAPTER,
   'qwen-code': QWEN_CODE_ADAPTER,
 } as const satisfies { readonly [K in AdapterKind]: AgentAdapter<K> };

@@ -4,7 +4,7 @@
  * report names the table it priced with, and a new price is a new version, never an edit of
  * an old one (2026-12-01.1 added the Claude models and cache writes; 2026-12-01.2 the Gemini and
  * Qwen models the new adapters ask for by default; 2026-12-02.1 the server tools' fees;
- * 2026-12-02.2 gpt-5.4, Copilot CLI's default).
+ * 2026-12-02.2 gpt-5.4, Copilot CLI's default; 2026-12-03.1 grok-code-fast-1, Kilo Code's).
  *
  * None of these could be checked against the vendor's price page from where this table was
  * written (no network): each says so in `source`. Check and replace them before comparing
@@ -20,7 +20,7 @@ export interface ModelPrice {
   readonly source: string;
 }
 
-export const PRICE_TABLE_VERSION = '2026-12-02.2';
+export const PRICE_TABLE_VERSION = '2026-12-03.1';
 
 const ASSUMED = 'assumed list price (not verified here)';
 const CATALOG = "list price as Claude Code 2.1.332's model catalog states it (not verified here)";
@@ -70,6 +70,8 @@ export const MODEL_PRICES: Readonly<Record<string, ModelPrice>> = {
   'gemini-2.5-flash': listed(0.3, 0.075, 2.5),
   'gemini-2.5-flash-lite': listed(0.1, 0.025, 0.4),
   'qwen3-coder-plus': listed(1, 0.1, 5),
+  // xAI's list price, as the models.dev catalogue built into Kilo Code 7.7.7 states it too.
+  'grok-code-fast-1': listed(0.2, 0.02, 1.5),
   'gpt-5.1-codex-mini': openai(0.25, 0.025, 2),
   'claude-3-5-haiku': claude(0.8, 4, 1, 0.08),
   'claude-haiku-4-5': claude(1, 5, 1.25, 0.1),

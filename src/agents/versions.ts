@@ -9,6 +9,7 @@ import { CLAUDE_CODE_VERIFIED_VERSION } from './claude-code/launch.js';
 import { CODEX_VERIFIED_VERSION } from './codex/launch.js';
 import { COPILOT_CLI_VERIFIED_VERSION } from './copilot-cli/launch.js';
 import { GEMINI_CLI_VERIFIED_VERSION } from './gemini-cli/launch.js';
+import { KILO_CODE_VERIFIED_VERSION } from './kilo-code/launch.js';
 import { OPENCODE_VERIFIED_VERSION } from './opencode/launch.js';
 import { QWEN_CODE_VERIFIED_VERSION } from './qwen-code/launch.js';
 
@@ -18,6 +19,7 @@ export const PINNED_VERSIONS: Readonly<Record<AdapterKind, string>> = {
   codex: CODEX_VERIFIED_VERSION,
   'copilot-cli': COPILOT_CLI_VERIFIED_VERSION,
   'gemini-cli': GEMINI_CLI_VERIFIED_VERSION,
+  'kilo-code': KILO_CODE_VERIFIED_VERSION,
   opencode: OPENCODE_VERIFIED_VERSION,
   'qwen-code': QWEN_CODE_VERIFIED_VERSION,
 };

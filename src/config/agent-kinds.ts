@@ -8,7 +8,7 @@
  * both config and the adapters.
  *
  * @example
- * quotedKinds(); // '"claude-code", "codex", "copilot-cli", "gemini-cli", "opencode", "qwen-code"'
+ * quotedKinds(); // '"claude-code", "codex", "copilot-cli", "gemini-cli", "kilo-code", "opencode", "qwen-code"'
  */
 
 /** What one kind is, before its adapter says how it runs. */
@@ -33,6 +33,8 @@ export const AGENT_KINDS = {
     // A named model: "auto" would ask a router first, a model call of its own.
     defaultModel: 'gemini-2.5-pro',
   },
+  // An OpenCode fork. A model its own catalogue prices (its default is its vendor's router).
+  'kilo-code': { name: 'Kilo Code', package: '@kilocode/cli', defaultModel: 'grok-code-fast-1' },
   opencode: { name: 'OpenCode', package: 'opencode-ai', defaultModel: 'gpt-5.1' },
   'qwen-code': {
     name: 'Qwen Code',

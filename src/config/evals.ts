@@ -445,10 +445,17 @@ export interface LocalPath {
  */
 export interface Agent {
   /**
-   * `command` (default): `command` is run as given each turn (its program must exist in every image: checked before any run). `claude-code`: evalrig installs the npm package @anthropic-ai/claude-code at `version` on the host once, mounts its binary read-only, chooses the session id, resumes it on later turns and reads its stream (tokens, cost, tool calls). `codex`: the same with the npm package @openai/codex (its static binary, and a relay that carries its model calls to the run's gateway); Codex names its thread, later turns resume it. `gemini-cli` (@google/gemini-cli, the Gemini API), `qwen-code` (@qwen-code/qwen-code, Chat Completions): Node bundles, their package folder mounted with a Node 20 runtime evalrig installs the same way; `opencode` (opencode-ai, its native binary, Chat Completions); `copilot-cli` (@github/copilot, its native binary and the package cache unpacked from it once on the host, both mounted read-only; its own provider, Chat Completions). For all of them, `command` and `resume_command` are not given.
+   * `command` (default): `command` is run as given each turn (its program must exist in every image: checked before any run). `claude-code`: evalrig installs the npm package @anthropic-ai/claude-code at `version` on the host once, mounts its binary read-only, chooses the session id, resumes it on later turns and reads its stream (tokens, cost, tool calls). `codex`: the same with the npm package @openai/codex (its static binary, and a relay that carries its model calls to the run's gateway); Codex names its thread, later turns resume it. `gemini-cli` (@google/gemini-cli, the Gemini API), `qwen-code` (@qwen-code/qwen-code, Chat Completions): Node bundles, their package folder mounted with a Node 20 runtime evalrig installs the same way; `opencode` (opencode-ai, its native binary, Chat Completions); `copilot-cli` (@github/copilot, its native binary and the package cache unpacked from it once on the host, both mounted read-only; its own provider, Chat Completions); `kilo-code` (@kilocode/cli, an OpenCode fork: its native binary, Chat Completions). For all of them, `command` and `resume_command` are not given.
    */
   type?:
-    'command' | 'claude-code' | 'codex' | 'copilot-cli' | 'gemini-cli' | 'opencode' | 'qwen-code';
+    | 'command'
+    | 'claude-code'
+    | 'codex'
+    | 'copilot-cli'
+    | 'gemini-cli'
+    | 'kilo-code'
+    | 'opencode'
+    | 'qwen-code';
   /**
    * The exact package version of the agent (type `claude-code`, e.g. "2.1.332", or `codex`, e.g. "0.171.0"); recorded with the sha256 of its binary.
    */
@@ -484,7 +491,7 @@ export interface Agent {
         token_env: string;
       };
   /**
-   * For a `codex`, `copilot-cli`, `gemini-cli`, `opencode` or `qwen-code` agent: the model it asks for, and the price-table entry its tokens are priced with. Default "gpt-5.1-codex" (codex), "gpt-5.4" (copilot-cli), "gemini-2.5-pro" (gemini-cli), "gpt-5.1" (opencode), "qwen3-coder-plus" (qwen-code).
+   * For a `codex`, `copilot-cli`, `gemini-cli`, `kilo-code`, `opencode` or `qwen-code` agent: the model it asks for, and the price-table entry its tokens are priced with. Default "gpt-5.1-codex" (codex), "gpt-5.4" (copilot-cli), "gemini-2.5-pro" (gemini-cli), "grok-code-fast-1" (kilo-code), "gpt-5.1" (opencode), "qwen3-coder-plus" (qwen-code).
    */
   model_name?: string;
   /**
@@ -535,10 +542,17 @@ export interface Condition {
  */
 export interface Agent1 {
   /**
-   * `command` (default): `command` is run as given each turn (its program must exist in every image: checked before any run). `claude-code`: evalrig installs the npm package @anthropic-ai/claude-code at `version` on the host once, mounts its binary read-only, chooses the session id, resumes it on later turns and reads its stream (tokens, cost, tool calls). `codex`: the same with the npm package @openai/codex (its static binary, and a relay that carries its model calls to the run's gateway); Codex names its thread, later turns resume it. `gemini-cli` (@google/gemini-cli, the Gemini API), `qwen-code` (@qwen-code/qwen-code, Chat Completions): Node bundles, their package folder mounted with a Node 20 runtime evalrig installs the same way; `opencode` (opencode-ai, its native binary, Chat Completions); `copilot-cli` (@github/copilot, its native binary and the package cache unpacked from it once on the host, both mounted read-only; its own provider, Chat Completions). For all of them, `command` and `resume_command` are not given.
+   * `command` (default): `command` is run as given each turn (its program must exist in every image: checked before any run). `claude-code`: evalrig installs the npm package @anthropic-ai/claude-code at `version` on the host once, mounts its binary read-only, chooses the session id, resumes it on later turns and reads its stream (tokens, cost, tool calls). `codex`: the same with the npm package @openai/codex (its static binary, and a relay that carries its model calls to the run's gateway); Codex names its thread, later turns resume it. `gemini-cli` (@google/gemini-cli, the Gemini API), `qwen-code` (@qwen-code/qwen-code, Chat Completions): Node bundles, their package folder mounted with a Node 20 runtime evalrig installs the same way; `opencode` (opencode-ai, its native binary, Chat Completions); `copilot-cli` (@github/copilot, its native binary and the package cache unpacked from it once on the host, both mounted read-only; its own provider, Chat Completions); `kilo-code` (@kilocode/cli, an OpenCode fork: its native binary, Chat Completions). For all of them, `command` and `resume_command` are not given.
    */
   type?:
-    'command' | 'claude-code' | 'codex' | 'copilot-cli' | 'gemini-cli' | 'opencode' | 'qwen-code';
+    | 'command'
+    | 'claude-code'
+    | 'codex'
+    | 'copilot-cli'
+    | 'gemini-cli'
+    | 'kilo-code'
+    | 'opencode'
+    | 'qwen-code';
   /**
    * The exact package version of the agent (type `claude-code`, e.g. "2.1.332", or `codex`, e.g. "0.171.0"); recorded with the sha256 of its binary.
    */
@@ -574,7 +588,7 @@ export interface Agent1 {
         token_env: string;
       };
   /**
-   * For a `codex`, `copilot-cli`, `gemini-cli`, `opencode` or `qwen-code` agent: the model it asks for, and the price-table entry its tokens are priced with. Default "gpt-5.1-codex" (codex), "gpt-5.4" (copilot-cli), "gemini-2.5-pro" (gemini-cli), "gpt-5.1" (opencode), "qwen3-coder-plus" (qwen-code).
+   * For a `codex`, `copilot-cli`, `gemini-cli`, `kilo-code`, `opencode` or `qwen-code` agent: the model it asks for, and the price-table entry its tokens are priced with. Default "gpt-5.1-codex" (codex), "gpt-5.4" (copilot-cli), "gemini-2.5-pro" (gemini-cli), "grok-code-fast-1" (kilo-code), "gpt-5.1" (opencode), "qwen3-coder-plus" (qwen-code).
    */
   model_name?: string;
   /**
