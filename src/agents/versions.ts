@@ -10,6 +10,7 @@ import { CODEX_VERIFIED_VERSION } from './codex/launch.js';
 import { COPILOT_CLI_VERIFIED_VERSION } from './copilot-cli/launch.js';
 import { FACTORY_DROID_VERIFIED_VERSION } from './factory-droid/launch.js';
 import { GEMINI_CLI_VERIFIED_VERSION } from './gemini-cli/launch.js';
+import { KILO_CODE_VERIFIED_VERSION } from './kilo-code/launch.js';
 import { OPENCODE_VERIFIED_VERSION } from './opencode/launch.js';
 import { QWEN_CODE_VERIFIED_VERSION } from './qwen-code/launch.js';
 
@@ -20,6 +21,7 @@ export const PINNED_VERSIONS: Readonly<Record<AdapterKind, string>> = {
   'copilot-cli': COPILOT_CLI_VERIFIED_VERSION,
   'factory-droid': FACTORY_DROID_VERIFIED_VERSION,
   'gemini-cli': GEMINI_CLI_VERIFIED_VERSION,
+  'kilo-code': KILO_CODE_VERIFIED_VERSION,
   opencode: OPENCODE_VERIFIED_VERSION,
   'qwen-code': QWEN_CODE_VERIFIED_VERSION,
 };

@@ -39,6 +39,8 @@ export const AGENT_KINDS = {
     // A named model: "auto" would ask a router first, a model call of its own.
     defaultModel: 'gemini-2.5-pro',
   },
+  // An OpenCode fork. A model its own catalogue prices (its default is its vendor's router).
+  'kilo-code': { name: 'Kilo Code', package: '@kilocode/cli', defaultModel: 'grok-code-fast-1' },
   opencode: { name: 'OpenCode', package: 'opencode-ai', defaultModel: 'gpt-5.1' },
   'qwen-code': {
     name: 'Qwen Code',

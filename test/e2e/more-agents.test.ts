@@ -1,5 +1,5 @@
 /**
- * Gemini CLI, OpenCode, Qwen Code and Copilot CLI, each the REAL binary in the test image through `evalrig
+ * Gemini CLI, OpenCode, Qwen Code, Copilot CLI and Kilo Code, each the REAL binary in the test image through `evalrig
  * run`: the toy project's pull-request workflow over two turns (the second resuming the
  * session) against a "real" upstream at a URL whose key the gateway adds on the host, and a
  * model that refuses (400) failing the run in phase `agent`. Their
@@ -15,6 +15,7 @@ import {
   COPILOT_CLI_VERIFIED_VERSION,
   ensureNodeRuntime,
   GEMINI_CLI_VERIFIED_VERSION,
+  KILO_CODE_VERIFIED_VERSION,
   OPENCODE_VERIFIED_VERSION,
   QWEN_CODE_VERIFIED_VERSION,
 } from '../../src/agents/index.js';
@@ -35,7 +36,7 @@ import { readJson, readJsonLines } from '../support/campaign.js';
 import { E2E_KEY, E2E_KEY_ENV, everythingWritten } from '../support/witness-evals.js';
 
 interface Case {
-  readonly type: 'gemini-cli' | 'opencode' | 'qwen-code' | 'copilot-cli';
+  readonly type: 'gemini-cli' | 'opencode' | 'qwen-code' | 'copilot-cli' | 'kilo-code';
   readonly package: string;
   readonly version: string;
   readonly model: string;
@@ -101,6 +102,18 @@ const CASES: readonly Case[] = [
     session: (l) => (l.type === 'result' ? l.sessionId : undefined),
     // Checked with 1.0.102: a `session.error` (statusCode 400), a result with exitCode 1, exit 1.
     refused: /^turn 1: the agent exited 1 \(400 the stand-in refuses this request/u,
+  },
+  {
+    type: 'kilo-code',
+    package: '@kilocode/cli',
+    version: process.env.EVALRIG_KILO_CODE_VERSION ?? KILO_CODE_VERIFIED_VERSION,
+    model: 'grok-code-fast-1',
+    shell: { name: 'bash', field: 'command' },
+    more: { description: 'Run the step.' },
+    apiPath: '/v1/chat/completions',
+    session: (l) => l.sessionID,
+    // Checked with 7.7.7: OpenCode's `error` line (APIError 400), then exit 1.
+    refused: /^turn 1: the agent exited 1 \(APIError 400: the stand-in refuses this request/u,
   },
 ];
 

@@ -1,5 +1,10 @@
 import { AGENT_KINDS } from '../../config/agent-kinds.js';
-import { MODEL_ROUTE, PLACEHOLDER_API_KEY, relayed } from '../model-route.js';
+import {
+  familyArgv,
+  familyEnv,
+  type FamilyTurn,
+  type OpenCodeFamily,
+} from '../opencode-family/launch.js';
 
 /** The npm package of the agent, installed on the host into the agents' cache. */
 export const OPENCODE_PACKAGE = AGENT_KINDS.opencode.package;
@@ -8,8 +13,6 @@ export const OPENCODE_VERIFIED_VERSION = '1.18.33';
 export const OPENCODE_BIN = 'opencode';
 /** The model asked for when the eval set names none (the provider's model name). */
 export const OPENCODE_DEFAULT_MODEL = AGENT_KINDS.opencode.defaultModel;
-/** The provider evalrig declares to OpenCode: an OpenAI-compatible one at the relay. */
-const PROVIDER = 'evalrig';
 
 /**
  * The native (Bun-compiled, glibc) binary in the installed package, relative to its folder:
@@ -23,53 +26,25 @@ export function opencodeBinaryPath(arch: string = process.arch): string {
 export const OPENCODE_CONTAINER = { binary: '/opt/evalrig/agent/opencode' } as const;
 
 /**
- * The agent's environment: its whole config in OPENCODE_CONFIG_CONTENT (one provider,
- * Chat Completions at the relay, the placeholder key; no sharing, no autoupdate), no models
- * catalogue fetch, no default plugins. HOME keeps its sessions (~/.local/share/opencode).
+ * OpenCode in its family: its whole config in OPENCODE_CONFIG_CONTENT (no sharing, no
+ * autoupdate), no models catalogue fetch, no default plugins.
  */
-export function opencodeEnv(home: string, model: string): Record<string, string> {
-  const config = {
-    autoupdate: false,
-    share: 'disabled',
-    provider: {
-      [PROVIDER]: {
-        npm: '@ai-sdk/openai-compatible',
-        name: PROVIDER,
-        options: {
-          baseURL: `http://127.0.0.1:${MODEL_ROUTE.relayPort}/v1`,
-          apiKey: PLACEHOLDER_API_KEY,
-        },
-        models: { [model]: { name: model, tool_call: true } },
-      },
-    },
-    model: `${PROVIDER}/${model}`,
-  };
-  return {
-    HOME: home,
-    OPENCODE_CONFIG_CONTENT: JSON.stringify(config),
+export const OPENCODE_FAMILY: OpenCodeFamily = {
+  binary: OPENCODE_CONTAINER.binary,
+  configVar: 'OPENCODE_CONFIG_CONTENT',
+  env: {
     OPENCODE_DISABLE_MODELS_FETCH: '1',
     OPENCODE_DISABLE_AUTOUPDATE: '1',
     OPENCODE_DISABLE_DEFAULT_PLUGINS: '1',
-  };
+  },
+};
+
+/** The agent's environment: HOME keeps its sessions (~/.local/share/opencode). */
+export function opencodeEnv(home: string, model: string): Record<string, string> {
+  return familyEnv(OPENCODE_FAMILY, home, model);
 }
 
-/**
- * argv of one turn: `run --auto` (approves what its rules do not deny); the first turn gives a
- * title (else it asks the model for one, a second call racing the turn's), later ones
- * `--session` the id OpenCode named in the first turn's stream.
- */
-export function opencodeArgv(turn: {
-  readonly prompt: string;
-  readonly model: string;
-  readonly sessionId: string | null;
-  readonly extraArgs?: readonly string[];
-}): string[] {
-  return relayed([
-    OPENCODE_CONTAINER.binary,
-    ...['run', '--format', 'json', '--auto', '-m', `${PROVIDER}/${turn.model}`],
-    ...(turn.sessionId === null ? ['--title', 'evalrig'] : ['--session', turn.sessionId]),
-    ...(turn.extraArgs ?? []),
-    '--',
-    turn.prompt,
-  ]);
+/** argv of one turn (see familyArgv): titled first, then `--session` the id it named. */
+export function opencodeArgv(turn: FamilyTurn): string[] {
+  return familyArgv(OPENCODE_FAMILY, turn);
 }
