@@ -37,6 +37,15 @@ export {
  * Responses stream through with backpressure: nothing is buffered past one chunk but what
  * the record keeps (within its cap and the budget).
  */
+/**
+ * Idle upstream connections are reused, but not past what the upstream said it keeps them
+ * (`Keep-Alive: timeout=N`): with a timeout set, Node's agent drops an idle socket a second
+ * before the server's. Without one it reuses a socket the server is closing, and a call sent
+ * at that moment fails as a 502 the upstream never saw (an agent that backs off 5 s after a
+ * 429 meets Node's own 5 s exactly). Active requests are not bounded by it.
+ */
+const KEEP_ALIVE = { keepAlive: true, timeout: 60_000 } as const;
+
 export async function startModelGateway(options: ModelGatewayOptions): Promise<ModelGateway> {
   const opts: Options = { ...DEFAULTS, ...options };
   checkOptions(opts);
@@ -47,7 +56,7 @@ export async function startModelGateway(options: ModelGatewayOptions): Promise<M
   const g: Gateway = {
     opts,
     upstream,
-    agent: secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true }),
+    agent: secure ? new HttpsAgent(KEEP_ALIVE) : new HttpAgent(KEEP_ALIVE),
     send: secure ? httpsRequest : httpRequest,
     recorder: new FlightRecorder({
       logPath: opts.logPath,

@@ -108,6 +108,33 @@ describe('model gateway', () => {
     expect(line).to.not.have.property('problem');
   });
 
+  it("drops an idle upstream connection before the upstream's announced keep-alive ends: a call after the wait is never sent on a socket being closed", async function () {
+    this.timeout(15_000);
+    const answer = JSON.stringify({
+      id: 'msg_1',
+      type: 'message',
+      role: 'assistant',
+      model: 'm-1',
+      content: [{ type: 'text', text: 'ok' }],
+      stop_reason: 'end_turn',
+      usage: { input_tokens: 1, output_tokens: 1 },
+    });
+    const up = await behindGateway((_r, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(answer),
+    );
+    // Node's server keeps an idle connection 5 s and says so (Keep-Alive: timeout=5).
+    expect(up.server.keepAliveTimeout).to.equal(5000);
+    let connections = 0;
+    up.server.on('connection', () => connections++);
+    const ask = JSON.stringify({ ...JSON.parse(ASK), stream: false });
+    expect((await call(socketPath, 'POST', '/v1/messages', ask)).status).to.equal(200);
+    // Past the gateway's own bound (a second before the server's), short of the server's.
+    await new Promise((resolve) => setTimeout(resolve, 4500));
+    expect((await call(socketPath, 'POST', '/v1/messages', ask)).status).to.equal(200);
+    expect(connections, 'the second call on a connection of its own').to.equal(2);
+    expect(up.seen).to.have.length(2);
+  });
+
   it('refuses every other path and method with 403, logs it, and sends nothing upstream', async () => {
     const up = await behindGateway((_r, res) => res.end('{}'));
     const tries: [string, string][] = [
