@@ -41,9 +41,14 @@ export interface MineOptions {
   ) => Promise<ReadonlyMap<string, readonly ValidationRun[]>>;
   /**
    * Asks a model (`--rewrite`) to turn a commit into an issue-style task: the system prompt and
-   * the question in, its text out (null: no answer). Absent: the commit's message is the prompt.
+   * the question in, its text out (null: no answer, `error` saying why, e.g. the gateway
+   * refused the call past the rewrite's budget). Absent: the commit's message is the prompt.
    */
-  readonly rewrite?: (id: string, system: string, question: string) => Promise<string | null>;
+  readonly rewrite?: (
+    id: string,
+    system: string,
+    question: string,
+  ) => Promise<{ readonly text: string | null; readonly error?: string }>;
   readonly now?: () => number;
 }
 
@@ -113,7 +118,7 @@ export async function mineTasks(o: MineOptions): Promise<MiningReport> {
     }
     const patch = await readFile(path.join(setDir, v.t.patch), 'utf8');
     const answer = await o.rewrite(v.t.id, REWRITE_SYSTEM, rewriteQuestion(v.c, patch));
-    const rewrite = rewrittenPrompt(v.c, patch, answer);
+    const rewrite = rewrittenPrompt(v.c, patch, answer.text, answer.error);
     kept.push({ ...v, prompt: rewrite.prompt, rewrite });
   }
   // A dropped task's files go: only what the set names stays in its folder.

@@ -8,7 +8,8 @@ import {
   placeCodebase,
   sourceOf,
 } from '../../mine/index.js';
-import { environmentOf, rewriterOf, validate, type FromHistoryFlags } from './tasks-mine.js';
+import { environmentOf, validate, type FromHistoryFlags } from './tasks-mine.js';
+import { rewriteBudgetOf, rewriterOf } from './tasks-rewrite.js';
 import { describeSource } from '../../source/index.js';
 
 /** A whole number flag, at least 1. */
@@ -57,6 +58,10 @@ export function registerTasks(program: Command): void {
     )
     .option('--rewrite-key-env <var>', "with a URL: the host variable holding the API's key")
     .option('--rewrite-model <name>', 'the model the rewrite asks for (with a URL: required)')
+    .option(
+      '--rewrite-max-cost <usd>',
+      "the rewrites' budget (USD, list prices): the gateway refuses a call that would pass it",
+    )
     .option('--runs <n>', 'validation runs per candidate (default 2: flaky tests drop)')
     .option('--jobs <n>', 'validation runs at once')
     .option('--validation-out <dir>', 'the validation campaign (default: beside the set folder)')
@@ -64,6 +69,7 @@ export function registerTasks(program: Command): void {
       const max = maxOf(flags.max);
       const runs = countOf('--runs', flags.runs) ?? 2;
       const jobs = countOf('--jobs', flags.jobs);
+      rewriteBudgetOf(flags.rewriteMaxCost); // refused before anything is read
       if (!flags.dryRun && (!flags.testCommand || !flags.out))
         throw new InputError(
           'tasks from-history writes an eval set: give --test-command and --out (or --dry-run to list the candidates)',
