@@ -28,6 +28,8 @@ export interface MineOptions {
   /** Its Dockerfile, relative to `environmentDir` (default `Dockerfile`). */
   readonly dockerfile?: string;
   readonly setup?: readonly string[];
+  /** The mined set's agent and conditions (an eval set's, `--from`): the sanity pair's else. */
+  readonly agent?: MineSettings['agent'];
   /** The mined set's file (evals.json); its folder holds tasks/ and the report. */
   readonly outFile: string;
   /** Where the validation campaign is played. */
@@ -98,6 +100,7 @@ export async function mineTasks(o: MineOptions): Promise<MiningReport> {
     url: urlFor(o.url, setDir),
     testCommand: o.testCommand,
     ...(o.environmentDir ? { environment: await environmentOf(o, setDir) } : {}),
+    ...(o.agent ? { agent: o.agent } : {}),
   };
   const validationFile = path.join(setDir, 'validation.evals.json');
   await writeJson(validationFile, validationSet(settings, tasks, o.runs));

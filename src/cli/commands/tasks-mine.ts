@@ -1,13 +1,10 @@
 /**
- * What `evalrig tasks from-history` gives the mining beside its flags: the environment (its
- * own flags, or an eval set's) and the validation played as a campaign.
+ * What `evalrig tasks from-history` gives the mining beside its flags: the validation, played
+ * as a campaign.
  */
-import path from 'node:path';
 import { runCampaign } from '../../campaign/index.js';
 import { readRuns } from '../../campaign-folder/index.js';
-import { loadEvalSet } from '../../config/index.js';
-import { InputError } from '../../errors/index.js';
-import type { MineOptions, ValidationRun } from '../../mine/index.js';
+import type { ValidationRun } from '../../mine/index.js';
 import { useScratchFolder } from '../../runtime/index.js';
 
 export interface FromHistoryFlags {
@@ -29,29 +26,6 @@ export interface FromHistoryFlags {
   runs?: string;
   jobs?: string;
   validationOut?: string;
-}
-
-/** The environment: `--environment` and `--setup`, or an eval set's (`--from`). */
-export async function environmentOf(
-  flags: Pick<FromHistoryFlags, 'environment' | 'setup' | 'from'>,
-): Promise<Pick<MineOptions, 'environmentDir' | 'dockerfile' | 'setup'>> {
-  if (flags.from && (flags.environment || flags.setup))
-    throw new InputError(
-      "--from takes its eval set's environment and setup: give it without --environment and --setup",
-    );
-  if (!flags.from)
-    return {
-      ...(flags.environment ? { environmentDir: path.resolve(flags.environment) } : {}),
-      ...(flags.setup ? { setup: flags.setup } : {}),
-    };
-  const set = await loadEvalSet(flags.from);
-  const env = set.evals[0]?.environment;
-  if (!env) throw new InputError(`--from ${flags.from}: its evals name no environment to take`);
-  return {
-    environmentDir: env.context,
-    dockerfile: path.relative(env.context, env.dockerfile),
-    ...(env.setup.length ? { setup: env.setup } : {}),
-  };
 }
 
 /** Plays the validation set and gives each eval's run records. */

@@ -66,8 +66,10 @@ describe('evalrig tasks from-history', function () {
     expect(noFiles.exitCode).to.equal(2);
     expect(noFiles.stderr).to.include('has no {tests}: write where the test files go');
     const mine = ['--test-command', 'tape {tests}', '--out', 'mined/evals.json'];
-    const both = await evalrig(['repo', ...mine, '--from', 'x.json', '--setup', 'npm ci']);
-    expect(both.stderr).to.include('--from takes its eval set');
+    const missing = await evalrig(['repo', ...mine, '--from', 'x.json']);
+    expect(missing.exitCode).to.equal(2);
+    expect(missing.stderr).to.include('x.json');
+    expect(missing.stderr).to.not.include('    at ');
     const bare = await evalrig([
       'repo',
       ...mine,
@@ -75,7 +77,12 @@ describe('evalrig tasks from-history', function () {
       path.join(root, 'examples/pr-workflow/evals.json'),
     ]);
     expect(bare.exitCode).to.equal(2);
-    expect(bare.stderr).to.include('its evals name no environment to take');
+    expect(bare.stderr).to.include(
+      '/evals/0/environment: its first eval names no environment to take',
+    );
+    const none = await evalrig([...mine]);
+    expect(none.exitCode).to.equal(2);
+    expect(none.stderr).to.include('tasks from-history needs a codebase');
     const bad = await evalrig(['repo', '--dry-run', '--range', 'nope..HEAD']);
     expect(bad.exitCode).to.equal(2);
     expect(bad.stderr).to.match(/--range nope\.\.HEAD: not a range of repo's history/u);
