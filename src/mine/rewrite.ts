@@ -44,7 +44,11 @@ export function rewrittenPrompt(
 ): { prompt: string; source: 'commit' | 'rewrite'; refused?: string } {
   const text = answer?.trim() ?? '';
   if (text === '')
-    return { prompt: promptOf(c), source: 'commit', refused: why ? `no answer: ${why}` : 'no answer' };
+    return {
+      prompt: promptOf(c),
+      source: 'commit',
+      refused: why ? `no answer: ${why}` : 'no answer',
+    };
   const named = solutionNames(c, patch).find((n) => text.includes(n));
   if (named)
     return { prompt: promptOf(c), source: 'commit', refused: `it names ${named}, of the solution` };

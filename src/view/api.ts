@@ -19,6 +19,7 @@ import {
   ReviewError,
   type ReviewFile,
 } from '../report/review-file.js';
+import { readRunDiffs } from './diffs.js';
 import { runRow, runRows } from './rows.js';
 import { APP_CSP, baseHeaders, HttpError, send, VIEW_HOST, type ServerContext } from './http.js';
 
@@ -74,6 +75,8 @@ export async function apiRoute(
       return streamRows(ctx.outDir, res);
     case 'run':
       return run(ctx, res, runOf(rest));
+    case 'diffs':
+      return diffs(ctx, res, runOf(rest));
     case 'events':
       return ctx.live.add(res);
     default:
@@ -114,6 +117,17 @@ async function run(
   if (row === null) throw new HttpError(404, 'that run has not finished (no run.json)');
   const trajectory = await readTrajectory(dir);
   send(res, 200, JSON_TYPE, JSON.stringify({ row, trajectory }));
+}
+
+/** The run's diff and its eval's reference diff, each capped, as text. */
+async function diffs(
+  ctx: ServerContext,
+  res: ServerResponse,
+  id: { eval: string; condition: string; run: number },
+): Promise<void> {
+  const dir = runFolder(ctx.outDir, id.eval, id.condition, id.run);
+  await refuseLinks(ctx.outDir, [dir]);
+  send(res, 200, JSON_TYPE, JSON.stringify(await readRunDiffs(ctx.outDir, id)));
 }
 
 /** GET: the run's review, or null. POST: a new one, validated, size-capped, written atomically. */
