@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { reachedThroughNoLink } from '../campaign-folder/index.js';
-import { readTrajectory } from '../trajectory/index.js';
+import { readRunDiffs, readTrajectory } from '../trajectory/index.js';
 import {
   readBenchmark,
   readConditions,
@@ -19,7 +19,6 @@ import {
   ReviewError,
   type ReviewFile,
 } from '../report/review-file.js';
-import { readRunDiffs } from './diffs.js';
 import { runRow, runRows } from './rows.js';
 import { APP_CSP, baseHeaders, HttpError, send, VIEW_HOST, type ServerContext } from './http.js';
 

@@ -1,13 +1,15 @@
 /**
  * A mined eval's reference diff beside the run's diff, on the run page of a real campaign
  * (the toy codebase, the scripted agent, the real engine) in a real headless Chromium: both
- * shown as text, markup in the reference never run; the reference capped as it is read.
+ * shown as text, markup in the reference never run; report.html shows them too, escaped; the
+ * reference capped as it is read.
  */
 import { expect } from 'chai';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { MAX_DIFF_BYTES, readRunDiffs } from '../../../src/view/diffs.js';
+import { MAX_DIFF_BYTES, readRunDiffs } from '../../../src/trajectory/index.js';
+import { writeReport } from '../../../src/report/index.js';
 import { startViewServer } from '../../../src/view/server.js';
 import { playCampaign } from '../../support/campaign.js';
 import { requireDocker } from '../../support/docker.js';
@@ -75,6 +77,19 @@ describe("view: a run beside its eval's reference diff", function () {
     } finally {
       await server.close();
     }
+  });
+
+  it("shows them in a small campaign's report.html too, escaped, in the run's box", async () => {
+    await writeReport(ws.outDir);
+    const html = await readFile(path.join(ws.outDir, 'report.html'), 'utf8');
+    const box = html.slice(html.indexOf('<details class="reference-diff">'));
+    expect(box).to.match(
+      /^<details class="reference-diff"><summary class="small">the run's diff beside the reference<\/summary>/u,
+    );
+    expect(box).to.include(
+      `<pre>${REFERENCE.replaceAll('<', '&lt;').replaceAll('>', '&gt;')}</pre>`,
+    );
+    expect(html).to.not.include(MARKUP);
   });
 
   it('reads the reference host-side up to its cap, and none for an eval without one', async () => {

@@ -1,12 +1,12 @@
 /**
  * A run's diff and its eval's reference diff (a mined task's tasks/<id>/reference.patch), for
- * the run page to show side by side. The reference is read host-side from the eval set's
+ * the viewer's run page and report.html to show side by side. The reference is read host-side from the eval set's
  * folder that conditions.json names, as data: a regular file inside that folder, never through
- * a link, up to a cap (its head past it). The page shows both as text.
+ * a link, up to a cap (its head past it). Both are shown as text.
  */
 import path from 'node:path';
 import { runFiles } from '../campaign-folder/index.js';
-import { readBounded, readConditions, runFolder } from '../trajectory/source.js';
+import { readBounded, readConditions, runFolder } from './source.js';
 
 /** The most of each diff the page is sent: a larger one comes as its head and a mark. */
 export const MAX_DIFF_BYTES = 512 * 1024;
