@@ -14,6 +14,8 @@ export interface FromFlags {
   environment?: string;
   setup?: string[];
   from?: string;
+  /** Listing candidates needs no environment. */
+  dryRun?: boolean;
 }
 
 /** What an eval set gives a mining; each part absent when the set has none of it. */
@@ -88,17 +90,18 @@ export async function fromSetOf(flags: FromFlags, setDir: string): Promise<FromS
   const first = set.evals[0];
   if (!first) throw new InputError(`--from ${flags.from}: /evals: it has no eval to take from`);
   const env = first.environment;
-  if (!env && !flags.environment)
+  if (!env && !flags.environment && !flags.dryRun)
     throw new InputError(
       `--from ${flags.from}: /evals/0/environment: its first eval names no environment to take (give --environment)`,
     );
-  const environment = flags.environment
-    ? own
-    : {
-        environmentDir: env!.context,
-        dockerfile: path.relative(env!.context, env!.dockerfile),
-        ...(flags.setup ? { setup: flags.setup } : env!.setup.length ? { setup: env!.setup } : {}),
-      };
+  const environment =
+    flags.environment || !env
+      ? own
+      : {
+          environmentDir: env.context,
+          dockerfile: path.relative(env.context, env.dockerfile),
+          ...(flags.setup ? { setup: flags.setup } : env.setup.length ? { setup: env.setup } : {}),
+        };
   // The set was just checked: its JSON is read again only for the agent as written.
   const doc = JSON.parse(await readFile(set.file, 'utf8')) as Json;
   const agent = agentOf(doc, (p) => path.relative(setDir, path.resolve(set.dir, p)) || '.');

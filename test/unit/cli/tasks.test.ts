@@ -50,6 +50,24 @@ describe('evalrig tasks from-history', function () {
     expect(r.stdout).to.include('1 commit: the first commit: no parent to start from');
   });
 
+  it("takes the codebase of --from's first eval when none is given", async () => {
+    const from = path.join(work, 'theirs', 'evals.json');
+    await execa('mkdir', ['-p', path.dirname(from)]);
+    await writeFile(
+      from,
+      JSON.stringify({
+        name: 'theirs',
+        agent: { command: ['true'] },
+        codebase: { path: '../repo' },
+        evals: [{ id: 'one', prompt: 'p' }],
+      }),
+    );
+    const r = await evalrig(['--from', from, '--dry-run']);
+    expect(r.exitCode, r.stderr).to.equal(0);
+    expect(r.stdout).to.match(/^1 candidate in .*repo at [0-9a-f]{12} \(2 commits read/u);
+    expect(r.stdout).to.include('change 1  (1 source, 1 test file: test/a.js)');
+  });
+
   it('refuses to mine with no test command or eval set to write, a command without {tests}, and a range the history lacks, with no stack', async () => {
     const r = await evalrig(['repo']);
     expect(r.exitCode).to.equal(2);
