@@ -20,8 +20,11 @@ export interface JudgeModel {
   readonly maxTokens: number;
   /** The API its questions are asked in (the stand-in plays both). */
   readonly api: 'messages' | 'responses';
-  /** The campaign's share of its upstream (its limiter) and its spending, for the judge's gateways. */
-  readonly gateway?: Pick<ModelGatewayOptions, 'limiter' | 'onCall'>;
+  /**
+   * The campaign's share of its upstream (its limiter) and its spending, for the judge's
+   * gateways; `admit` refuses a call at the gateway (a budget spent).
+   */
+  readonly gateway?: Pick<ModelGatewayOptions, 'limiter' | 'onCall' | 'admit'>;
 }
 
 /** Where each API is asked, and how its key is sent. */

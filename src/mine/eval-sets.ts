@@ -16,6 +16,12 @@ export interface MineSettings {
   readonly testCommand: string;
   /** The environment as the eval set writes it (paths relative to its folder), if any. */
   readonly environment?: { readonly dockerfile: string; readonly setup?: readonly string[] };
+  /**
+   * The agent, matrix and conditions of an eval set (`--from`), as its JSON writes them: they
+   * replace the sanity pair, which only the sanity agent plays (any other agent would run the
+   * same under both).
+   */
+  readonly agent?: Readonly<Record<string, unknown>>;
 }
 
 /** Where the validation places the reference diff in the work tree (after the agent's turn). */
@@ -91,13 +97,33 @@ export function validationSet(s: MineSettings, tasks: readonly MinedTask[], runs
 
 /**
  * The mined set: its two conditions are the sanity pair (the reference applied, nothing done);
- * a user replaces the agent and the conditions with theirs. `checks_passed` is `resolved`.
+ * a user replaces the agent and the conditions with theirs, or mines `--from` a set whose agent
+ * and conditions take their place. `checks_passed` is `resolved`.
  */
 export function minedSet(s: MineSettings, name: string, tasks: readonly MinedTask[]) {
   return {
     name,
-    description:
-      "Tasks mined from the codebase's history by evalrig tasks from-history: each eval's codebase is a commit's parent, its prompt the commit's message, its checks the commit's tests, copied in by the host after the agent's last turn. checks_passed is \"resolved\": every fail-to-pass test passes and every pass-to-pass test still passes. The conditions are the sanity pair (the reference diff applied; nothing done): put your agent and conditions in their place.",
+    ...(s.agent
+      ? { ...theirAgent(s.agent), ...common(s, tasks) }
+      : { ...sanityPair(), ...common(s, tasks) }),
+  };
+}
+
+const MINED =
+  "Tasks mined from the codebase's history by evalrig tasks from-history: each eval's codebase is a commit's parent, its prompt the commit's message, its checks the commit's tests, copied in by the host after the agent's last turn. checks_passed is \"resolved\": every fail-to-pass test passes and every pass-to-pass test still passes.";
+
+/** The given agent and its conditions (`--from`), in place of the sanity pair. */
+function theirAgent(agent: Readonly<Record<string, unknown>>) {
+  return {
+    description: `${MINED} The agent and conditions are the eval set's it was mined --from.`,
+    ...agent,
+  };
+}
+
+/** The sanity pair: the reference applied (resolved 100%), nothing done (0%). */
+function sanityPair() {
+  return {
+    description: `${MINED} The conditions are the sanity pair (the reference diff applied; nothing done): put your agent and conditions in their place.`,
     agent: {
       command: [
         'sh',
@@ -113,6 +139,11 @@ export function minedSet(s: MineSettings, name: string, tasks: readonly MinedTas
       reference: { description: "the agent applies the commit's own change: resolved 100%" },
     },
     baseline_condition: 'unchanged',
+  };
+}
+
+function common(s: MineSettings, tasks: readonly MinedTask[]) {
+  return {
     primary_measure: 'checks_passed',
     ...environmentOf(s),
     evals: tasks.map(({ c, t, prompt }) => ({

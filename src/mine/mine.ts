@@ -28,6 +28,8 @@ export interface MineOptions {
   /** Its Dockerfile, relative to `environmentDir` (default `Dockerfile`). */
   readonly dockerfile?: string;
   readonly setup?: readonly string[];
+  /** The mined set's agent and conditions (an eval set's, `--from`): the sanity pair's else. */
+  readonly agent?: MineSettings['agent'];
   /** The mined set's file (evals.json); its folder holds tasks/ and the report. */
   readonly outFile: string;
   /** Where the validation campaign is played. */
@@ -41,9 +43,14 @@ export interface MineOptions {
   ) => Promise<ReadonlyMap<string, readonly ValidationRun[]>>;
   /**
    * Asks a model (`--rewrite`) to turn a commit into an issue-style task: the system prompt and
-   * the question in, its text out (null: no answer). Absent: the commit's message is the prompt.
+   * the question in, its text out (null: no answer, `error` saying why, e.g. the gateway
+   * refused the call past the rewrite's budget). Absent: the commit's message is the prompt.
    */
-  readonly rewrite?: (id: string, system: string, question: string) => Promise<string | null>;
+  readonly rewrite?: (
+    id: string,
+    system: string,
+    question: string,
+  ) => Promise<{ readonly text: string | null; readonly error?: string }>;
   readonly now?: () => number;
 }
 
@@ -93,6 +100,7 @@ export async function mineTasks(o: MineOptions): Promise<MiningReport> {
     url: urlFor(o.url, setDir),
     testCommand: o.testCommand,
     ...(o.environmentDir ? { environment: await environmentOf(o, setDir) } : {}),
+    ...(o.agent ? { agent: o.agent } : {}),
   };
   const validationFile = path.join(setDir, 'validation.evals.json');
   await writeJson(validationFile, validationSet(settings, tasks, o.runs));
@@ -113,7 +121,7 @@ export async function mineTasks(o: MineOptions): Promise<MiningReport> {
     }
     const patch = await readFile(path.join(setDir, v.t.patch), 'utf8');
     const answer = await o.rewrite(v.t.id, REWRITE_SYSTEM, rewriteQuestion(v.c, patch));
-    const rewrite = rewrittenPrompt(v.c, patch, answer);
+    const rewrite = rewrittenPrompt(v.c, patch, answer.text, answer.error);
     kept.push({ ...v, prompt: rewrite.prompt, rewrite });
   }
   // A dropped task's files go: only what the set names stays in its folder.

@@ -32,14 +32,23 @@ function solutionNames(c: Candidate, patch: string): string[] {
   return [...files].flatMap((f) => [f, path.posix.basename(f)]);
 }
 
-/** The task's prompt: the model's text when it names no file of the solution, else the commit's. */
+/**
+ * The task's prompt: the model's text when it names no file of the solution, else the commit's.
+ * `why` says why there is no answer (a call the gateway refused, past the rewrite's budget).
+ */
 export function rewrittenPrompt(
   c: Candidate,
   patch: string,
   answer: string | null,
+  why?: string,
 ): { prompt: string; source: 'commit' | 'rewrite'; refused?: string } {
   const text = answer?.trim() ?? '';
-  if (text === '') return { prompt: promptOf(c), source: 'commit', refused: 'no answer' };
+  if (text === '')
+    return {
+      prompt: promptOf(c),
+      source: 'commit',
+      refused: why ? `no answer: ${why}` : 'no answer',
+    };
   const named = solutionNames(c, patch).find((n) => text.includes(n));
   if (named)
     return { prompt: promptOf(c), source: 'commit', refused: `it names ${named}, of the solution` };

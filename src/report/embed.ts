@@ -3,7 +3,13 @@
  * embedded when the campaign is small so the report alone shows what each agent did. Every
  * text is the agent's or the model's: escaped, never markup.
  */
-import { readTrajectory, type Step, type Trajectory } from '../trajectory/index.js';
+import {
+  readRunDiffs,
+  readTrajectory,
+  type RunDiffs,
+  type Step,
+  type Trajectory,
+} from '../trajectory/index.js';
 import { esc } from './format.js';
 
 /** Campaigns of at most this many runs get their steps embedded in report.html. */
@@ -65,6 +71,17 @@ export function embeddedSteps(t: Trajectory): string {
   return `<details class="embedded-steps"><summary class="small">${t.steps.length} steps${omitted}, from what the host recorded</summary><ol class="steps">${items.join('')}</ol></details>`;
 }
 
+/**
+ * A mined eval's reference diff beside the run's own (each cut as every text is), folded;
+ * nothing when the eval has no reference.
+ */
+export function embeddedDiffs(d: RunDiffs): string {
+  if (d.reference === null) return '';
+  const cell = (head: string, value: string | null) =>
+    `<div><h4>${esc(head)}</h4>${text(head, value ?? '(none)')}</div>`;
+  return `<details class="reference-diff"><summary class="small">the run's diff beside the reference</summary><div class="pair">${cell("the run's diff", d.run)}${cell(`the reference (${d.reference_path ?? ''})`, d.reference)}</div></details>`;
+}
+
 /** The key of a run in the map of embedded steps. */
 export const embedKey = (r: { eval: string; condition: string; run: number }): string =>
   JSON.stringify([r.eval, r.condition, r.run]);
@@ -73,11 +90,13 @@ export const embedKey = (r: { eval: string; condition: string; run: number }): s
  * The steps of each run to embed in report.html, by {@link embedKey}: none when the campaign
  * has more than {@link EMBED_MAX_RUNS} runs (the report links into evalrig view instead), and
  * only runs that fit in {@link EMBED_MAX_BYTES} together. A run whose records cannot be read
- * is left out: the viewer names what is wrong with it.
+ * is left out: the viewer names what is wrong with it. With `outDir`, a mined eval's run also
+ * shows its diff beside the reference.
  */
 export async function embedRuns(
   runs: ReadonlyArray<{ eval: string; condition: string; run: number; dir: string }>,
   total: number,
+  outDir?: string,
 ): Promise<Map<string, string>> {
   const embedded = new Map<string, string>();
   if (total > EMBED_MAX_RUNS) return embedded;
@@ -85,7 +104,8 @@ export async function embedRuns(
   for (const r of runs) {
     const t = await readTrajectory(r.dir).catch(() => null);
     if (t === null) continue;
-    const html = embeddedSteps(t);
+    const diffs = outDir ? await readRunDiffs(outDir, r).catch(() => null) : null;
+    const html = `${diffs ? embeddedDiffs(diffs) : ''}${embeddedSteps(t)}`;
     if ((bytes += html.length) > EMBED_MAX_BYTES) break;
     embedded.set(embedKey(r), html);
   }

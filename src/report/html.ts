@@ -64,6 +64,7 @@ th,td{border:1px solid var(--line);padding:4px 8px;text-align:left;vertical-alig
 th{background:var(--soft);font-weight:600}
 td.v{font-variant-numeric:tabular-nums;white-space:nowrap}
 .small{font-size:12px;color:var(--muted)}
+.pair{display:grid;grid-template-columns:1fr 1fr;gap:0 16px}.pair>div{min-width:0}
 .charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(380px,1fr));gap:12px}
 figure{margin:0;border:1px solid var(--line);border-radius:6px;padding:8px 10px}
 figcaption{font-weight:600;margin-bottom:4px}

@@ -380,6 +380,7 @@ async function renderAndWrite(
   const embedded = await embedRuns(
     timelines.map((t, k) => ({ ...t, dir: timelineDirs[k]! })),
     total,
+    dir,
   );
   const html = renderHtml(benchmark, timelines, total - timelines.length, reviews, embedded);
   checkHtml(files.reportHtml, html, {

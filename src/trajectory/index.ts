@@ -16,6 +16,7 @@ import type { Trajectory } from './types.js';
 export { buildTrajectory, citedStep, type TrajectoryInputs } from './build.js';
 export { assertTrajectory, TrajectorySchemaError } from './schema.js';
 export { trajectoryExcerpt } from './excerpt.js';
+export { MAX_DIFF_BYTES, readRunDiffs, type RunDiffs } from './diffs.js';
 export * from './types.js';
 
 /** Reads a finished run's records and builds its trajectory, checked against its schema. */

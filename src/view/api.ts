@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { reachedThroughNoLink } from '../campaign-folder/index.js';
-import { readTrajectory } from '../trajectory/index.js';
+import { readRunDiffs, readTrajectory } from '../trajectory/index.js';
 import {
   readBenchmark,
   readConditions,
@@ -74,6 +74,8 @@ export async function apiRoute(
       return streamRows(ctx.outDir, res);
     case 'run':
       return run(ctx, res, runOf(rest));
+    case 'diffs':
+      return diffs(ctx, res, runOf(rest));
     case 'events':
       return ctx.live.add(res);
     default:
@@ -114,6 +116,17 @@ async function run(
   if (row === null) throw new HttpError(404, 'that run has not finished (no run.json)');
   const trajectory = await readTrajectory(dir);
   send(res, 200, JSON_TYPE, JSON.stringify({ row, trajectory }));
+}
+
+/** The run's diff and its eval's reference diff, each capped, as text. */
+async function diffs(
+  ctx: ServerContext,
+  res: ServerResponse,
+  id: { eval: string; condition: string; run: number },
+): Promise<void> {
+  const dir = runFolder(ctx.outDir, id.eval, id.condition, id.run);
+  await refuseLinks(ctx.outDir, [dir]);
+  send(res, 200, JSON_TYPE, JSON.stringify(await readRunDiffs(ctx.outDir, id)));
 }
 
 /** GET: the run's review, or null. POST: a new one, validated, size-capped, written atomically. */

@@ -54,6 +54,10 @@ export interface ConditionsFile {
      * The names of the eval's checks, so that the report counts a run that ended before they ran as failing each (absent in conditions.json of older versions).
      */
     checks?: string[];
+    /**
+     * The eval's reference diff (a mined task's tasks/<id>/reference.patch), as a path relative to the eval set's folder: host-side, never staged; the viewer shows it beside a run's diff.
+     */
+    reference?: string;
   }[];
   image: Image;
   /**

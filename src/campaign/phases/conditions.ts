@@ -89,6 +89,8 @@ export async function writeConditions(
         ...(e.expectations.length > 0 ? { expectations: e.expectations } : {}),
         message_checks: e.message_checks.map((c) => c.name),
         checks: e.checks.map((c) => c.name),
+        // Where the viewer reads it, host-side, beside a run's diff.
+        ...(e.reference ? { reference: path.relative(evalSet.dir, e.reference) } : {}),
       };
     }),
     ...(evalSet.step_checks.length > 0

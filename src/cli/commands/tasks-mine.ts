@@ -1,15 +1,10 @@
 /**
- * What `evalrig tasks from-history` gives the mining beside its flags: the environment (its
- * own flags, or an eval set's), the rewrite's model, and the validation played as a campaign.
+ * What `evalrig tasks from-history` gives the mining beside its flags: the validation, played
+ * as a campaign.
  */
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import { runCampaign } from '../../campaign/index.js';
-import { judgeFlightFiles, readRuns } from '../../campaign-folder/index.js';
-import { loadEvalSet, type JudgeSpec } from '../../config/index.js';
-import { InputError } from '../../errors/index.js';
-import { askJudge, prepareJudgeModel } from '../../judge/index.js';
-import type { MineOptions, ValidationRun } from '../../mine/index.js';
+import { readRuns } from '../../campaign-folder/index.js';
+import type { ValidationRun } from '../../mine/index.js';
 import { useScratchFolder } from '../../runtime/index.js';
 
 export interface FromHistoryFlags {
@@ -27,63 +22,10 @@ export interface FromHistoryFlags {
   rewrite?: string;
   rewriteKeyEnv?: string;
   rewriteModel?: string;
+  rewriteMaxCost?: string;
   runs?: string;
   jobs?: string;
   validationOut?: string;
-}
-
-/** The environment: `--environment` and `--setup`, or an eval set's (`--from`). */
-export async function environmentOf(
-  flags: Pick<FromHistoryFlags, 'environment' | 'setup' | 'from'>,
-): Promise<Pick<MineOptions, 'environmentDir' | 'dockerfile' | 'setup'>> {
-  if (flags.from && (flags.environment || flags.setup))
-    throw new InputError(
-      "--from takes its eval set's environment and setup: give it without --environment and --setup",
-    );
-  if (!flags.from)
-    return {
-      ...(flags.environment ? { environmentDir: path.resolve(flags.environment) } : {}),
-      ...(flags.setup ? { setup: flags.setup } : {}),
-    };
-  const set = await loadEvalSet(flags.from);
-  const env = set.evals[0]?.environment;
-  if (!env) throw new InputError(`--from ${flags.from}: its evals name no environment to take`);
-  return {
-    environmentDir: env.context,
-    dockerfile: path.relative(env.context, env.dockerfile),
-    ...(env.setup.length ? { setup: env.setup } : {}),
-  };
-}
-
-/**
- * The rewrite's model, asked once a task through a gateway of its own on the host, as the judge
- * is (its flight record under `dir/<id>`): a script's stand-in, or an API with its key read now.
- */
-export async function rewriterOf(
-  flags: Pick<FromHistoryFlags, 'rewrite' | 'rewriteKeyEnv' | 'rewriteModel'>,
-  dir: string,
-): Promise<NonNullable<MineOptions['rewrite']>> {
-  const url = /^https?:\/\//u.test(flags.rewrite!);
-  if (url && (!flags.rewriteKeyEnv || !flags.rewriteModel))
-    throw new InputError(
-      '--rewrite with a URL needs --rewrite-key-env (the host variable of its key) and --rewrite-model',
-    );
-  const spec: JudgeSpec = {
-    model: url
-      ? { url: flags.rewrite!, key_env: flags.rewriteKeyEnv! }
-      : { script: path.resolve(flags.rewrite!) },
-    api: 'messages',
-    model_name: flags.rewriteModel ?? 'stand-in-rewriter',
-    max_diff_bytes: 0,
-    max_transcript_bytes: 0,
-    max_tokens: 2048,
-  };
-  const model = await prepareJudgeModel(spec, '--rewrite');
-  return async (id, system, user) => {
-    const flight = judgeFlightFiles(path.join(dir, id));
-    await mkdir(path.dirname(flight.calls), { recursive: true });
-    return (await askJudge(model, { system, user, flight })).text;
-  };
 }
 
 /** Plays the validation set and gives each eval's run records. */

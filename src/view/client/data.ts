@@ -26,6 +26,12 @@ const runPath = (e: string, c: string, n: number): string =>
 export const runDetail = (e: string, c: string, n: number) =>
   json<{ row: RunRow; trajectory: Trajectory }>(`/_api/run/${runPath(e, c, n)}`);
 
+/** The run's diff and its eval's reference diff (a mined task's), each null when there is none. */
+export const runDiffs = (e: string, c: string, n: number) =>
+  json<{ run: string | null; reference: string | null; reference_path?: string }>(
+    `/_api/diffs/${runPath(e, c, n)}`,
+  );
+
 /**
  * Every finished run's row, as the server streams them (one JSON line each): `onRows` is
  * called with each batch as it arrives, so a page shows its first rows before the last is read.

@@ -4,6 +4,7 @@ import { rowKey, runDetail, runRows, saveReview, selectRows, type RunRow } from 
 import { append, fileHref, folded, h, mount, seconds, tag, viewHref } from './dom.js';
 import { runHref } from './runs.js';
 import { treatmentSection } from './caveats.js';
+import { diffSection } from './diffs.js';
 import { stepElement } from './steps.js';
 
 const runName = (r: Pick<RunRow, 'eval' | 'condition' | 'run'>): string =>
@@ -196,6 +197,7 @@ export async function runPage(
     header(row, trajectory, nav),
     outcomes(trajectory),
     treatmentSection(trajectory),
+    diffSection(row),
     reviewForm(row),
     h('h2', {}, 'Steps'),
     stepList(trajectory),

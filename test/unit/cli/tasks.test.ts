@@ -50,6 +50,24 @@ describe('evalrig tasks from-history', function () {
     expect(r.stdout).to.include('1 commit: the first commit: no parent to start from');
   });
 
+  it("takes the codebase of --from's first eval when none is given", async () => {
+    const from = path.join(work, 'theirs', 'evals.json');
+    await execa('mkdir', ['-p', path.dirname(from)]);
+    await writeFile(
+      from,
+      JSON.stringify({
+        name: 'theirs',
+        agent: { command: ['true'] },
+        codebase: { path: '../repo' },
+        evals: [{ id: 'one', prompt: 'p' }],
+      }),
+    );
+    const r = await evalrig(['--from', from, '--dry-run']);
+    expect(r.exitCode, r.stderr).to.equal(0);
+    expect(r.stdout).to.match(/^1 candidate in .*repo at [0-9a-f]{12} \(2 commits read/u);
+    expect(r.stdout).to.include('change 1  (1 source, 1 test file: test/a.js)');
+  });
+
   it('refuses to mine with no test command or eval set to write, a command without {tests}, and a range the history lacks, with no stack', async () => {
     const r = await evalrig(['repo']);
     expect(r.exitCode).to.equal(2);
@@ -66,8 +84,10 @@ describe('evalrig tasks from-history', function () {
     expect(noFiles.exitCode).to.equal(2);
     expect(noFiles.stderr).to.include('has no {tests}: write where the test files go');
     const mine = ['--test-command', 'tape {tests}', '--out', 'mined/evals.json'];
-    const both = await evalrig(['repo', ...mine, '--from', 'x.json', '--setup', 'npm ci']);
-    expect(both.stderr).to.include('--from takes its eval set');
+    const missing = await evalrig(['repo', ...mine, '--from', 'x.json']);
+    expect(missing.exitCode).to.equal(2);
+    expect(missing.stderr).to.include('x.json');
+    expect(missing.stderr).to.not.include('    at ');
     const bare = await evalrig([
       'repo',
       ...mine,
@@ -75,7 +95,12 @@ describe('evalrig tasks from-history', function () {
       path.join(root, 'examples/pr-workflow/evals.json'),
     ]);
     expect(bare.exitCode).to.equal(2);
-    expect(bare.stderr).to.include('its evals name no environment to take');
+    expect(bare.stderr).to.include(
+      '/evals/0/environment: its first eval names no environment to take',
+    );
+    const none = await evalrig([...mine]);
+    expect(none.exitCode).to.equal(2);
+    expect(none.stderr).to.include('tasks from-history needs a codebase');
     const bad = await evalrig(['repo', '--dry-run', '--range', 'nope..HEAD']);
     expect(bad.exitCode).to.equal(2);
     expect(bad.stderr).to.match(/--range nope\.\.HEAD: not a range of repo's history/u);

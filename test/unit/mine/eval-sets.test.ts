@@ -67,6 +67,23 @@ describe('mine: the eval sets a mining writes', () => {
       expect(e.check_files).to.deep.equal([{ from: path.join(dir, t.tests, 'test'), to: 'test' }]);
       expect(m.conditions.map((x) => x.name)).to.deep.equal(['unchanged', 'reference']);
       expect(e.reference).to.equal(path.join(dir, t.patch));
+      // Mined --from a set: its agent and conditions replace the sanity pair, still valid.
+      await writeFile(
+        path.join(dir, 'model.json'),
+        JSON.stringify({ responses: [{ content: [{ text: 'done' }] }] }),
+      );
+      const agent = {
+        agent: { type: 'claude-code', version: '2.1.332', model: { script: 'model.json' } },
+        conditions: { plain: {}, hinted: { agent_args: ['--hint'] } },
+        baseline_condition: 'plain',
+      };
+      await writeFile(mined, JSON.stringify(minedSet({ ...s, agent }, 'mined', [{ c, t }])));
+      const a = await loadEvalSet(mined, { env: {} });
+      expect(a.conditions.map((x) => x.name)).to.deep.equal(['plain', 'hinted']);
+      expect(a.baseline_condition).to.equal('plain');
+      expect(a.agent).to.deep.include({ type: 'claude-code' });
+      expect(a.agent.model).to.deep.equal({ script: path.join(dir, 'model.json') });
+      expect(a.evals[0]!.checks.map((x) => x.name)).to.deep.equal(['fail_to_pass', 'pass_to_pass']);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

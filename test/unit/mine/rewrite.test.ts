@@ -33,6 +33,11 @@ describe("mine: a task's message rewritten by a model", () => {
       refused: 'no answer',
     });
     expect(rewrittenPrompt(c, PATCH, null).source).to.equal('commit');
+    // A call the gateway refused (past the rewrite's budget): the report says why.
+    expect(rewrittenPrompt(c, PATCH, null, 'status 403 budget spent')).to.deep.include({
+      source: 'commit',
+      refused: 'no answer: status 403 budget spent',
+    });
   });
 
   it('frames the commit as data and cuts a long change', () => {
