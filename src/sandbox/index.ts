@@ -29,16 +29,17 @@ export { ProviderClosedError } from './lifecycle.js';
 export type { OpenOptions } from './types.js';
 export { connectProvider, type ConnectedProvider, type ProviderChoice } from './connect.js';
 // What a sandbox's exec takes and returns, what stopProcessesOf throws, the labels
-// every sandbox carries: one vocabulary for every backend.
+// every sandbox carries: one vocabulary for every backend (sandbox/types.ts names it).
 export {
   LABELS,
   ProcessesNotStoppedError,
   type ContainerLimits,
-  type DockerClient,
-  type EngineWatchOptions,
   type ExecOptions,
   type ExecResult,
-} from '../runtime/index.js';
+  type SandboxLimits,
+} from './types.js';
+// The Docker side of the Docker providers, for callers that hold one of their engines.
+export type { DockerClient, EngineWatchOptions } from '../runtime/index.js';
 export { PLACE_LABEL, SERVICE_LABEL, describeFailure, servicesRefusalOf } from './services.js';
 export type {
   BaseImageState,

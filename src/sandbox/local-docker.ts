@@ -11,8 +11,6 @@ import {
   startContainer,
   type Bind,
   type DockerClient,
-  type ExecOptions,
-  type ExecResult,
   type RunContainer,
 } from '../runtime/index.js';
 import {
@@ -24,7 +22,14 @@ import {
 import { SandboxError, SandboxFileError } from './errors.js';
 import { buildOn, shipBaseImage } from './build-engine.js';
 import { EngineTenancy } from './lifecycle.js';
-import type { BaseImageState, OpenOptions, ReserveSpec, SandboxReservation } from './types.js';
+import type {
+  BaseImageState,
+  ExecOptions,
+  ExecResult,
+  OpenOptions,
+  ReserveSpec,
+  SandboxReservation,
+} from './types.js';
 import { refuseUnlessRegular } from './path-stat.js';
 import {
   reserveWithServices,

@@ -47,8 +47,6 @@ import {
   startContainer,
   removeNetworks,
   type DockerClient,
-  type ExecOptions,
-  type ExecResult,
   type RunContainer,
 } from '../runtime/index.js';
 import {
@@ -60,7 +58,14 @@ import {
 import { SandboxError, SandboxFileError } from './errors.js';
 import { buildOn, shipBaseImage } from './build-engine.js';
 import { EngineTenancy } from './lifecycle.js';
-import type { BaseImageState, OpenOptions, ReserveSpec, SandboxReservation } from './types.js';
+import type {
+  BaseImageState,
+  ExecOptions,
+  ExecResult,
+  OpenOptions,
+  ReserveSpec,
+  SandboxReservation,
+} from './types.js';
 import {
   addedBytes,
   applyDelta,

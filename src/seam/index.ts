@@ -1,0 +1,13 @@
+/**
+ * The vocabulary under the sandbox seam: exec, limits, labels. Imported by
+ * sandbox/ (which speaks it to campaigns) and by runtime/ (whose Docker
+ * containers implement it), so neither owns the other's words.
+ */
+export {
+  LABELS,
+  ProcessesNotStoppedError,
+  type ContainerLimits,
+  type ExecOptions,
+  type ExecResult,
+  type SandboxLimits,
+} from './types.js';
