@@ -55,6 +55,8 @@ import {
   type PreflightResult,
   type PreflightSpec,
 } from './engine-check.js';
+import { dockerImageBuilder } from './docker-builder.js';
+import type { ImageBuilder } from './image-builder.js';
 import { SandboxError, SandboxFileError } from './errors.js';
 import { buildOn, shipBaseImage } from './build-engine.js';
 import { EngineTenancy } from './lifecycle.js';
@@ -199,6 +201,11 @@ export class RemoteDockerProvider implements SandboxProvider, ImageExporter {
   }
 
   /** Images are built on this engine itself. */
+  /** Its first engine builds; ensureImage ships the builds to the engines that run them. */
+  imageBuilder(): ImageBuilder {
+    return dockerImageBuilder(this);
+  }
+
   buildImage<T>(what: string, build: (engine: DockerClient) => Promise<T>): Promise<T> {
     return buildOn(this.client, what, build);
   }
