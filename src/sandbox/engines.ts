@@ -231,6 +231,9 @@ export function engineAddress(
  * connection (ssh-transport.ts); its endpoint tells the reaper how to reach it.
  */
 export function connectEngine(address: EngineAddress): DockerClient {
+  // A cluster's address has no Docker options: dockerode would fall back to the local socket.
+  if (schemeOf(address.where) === 'k8s')
+    throw new InputError(`--engine ${JSON.stringify(address.name)}: no Docker engine to speak to`);
   const o: Docker.DockerOptions = address.ssh
     ? ({
         protocol: 'http',

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
+import { InputError } from '../../../src/errors/index.js';
 import {
   SandboxError,
+  connectEngine,
   connectProvider,
   engineAddress,
   registerProvider,
@@ -30,6 +32,13 @@ describe('sandbox/registry: a provider chosen by the engine address scheme', () 
       options: {},
       local: false,
     });
+  });
+
+  it('never speaks Docker to a cluster address (dockerode would fall back to the local socket)', () => {
+    expect(() => connectEngine(engineAddress('k8s://kind-evalrig'))).to.throw(
+      InputError,
+      '--engine "k8s://kind-evalrig": no Docker engine to speak to',
+    );
   });
 
   it('refuses a cluster with a SandboxError naming it when no Kubernetes provider is registered', async () => {
