@@ -21,10 +21,9 @@ import type { EngineDescription, PreflightResult, PreflightSpec } from './engine
 import { shipBaseImage } from './build-engine.js';
 import { connectEngine, type EngineAddress } from './engines.js';
 import { dockerImageBuilder } from './docker-builder.js';
-import type { ImageBuilder } from './image-builder.js';
 import { SandboxError } from './errors.js';
 import { ProviderClosedError } from './lifecycle.js';
-import type { OpenOptions } from './types.js';
+import type { ImageBuilder, OpenOptions } from './types.js';
 import { WrappedSandbox } from './wrapped.js';
 import { LocalDockerProvider } from './local-docker.js';
 import { RemoteDockerProvider } from './remote-docker.js';

@@ -38,7 +38,6 @@
 import { lstat, mkdir, readdir, readFile as readHostFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { extract as tarExtract } from 'tar-stream';
 import { projectRoot } from '../image/index.js';
 import {
   bounded,
@@ -56,7 +55,6 @@ import {
   type PreflightSpec,
 } from './engine-check.js';
 import { dockerImageBuilder } from './docker-builder.js';
-import type { ImageBuilder } from './image-builder.js';
 import { SandboxError, SandboxFileError } from './errors.js';
 import { buildOn, shipBaseImage } from './build-engine.js';
 import { EngineTenancy } from './lifecycle.js';
@@ -64,6 +62,7 @@ import type {
   BaseImageState,
   ExecOptions,
   ExecResult,
+  ImageBuilder,
   OpenOptions,
   ReserveSpec,
   SandboxReservation,
@@ -75,7 +74,7 @@ import {
   hostBytesOf,
   type ApplyLimits,
 } from './remote/apply.js';
-import { refuseUnlessRegular } from './path-stat.js';
+import { readContainerFile } from './docker/read-file.js';
 import {
   reserveWithServices,
   servicesRefusalOf,
@@ -459,66 +458,8 @@ export class RemoteSandbox implements Sandbox {
     return this.run.exec(cmd, options);
   }
 
-  async readFile(containerPath: string, options: { readonly maxBytes: number }): Promise<Buffer> {
-    if (this.client.profile?.kind === 'podman') {
-      await refuseUnlessRegular(this.client, this.run.container, containerPath);
-    }
-    let archive: Readable;
-    try {
-      archive = (await bounded(this.client, 'an archive read', () =>
-        this.run.container.getArchive({ path: containerPath }),
-      )) as unknown as Readable;
-    } catch (error) {
-      if ((error as { statusCode?: number }).statusCode === 404) {
-        throw new SandboxFileError(containerPath, 'missing');
-      }
-      throw error;
-    }
-    // Only the first entry is read: a folder's or a FIFO's header says enough.
-    let result: Buffer | SandboxFileError | undefined;
-    const extract = tarExtract();
-    const done = new Promise<void>((resolve) => {
-      extract.on('entry', (header, stream, next) => {
-        if (result !== undefined) {
-          stream.resume();
-          next();
-          return;
-        }
-        if (header.type !== 'file' && header.type !== 'contiguous-file') {
-          result = new SandboxFileError(containerPath, 'not-regular', header.type ?? '');
-          resolve();
-          return;
-        }
-        const size = header.size ?? 0;
-        if (size > options.maxBytes) {
-          result = new SandboxFileError(
-            containerPath,
-            'too-large',
-            `${size} bytes, the cap is ${options.maxBytes}`,
-          );
-          resolve();
-          return;
-        }
-        const chunks: Buffer[] = [];
-        stream.on('data', (c: unknown) => chunks.push(c as Buffer));
-        stream.on('end', () => {
-          result = Buffer.concat(chunks);
-          resolve();
-        });
-        stream.on('error', () => resolve());
-      });
-      extract.on('finish', () => resolve());
-      extract.on('error', () => resolve());
-    });
-    archive.pipe(extract);
-    await done;
-    archive.unpipe(extract);
-    archive.destroy();
-    extract.destroy();
-    if (result instanceof SandboxFileError) throw result;
-    if (result === undefined)
-      throw new SandboxFileError(containerPath, 'missing', 'an empty archive');
-    return result;
+  readFile(containerPath: string, options: { readonly maxBytes: number }): Promise<Buffer> {
+    return readContainerFile(this.client, this.run.container, this.engine, containerPath, options);
   }
 
   async writeFiles(files: readonly SandboxFile[]): Promise<void> {

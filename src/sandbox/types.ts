@@ -2,14 +2,7 @@ import type { DockerClient, EngineWatchOptions } from '../runtime/index.js';
 import type { ContainerLimits, ExecOptions, ExecResult } from '../seam/index.js';
 
 // The seam's vocabulary: every provider's exec, limits and labels are these.
-export {
-  LABELS,
-  ProcessesNotStoppedError,
-  type ContainerLimits,
-  type ExecOptions,
-  type ExecResult,
-  type SandboxLimits,
-} from '../seam/index.js';
+export * from '../seam/index.js';
 import type { EngineDescription, PreflightResult, PreflightSpec } from './engine-check.js';
 import type { BaseImageState, ImageBuilder, SandboxImage } from './image-builder.js';
 

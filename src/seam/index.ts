@@ -3,11 +3,4 @@
  * sandbox/ (which speaks it to campaigns) and by runtime/ (whose Docker
  * containers implement it), so neither owns the other's words.
  */
-export {
-  LABELS,
-  ProcessesNotStoppedError,
-  type ContainerLimits,
-  type ExecOptions,
-  type ExecResult,
-  type SandboxLimits,
-} from './types.js';
+export * from './types.js';
