@@ -30,7 +30,7 @@ import type {
   ReserveSpec,
   SandboxReservation,
 } from './types.js';
-import { absolutePath, readContainerFile } from './docker/read-file.js';
+import { absolutePath, readContainerFile } from './docker/index.js';
 import { dockerImageBuilder } from './docker-builder.js';
 import {
   reserveWithServices,

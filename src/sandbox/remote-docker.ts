@@ -2,7 +2,7 @@
  * A Docker engine that cannot see the host's disk (another machine, or one
  * whose disk the campaign must not rely on): no bind mount of a host path.
  * Read-only shared files (an agent's binary) cross once per engine, into
- * named volumes mounted read-only (remote/file-cache.ts).
+ * named volumes mounted read-only (docker/file-cache.ts).
  *
  * In: folders, files, the socket folders and the tunnel program go in as one
  * tar stream built on the host (pack.ts), owners and modes set in the tar
@@ -68,31 +68,28 @@ import type {
   SandboxReservation,
 } from './types.js';
 import {
-  addedBytes,
-  applyDelta,
-  checkDelta,
-  hostBytesOf,
-  type ApplyLimits,
-} from './remote/apply.js';
-import { readContainerFile } from './docker/read-file.js';
-import {
   reserveWithServices,
   servicesRefusalOf,
   startWithServices,
   type RunPlaces,
 } from './services.js';
 import { shipImage, type ImageExporter } from './ship-image.js';
-import { execStreamed } from './remote/exec-stream.js';
+import { execStreamed, FileCache, readContainerFile, Tunnel } from './docker/index.js';
 import {
+  addedBytes,
+  applyDelta,
+  type ApplyLimits,
+  checkDelta,
   diffListings,
-  LISTING_FORMAT,
-  parseListing,
+  hostBytesOf,
   type ListedEntry,
   type Listing,
-} from './remote/listing.js';
-import { packItems, ROOT, type PackItem } from './remote/pack.js';
-import { FileCache } from './remote/file-cache.js';
-import { Tunnel } from './remote/tunnel.js';
+  LISTING_FORMAT,
+  type PackItem,
+  packItems,
+  parseListing,
+  ROOT,
+} from './sync/index.js';
 import type {
   Owner,
   Sandbox,
