@@ -156,7 +156,8 @@ async function prepareCampaignAgent(
   for (const image of new Set(options.images)) {
     let runImage = image;
     if (inImage) {
-      const built = await builderOf(options.sandboxes)('the agent image', (engine) =>
+      const builder = builderOf(options.sandboxes);
+      const built = await builder.build('the agent image', (engine) =>
         ensureAgentImage(engine, {
           baseImage: image,
           package: install.package,
@@ -168,7 +169,7 @@ async function prepareCampaignAgent(
       if (built.built)
         options.log?.write(`evalrig: built agent image ${built.tag} from ${image}\n`);
       // Runnable on every engine its runs (and the preflight below) may start on.
-      await options.sandboxes.ensureImage({ tag: built.tag, id: built.id });
+      await builder.place({ tag: built.tag, id: built.id });
       derived.set(image, { base: image, base_id: built.base.id, tag: built.tag, id: built.id });
       runImage = built.tag;
     }

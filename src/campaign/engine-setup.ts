@@ -10,7 +10,9 @@ import { refuseBeyondEngines, type EvalSet } from '../config/index.js';
 import { LOCAL_BASE_IMAGE } from '../image/index.js';
 import {
   SandboxError,
+  dockerImageBuilder,
   type EngineDescription,
+  type ImageBuilder,
   type PreflightResult,
   type SandboxProvider,
 } from '../sandbox/index.js';
@@ -82,14 +84,29 @@ export async function preflightEngines(
   return new Map(results.map((r) => [r.engine.address, engineRecord(r)]));
 }
 
-/** What `sandboxes` lends for image builds: refused, naming it, when it builds none. */
-export function builderOf(sandboxes: SandboxProvider): NonNullable<SandboxProvider['buildImage']> {
-  const build = sandboxes.buildImage?.bind(sandboxes);
-  if (!build)
-    throw new SandboxError(
-      sandboxes.name,
-      'build',
-      'this provider builds no images for the campaign',
-    );
-  return build;
+/**
+ * The image builder `sandboxes` names; a provider of the older shape that
+ * lends its build engine (a test's) is taken through the same adapter.
+ * Refused, naming it, when it has neither.
+ */
+export function builderOf(sandboxes: SandboxProvider): ImageBuilder {
+  const named = sandboxes.imageBuilder?.();
+  if (named) return named;
+  const buildImage = sandboxes.buildImage?.bind(sandboxes);
+  if (buildImage) return dockerImageBuilder({ ...pick(sandboxes), buildImage });
+  throw new SandboxError(
+    sandboxes.name,
+    'build',
+    'this provider names no image builder for the campaign',
+  );
+}
+
+/** What the Docker adapter reads of a provider, its methods bound to it. */
+function pick(sandboxes: SandboxProvider) {
+  const ensureBase = sandboxes.ensureBaseImage?.bind(sandboxes);
+  return {
+    name: sandboxes.name,
+    ensureImage: sandboxes.ensureImage.bind(sandboxes),
+    ...(ensureBase ? { ensureBaseImage: ensureBase } : {}),
+  };
 }

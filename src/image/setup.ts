@@ -5,7 +5,7 @@ import { execa } from 'execa';
 import { handOverTrees } from '../workspace/index.js';
 import { EvalrigError } from '../errors/index.js';
 import { git } from '../git/index.js';
-import type { ContainerLimits } from '../runtime/index.js';
+import type { ContainerLimits } from '../seam/index.js';
 
 /** The setup commands of an environment failed, or their output could not be kept. */
 export class SetupError extends EvalrigError {}

@@ -5,33 +5,15 @@ import { bounded } from './engine.js';
 import type { EngineProfile } from './profile.js';
 import { GateClosedError } from './gate.js';
 import { asRefusal, engineMessageOf, statusOf } from './refusal.js';
+import {
+  LABELS,
+  ProcessesNotStoppedError,
+  type ContainerLimits,
+  type ExecOptions,
+  type ExecResult,
+} from '../seam/index.js';
 
 export { CreationGate, GateClosedError } from './gate.js';
-
-/** Labels on everything evalrig starts, so leftovers can always be found. */
-export const LABELS = {
-  managed: 'evalrig.managed',
-  campaign: 'evalrig.campaign',
-  run: 'evalrig.run',
-  /** One orchestrator process: what its reaper removes when it dies. */
-  session: 'evalrig.session',
-  /**
-   * A holder of a network namespace that other containers join (a run's place
-   * on its network, sandbox/services.ts): removed after them, as Podman
-   * refuses to remove it while they are there.
-   */
-  place: 'evalrig.place',
-} as const;
-
-/** Per-container resource limits. */
-export interface ContainerLimits {
-  /** Memory in bytes. */
-  readonly memoryBytes?: number;
-  /** CPUs, fractional allowed (1.5). */
-  readonly cpus?: number;
-  /** Maximum number of processes. */
-  readonly pids?: number;
-}
 
 export const DEFAULT_LIMITS: Required<ContainerLimits> = {
   memoryBytes: 2 * 1024 ** 3,
@@ -104,36 +86,6 @@ export interface ContainerSpec {
   readonly imageCmd?: boolean;
 }
 
-export interface ExecOptions {
-  readonly env?: Readonly<Record<string, string>>;
-  readonly user?: string;
-  readonly workingDir?: string;
-  /** Written to the process's standard input, which is then closed. */
-  readonly stdin?: string | Buffer;
-  /** The exec is abandoned after this long; `timedOut` is then true. */
-  readonly timeoutMs?: number;
-  /**
-   * Time not charged to `timeoutMs`, read when it runs out (e.g. a turn's model calls queued
-   * behind the campaign's rate limits): the exec is given that much longer.
-   */
-  readonly extraMs?: () => number;
-  /** Each of stdout and stderr is kept up to this many bytes. */
-  readonly maxOutputBytes?: number;
-}
-
-export interface ExecResult {
-  /** null when the exec timed out (its exit is unknown). */
-  readonly exitCode: number | null;
-  readonly stdout: string;
-  /** Standard output as bytes, for callers that parse a byte-counted format. */
-  readonly stdoutBytes: Buffer;
-  readonly stderr: string;
-  readonly timedOut: boolean;
-  /** True when stdout or stderr was cut at maxOutputBytes. */
-  readonly truncated: boolean;
-  readonly durationMs: number;
-}
-
 /**
  * Stops every process of the exec's user but itself: `kill -9 -1` signals all
  * it may signal (never pid 1, never itself), repeated until /proc shows none
@@ -204,17 +156,6 @@ class CappedBuffer {
   }
   text(): string {
     return this.bytes().toString('utf8');
-  }
-}
-
-/** The agent kept processes alive past a turn (a process table kept full, a kill loop outrun). */
-export class ProcessesNotStoppedError extends Error {
-  constructor(
-    message: string,
-    /** The stopping exec did not end in time: the engine may be the one not answering. */
-    readonly timedOut: boolean,
-  ) {
-    super(message);
   }
 }
 

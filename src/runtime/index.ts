@@ -54,16 +54,13 @@ export {
   CreationGate,
   GateClosedError,
   DEFAULT_LIMITS,
-  LABELS,
-  ProcessesNotStoppedError,
   RunContainer,
   listContainers,
   removeContainers,
   runOnce,
   startContainer,
   type Bind,
-  type ContainerLimits,
   type ContainerSpec,
-  type ExecOptions,
-  type ExecResult,
 } from './container.js';
+// The runtime's containers label and stop as the seam says (its words live below both).
+export { LABELS, ProcessesNotStoppedError, type ContainerLimits } from '../seam/index.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { DockerClient } from './connection.js';
-import { LABELS } from './container.js';
+import { LABELS } from '../seam/index.js';
 import { bounded } from './engine.js';
 import { asRefusal, statusOf } from './refusal.js';
 

@@ -7,7 +7,7 @@ import type { ReaperConfig } from './reaper/config.js';
 import { projectRoot } from './root.js';
 import type { Socket } from 'node:net';
 import type { DockerClient } from './connection.js';
-import { LABELS } from './container.js';
+import { LABELS } from '../seam/index.js';
 
 /**
  * The reaper: a small detached process, one per orchestrator, that removes

@@ -18,11 +18,11 @@ import {
   identifyEngine,
   pingDocker,
   startContainer,
-  type ContainerLimits,
   type DockerClient,
   type EngineIdentity,
   type Ulimit,
 } from '../runtime/index.js';
+import type { ContainerLimits } from '../seam/index.js';
 
 /** An engine as a campaign records it: the address as given, and who answered there. */
 export interface EngineDescription extends EngineIdentity {

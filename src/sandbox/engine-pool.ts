@@ -20,9 +20,10 @@ import type { DockerClient } from '../runtime/index.js';
 import type { EngineDescription, PreflightResult, PreflightSpec } from './engine-check.js';
 import { shipBaseImage } from './build-engine.js';
 import { connectEngine, type EngineAddress } from './engines.js';
+import { dockerImageBuilder } from './docker-builder.js';
 import { SandboxError } from './errors.js';
 import { ProviderClosedError } from './lifecycle.js';
-import type { OpenOptions } from './types.js';
+import type { ImageBuilder, OpenOptions } from './types.js';
 import { WrappedSandbox } from './wrapped.js';
 import { LocalDockerProvider } from './local-docker.js';
 import { RemoteDockerProvider } from './remote-docker.js';
@@ -97,6 +98,11 @@ export class EnginePool implements SandboxProvider {
   }
 
   /** Images are built on the first engine; the others receive them by {@link ensureImage}. */
+  /** Its first engine builds; ensureImage ships the builds to the engines that run them. */
+  imageBuilder(): ImageBuilder {
+    return dockerImageBuilder(this);
+  }
+
   buildImage<T>(what: string, build: (engine: DockerClient) => Promise<T>): Promise<T> {
     const first = this.seats[0]!.provider;
     if (!first.buildImage)

@@ -31,6 +31,7 @@ import path from 'node:path';
 import Docker from 'dockerode';
 import { InputError } from '../errors/index.js';
 import { knownHostKeys, knownHostsFiles } from './known-hosts.js';
+import { schemeOf } from './scheme.js';
 import { SshAgent } from './ssh-transport.js';
 import {
   EngineHealth,
@@ -213,6 +214,8 @@ export function engineAddress(
 ): EngineAddress {
   const value = spec.trim();
   if (value === '') throw new InputError('--engine: an empty engine name');
+  // A cluster's address: nothing of Docker's is read; only its provider knows what it means.
+  if (schemeOf(value) === 'k8s') return { name: value, where: value, options: {}, local: false };
   if (/^[a-z]+:\/\//u.test(value) || value.startsWith('/')) {
     const tlsWanted = /^tcp:\/\//u.test(value) && (env.DOCKER_TLS_VERIFY ?? '') !== '';
     const certs = env.DOCKER_CERT_PATH?.trim() || dockerConfigDir(env, home);
@@ -228,6 +231,9 @@ export function engineAddress(
  * connection (ssh-transport.ts); its endpoint tells the reaper how to reach it.
  */
 export function connectEngine(address: EngineAddress): DockerClient {
+  // A cluster's address has no Docker options: dockerode would fall back to the local socket.
+  if (schemeOf(address.where) === 'k8s')
+    throw new InputError(`--engine ${JSON.stringify(address.name)}: no Docker engine to speak to`);
   const o: Docker.DockerOptions = address.ssh
     ? ({
         protocol: 'http',

@@ -15,6 +15,7 @@ export {
 export { connectEngine, engineAddress, type EngineAddress } from './engines.js';
 export { exporterOf, imageIdOn, shipImage, type ImageExporter } from './ship-image.js';
 export { shipBaseImage } from './build-engine.js';
+export { dockerImageBuilder } from './docker-builder.js';
 export {
   EngineChecks,
   describeEngine,
@@ -28,20 +29,29 @@ export { EnginePool, enginePoolOf, type EngineChoice, type PoolMember } from './
 export { ProviderClosedError } from './lifecycle.js';
 export type { OpenOptions } from './types.js';
 export { connectProvider, type ConnectedProvider, type ProviderChoice } from './connect.js';
+export {
+  registerProvider,
+  schemeOf,
+  type EngineCapacityInfo,
+  type ProviderFactory,
+  type ProviderScheme,
+} from './registry.js';
 // What a sandbox's exec takes and returns, what stopProcessesOf throws, the labels
-// every sandbox carries: one vocabulary for every backend.
+// every sandbox carries: one vocabulary for every backend (sandbox/types.ts names it).
 export {
   LABELS,
   ProcessesNotStoppedError,
   type ContainerLimits,
-  type DockerClient,
-  type EngineWatchOptions,
   type ExecOptions,
   type ExecResult,
-} from '../runtime/index.js';
+  type SandboxLimits,
+} from './types.js';
+// The Docker side of the Docker providers, for callers that hold one of their engines.
+export type { DockerClient, EngineWatchOptions } from '../runtime/index.js';
 export { PLACE_LABEL, SERVICE_LABEL, describeFailure, servicesRefusalOf } from './services.js';
 export type {
   BaseImageState,
+  ImageBuilder,
   Owner,
   ReserveSpec,
   Sandbox,

@@ -1,6 +1,5 @@
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { PackOptions } from 'tar-fs';
 import type { Header } from 'tar-stream';
 import {
@@ -11,8 +10,6 @@ import {
   startContainer,
   type Bind,
   type DockerClient,
-  type ExecOptions,
-  type ExecResult,
   type RunContainer,
 } from '../runtime/index.js';
 import {
@@ -21,11 +18,20 @@ import {
   type PreflightResult,
   type PreflightSpec,
 } from './engine-check.js';
-import { SandboxError, SandboxFileError } from './errors.js';
+import { SandboxError } from './errors.js';
 import { buildOn, shipBaseImage } from './build-engine.js';
 import { EngineTenancy } from './lifecycle.js';
-import type { BaseImageState, OpenOptions, ReserveSpec, SandboxReservation } from './types.js';
-import { refuseUnlessRegular } from './path-stat.js';
+import type {
+  BaseImageState,
+  ExecOptions,
+  ExecResult,
+  ImageBuilder,
+  OpenOptions,
+  ReserveSpec,
+  SandboxReservation,
+} from './types.js';
+import { absolutePath, readContainerFile } from './docker/index.js';
+import { dockerImageBuilder } from './docker-builder.js';
 import {
   reserveWithServices,
   servicesRefusalOf,
@@ -66,49 +72,6 @@ function statusOf(error: unknown): number | undefined {
 }
 
 /** A path inside the sandbox, absolute and normalised: the only form the archive calls get. */
-function absolute(containerPath: string): string {
-  if (!containerPath.startsWith('/')) {
-    throw new SandboxError('local', 'a file operation', `${containerPath} is not an absolute path`);
-  }
-  return path.posix.normalize(containerPath);
-}
-
-/**
- * The first entry of an archive the engine streams out of a container: read
- * whole only when it is a regular file within `maxBytes`; its header alone
- * decides otherwise, so a huge file never crosses and a FIFO is never opened.
- */
-async function firstRegularFile(
-  archive: Readable,
-  containerPath: string,
-  maxBytes: number,
-): Promise<Buffer> {
-  const extract = (await import('tar-stream')).extract();
-  const done = pipeline(archive, extract).catch(() => undefined);
-  try {
-    for await (const entry of extract) {
-      const header = entry.header;
-      if (header.type !== 'file' && header.type !== 'contiguous-file') {
-        throw new SandboxFileError(containerPath, 'not-regular', header.type);
-      }
-      if (header.size > maxBytes) {
-        throw new SandboxFileError(
-          containerPath,
-          'too-large',
-          `${header.size} > ${maxBytes} bytes`,
-        );
-      }
-      const chunks: Buffer[] = [];
-      for await (const chunk of entry) chunks.push(chunk as Buffer);
-      return Buffer.concat(chunks);
-    }
-    throw new SandboxFileError(containerPath, 'missing', 'an empty archive');
-  } finally {
-    archive.destroy();
-    extract.destroy();
-    await done;
-  }
-}
 
 /** One run's container on the local engine: host folders are its own (bind mounts). */
 export class LocalDockerSandbox implements Sandbox {
@@ -134,23 +97,8 @@ export class LocalDockerSandbox implements Sandbox {
    * component (a link comes back as a link, refused) and resolves the rest
    * inside the container's own root: nothing on the host is reachable.
    */
-  async readFile(containerPath: string, options: { readonly maxBytes: number }): Promise<Buffer> {
-    const where = absolute(containerPath);
-    if (this.client.profile?.kind === 'podman') {
-      await refuseUnlessRegular(this.client, this.run.container, where);
-    }
-    let archive: Readable;
-    try {
-      archive = (await bounded(this.client, 'an archive read', () =>
-        this.run.container.getArchive({ path: where }),
-      )) as Readable;
-    } catch (error) {
-      if (statusOf(error) === 404) throw new SandboxFileError(where, 'missing');
-      throw error;
-    }
-    return bounded(this.client, 'an archive read', () =>
-      firstRegularFile(archive, where, options.maxBytes),
-    );
+  readFile(containerPath: string, options: { readonly maxBytes: number }): Promise<Buffer> {
+    return readContainerFile(this.client, this.run.container, 'local', containerPath, options);
   }
 
   async writeFiles(files: readonly SandboxFile[]): Promise<void> {
@@ -160,7 +108,7 @@ export class LocalDockerSandbox implements Sandbox {
     for (const f of files) {
       const content = typeof f.content === 'string' ? Buffer.from(f.content) : f.content;
       const header: Partial<Header> & { name: string } = {
-        name: absolute(f.path).slice(1),
+        name: absolutePath('local', f.path).slice(1),
         type: 'file',
         mode: f.mode ?? 0o644,
         uid: f.owner?.uid ?? 0,
@@ -176,7 +124,7 @@ export class LocalDockerSandbox implements Sandbox {
 
   /** The folder's tree as an archive at `containerPath` (links kept as links), owned by `owner`. */
   async copyIn(hostFolder: string, containerPath: string, owner: Owner): Promise<void> {
-    const target = absolute(containerPath).slice(1);
+    const target = absolutePath('local', containerPath).slice(1);
     const { pack } = await import('tar-fs');
     // umask 0: the modes cross as they are (tar-fs applies the process's otherwise).
     const options: PackOptions & { umask: number } = {
@@ -262,6 +210,11 @@ export class LocalDockerProvider implements SandboxProvider {
   }
 
   /** Images are built on this engine itself. */
+  /** Its first engine builds; ensureImage ships the builds to the engines that run them. */
+  imageBuilder(): ImageBuilder {
+    return dockerImageBuilder(this);
+  }
+
   buildImage<T>(what: string, build: (engine: DockerClient) => Promise<T>): Promise<T> {
     return buildOn(this.client, what, build);
   }

@@ -2,7 +2,7 @@
  * A Docker engine that cannot see the host's disk (another machine, or one
  * whose disk the campaign must not rely on): no bind mount of a host path.
  * Read-only shared files (an agent's binary) cross once per engine, into
- * named volumes mounted read-only (remote/file-cache.ts).
+ * named volumes mounted read-only (docker/file-cache.ts).
  *
  * In: folders, files, the socket folders and the tunnel program go in as one
  * tar stream built on the host (pack.ts), owners and modes set in the tar
@@ -38,7 +38,6 @@
 import { lstat, mkdir, readdir, readFile as readHostFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { extract as tarExtract } from 'tar-stream';
 import { projectRoot } from '../image/index.js';
 import {
   bounded,
@@ -47,8 +46,6 @@ import {
   startContainer,
   removeNetworks,
   type DockerClient,
-  type ExecOptions,
-  type ExecResult,
   type RunContainer,
 } from '../runtime/index.js';
 import {
@@ -57,18 +54,19 @@ import {
   type PreflightResult,
   type PreflightSpec,
 } from './engine-check.js';
+import { dockerImageBuilder } from './docker-builder.js';
 import { SandboxError, SandboxFileError } from './errors.js';
 import { buildOn, shipBaseImage } from './build-engine.js';
 import { EngineTenancy } from './lifecycle.js';
-import type { BaseImageState, OpenOptions, ReserveSpec, SandboxReservation } from './types.js';
-import {
-  addedBytes,
-  applyDelta,
-  checkDelta,
-  hostBytesOf,
-  type ApplyLimits,
-} from './remote/apply.js';
-import { refuseUnlessRegular } from './path-stat.js';
+import type {
+  BaseImageState,
+  ExecOptions,
+  ExecResult,
+  ImageBuilder,
+  OpenOptions,
+  ReserveSpec,
+  SandboxReservation,
+} from './types.js';
 import {
   reserveWithServices,
   servicesRefusalOf,
@@ -76,17 +74,22 @@ import {
   type RunPlaces,
 } from './services.js';
 import { shipImage, type ImageExporter } from './ship-image.js';
-import { execStreamed } from './remote/exec-stream.js';
+import { execStreamed, FileCache, readContainerFile, Tunnel } from './docker/index.js';
 import {
+  addedBytes,
+  applyDelta,
+  type ApplyLimits,
+  checkDelta,
   diffListings,
-  LISTING_FORMAT,
-  parseListing,
+  hostBytesOf,
   type ListedEntry,
   type Listing,
-} from './remote/listing.js';
-import { packItems, ROOT, type PackItem } from './remote/pack.js';
-import { FileCache } from './remote/file-cache.js';
-import { Tunnel } from './remote/tunnel.js';
+  LISTING_FORMAT,
+  type PackItem,
+  packItems,
+  parseListing,
+  ROOT,
+} from './sync/index.js';
 import type {
   Owner,
   Sandbox,
@@ -194,6 +197,11 @@ export class RemoteDockerProvider implements SandboxProvider, ImageExporter {
   }
 
   /** Images are built on this engine itself. */
+  /** Its first engine builds; ensureImage ships the builds to the engines that run them. */
+  imageBuilder(): ImageBuilder {
+    return dockerImageBuilder(this);
+  }
+
   buildImage<T>(what: string, build: (engine: DockerClient) => Promise<T>): Promise<T> {
     return buildOn(this.client, what, build);
   }
@@ -447,66 +455,8 @@ export class RemoteSandbox implements Sandbox {
     return this.run.exec(cmd, options);
   }
 
-  async readFile(containerPath: string, options: { readonly maxBytes: number }): Promise<Buffer> {
-    if (this.client.profile?.kind === 'podman') {
-      await refuseUnlessRegular(this.client, this.run.container, containerPath);
-    }
-    let archive: Readable;
-    try {
-      archive = (await bounded(this.client, 'an archive read', () =>
-        this.run.container.getArchive({ path: containerPath }),
-      )) as unknown as Readable;
-    } catch (error) {
-      if ((error as { statusCode?: number }).statusCode === 404) {
-        throw new SandboxFileError(containerPath, 'missing');
-      }
-      throw error;
-    }
-    // Only the first entry is read: a folder's or a FIFO's header says enough.
-    let result: Buffer | SandboxFileError | undefined;
-    const extract = tarExtract();
-    const done = new Promise<void>((resolve) => {
-      extract.on('entry', (header, stream, next) => {
-        if (result !== undefined) {
-          stream.resume();
-          next();
-          return;
-        }
-        if (header.type !== 'file' && header.type !== 'contiguous-file') {
-          result = new SandboxFileError(containerPath, 'not-regular', header.type ?? '');
-          resolve();
-          return;
-        }
-        const size = header.size ?? 0;
-        if (size > options.maxBytes) {
-          result = new SandboxFileError(
-            containerPath,
-            'too-large',
-            `${size} bytes, the cap is ${options.maxBytes}`,
-          );
-          resolve();
-          return;
-        }
-        const chunks: Buffer[] = [];
-        stream.on('data', (c: unknown) => chunks.push(c as Buffer));
-        stream.on('end', () => {
-          result = Buffer.concat(chunks);
-          resolve();
-        });
-        stream.on('error', () => resolve());
-      });
-      extract.on('finish', () => resolve());
-      extract.on('error', () => resolve());
-    });
-    archive.pipe(extract);
-    await done;
-    archive.unpipe(extract);
-    archive.destroy();
-    extract.destroy();
-    if (result instanceof SandboxFileError) throw result;
-    if (result === undefined)
-      throw new SandboxFileError(containerPath, 'missing', 'an empty archive');
-    return result;
+  readFile(containerPath: string, options: { readonly maxBytes: number }): Promise<Buffer> {
+    return readContainerFile(this.client, this.run.container, this.engine, containerPath, options);
   }
 
   async writeFiles(files: readonly SandboxFile[]): Promise<void> {

@@ -5,13 +5,13 @@ import {
   removeNetwork,
   startContainer,
   type DockerClient,
-  type ExecOptions,
   type RunContainer,
   type RunNetwork,
 } from '../runtime/index.js';
 import { SandboxError } from './errors.js';
 import { WrappedSandbox } from './wrapped.js';
 import type {
+  ExecOptions,
   Sandbox,
   SandboxReservation,
   SandboxSpec,

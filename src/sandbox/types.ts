@@ -1,11 +1,12 @@
-import type {
-  ContainerLimits,
-  DockerClient,
-  EngineWatchOptions,
-  ExecOptions,
-  ExecResult,
-} from '../runtime/index.js';
+import type { DockerClient, EngineWatchOptions } from '../runtime/index.js';
+import type { ContainerLimits, ExecOptions, ExecResult } from '../seam/index.js';
+
+// The seam's vocabulary: every provider's exec, limits and labels are these.
+export * from '../seam/index.js';
 import type { EngineDescription, PreflightResult, PreflightSpec } from './engine-check.js';
+import type { BaseImageState, ImageBuilder, SandboxImage } from './image-builder.js';
+
+export type { BaseImageState, ImageBuilder, SandboxImage } from './image-builder.js';
 
 /**
  * The seam between a campaign and where its runs execute. A campaign and the
@@ -228,21 +229,6 @@ export interface Sandbox {
   serviceFailures?(): Promise<readonly ServiceFailure[]>;
 }
 
-/** Where the base image is on a provider's build engine, after {@link SandboxProvider.ensureBaseImage}. */
-export interface BaseImageState {
-  readonly tag: string;
-  /** Its id there; undefined when no engine had it to ship. */
-  readonly id?: string;
-  /** The engine it was shipped from, when it was. */
-  readonly from?: string;
-}
-
-/** An image a provider runs: built or shipped once per provider. */
-export interface SandboxImage {
-  readonly tag: string;
-  readonly id: string;
-}
-
 /**
  * Where sandboxes are started: one Docker engine (local or remote), one day a cluster.
  *
@@ -275,6 +261,12 @@ export interface SandboxProvider {
    * with this provider's labels and gate. Absent: a backend that is no Docker engine.
    */
   dockerClients?(): readonly DockerClient[];
+  /**
+   * What builds the images this provider runs and puts them where its nodes run
+   * them (a Docker provider's own first engine; a cluster's, an engine and a
+   * registry). Absent: the provider runs only images made elsewhere.
+   */
+  imageBuilder?(): ImageBuilder;
   /**
    * Lends the engine this provider builds images on (its first) to `build`, one of image/'s
    * builders, for as long as the build takes but no longer than the engine answers (lost

@@ -1,5 +1,6 @@
-import type { ExecOptions, ExecResult } from '../runtime/index.js';
 import type {
+  ExecOptions,
+  ExecResult,
   Owner,
   Sandbox,
   SandboxFile,

@@ -1,7 +1,7 @@
 /**
  * tunnel: serves Unix sockets inside a sandbox whose engine cannot mount the
  * host's, and carries each connection over this process's stdin/stdout to the
- * host (src/sandbox/remote/tunnel.ts), which opens the host socket of the same
+ * host (src/sandbox/docker/tunnel.ts), which opens the host socket of the same
  * name. Node's standard library only; bundled to one file and copied into the
  * sandbox at its start.
  *
@@ -9,7 +9,7 @@
  *
  * It runs as the sandbox's keeper (not the agent's user), in folders the keeper
  * owns with mode 0711: the agent may connect to a socket (mode 0666) but can
- * neither remove nor replace it. Frames: see src/sandbox/remote/frames.ts.
+ * neither remove nor replace it. Frames: see src/sandbox/sync/frames.ts.
  */
 import { chmodSync, unlinkSync } from 'node:fs';
 import net from 'node:net';
@@ -19,7 +19,7 @@ import {
   dataFrames,
   encodeFrame,
   type Frame,
-} from '../../src/sandbox/remote/frames.js';
+} from '../../src/sandbox/sync/frames.js';
 
 const paths = process.argv.slice(2);
 if (paths.length === 0 || paths.some((p) => !p.startsWith('/'))) {

@@ -333,6 +333,15 @@ export function sandboxConformance(name: string, target: () => Promise<Conforman
         ).to.equal('missing');
       });
 
+      it('refuses a relative path with a SandboxError before anything is read', async () => {
+        const error = await sandbox.readFile('tmp/target', { maxBytes: 1024 }).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        expect(error, 'refused').to.be.instanceOf(SandboxError);
+        expect((error as Error).message).to.match(/tmp\/target is not an absolute path$/u);
+      });
+
       it('copies a folder in, owned as asked, modes kept, links kept as links', async () => {
         const from = await hostFolder();
         await mkdir(path.join(from, 'sub'));

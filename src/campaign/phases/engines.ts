@@ -11,8 +11,8 @@ import { describeEngines } from '../engine-setup.js';
 
 /** The engines a campaign runs on, as its phases use them. */
 export interface OpenedEngines {
-  /** The first engine, as this campaign's provider sees it: images are built here. */
-  readonly client: DockerClient;
+  /** The first engine, as this campaign's provider sees it, when it is a Docker one. */
+  readonly client?: DockerClient;
   readonly sandboxes: SandboxProvider;
   /** The first engine's health: lost, the campaign stops (the runs in flight fail by the engine). */
   readonly health: { readonly lost: Error | undefined };
@@ -25,7 +25,7 @@ export async function openEngines(
   evalSet: EvalSet,
   jobs: number,
 ): Promise<OpenedEngines> {
-  const { sandboxes, client } = await connectProvider({
+  const { sandboxes, client, capacity } = await connectProvider({
     engines: options.engines,
     client: options.client,
     jobs,
@@ -34,8 +34,14 @@ export async function openEngines(
   const slots = sandboxes.slots ?? jobs;
   // Who each engine is. Resources an engine cannot give fail every run at it: refuse before anything is created.
   const described = await describeEngines(sandboxes, options.evalSetFile, evalSet);
-  if (described.length === 0)
-    await refuseBeyondEngine(options.evalSetFile, evalSet, () => client.docker.info());
-  const health = client.health ?? { lost: undefined };
+  // A provider that describes nothing may still say its capacity (asked of it, never of Docker here).
+  if (described.length === 0 && capacity)
+    await refuseBeyondEngine(options.evalSetFile, evalSet, capacity);
+  // Without a Docker client, the provider's own watch says when its backend is lost.
+  const health = client?.health ?? {
+    get lost() {
+      return sandboxes.lost?.();
+    },
+  };
   return { client, sandboxes, health, slots };
 }

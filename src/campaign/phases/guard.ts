@@ -79,7 +79,7 @@ export async function guardCampaign(
     const removed = await until(sandboxes.close(), deadline - 300);
     if (!removed) {
       log.write(
-        `evalrig: the Docker engine at ${client.where} did not answer: containers labelled ${LABELS.campaign}=${guard.campaign} may remain; evalrig's reaper keeps removing them for a minute, else: docker rm -f $(docker ps -aq --filter label=${LABELS.campaign}=${guard.campaign})\n`,
+        `evalrig: the engine at ${client?.where ?? sandboxes.name} did not answer: containers labelled ${LABELS.campaign}=${guard.campaign} may remain; evalrig's reaper keeps removing them for a minute, else: docker rm -f $(docker ps -aq --filter label=${LABELS.campaign}=${guard.campaign})\n`,
       );
     }
     // Quotas of the runs in flight: none mounted from now on, those under way

@@ -30,13 +30,14 @@ export async function ensureImages(
   log: NodeJS.WritableStream,
 ): Promise<CampaignImages> {
   const { sandboxes } = opened;
-  const build = builderOf(sandboxes);
+  const builder = builderOf(sandboxes);
+  const build = builder.build.bind(builder);
   const plannedEvals = evalSet.evals.filter((e) => planned.some((p) => p.eval.id === e.id));
   // Services need a provider that keeps a run's network private: refused in one line otherwise.
   refuseServicesBeyond(sandboxes, evalSet, plannedEvals);
   // An engine named first may lack the base image another engine (or the machine's) has.
   if (options.engines?.length)
-    await sandboxes.ensureBaseImage?.(baseImageTag(options.baseImage), log);
+    await builder.ensureBaseImage?.(baseImageTag(options.baseImage), log);
   // A build may take minutes: no time bound, but an engine lost meanwhile ends the wait.
   const image = await build('the test image check', (engine) =>
     ensureTestImage(engine, {
@@ -66,6 +67,6 @@ export async function ensureImages(
   const runImages = new Map(
     [image, ...environments.images.values(), ...serviceImages].map((i) => [i.tag, i.id]),
   );
-  for (const [tag, id] of runImages) await sandboxes.ensureImage({ tag, id });
+  for (const [tag, id] of runImages) await builder.place({ tag, id });
   return { image, environments, services };
 }

@@ -4,6 +4,15 @@
  * it was not handed whole.
  */
 
+/** Where a reaper finds a cluster (kubernetes.ts sweeps it). */
+export interface ReaperKubernetes {
+  /** The kubeconfig file; absent: the default one. */
+  readonly kubeconfig?: string;
+  /** The kubeconfig context; absent: its current one. */
+  readonly context?: string;
+  readonly namespace: string;
+}
+
 /** An ssh:// engine, dialled as evalrig dials it (the agent's keys, known host keys only). */
 export interface ReaperSsh {
   readonly host: string;
@@ -19,6 +28,8 @@ export interface ReaperSsh {
 }
 
 export interface ReaperConfig {
+  /** A cluster's namespace to sweep by label (Kubernetes objects) instead of a Docker engine. */
+  readonly kubernetes?: ReaperKubernetes;
   readonly socketPath?: string;
   readonly host?: string;
   readonly port?: number | string;
@@ -53,8 +64,14 @@ export function parseReaperConfig(text: string): ReaperConfig {
   if (typeof v.placeLabel !== 'string') throw new Error('reaper: the config names no placeLabel');
   if (typeof v.sweepMs !== 'number' || !(v.sweepMs > 0))
     throw new Error('reaper: sweepMs must be a positive number');
+  if (v.kubernetes !== undefined) {
+    const k = v.kubernetes;
+    if (!isObject(k) || typeof k.namespace !== 'string' || k.namespace === '')
+      throw new Error('reaper: kubernetes.namespace must be a non-empty string');
+    return v as unknown as ReaperConfig;
+  }
   // An ssh engine is dialled whatever else is said; else its socket, else TCP.
   if ([v.socketPath, v.host, v.ssh].every((x) => x === undefined))
-    throw new Error('reaper: give one of socketPath, host or ssh');
+    throw new Error('reaper: give one of socketPath, host, ssh or kubernetes');
   return v as unknown as ReaperConfig;
 }

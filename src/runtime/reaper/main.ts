@@ -13,6 +13,9 @@ import { engineTarget, quotaTarget, type SweepTarget } from './targets.js';
 const cfg = parseReaperConfig(process.argv[2] ?? '');
 for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(s, () => undefined);
 
+// One sweep target per provider kind: a Docker engine's containers and networks, or a
+// cluster's objects (whose calls come with the Kubernetes provider, not built in yet).
+if (cfg.kubernetes) throw new Error('reaper: no Kubernetes sweep is built into this reaper');
 const targets: SweepTarget[] = [
   ...(cfg.mounts ? [quotaTarget(cfg.mounts, cfg.mountsOwner)] : []),
   engineTarget(engineCall(cfg), cfg.labels, cfg.placeLabel),

@@ -10,7 +10,7 @@ import {
 import type { TurnAgentRecord } from '../../../src/artifacts/index.js';
 import { whyAgentFailed } from '../../../src/campaign/turns.js';
 import { ADAPTER_KINDS, AGENT_KINDS } from '../../../src/config/index.js';
-import type { ExecResult } from '../../../src/runtime/index.js';
+import type { ExecResult } from '../../../src/sandbox/index.js';
 
 const install = (binary: string): AgentInstall => ({
   package: 'p',

@@ -43,7 +43,9 @@ describe('reaper: its rounds, its config, the quota mounts it finds', () => {
     expect(parseReaperConfig(JSON.stringify({ ...ok, socketPath: '/s' })).socketPath).to.equal(
       '/s',
     );
-    expect(() => parseReaperConfig(JSON.stringify(ok))).to.throw(/one of socketPath, host or ssh/u);
+    expect(() => parseReaperConfig(JSON.stringify(ok))).to.throw(
+      /one of socketPath, host, ssh or kubernetes/u,
+    );
     expect(() =>
       parseReaperConfig(JSON.stringify({ ...ok, socketPath: '/s', labels: [] })),
     ).to.throw(/no labels/u);

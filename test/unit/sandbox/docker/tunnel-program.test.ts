@@ -9,13 +9,13 @@ import {
   FrameDecoder,
   encodeFrame,
   type Frame,
-} from '../../../src/sandbox/remote/frames.js';
+} from '../../../../src/sandbox/sync/frames.js';
 
 /**
  * The tunnel program's sandbox end (stand-in/tunnel), run as a plain process
  * on real Unix sockets: the agent's clients connect to it, the test plays the host.
  */
-describe('sandbox/remote: the tunnel program', () => {
+describe('sandbox/docker: the tunnel program', () => {
   let dir: string;
   let child: ChildProcess;
   const frames: Frame[] = [];

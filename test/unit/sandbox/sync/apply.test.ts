@@ -16,19 +16,19 @@ import { Readable } from 'node:stream';
 import { pack as tarPack, type Header } from 'tar-stream';
 
 type Headers = Partial<Header> & { name: string };
-import { SandboxFileError } from '../../../src/sandbox/index.js';
-import { addedBytes, applyDelta } from '../../../src/sandbox/remote/apply.js';
+import { SandboxFileError } from '../../../../src/sandbox/index.js';
+import { addedBytes, applyDelta } from '../../../../src/sandbox/sync/apply.js';
 import {
   diffListings,
   parseListing,
   type ListedEntry,
-} from '../../../src/sandbox/remote/listing.js';
+} from '../../../../src/sandbox/sync/listing.js';
 import {
   FRAME,
   FrameDecoder,
   FrameError,
   encodeFrame,
-} from '../../../src/sandbox/remote/frames.js';
+} from '../../../../src/sandbox/sync/frames.js';
 
 /** A tar stream of crafted entries: what a subverted sandbox could send. */
 function archive(entries: Array<{ header: Headers; body?: string }>): Readable {
@@ -63,7 +63,7 @@ async function failure(p: Promise<unknown>): Promise<Error> {
  * The host side of a remote sync: whatever the sandbox sends (listing, archive)
  * is the agent's, and nothing outside the host folder is ever written.
  */
-describe('sandbox/remote: applying what a sandbox sends', () => {
+describe('sandbox/sync: applying what a sandbox sends', () => {
   let dir: string;
   let root: string;
   let outside: string;
@@ -294,7 +294,7 @@ function sparseEntry(
   };
 }
 
-describe('sandbox/remote: files with holes', () => {
+describe('sandbox/sync: files with holes', () => {
   let root: string;
   beforeEach(async () => {
     root = await mkdtemp(path.join(tmpdir(), 'evalrig-sparse-'));
@@ -381,7 +381,7 @@ describe('sandbox/remote: files with holes', () => {
   });
 });
 
-describe('sandbox/remote: listings', () => {
+describe('sandbox/sync: listings', () => {
   const record = (...fields: string[]) => Buffer.from(fields.map((f) => `${f}\0`).join(''));
   const rootRecord = record('d', '', '4096', '1.0', '1.0', '1', '755', '', '8');
 
@@ -428,7 +428,7 @@ describe('sandbox/remote: listings', () => {
   });
 });
 
-describe('sandbox/remote: tunnel frames', () => {
+describe('sandbox/sync: tunnel frames', () => {
   it('splits a stream into frames however it is cut', () => {
     const bytes = Buffer.concat([
       encodeFrame(FRAME.open, 1, Buffer.from('/run/x.sock')),

@@ -9,7 +9,14 @@
 import { createConnection, type Socket } from 'node:net';
 import { PassThrough, type Duplex, type Readable } from 'node:stream';
 import type Docker from 'dockerode';
-import { FRAME, FrameDecoder, FrameError, dataFrames, encodeFrame, type Frame } from './frames.js';
+import {
+  FRAME,
+  FrameDecoder,
+  FrameError,
+  dataFrames,
+  encodeFrame,
+  type Frame,
+} from '../sync/frames.js';
 
 export interface TunnelOptions {
   /** Container socket path → host socket path. */

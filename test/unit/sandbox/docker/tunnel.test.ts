@@ -9,15 +9,15 @@ import {
   FrameDecoder,
   encodeFrame,
   type Frame,
-} from '../../../src/sandbox/remote/frames.js';
-import { Tunnel } from '../../../src/sandbox/remote/tunnel.js';
+} from '../../../../src/sandbox/sync/frames.js';
+import { Tunnel } from '../../../../src/sandbox/docker/tunnel.js';
 
 /**
  * The host's end of the socket tunnel, fed frames as a subverted tunnel
  * program could send them: names not served are refused, connections are
  * bounded, a bad frame ends the tunnel; a served name reaches the host socket.
  */
-describe('sandbox/remote: the tunnel’s host end', () => {
+describe('sandbox/docker: the tunnel’s host end', () => {
   let dir: string;
   let server: Server;
   let got: string;

@@ -30,7 +30,7 @@ import {
   type DockerClient,
 } from '../../runtime/index.js';
 import type { SharedFile } from '../types.js';
-import { packItems, ROOT, type PackItem } from './pack.js';
+import { packItems, ROOT, type PackItem } from '../sync/pack.js';
 
 /** Where the files of a cached folder may be: evalrig's own tree in the image. */
 const CACHEABLE = '/opt/evalrig/';
