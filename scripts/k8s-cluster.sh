@@ -1,0 +1,425 @@
+#!/usr/bin/env bash
+# A real Kubernetes cluster on one host, for the Kubernetes provider's tests and CI.
+#
+#   k8s-cluster.sh build       build Kubernetes 1.20.2 from Debian's source package (once; cached)
+#   k8s-cluster.sh start [N]   etcd, control plane, a loopback registry, N kubelets (default 2)
+#   k8s-cluster.sh status      what runs, and the nodes
+#   k8s-cluster.sh env         shell lines naming the kubeconfigs, registry and namespace
+#   k8s-cluster.sh stop        end what start started (by recorded pid) and remove what it made
+#
+# Why built from source: the machine has Debian's archive and no container registry; Debian
+# ships Kubernetes' source and Go, not the server binaries. Every listener is on loopback,
+# and each kubelet runs pods on a Docker engine of its own, never the main one.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+CACHE=${EVALRIG_K8S_CACHE:-$HOME/.cache/evalrig/k8s}
+K8S_VERSION=1.20.2
+TOOLS=$CACHE/tools   # extracted debs: Go, etcd, CNI plugins, the registry
+SRC=$CACHE/src/kubernetes
+OUT=$CACHE/bin
+LOGS=$CACHE/logs
+GOPATH_DIR=$CACHE/gopath
+NICE="nice -n 19 ionice -c3"
+BINS="kube-apiserver kube-controller-manager kube-scheduler kubelet kubectl"
+DEBS="golang-1.19-go golang-1.19-src etcd-server containernetworking-plugins golang-github-modern-go-reflect2-dev docker-registry"
+
+log() { echo "k8s-cluster: $*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+# ---------------------------------------------------------------- build ----
+
+# The deb-src list comes from the machine's own apt sources: the same archive, mirror and
+# keyring the machine already trusts, with "deb" turned into "deb-src". Kept in the cache,
+# never in the system's apt configuration.
+write_src_list() {
+  local out=$1 f
+  : > "$out"
+  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+    [ -f "$f" ] || continue
+    sed -n 's/^[[:space:]]*deb[[:space:]]\+/deb-src /p' "$f" >> "$out"
+  done
+  local deb822=$CACHE/apt/src.sources
+  : > "$deb822"
+  for f in /etc/apt/sources.list.d/*.sources; do
+    [ -f "$f" ] || continue
+    # Stanzas are separated by blank lines; keep only those whose Types include "deb".
+    awk 'BEGIN{RS=""; ORS="\n\n"} /(^|\n)Types:[^\n]*(^|[[:space:]])deb([[:space:]]|$)/ {
+           sub(/(^|\n)Types:[^\n]*/, "\nTypes: deb-src"); sub(/^\n/, ""); print }' "$f" >> "$deb822"
+  done
+  [ -s "$out" ] || [ -s "$deb822" ] || die "no 'deb' line in /etc/apt/sources.list* to derive a deb-src source from"
+}
+
+fetch_sources() {
+  mkdir -p "$CACHE/dl" "$CACHE/src" "$TOOLS" "$CACHE/apt/lists/partial" "$CACHE/apt/cache/archives/partial"
+  local p missing=""
+  for p in $DEBS; do ls "$CACHE/dl/${p}"_*.deb >/dev/null 2>&1 || missing="$missing $p"; done
+  if [ -n "$missing" ]; then
+    log "downloading$missing"
+    (cd "$CACHE/dl" && apt-get download $missing)
+  fi
+  if [ ! -x "$TOOLS/usr/lib/go-1.19/bin/go" ] || [ ! -x "$TOOLS/usr/bin/docker-registry" ]; then
+    for p in "$CACHE"/dl/*.deb; do dpkg-deb -x "$p" "$TOOLS"; done
+  fi
+  if [ ! -d "$SRC" ]; then
+    if ! ls "$CACHE"/src/kubernetes_*.dsc >/dev/null 2>&1; then
+      write_src_list "$CACHE/apt/src.list"
+      local A=(-o Dir::Etc::sourcelist="$CACHE/apt/src.list" -o Dir::Etc::sourceparts="$CACHE/apt"
+               -o Dir::State::Lists="$CACHE/apt/lists" -o Dir::Cache="$CACHE/apt/cache")
+      apt-get "${A[@]}" update >"$LOGS/apt-update.log" 2>&1 || { tail "$LOGS/apt-update.log"; die "apt-get update (deb-src) failed"; }
+      (cd "$CACHE/src" && apt-get "${A[@]}" source --download-only kubernetes)
+    fi
+    (cd "$CACHE/src" && dpkg-source -x kubernetes_*.dsc kubernetes >"$LOGS/dpkg-source.log")
+  fi
+}
+
+prepare_tree() {
+  local p
+  # Kubelet patches for a shared host; each is opt-in by an environment variable (see the patches).
+  for p in "$HERE"/k8s/patches/*.patch; do
+    (cd "$SRC" && patch -p1 -R -s -f --dry-run <"$p" >/dev/null 2>&1) && continue
+    log "applying $(basename "$p")"
+    (cd "$SRC" && patch -p1 -s <"$p")
+  done
+  # The vendored reflect2 1.0.1 crashes under Go >= 1.18 (SIGSEGV in mapiternext); Debian's 1.0.2 works.
+  local v=$SRC/vendor/github.com/modern-go/reflect2
+  if [ ! -f "$v/go_above_118.go" ]; then
+    rm -rf "$v"
+    cp -a "$TOOLS/usr/share/gocode/src/github.com/modern-go/reflect2" "$v"
+    log "vendor: reflect2 swapped for Debian's 1.0.2"
+  fi
+  # Kubernetes 1.20 builds in GOPATH mode (its hack/lib/init.sh sets GO111MODULE=off).
+  mkdir -p "$GOPATH_DIR/src/k8s.io"
+  ln -sfn "$SRC" "$GOPATH_DIR/src/k8s.io/kubernetes"
+}
+
+go_env() {
+  export GOROOT=$TOOLS/usr/lib/go-1.19 PATH=$TOOLS/usr/lib/go-1.19/bin:$PATH
+  export GOPATH=$GOPATH_DIR GOCACHE=$CACHE/gocache GOPROXY=off GOTOOLCHAIN=local CGO_ENABLED=0 GO111MODULE=off
+  unset GOFLAGS
+}
+
+# The source tarball lacks the generated OpenAPI definitions the apiserver needs; generate them
+# from the same packages the upstream Makefile feeds openapi-gen.
+gen_openapi() {
+  local f=$SRC/pkg/generated/openapi/zz_generated.openapi.go
+  [ -f "$f" ] && return 0
+  log "generating the OpenAPI definitions"
+  ( go_env; cd "$GOPATH_DIR/src/k8s.io/kubernetes"
+    $NICE go build -o "$OUT/openapi-gen" ./vendor/k8s.io/kube-openapi/cmd/openapi-gen
+    local dirs
+    dirs=$(find -H . \( -path './_*' -o -path './.*' -o -path ./vendor \) -prune -o -type f -name '*.go' -print \
+      | sed 's|^\./staging/src|vendor|; s|^\./||' | xargs grep -l '^// *+k8s:' \
+      | grep -v '^vendor/k8s.io/code-generator/\|^vendor/k8s.io/sample-apiserver/' \
+      | xargs grep -l '+k8s:openapi-gen=' | xargs -n1 dirname | LC_ALL=C sort -u \
+      | sed 's|^|k8s.io/kubernetes/|' | paste -sd,)
+    $NICE "$OUT/openapi-gen" --logtostderr -i "$dirs" -p k8s.io/kubernetes/pkg/generated/openapi \
+      -O zz_generated.openapi -h vendor/k8s.io/code-generator/hack/boilerplate.go.txt \
+      -r "$LOGS/openapi-violations.report" >"$LOGS/openapi-gen.log" 2>&1 \
+      || { tail -20 "$LOGS/openapi-gen.log"; exit 1; } )
+}
+
+build_bins() {
+  local b missing=""
+  for b in $BINS; do [ -x "$OUT/$b" ] || missing="$missing ./cmd/$b"; done
+  [ -n "$missing" ] || return 0
+  log "compiling$missing (log: $LOGS/go-build.log)"
+  ( go_env; cd "$GOPATH_DIR/src/k8s.io/kubernetes"
+    # The version stamp hack/lib/version.sh would set; clients check it.
+    local ld="-s -w" p
+    for p in k8s.io/kubernetes/vendor/k8s.io/component-base/version k8s.io/kubernetes/vendor/k8s.io/client-go/pkg/version; do
+      ld="$ld -X $p.gitVersion=v$K8S_VERSION -X $p.gitMajor=1 -X $p.gitMinor=20 -X $p.gitTreeState=clean"
+      ld="$ld -X $p.gitCommit=faecb196815e248d3ecfb03c680a4507229c2a56 -X $p.buildDate=2021-01-13T13:20:00Z"
+    done
+    $NICE go build -ldflags "$ld" -o "$OUT/tmp/" $missing >"$LOGS/go-build.log" 2>&1 \
+      || { tail -30 "$LOGS/go-build.log"; exit 1; } )
+  # Move into place only when all built, so a half build never looks finished.
+  for b in $missing; do mv "$OUT/tmp/$(basename "$b")" "$OUT/"; done
+}
+
+# The pod sandbox ("pause") image, from the source tree's pause.c: no registry is needed.
+build_pause() {
+  [ -f "$CACHE/pause.tar" ] && return 0
+  mkdir -p "$CACHE/pause"
+  $NICE gcc -Os -Wall -Werror -static -DVERSION=v3.4.1-evalrig -o "$CACHE/pause/pause" "$SRC/build/pause/linux/pause.c"
+  tar -C "$CACHE/pause" -cf "$CACHE/pause.tar.new" pause
+  mv "$CACHE/pause.tar.new" "$CACHE/pause.tar"
+}
+
+cmd_build() {
+  mkdir -p "$OUT/tmp" "$LOGS"
+  local b done=1
+  for b in $BINS; do [ -x "$OUT/$b" ] || done=0; done
+  if [ $done = 1 ] && [ -f "$CACHE/pause.tar" ] && [ -x "$TOOLS/usr/bin/etcd" ] && [ -x "$TOOLS/usr/bin/docker-registry" ]; then
+    log "build: cached in $CACHE"; return 0
+  fi
+  fetch_sources
+  prepare_tree
+  gen_openapi
+  build_bins
+  build_pause
+  log "build: done ($OUT)"
+}
+
+# ---------------------------------------------------------------- state ----
+
+RUN=$CACHE/run            # pids, logs, certificates; removed by stop
+PKI=$RUN/pki
+ENGINES=/run/evalrig-k8s  # the node engines' sockets and exec roots
+NAMESPACE=evalrig
+ETCD_PORT=16379; ETCD_PEER_PORT=16380; API_PORT=16443; CM_PORT=16457; SCHED_PORT=16459
+REGISTRY=127.0.0.1:16500
+PAUSE_IMAGE=evalrig.local/pause:3.4.1
+KUBECTL=("$OUT/kubectl" "--kubeconfig=$PKI/admin.kubeconfig")
+
+now() { date +%s%N; }
+secs() { awk -v a="$1" -v b="$(now)" 'BEGIN{printf "%.1f", (b - a) / 1e9}'; }
+
+# A process is ours when its recorded pid is alive and still runs the program recorded with it.
+is_running() {
+  local f=$RUN/$1.pid
+  [ -f "$f" ] && [ -d "/proc/$(cat "$f")" ] && grep -qF -- "$(cat "$RUN/$1.exe")" "/proc/$(cat "$f")/cmdline" 2>/dev/null
+}
+spawn() {
+  local name=$1; shift
+  is_running "$name" && return 0
+  echo "$1" >"$RUN/$name.exe"
+  setsid "$@" >"$RUN/$name.log" 2>&1 </dev/null &
+  echo $! >"$RUN/$name.pid"
+  log "started $name (pid $!)"
+}
+wait_for() {
+  local what=$1 tries=$(( $2 * 5 )); shift 2
+  while ! "$@" >/dev/null 2>&1; do
+    tries=$((tries - 1)); [ $tries -gt 0 ] || die "$what not ready; see $RUN/*.log"
+    sleep 0.2
+  done
+}
+
+# ------------------------------------------------------------------ pki ----
+
+cert() {  # name CN [O] [SANs]
+  local n=$1 cn=$2 o=${3:-} san=${4:-} subj
+  [ -f "$PKI/$n.crt" ] && return 0
+  subj="/CN=$cn"; [ -z "$o" ] || subj="/O=$o/CN=$cn"
+  openssl genrsa -out "$PKI/$n.key" 2048 2>/dev/null
+  openssl req -new -key "$PKI/$n.key" -subj "$subj" -out "$PKI/$n.csr" 2>/dev/null
+  { echo "basicConstraints=CA:FALSE"; echo "keyUsage=critical,digitalSignature,keyEncipherment"
+    if [ -n "$san" ]; then echo "extendedKeyUsage=serverAuth,clientAuth"; echo "subjectAltName=$san"
+    else echo "extendedKeyUsage=clientAuth"; fi; } >"$PKI/$n.ext"
+  openssl x509 -req -in "$PKI/$n.csr" -CA "$PKI/ca.crt" -CAkey "$PKI/ca.key" -CAcreateserial \
+    -days 30 -sha256 -extfile "$PKI/$n.ext" -out "$PKI/$n.crt" 2>/dev/null
+}
+kubeconfig() {  # name cert [namespace]
+  local kc=$PKI/$1.kubeconfig
+  [ -f "$kc" ] && return 0
+  cat >"$kc" <<KUBECONFIG
+apiVersion: v1
+kind: Config
+clusters:
+- name: evalrig-test
+  cluster: {server: "https://127.0.0.1:$API_PORT", certificate-authority-data: "$(base64 -w0 <"$PKI/ca.crt")"}
+users:
+- name: $1
+  user: {client-certificate-data: "$(base64 -w0 <"$PKI/$2.crt")", client-key-data: "$(base64 -w0 <"$PKI/$2.key")"}
+contexts:
+- name: default
+  context: {cluster: evalrig-test, user: $1, namespace: ${3:-default}}
+current-context: default
+KUBECONFIG
+  chmod 600 "$kc"
+}
+make_pki() {
+  mkdir -p "$PKI"; chmod 700 "$PKI"
+  [ -f "$PKI/ca.crt" ] || { openssl genrsa -out "$PKI/ca.key" 2048 2>/dev/null
+    openssl req -x509 -new -key "$PKI/ca.key" -subj "/CN=evalrig-test-ca" -days 30 -sha256 -out "$PKI/ca.crt" 2>/dev/null; }
+  cert apiserver kube-apiserver "" "IP:127.0.0.1,IP:10.0.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc"
+  cert admin evalrig-admin system:masters
+  cert apiserver-kubelet-client kube-apiserver-kubelet-client system:masters
+  cert controller-manager system:kube-controller-manager
+  cert scheduler system:kube-scheduler
+  cert provider evalrig-provider   # the restricted user: only the Role in docs/k8s/evalrig-role.yaml
+  [ -f "$PKI/sa.key" ] || { openssl genrsa -out "$PKI/sa.key" 2048 2>/dev/null; openssl rsa -in "$PKI/sa.key" -pubout -out "$PKI/sa.pub" 2>/dev/null; }
+  kubeconfig admin admin; kubeconfig controller-manager controller-manager; kubeconfig scheduler scheduler
+  kubeconfig provider provider "$NAMESPACE"
+}
+
+# --------------------------------------------------------- host witness ----
+
+# What the cluster must leave as it found it: the main engine's bridge and oom score, and the
+# sysctls an unpatched kubelet would rewrite.
+host_facts() {
+  local main k; main=$(cat /var/run/docker.pid 2>/dev/null || true)
+  echo "docker0 $(ip -o link show docker0 >/dev/null 2>&1 && echo present || echo absent)"
+  echo "main-engine-oom $( [ -n "$main" ] && cat "/proc/$main/oom_score_adj" 2>/dev/null || echo none)"
+  for k in vm/overcommit_memory vm/panic_on_oom kernel/panic kernel/panic_on_oops kernel/keys/root_maxkeys kernel/keys/root_maxbytes; do
+    echo "$k $(cat "/proc/sys/$k" 2>/dev/null || echo none)"
+  done
+}
+host_check() {
+  host_facts >"$1.now"
+  diff "$1" "$1.now" >&2 || die "the host changed (< before, > now)"
+  rm -f "$1.now"
+  [ ! -S /var/run/docker.sock ] || docker -H unix:///var/run/docker.sock version >/dev/null 2>&1 \
+    || die "the main Docker engine stopped answering"
+}
+
+# ------------------------------------------------------- node engines ----
+
+# Each node gets a dockerd of its own. A bridge of its own keeps dockerd away from docker0
+# (with --bridge=none a second dockerd deletes the main engine's docker0).
+start_engine() {
+  local i=$1 br=ek8s-br$1 rd=$ENGINES/d$1 dd=$RUN/engine$1
+  local D=(docker -H "unix://$rd/docker.sock")
+  mkdir -p "$rd" "$dd"
+  if ! ip link show "$br" >/dev/null 2>&1; then
+    ip link add "$br" type bridge
+    ip addr add "10.254.$((100 + i)).1/24" dev "$br"
+    echo "$br" >>"$RUN/bridges"
+  fi
+  printf '{"insecure-registries": ["%s"], "bridge": "%s", "iptables": false, "ip6tables": false, "ip-forward": false, "ip-masq": false, "userland-proxy": false, "log-driver": "json-file"}\n' \
+    "$REGISTRY" "$br" >"$dd/daemon.json"
+  spawn "dockerd$i" /usr/sbin/dockerd --config-file="$dd/daemon.json" -H "unix://$rd/docker.sock" \
+    --data-root="$CACHE/engine$i" --exec-root="$rd/x" --pidfile="$rd/dockerd.pid" --cgroup-parent="/ek8s-docker$i"
+  wait_for "dockerd$i" 60 "${D[@]}" version
+  # The pause image comes from the cache, so a node needs no registry to start a pod.
+  "${D[@]}" image inspect "$PAUSE_IMAGE" >/dev/null 2>&1 \
+    || "${D[@]}" import --change 'ENTRYPOINT ["/pause"]' --change 'USER 65535:65535' "$CACHE/pause.tar" "$PAUSE_IMAGE" >/dev/null
+}
+
+start_registry() {
+  mkdir -p "$CACHE/registry"
+  printf 'version: 0.1\nstorage: {filesystem: {rootdirectory: "%s"}, delete: {enabled: true}}\nhttp: {addr: "%s"}\nlog: {level: warn}\n' \
+    "$CACHE/registry" "$REGISTRY" >"$RUN/registry.yml"
+  spawn registry "$TOOLS/usr/bin/docker-registry" serve "$RUN/registry.yml"
+  wait_for registry 30 curl -sf "http://$REGISTRY/v2/"
+}
+
+# ------------------------------------------------------- control plane ----
+
+start_control_plane() {
+  # A fresh store on every cold start: stale nodes would make "Ready" lie.
+  is_running etcd || rm -rf "$RUN/etcd"
+  mkdir -p "$RUN/etcd"; chmod 700 "$RUN/etcd"
+  spawn etcd "$TOOLS/usr/bin/etcd" --name evalrig --data-dir "$RUN/etcd" \
+    --listen-client-urls "http://127.0.0.1:$ETCD_PORT" --advertise-client-urls "http://127.0.0.1:$ETCD_PORT" \
+    --listen-peer-urls "http://127.0.0.1:$ETCD_PEER_PORT" --initial-advertise-peer-urls "http://127.0.0.1:$ETCD_PEER_PORT" \
+    --initial-cluster "evalrig=http://127.0.0.1:$ETCD_PEER_PORT"
+  wait_for etcd 30 curl -sf "http://127.0.0.1:$ETCD_PORT/health"
+  spawn kube-apiserver "$OUT/kube-apiserver" --bind-address=127.0.0.1 --advertise-address=127.0.0.1 \
+    --secure-port=$API_PORT --insecure-port=0 --etcd-servers="http://127.0.0.1:$ETCD_PORT" \
+    --tls-cert-file="$PKI/apiserver.crt" --tls-private-key-file="$PKI/apiserver.key" --client-ca-file="$PKI/ca.crt" \
+    --kubelet-client-certificate="$PKI/apiserver-kubelet-client.crt" --kubelet-client-key="$PKI/apiserver-kubelet-client.key" \
+    --kubelet-preferred-address-types=InternalIP,Hostname \
+    --service-account-key-file="$PKI/sa.pub" --service-account-signing-key-file="$PKI/sa.key" \
+    --service-account-issuer=https://kubernetes.default.svc --service-cluster-ip-range=10.0.0.0/24 \
+    --endpoint-reconciler-type=none --authorization-mode=Node,RBAC --enable-admission-plugins=NodeRestriction \
+    --allow-privileged=false --profiling=false --v=1
+  wait_for kube-apiserver 120 "${KUBECTL[@]}" get --raw /readyz
+  spawn kube-controller-manager "$OUT/kube-controller-manager" --kubeconfig="$PKI/controller-manager.kubeconfig" \
+    --authentication-kubeconfig="$PKI/controller-manager.kubeconfig" --authorization-kubeconfig="$PKI/controller-manager.kubeconfig" \
+    --bind-address=127.0.0.1 --secure-port=$CM_PORT --port=0 --leader-elect=false \
+    --service-account-private-key-file="$PKI/sa.key" --root-ca-file="$PKI/ca.crt" --use-service-account-credentials=true \
+    --cluster-name=evalrig-test --profiling=false --flex-volume-plugin-dir="$RUN/cm-flex" --v=1
+  spawn kube-scheduler "$OUT/kube-scheduler" --kubeconfig="$PKI/scheduler.kubeconfig" \
+    --authentication-kubeconfig="$PKI/scheduler.kubeconfig" --authorization-kubeconfig="$PKI/scheduler.kubeconfig" \
+    --bind-address=127.0.0.1 --secure-port=$SCHED_PORT --port=0 --leader-elect=false --profiling=false --v=1
+  "${KUBECTL[@]}" get namespace "$NAMESPACE" >/dev/null 2>&1 || "${KUBECTL[@]}" create namespace "$NAMESPACE" >/dev/null
+  "${KUBECTL[@]}" apply -f "$HERE/../docs/k8s/evalrig-role.yaml" >/dev/null
+  "${KUBECTL[@]}" -n "$NAMESPACE" get rolebinding evalrig-provider >/dev/null 2>&1 \
+    || "${KUBECTL[@]}" -n "$NAMESPACE" create rolebinding evalrig-provider --role=evalrig-provider --user=evalrig-provider >/dev/null
+  wait_for "the $NAMESPACE service account" 120 "${KUBECTL[@]}" -n "$NAMESPACE" get serviceaccount default
+}
+
+# Kubelets, their pod network and cgroup roots.
+. "$HERE/k8s/kubelet.sh"
+
+cmd_start() {
+  local n=${1:-2} t0 i
+  case $n in 1|2|3|4) ;; *) die "start: N must be 1 to 4, got '$n'" ;; esac
+  for i in $BINS; do [ -x "$OUT/$i" ] || die "start: $OUT/$i missing; run '$0 build' first"; done
+  [ -f "$CACHE/pause.tar" ] || die "start: $CACHE/pause.tar missing; run '$0 build' first"
+  t0=$(now)
+  mkdir -p "$RUN"
+  [ -f "$RUN/host.before" ] || host_facts >"$RUN/host.before"
+  [ -e /var/log/pods ] || [ -f "$RUN/created-var-log" ] || touch "$RUN/created-var-log"
+  [ -e /var/lib/kubelet ] || [ -f "$RUN/created-var-lib-kubelet" ] || touch "$RUN/created-var-lib-kubelet"
+  make_pki
+  for i in $(seq 1 "$n"); do start_engine "$i"; done
+  start_registry
+  start_control_plane
+  for i in $(seq 1 "$n"); do start_kubelet "$i"; done
+  host_check "$RUN/host.before"
+  log "start: $n node(s) Ready in $(secs "$t0")s"
+}
+
+cmd_status() {
+  local f n
+  for f in "$RUN"/*.pid; do
+    [ -f "$f" ] || continue; n=$(basename "$f" .pid)
+    if is_running "$n"; then echo "$n: running (pid $(cat "$f"))"; else echo "$n: not running"; fi
+  done
+  if is_running kube-apiserver; then "${KUBECTL[@]}" get nodes -o wide; else echo "cluster: not running"; fi
+}
+
+cmd_env() {
+  is_running kube-apiserver || die "env: the cluster is not running; run '$0 start'"
+  echo "EVALRIG_K8S_ADMIN_KUBECONFIG=$PKI/admin.kubeconfig"
+  echo "EVALRIG_K8S_KUBECONFIG=$PKI/provider.kubeconfig"
+  echo "EVALRIG_K8S_REGISTRY=$REGISTRY"
+  echo "EVALRIG_K8S_NAMESPACE=$NAMESPACE"
+  echo "EVALRIG_K8S_KUBECTL=$OUT/kubectl"
+}
+
+stop_one() {
+  local f=$RUN/$1.pid pid
+  [ -f "$f" ] || return 0
+  if is_running "$1"; then
+    pid=$(cat "$f"); kill -TERM "$pid" 2>/dev/null || true
+    for _ in $(seq 50); do [ -d "/proc/$pid" ] || break; sleep 0.2; done
+    ! is_running "$1" || kill -KILL "$pid" 2>/dev/null || true
+  fi
+  rm -f "$f" "$RUN/$1.exe"
+}
+
+cmd_stop() {
+  [ -d "$RUN" ] || { log "stop: nothing running"; return 0; }
+  local i m sock
+  for i in 1 2 3 4; do stop_one "kubelet$i"; done
+  for i in 1 2 3 4; do
+    sock=$ENGINES/d$i/docker.sock
+    if is_running "dockerd$i" && [ -S "$sock" ]; then
+      m=$(docker -H "unix://$sock" ps -aq); [ -z "$m" ] || docker -H "unix://$sock" rm -f $m >/dev/null
+    fi
+    stop_one "dockerd$i"
+  done
+  for m in registry kube-scheduler kube-controller-manager kube-apiserver etcd; do stop_one "$m"; done
+  # What kubelets and dockershim left mounted under our folders.
+  for m in $(awk '{print $2}' /proc/self/mounts | grep "^$RUN/\|^$ENGINES/\|^$CACHE/engine" | sort -r); do
+    umount "$m" 2>/dev/null || umount -l "$m" || true
+  done
+  for i in 1 2 3 4; do cgroup_remove "ek8s-n$i"; cgroup_remove "ek8s-docker$i"; done
+  if [ -f "$RUN/bridges" ]; then
+    while read -r m; do ip link del "$m" 2>/dev/null || true; done <"$RUN/bridges"
+  fi
+  # Kubelet 1.20 hard-codes these paths; remove them only when start made them.
+  [ ! -f "$RUN/created-var-log" ] || rm -rf /var/log/pods /var/log/containers
+  [ ! -f "$RUN/created-var-lib-kubelet" ] || rm -rf /var/lib/kubelet
+  rm -rf "$ENGINES"
+  if [ -f "$RUN/host.before" ]; then
+    mv "$RUN/host.before" "$CACHE/host.before"; rm -rf "$RUN"
+    host_check "$CACHE/host.before"; rm -f "$CACHE/host.before"
+  else
+    rm -rf "$RUN"
+  fi
+  log "stop: done"
+}
+
+case "${1:-}" in
+  build) cmd_build ;;
+  start) cmd_start "${2:-2}" ;;
+  status) cmd_status ;;
+  env) cmd_env ;;
+  stop) cmd_stop ;;
+  *) sed -n 2,9p "$0" >&2; exit 2 ;;
+esac
