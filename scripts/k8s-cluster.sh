@@ -274,7 +274,6 @@ start_engine() {
   mkdir -p "$rd" "$dd"
   if ! ip link show "$br" >/dev/null 2>&1; then
     ip link add "$br" type bridge
-    ip addr add "10.254.$((100 + i)).1/24" dev "$br"
     echo "$br" >>"$RUN/bridges"
   fi
   printf '{"insecure-registries": ["%s"], "bridge": "%s", "iptables": false, "ip6tables": false, "ip-forward": false, "ip-masq": false, "userland-proxy": false, "log-driver": "json-file"}\n' \
@@ -293,6 +292,12 @@ start_registry() {
     "$CACHE/registry" "$REGISTRY" >"$RUN/registry.yml"
   spawn registry "$TOOLS/usr/bin/docker-registry" serve "$RUN/registry.yml"
   wait_for registry 30 curl -sf "http://$REGISTRY/v2/"
+  # The pause image in the registry too: a pod can then prove its node pulls from it.
+  local D=(docker -H "unix://$ENGINES/d1/docker.sock")
+  if ! curl -sf "http://$REGISTRY/v2/evalrig/pause/manifests/3.4.1" -H 'Accept: application/vnd.docker.distribution.manifest.v2+json' >/dev/null; then
+    "${D[@]}" tag "$PAUSE_IMAGE" "$REGISTRY/evalrig/pause:3.4.1"
+    "${D[@]}" push "$REGISTRY/evalrig/pause:3.4.1" >/dev/null
+  fi
 }
 
 # ------------------------------------------------------- control plane ----
