@@ -394,7 +394,7 @@ cmd_stop() {
   for i in 1 2 3 4; do
     sock=$ENGINES/d$i/docker.sock
     if is_running "dockerd$i" && [ -S "$sock" ]; then
-      m=$(docker -H "unix://$sock" ps -aq); [ -z "$m" ] || docker -H "unix://$sock" rm -f $m >/dev/null
+      m=$(docker -H "unix://$sock" ps -aq || true); [ -z "$m" ] || docker -H "unix://$sock" rm -f $m >/dev/null
     fi
     stop_one "dockerd$i"
   done

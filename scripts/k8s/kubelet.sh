@@ -1,4 +1,6 @@
 # Kubelets for scripts/k8s-cluster.sh (sourced; uses its variables and helpers).
+# --docker as well as --docker-endpoint: cAdvisor inside the kubelet would otherwise watch
+# the main engine's socket.
 
 # Kubelet needs its --cgroup-root in every mounted cgroup v1 hierarchy.
 cgroup_make() {
@@ -69,7 +71,7 @@ KUBELET
   spawn "kubelet$i" "$OUT/kubelet" --config="$nd/kubelet-config.yaml" \
     --kubeconfig="$PKI/node$i.kubeconfig" --root-dir="$nd/root" --cert-dir="$nd/root/pki" \
     --volume-plugin-dir="$nd/volume-plugins" --hostname-override="$ip" \
-    --container-runtime=docker --docker-endpoint="unix://$sock" \
+    --container-runtime=docker --docker-endpoint="unix://$sock" --docker="unix://$sock" \
     --container-runtime-endpoint="unix://$ENGINES/d$i/dockershim.sock" \
     --experimental-dockershim-root-directory="$nd/dockershim" --pod-infra-container-image="$PAUSE_IMAGE" \
     --network-plugin=cni --cni-bin-dir="$TOOLS/usr/lib/cni,$RUN/cni-bin" --cni-conf-dir="$nd/cni-conf" \
