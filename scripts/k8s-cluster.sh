@@ -249,9 +249,16 @@ make_pki() {
 # What the cluster must leave as it found it: the main engine's bridge and oom score, and the
 # sysctls an unpatched kubelet would rewrite.
 host_facts() {
-  local main k; main=$(cat /var/run/docker.pid 2>/dev/null || true)
+  local pid k
   echo "docker0 $(ip -o link show docker0 >/dev/null 2>&1 && echo present || echo absent)"
-  echo "main-engine-oom $( [ -n "$main" ] && cat "/proc/$main/oom_score_adj" 2>/dev/null || echo none)"
+  # The main engine: the dockerd on the default socket, whatever its pidfile (other engines,
+  # ours and tests', name a socket with -H).
+  local cmd
+  for pid in $(pgrep -x dockerd || true); do
+    cmd=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null) || continue
+    case " $cmd" in *" -H "*|*" -H="*|*" --host"*) case $cmd in *unix:///var/run/docker.sock*) ;; *) continue ;; esac ;; esac
+    echo "main engine $pid oom_score_adj $(cat "/proc/$pid/oom_score_adj" 2>/dev/null || echo gone)"
+  done
   for k in vm/overcommit_memory vm/panic_on_oom kernel/panic kernel/panic_on_oops kernel/keys/root_maxkeys kernel/keys/root_maxbytes; do
     echo "$k $(cat "/proc/sys/$k" 2>/dev/null || echo none)"
   done
