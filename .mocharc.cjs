@@ -9,6 +9,7 @@ const SUITE = [
   'test/security/**/*.test.ts',
   'test/faults/**/*.test.ts',
   'test/e2e/**/*.test.ts',
+  'test/k8s/**/*.test.ts',
 ];
 
 const named = process.argv
