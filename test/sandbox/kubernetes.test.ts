@@ -1,0 +1,134 @@
+/**
+ * The Kubernetes pieces against a real cluster (test/support/k8s-env.ts says
+ * which): a Job's pod started as a run's would be, its hardening read back
+ * from the API server and observed from inside, and the sweep by label
+ * leaving nothing. No cluster: skipped, saying why; EVALRIG_K8S=required: failed.
+ */
+import { expect } from 'chai';
+import {
+  anchorName,
+  ensureAnchor,
+  jobName,
+  openCluster,
+  podExec,
+  startJobPod,
+  sweepByLabel,
+  type Cluster,
+} from '../../src/sandbox/kubernetes/index.js';
+import { BASE_IMAGE } from '../support/docker.js';
+import { k8sEnv, k8sRequired, pushToRegistry } from '../support/k8s-env.js';
+
+describe('kubernetes (a real cluster)', function () {
+  this.timeout(180_000);
+  const session = `test-${process.pid}-${Date.now().toString(36)}`;
+  const labels = { 'evalrig.session': session };
+  let cluster: Cluster;
+  let image: string;
+  let pod: string;
+  const name = jobName(session, 'hardening/run-01');
+
+  before(async function () {
+    const env = k8sEnv();
+    if (typeof env === 'string') {
+      if (k8sRequired()) throw new Error(`EVALRIG_K8S=required: ${env}`);
+      console.log(`      skipped: ${env}`);
+      this.skip();
+    }
+    cluster = openCluster({ kubeconfig: env.kubeconfig, namespace: env.namespace });
+    image = pushToRegistry(BASE_IMAGE, env.registry);
+    const anchor = await ensureAnchor(cluster, anchorName(session), labels);
+    pod = await startJobPod(cluster, {
+      name,
+      image,
+      labels,
+      runKey: 'hardening/run-01',
+      anchor,
+      uid: 1000,
+      gid: 1000,
+      workingDir: '/workspace',
+      env: { HOME: '/home/evalrig' },
+      cpus: 0.5,
+      memoryBytes: 256 * 1024 * 1024,
+      diskBytes: 512 * 1024 * 1024,
+      activeDeadlineSeconds: 600,
+      ttlSecondsAfterFinished: 60,
+      command: ['sleep', 'infinity'],
+      folders: [
+        { name: 'workspace', path: '/workspace', sizeBytes: 64 << 20 },
+        { name: 'tmp', path: '/tmp', sizeBytes: 64 << 20 },
+        { name: 'home', path: '/home/evalrig', sizeBytes: 64 << 20 },
+      ],
+    });
+  });
+
+  after(async function () {
+    if (cluster) await sweepByLabel(cluster, labels);
+  });
+
+  it("the pod's spec, read back from the API server, holds the hardening", async () => {
+    const read = await cluster.core.readNamespacedPod({ namespace: cluster.namespace, name: pod });
+    const spec = read.spec!;
+    expect(spec.automountServiceAccountToken).to.equal(false);
+    expect(spec.enableServiceLinks).to.equal(false);
+    expect(spec.dnsPolicy).to.equal('None');
+    const agent = spec.containers[0]!;
+    expect(agent.image).to.equal(image);
+    expect(agent.securityContext).to.deep.include({
+      runAsUser: 1000,
+      runAsNonRoot: true,
+      allowPrivilegeEscalation: false,
+      readOnlyRootFilesystem: true,
+      privileged: false,
+    });
+    expect(agent.securityContext!.capabilities!.drop).to.deep.equal(['ALL']);
+    expect(agent.resources!.requests).to.deep.equal(agent.resources!.limits);
+    expect(read.status!.qosClass).to.equal('Guaranteed');
+  });
+
+  it('inside: uid 1000, no effective capabilities, / read-only, no service-account token', async () => {
+    const id = await podExec(cluster, pod, ['id', '-u']);
+    expect(id.stdout.toString().trim()).to.equal('1000');
+    const status = await podExec(cluster, pod, ['grep', '^CapEff:', '/proc/self/status']);
+    expect(status.stdout.toString()).to.match(/^CapEff:\s+0+\s*$/);
+    const touch = await podExec(cluster, pod, ['touch', '/planted']);
+    expect(touch.exitCode).to.not.equal(0);
+    expect(touch.stderr.toString()).to.match(/read-only file system/i);
+    const token = await podExec(cluster, pod, [
+      'ls',
+      '/var/run/secrets/kubernetes.io/serviceaccount',
+    ]);
+    expect(token.exitCode).to.not.equal(0);
+    const work = await podExec(cluster, pod, ['touch', '/workspace/ok']);
+    expect(work.exitCode).to.equal(0);
+  });
+
+  it('input framed by its length reaches the command whole (stdin is never half-closed)', async () => {
+    const input = Buffer.alloc(300_000, 'x');
+    const result = await podExec(cluster, pod, ['head', '-c', String(input.length)], { input });
+    expect(result.exitCode).to.equal(0);
+    expect(result.stdout.equals(input)).to.equal(true);
+  });
+
+  it('the sweep by label removes the Job, its pod and the anchor', async () => {
+    const swept = await sweepByLabel(cluster, labels);
+    expect(swept.jobs).to.equal(1);
+    expect(swept.configMaps).to.equal(1);
+    const selector = `evalrig.session=${session}`;
+    const deadline = Date.now() + 60_000;
+    let left = -1;
+    while (Date.now() < deadline) {
+      const [jobs, pods, maps] = await Promise.all([
+        cluster.batch.listNamespacedJob({ namespace: cluster.namespace, labelSelector: selector }),
+        cluster.core.listNamespacedPod({ namespace: cluster.namespace, labelSelector: selector }),
+        cluster.core.listNamespacedConfigMap({
+          namespace: cluster.namespace,
+          labelSelector: selector,
+        }),
+      ]);
+      left = jobs.items.length + pods.items.length + maps.items.length;
+      if (left === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    expect(left).to.equal(0);
+  });
+});
