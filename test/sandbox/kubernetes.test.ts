@@ -5,14 +5,20 @@
  * leaving nothing. No cluster: skipped, saying why; EVALRIG_K8S=required: failed.
  */
 import { expect } from 'chai';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import {
   anchorName,
+  copyInto,
   ensureAnchor,
   jobName,
   openCluster,
   podExec,
   startJobPod,
   sweepByLabel,
+  syncFromPod,
   type Cluster,
 } from '../../src/sandbox/kubernetes/index.js';
 import { BASE_IMAGE } from '../support/docker.js';
@@ -107,6 +113,30 @@ describe('kubernetes (a real cluster)', function () {
     const result = await podExec(cluster, pod, ['head', '-c', String(input.length)], { input });
     expect(result.exitCode).to.equal(0);
     expect(result.stdout.equals(input)).to.equal(true);
+  });
+
+  it('files: a folder copied in, changed inside, synced out; a FIFO planted inside does not cross', async () => {
+    const host = await mkdtemp(path.join(tmpdir(), 'evalrig-k8s-'));
+    const back = await mkdtemp(path.join(tmpdir(), 'evalrig-k8s-back-'));
+    try {
+      await writeFile(path.join(host, 'a.txt'), 'alpha\n');
+      await copyInto(cluster, pod, host, '/workspace/tree', { uid: 1000, gid: 1000 });
+      const cat = await podExec(cluster, pod, ['cat', '/workspace/tree/a.txt']);
+      expect(cat.stdout.toString()).to.equal('alpha\n');
+      await podExec(cluster, pod, ['cp', '/workspace/tree/a.txt', '/workspace/tree/b.txt']);
+      const first = await syncFromPod(cluster, pod, '/workspace/tree', back, undefined);
+      expect(await readFile(path.join(back, 'b.txt'), 'utf8')).to.equal('alpha\n');
+      // A FIFO the agent planted never crosses (nor blocks the sync): it is not kept.
+      await podExec(cluster, pod, ['mkfifo', '/workspace/tree/pipe']);
+      await podExec(cluster, pod, ['rm', '/workspace/tree/a.txt']);
+      await syncFromPod(cluster, pod, '/workspace/tree', back, first.listing);
+      expect(existsSync(path.join(back, 'pipe'))).to.equal(false);
+      expect(existsSync(path.join(back, 'a.txt'))).to.equal(false);
+      expect(await readFile(path.join(back, 'b.txt'), 'utf8')).to.equal('alpha\n');
+    } finally {
+      await rm(host, { recursive: true, force: true });
+      await rm(back, { recursive: true, force: true });
+    }
   });
 
   it('the sweep by label removes the Job, its pod and the anchor', async () => {

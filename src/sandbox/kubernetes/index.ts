@@ -14,3 +14,4 @@ export { buildDenyAll, DENY_ALL_NAME, ensureDenyAll } from './network-policy.js'
 export { ensureAnchor, PodStartError, removeJob, startJobPod } from './pod-lifecycle.js';
 export { labelSelector, sweepByLabel } from './sweep.js';
 export type { SweepCount } from './sweep.js';
+export { copyInto, listPodFolder, sendBytes, syncFromPod } from './files.js';
