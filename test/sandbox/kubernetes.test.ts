@@ -14,6 +14,7 @@ import {
   copyInto,
   ensureAnchor,
   jobName,
+  KubernetesSandbox,
   openCluster,
   podExec,
   startJobPod,
@@ -137,6 +138,30 @@ describe('kubernetes (a real cluster)', function () {
       await rm(host, { recursive: true, force: true });
       await rm(back, { recursive: true, force: true });
     }
+  });
+
+  it('as a Sandbox: exec as its one user, files written and read, a FIFO never opened', async () => {
+    const sandbox = new KubernetesSandbox(cluster, name, pod, '1000:1000', 'k8s-test');
+    const r = await sandbox.exec(['pwd'], { workingDir: '/tmp', env: { X: 'y' } });
+    expect(r.stdout.trim()).to.equal('/tmp');
+    let refused: Error | undefined;
+    await sandbox.exec(['id'], { user: '0:0' }).catch((e: Error) => (refused = e));
+    expect(refused?.message).to.match(/every exec runs as 1000:1000/);
+    await sandbox.writeFiles([
+      {
+        path: '/workspace/w/x.txt',
+        content: 'hello',
+        mode: 0o600,
+        owner: { uid: 1000, gid: 1000 },
+      },
+    ]);
+    expect((await sandbox.readFile('/workspace/w/x.txt', { maxBytes: 100 })).toString()).to.equal(
+      'hello',
+    );
+    await sandbox.exec(['mkfifo', '/tmp/fifo']);
+    let notRegular: Error | undefined;
+    await sandbox.readFile('/tmp/fifo', { maxBytes: 100 }).catch((e: Error) => (notRegular = e));
+    expect(notRegular?.message).to.match(/fifo/i);
   });
 
   it('the sweep by label removes the Job, its pod and the anchor', async () => {

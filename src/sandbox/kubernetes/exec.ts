@@ -67,7 +67,8 @@ export async function podExec(
   let stdin: PassThrough | null = null;
   if (options.input) {
     stdin = new PassThrough();
-    stdin.end(options.input);
+    // Never ended: on protocol v4 the client's answer to an ended stdin is to close the socket.
+    stdin.write(options.input);
   }
   const exec = new Exec(cluster.config);
   return new Promise<PodExecResult>((resolve, reject) => {
@@ -79,10 +80,14 @@ export async function podExec(
           options.timeoutMs,
         )
       : undefined;
+    let socket: { close(): void } | undefined;
     function finish(outcome: Error | number): void {
       if (settled) return;
       settled = true;
       if (timer) clearTimeout(timer);
+      // stdin is never ended (see above), so the socket is ours to close.
+      socket?.close();
+      stdin?.destroy();
       if (typeof outcome === 'number') {
         resolve({ exitCode: outcome, stdout: out.data(), stderr: err.data() });
       } else reject(outcome);
@@ -105,9 +110,11 @@ export async function podExec(
           }
         },
       )
-      .then((socket) => {
+      .then((ws) => {
+        socket = ws;
+        if (settled) ws.close();
         // A socket closed with no status frame: the pod or the API server went away.
-        socket.on('close', () =>
+        ws.on('close', () =>
           setImmediate(() =>
             finish(
               new PodExecError(

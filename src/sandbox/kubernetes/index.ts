@@ -15,3 +15,4 @@ export { ensureAnchor, PodStartError, removeJob, startJobPod } from './pod-lifec
 export { labelSelector, sweepByLabel } from './sweep.js';
 export type { SweepCount } from './sweep.js';
 export { copyInto, listPodFolder, sendBytes, syncFromPod } from './files.js';
+export { KubernetesSandbox } from './sandbox.js';
