@@ -5,6 +5,7 @@
  * leaving nothing. No cluster: skipped, saying why; EVALRIG_K8S=required: failed.
  */
 import { expect } from 'chai';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -25,8 +26,30 @@ import {
 import { BASE_IMAGE } from '../support/docker.js';
 import { k8sEnv, k8sRequired, pushToRegistry } from '../support/k8s-env.js';
 
+async function leftOver(cluster: Cluster, session: string): Promise<number> {
+  const query = { namespace: cluster.namespace, labelSelector: `evalrig.session=${session}` };
+  const [jobs, pods, maps] = await Promise.all([
+    cluster.batch.listNamespacedJob(query),
+    cluster.core.listNamespacedPod(query),
+    cluster.core.listNamespacedConfigMap(query),
+  ]);
+  return jobs.items.length + pods.items.length + maps.items.length;
+}
+
+/** Polls until nothing of the session is left (deletion is asynchronous) or the deadline. */
+async function settled(cluster: Cluster, session: string): Promise<number> {
+  // Pods end through the kubelet: on a loaded 2-core machine that took up to ~40 s.
+  const deadline = Date.now() + 150_000;
+  let left = await leftOver(cluster, session);
+  while (left > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    left = await leftOver(cluster, session);
+  }
+  return left;
+}
+
 describe('kubernetes (a real cluster)', function () {
-  this.timeout(180_000);
+  this.timeout(300_000);
   const session = `test-${process.pid}-${Date.now().toString(36)}`;
   const labels = { 'evalrig.session': session };
   let cluster: Cluster;
@@ -164,26 +187,38 @@ describe('kubernetes (a real cluster)', function () {
     expect(notRegular?.message).to.match(/fifo/i);
   });
 
+  it('a SIGKILLed evalrig-like process leaves no Job, pod or anchor once the sweep by label ran', async () => {
+    const child = `${session}-child`;
+    const proc = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'test/support/k8s-child.ts', child, image],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    const pod = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      proc.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const match = /ready (\S+)/.exec(out);
+        if (match) resolve(match[1]!);
+      });
+      proc.on('exit', (code) => reject(new Error(`the child exited (${code}) before its pod ran`)));
+    });
+    const exited = new Promise((resolve) => proc.on('exit', resolve));
+    proc.kill('SIGKILL');
+    await exited;
+    expect(await leftOver(cluster, child)).to.be.at.least(3);
+    const read = await cluster.core.readNamespacedPod({ namespace: cluster.namespace, name: pod });
+    expect(read.status!.phase).to.equal('Running');
+    await sweepByLabel(cluster, { 'evalrig.session': child });
+    expect(await settled(cluster, child)).to.equal(0);
+  });
+
   it('the sweep by label removes the Job, its pod and the anchor', async () => {
     const swept = await sweepByLabel(cluster, labels);
     expect(swept.jobs).to.equal(1);
     expect(swept.configMaps).to.equal(1);
-    const selector = `evalrig.session=${session}`;
-    const deadline = Date.now() + 60_000;
-    let left = -1;
-    while (Date.now() < deadline) {
-      const [jobs, pods, maps] = await Promise.all([
-        cluster.batch.listNamespacedJob({ namespace: cluster.namespace, labelSelector: selector }),
-        cluster.core.listNamespacedPod({ namespace: cluster.namespace, labelSelector: selector }),
-        cluster.core.listNamespacedConfigMap({
-          namespace: cluster.namespace,
-          labelSelector: selector,
-        }),
-      ]);
-      left = jobs.items.length + pods.items.length + maps.items.length;
-      if (left === 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-    expect(left).to.equal(0);
+    expect(await settled(cluster, session)).to.equal(0);
   });
 });
