@@ -13,6 +13,8 @@ import path from 'node:path';
 import {
   anchorName,
   copyInto,
+  DENY_ALL_NAME,
+  ensureDenyAll,
   ensureAnchor,
   jobName,
   KubernetesSandbox,
@@ -185,6 +187,20 @@ describe('kubernetes (a real cluster)', function () {
     let notRegular: Error | undefined;
     await sandbox.readFile('/tmp/fifo', { maxBytes: 100 }).catch((e: Error) => (notRegular = e));
     expect(notRegular?.message).to.match(/fifo/i);
+  });
+
+  it('the deny-all NetworkPolicy is made once (a second call finds it) and selects evalrig pods', async () => {
+    const policyLabels = { 'evalrig.session': `${session}-policy` };
+    await ensureDenyAll(cluster, policyLabels);
+    await ensureDenyAll(cluster, policyLabels);
+    const read = await cluster.networking.readNamespacedNetworkPolicy({
+      namespace: cluster.namespace,
+      name: DENY_ALL_NAME,
+    });
+    expect(read.spec!.podSelector.matchLabels).to.deep.equal({ 'evalrig.managed': 'true' });
+    expect(read.spec!.policyTypes).to.deep.equal(['Ingress', 'Egress']);
+    const swept = await sweepByLabel(cluster, policyLabels);
+    expect(swept.networkPolicies).to.be.at.most(1);
   });
 
   it('a SIGKILLed evalrig-like process leaves no Job, pod or anchor once the sweep by label ran', async () => {
