@@ -1,0 +1,18 @@
+/**
+ * The Kubernetes sandbox backend's surface (design: ../kubernetes.md). Its
+ * pieces so far: the Job and its hardening, the cluster connection, exec over
+ * the API server, the pod's start and removal, and the reaper's sweep by label.
+ */
+export { KubernetesAddressError, openCluster, parseClusterAddress } from './cluster.js';
+export type { Cluster, ClusterAddress } from './cluster.js';
+export { exitCodeOf, podExec, PodExecError } from './exec.js';
+export type { PodExecOptions, PodExecResult } from './exec.js';
+export { buildAnchor, buildJob, lockedContext } from './job-spec.js';
+export type { JobSpecInput } from './job-spec.js';
+export { anchorName, jobName, labelSet, labelValue, shortHash } from './names.js';
+export { buildDenyAll, DENY_ALL_NAME, ensureDenyAll } from './network-policy.js';
+export { ensureAnchor, PodStartError, removeJob, startJobPod } from './pod-lifecycle.js';
+export { labelSelector, sweepByLabel } from './sweep.js';
+export type { SweepCount } from './sweep.js';
+export { copyInto, listPodFolder, sendBytes, syncFromPod } from './files.js';
+export { KubernetesSandbox } from './sandbox.js';

@@ -1,0 +1,138 @@
+/**
+ * The Job that holds one run's sandbox (src/sandbox/kubernetes.md, "One Job
+ * per run"). Built in code, never from a template string, so every hardening
+ * line is a typed field a test reads back from the API server.
+ */
+import type { V1ConfigMap, V1Job, V1SecurityContext, V1Volume } from '@kubernetes/client-node';
+import { LABELS } from '../../runtime/index.js';
+import { labelSet } from './names.js';
+
+/** What the pod is given. Limits are not optional: requests equal limits (Guaranteed QoS). */
+export interface JobSpecInput {
+  readonly name: string;
+  readonly namespace: string;
+  /** `registry/name@sha256:…`: always by digest, so the node runs what was built. */
+  readonly image: string;
+  readonly labels: Readonly<Record<string, string>>;
+  /** The full run key, kept as an annotation for people and reap logs. */
+  readonly runKey: string;
+  readonly anchor: { readonly name: string; readonly uid: string };
+  readonly uid: number;
+  readonly gid: number;
+  readonly workingDir: string;
+  readonly env: Readonly<Record<string, string>>;
+  readonly cpus: number;
+  readonly memoryBytes: number;
+  readonly diskBytes: number;
+  /** The Job's backstop: evalrig ends its runs first. */
+  readonly activeDeadlineSeconds: number;
+  readonly ttlSecondsAfterFinished: number;
+  /** The pid-1 command: an idle process, as every exec is a separate process beside it. */
+  readonly command: readonly string[];
+  readonly runtimeClassName?: string;
+  /** Folders that start empty and are filled by copyIn (the work tree, home, /tmp …). */
+  readonly folders: readonly {
+    readonly name: string;
+    readonly path: string;
+    readonly sizeBytes: number;
+  }[];
+}
+
+/** The container's own lock: no root, no capabilities, nothing gained by exec, a read-only root. */
+export function lockedContext(uid: number, gid: number): V1SecurityContext {
+  return {
+    runAsUser: uid,
+    runAsGroup: gid,
+    runAsNonRoot: true,
+    allowPrivilegeEscalation: false,
+    privileged: false,
+    readOnlyRootFilesystem: true,
+    capabilities: { drop: ['ALL'] },
+    seccompProfile: { type: 'RuntimeDefault' },
+  };
+}
+
+export function buildJob(input: JobSpecInput): V1Job {
+  const labels = labelSet({ ...input.labels, [LABELS.managed]: 'true' });
+  const amount = {
+    cpu: String(input.cpus),
+    memory: String(input.memoryBytes),
+    'ephemeral-storage': String(input.diskBytes),
+  };
+  const volumes: V1Volume[] = input.folders.map((f) => ({
+    name: f.name,
+    emptyDir: { sizeLimit: String(f.sizeBytes) },
+  }));
+  return {
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: {
+      name: input.name,
+      namespace: input.namespace,
+      labels,
+      annotations: { 'evalrig.run-key': input.runKey },
+      // The anchor's deletion (the reaper's, or a person's) takes every Job with it.
+      ownerReferences: [
+        { apiVersion: 'v1', kind: 'ConfigMap', name: input.anchor.name, uid: input.anchor.uid },
+      ],
+    },
+    spec: {
+      // A failed pod is never replaced by a fresh one with an empty work tree.
+      backoffLimit: 0,
+      ttlSecondsAfterFinished: input.ttlSecondsAfterFinished,
+      activeDeadlineSeconds: input.activeDeadlineSeconds,
+      template: {
+        metadata: { labels },
+        spec: {
+          restartPolicy: 'Never',
+          // A token in the pod is a credential to the API server, which can run pods.
+          automountServiceAccountToken: false,
+          enableServiceLinks: false,
+          shareProcessNamespace: false,
+          hostNetwork: false,
+          hostPID: false,
+          hostIPC: false,
+          // Nothing to resolve: no DNS server is offered at all.
+          dnsPolicy: 'None',
+          dnsConfig: { nameservers: ['127.0.0.1'] },
+          ...(input.runtimeClassName ? { runtimeClassName: input.runtimeClassName } : {}),
+          securityContext: {
+            runAsNonRoot: true,
+            runAsUser: input.uid,
+            runAsGroup: input.gid,
+            fsGroup: input.gid,
+            seccompProfile: { type: 'RuntimeDefault' },
+          },
+          containers: [
+            {
+              name: 'agent',
+              image: input.image,
+              imagePullPolicy: 'IfNotPresent',
+              command: [...input.command],
+              workingDir: input.workingDir,
+              env: Object.entries(input.env).map(([name, value]) => ({ name, value })),
+              securityContext: lockedContext(input.uid, input.gid),
+              resources: { requests: amount, limits: amount },
+              volumeMounts: input.folders.map((f) => ({ name: f.name, mountPath: f.path })),
+            },
+          ],
+          volumes,
+        },
+      },
+    },
+  };
+}
+
+/** The per-session anchor: labelled like the rest, so a sweep by label finds it too. */
+export function buildAnchor(
+  name: string,
+  namespace: string,
+  labels: Readonly<Record<string, string>>,
+): V1ConfigMap {
+  return {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name, namespace, labels: labelSet({ ...labels, [LABELS.managed]: 'true' }) },
+    data: { purpose: "owner of this session's Jobs: deleting it deletes them" },
+  };
+}

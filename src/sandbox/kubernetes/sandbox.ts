@@ -1,0 +1,203 @@
+/**
+ * One run's pod as a {@link Sandbox}. Every exec runs as the pod's one user
+ * (the container's runAsUser): another user is refused, not faked. Files
+ * cross by tar over exec (files.ts); nothing is mounted from the host.
+ */
+import {
+  ProcessesNotStoppedError,
+  type ExecOptions,
+  type ExecResult,
+} from '../../runtime/index.js';
+import { SandboxError, SandboxFileError } from '../errors.js';
+import { packItems, ROOT, type PackItem } from '../remote/pack.js';
+import type { Listing } from '../remote/listing.js';
+import type { Owner, Sandbox, SandboxFile, SyncStats } from '../types.js';
+import type { Cluster } from './cluster.js';
+import { podExec, PodExecError } from './exec.js';
+import { copyInto, sendBytes, syncFromPod } from './files.js';
+import { removeJob } from './pod-lifecycle.js';
+
+export class KubernetesSandbox implements Sandbox {
+  readonly mountsHostFolders = false;
+  private readonly synced = new Map<string, Listing>();
+
+  constructor(
+    private readonly cluster: Cluster,
+    readonly id: string,
+    private readonly pod: string,
+    private readonly execUser: string,
+    readonly engine: string,
+  ) {}
+
+  async exec(cmd: readonly string[], options: ExecOptions = {}): Promise<ExecResult> {
+    if (options.user !== undefined && options.user !== this.execUser) {
+      throw new SandboxError(
+        this.engine,
+        'exec',
+        `every exec runs as ${this.execUser}, not ${options.user}`,
+      );
+    }
+    if (options.stdin !== undefined) {
+      // Protocol v4 cannot close stdin: a command reading to its end would wait for ever.
+      throw new SandboxError(
+        this.engine,
+        'exec',
+        'input on stdin is not carried yet (stdin cannot be closed)',
+      );
+    }
+    const env = Object.entries(options.env ?? {}).map(([k, v]) => `${k}=${v}`);
+    const argv = [
+      ...(env.length > 0 || options.workingDir
+        ? ['env', ...(options.workingDir ? ['-C', options.workingDir] : []), ...env]
+        : []),
+      ...cmd,
+    ];
+    const started = Date.now();
+    const cap = options.maxOutputBytes ?? 64 * 1024 * 1024;
+    try {
+      const r = await podExec(this.cluster, this.pod, argv, {
+        maxOutputBytes: cap + 1,
+        ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+      });
+      const stdoutBytes = r.stdout.subarray(0, cap);
+      return {
+        exitCode: r.exitCode,
+        stdout: stdoutBytes.toString(),
+        stdoutBytes,
+        stderr: r.stderr.toString(),
+        timedOut: false,
+        truncated: r.stdout.length > cap,
+        durationMs: Date.now() - started,
+      };
+    } catch (error) {
+      if (error instanceof PodExecError && /timed out/.test(error.message)) {
+        const none = Buffer.alloc(0);
+        return {
+          exitCode: null,
+          stdout: '',
+          stdoutBytes: none,
+          stderr: '',
+          timedOut: true,
+          truncated: false,
+          durationMs: Date.now() - started,
+        };
+      }
+      throw error;
+    }
+  }
+
+  async readFile(containerPath: string, options: { readonly maxBytes: number }): Promise<Buffer> {
+    // stat without following links first: a FIFO or a device is never opened.
+    const st = await podExec(this.cluster, this.pod, ['stat', '-c', '%F|%s', '--', containerPath]);
+    if (st.exitCode !== 0) throw new SandboxFileError(containerPath, 'missing');
+    const [type, size] = st.stdout.toString().trim().split('|');
+    if (type !== 'regular file' && type !== 'regular empty file') {
+      throw new SandboxFileError(containerPath, 'not-regular', type ?? '');
+    }
+    if (Number(size) > options.maxBytes) {
+      throw new SandboxFileError(
+        containerPath,
+        'too-large',
+        `${size} bytes, the cap is ${options.maxBytes}`,
+      );
+    }
+    const r = await podExec(this.cluster, this.pod, [
+      'head',
+      '-c',
+      String(options.maxBytes + 1),
+      '--',
+      containerPath,
+    ]);
+    if (r.stdout.length > options.maxBytes) {
+      throw new SandboxFileError(containerPath, 'too-large', `over ${options.maxBytes} bytes`);
+    }
+    return r.stdout;
+  }
+
+  async writeFiles(files: readonly SandboxFile[]): Promise<void> {
+    const items: PackItem[] = files.map((f) => ({
+      kind: 'bytes',
+      container: f.path,
+      content: typeof f.content === 'string' ? Buffer.from(f.content) : f.content,
+      mode: f.mode ?? 0o644,
+      owner: f.owner ?? ROOT,
+    }));
+    const chunks: Buffer[] = [];
+    for await (const chunk of packItems(items)) chunks.push(chunk as Buffer);
+    const staged = `/tmp/.evalrig-files-${process.pid}.tar`;
+    await sendBytes(this.cluster, this.pod, Buffer.concat(chunks), staged);
+    const r = await podExec(this.cluster, this.pod, [
+      'tar',
+      '-x',
+      '-f',
+      staged,
+      '-C',
+      '/',
+      '--no-same-owner',
+      '--no-overwrite-dir',
+    ]);
+    await podExec(this.cluster, this.pod, ['rm', '-f', staged]);
+    if (r.exitCode !== 0)
+      throw new SandboxError(this.engine, 'write files', r.stderr.toString().trim().slice(0, 300));
+  }
+
+  async copyIn(hostFolder: string, containerPath: string, owner: Owner): Promise<void> {
+    await copyInto(this.cluster, this.pod, hostFolder, containerPath, owner);
+    this.synced.delete(`${containerPath}\0${hostFolder}`);
+  }
+
+  async syncOut(containerPath: string, hostFolder: string): Promise<SyncStats> {
+    const key = `${containerPath}\0${hostFolder}`;
+    const before = this.synced.get(key);
+    // A sync that fails leaves the host folder unknown: the next one starts from empty.
+    this.synced.delete(key);
+    const { stats, listing } = await syncFromPod(
+      this.cluster,
+      this.pod,
+      containerPath,
+      hostFolder,
+      before,
+    );
+    this.synced.set(key, listing);
+    return stats;
+  }
+
+  async stopProcessesOf(user: string, timeoutMs = 10_000): Promise<void> {
+    if (user !== this.execUser) {
+      throw new SandboxError(
+        this.engine,
+        'stop processes',
+        `every process runs as ${this.execUser}, not ${user}`,
+      );
+    }
+    // kill -1 spares pid 1 (the idler) and the caller: every other process of the user ends.
+    const r = await podExec(this.cluster, this.pod, ['kill', '-9', '-1'], { timeoutMs }).catch(
+      (error: Error) => {
+        throw new ProcessesNotStoppedError(
+          `stopping ${user}'s processes: ${error.message}`,
+          /timed out/.test(error.message),
+        );
+      },
+    );
+    if (r.exitCode !== 0 && r.stderr.length > 0 && !/No such process/.test(r.stderr.toString())) {
+      throw new ProcessesNotStoppedError(
+        `stopping ${user}'s processes: ${r.stderr.toString().trim()}`,
+        false,
+      );
+    }
+  }
+
+  /**
+   * Every process but the idler ends; the pod stays, so syncOut still brings
+   * back what a run cut by its timeout left (the pod's end is remove's).
+   */
+  async kill(): Promise<void> {
+    await podExec(this.cluster, this.pod, ['kill', '-9', '-1'], { timeoutMs: 10_000 }).catch(
+      () => undefined,
+    );
+  }
+
+  async remove(): Promise<void> {
+    await removeJob(this.cluster, this.id);
+  }
+}
