@@ -11,9 +11,15 @@ import { Readable } from 'node:stream';
 import type { Owner, SyncStats } from '../types.js';
 import { SandboxFileError } from '../errors.js';
 import { DEFAULT_REMOTE_LIMITS } from '../remote-docker.js';
-import { applyDelta, checkDelta } from '../remote/apply.js';
-import { diffListings, LISTING_FORMAT, parseListing, type Listing } from '../remote/listing.js';
-import { packItems } from '../remote/pack.js';
+import {
+  applyDelta,
+  checkDelta,
+  diffListings,
+  LISTING_FORMAT,
+  packItems,
+  parseListing,
+  type Listing,
+} from '../sync/index.js';
 import type { Cluster } from './cluster.js';
 import { podExec, PodExecError } from './exec.js';
 

@@ -4,7 +4,7 @@
  * line is a typed field a test reads back from the API server.
  */
 import type { V1ConfigMap, V1Job, V1SecurityContext, V1Volume } from '@kubernetes/client-node';
-import { LABELS } from '../../runtime/index.js';
+import { LABELS } from '../../seam/index.js';
 import { labelSet } from './names.js';
 
 /** What the pod is given. Limits are not optional: requests equal limits (Guaranteed QoS). */

@@ -4,7 +4,7 @@
  * (see doctor.ts, which probes it), so it is one wall, not the only one.
  */
 import type { V1NetworkPolicy } from '@kubernetes/client-node';
-import { LABELS } from '../../runtime/index.js';
+import { LABELS } from '../../seam/index.js';
 import type { Cluster } from './cluster.js';
 
 export const DENY_ALL_NAME = 'evalrig-deny-all';

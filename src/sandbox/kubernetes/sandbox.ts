@@ -3,14 +3,9 @@
  * (the container's runAsUser): another user is refused, not faked. Files
  * cross by tar over exec (files.ts); nothing is mounted from the host.
  */
-import {
-  ProcessesNotStoppedError,
-  type ExecOptions,
-  type ExecResult,
-} from '../../runtime/index.js';
+import { ProcessesNotStoppedError, type ExecOptions, type ExecResult } from '../../seam/index.js';
 import { SandboxError, SandboxFileError } from '../errors.js';
-import { packItems, ROOT, type PackItem } from '../remote/pack.js';
-import type { Listing } from '../remote/listing.js';
+import { packItems, ROOT, type Listing, type PackItem } from '../sync/index.js';
 import type { Owner, Sandbox, SandboxFile, SyncStats } from '../types.js';
 import type { Cluster } from './cluster.js';
 import { podExec, PodExecError } from './exec.js';

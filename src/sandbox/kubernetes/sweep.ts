@@ -3,7 +3,7 @@
  * carries the given labels. Jobs go with foreground propagation so their pods
  * go too; pods are swept as well, for a Job already gone without them.
  */
-import { LABELS } from '../../runtime/index.js';
+import { LABELS } from '../../seam/index.js';
 import type { Cluster } from './cluster.js';
 import { labelSet } from './names.js';
 
