@@ -89,6 +89,7 @@ import {
   packItems,
   parseListing,
   ROOT,
+  tarCreateCommand,
 } from './sync/index.js';
 import type {
   Owner,
@@ -539,26 +540,7 @@ export class RemoteSandbox implements Sandbox {
       const { stdout } = await execStreamed(
         this.client,
         this.run.container,
-        [
-          'tar',
-          '-c',
-          '-f',
-          '-',
-          '--format=pax',
-          // Holes do not cross: apply.ts writes them as holes.
-          '--sparse',
-          '--sparse-version=1.0',
-          '--null',
-          '--no-recursion',
-          // Two names of one file (git's hard-linked objects) come back as two files, not a link entry.
-          '--hard-dereference',
-          '--verbatim-files-from',
-          '--no-unquote',
-          '-C',
-          containerPath,
-          '-T',
-          '-',
-        ],
+        tarCreateCommand(containerPath, '-'),
         { user: HARNESS_USER, stdin, env: ['LC_ALL=C', `PATH=${HARNESS_PATH}`] },
       );
       return stdout;

@@ -5,6 +5,7 @@
  * devices and what is over the limits. Input crosses as a file written by
  * `dd` that reads exactly its length (exec cannot close stdin, see exec.ts).
  */
+import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -18,6 +19,8 @@ import {
   LISTING_FORMAT,
   packItems,
   parseListing,
+  tarCreateCommand,
+  tarExtractCommand,
   type Listing,
 } from '../sync/index.js';
 import type { Cluster } from './cluster.js';
@@ -68,19 +71,9 @@ export async function copyInto(
       { kind: 'folder', host: hostFolder, container: containerPath, owner, readOnly: false },
     ]),
   );
-  const staged = `/tmp/.evalrig-in-${process.pid}.tar`;
+  const staged = `/tmp/.evalrig-in-${randomBytes(6).toString('hex')}.tar`;
   await sendBytes(cluster, pod, archive, staged);
-  // Existing folders (the emptyDir mounts, root's) keep their metadata: a non-root tar may not set it.
-  const r = await podExec(cluster, pod, [
-    'tar',
-    '-x',
-    '-f',
-    staged,
-    '-C',
-    '/',
-    '--no-same-owner',
-    '--no-overwrite-dir',
-  ]);
+  const r = await podExec(cluster, pod, tarExtractCommand(staged));
   await podExec(cluster, pod, ['rm', '-f', staged]);
   if (r.exitCode !== 0) {
     throw new PodExecError(
@@ -137,33 +130,12 @@ export async function syncFromPod(
   const delta = diffListings(before ?? new Map(), after);
   checkDelta(hostFolder, delta, LIMITS);
   if (!before) await emptyFolder(hostFolder);
-  const names = `/tmp/.evalrig-names-${process.pid}`;
+  const names = `/tmp/.evalrig-names-${randomBytes(6).toString('hex')}`;
   const fetch = async (wanted: readonly string[]): Promise<Readable> => {
     await sendBytes(cluster, pod, Buffer.from(wanted.map((n) => `./${n}\0`).join('')), names);
-    const r = await podExec(
-      cluster,
-      pod,
-      // Holes do not cross (apply.ts writes them as holes); hard links come back as files.
-      [
-        'tar',
-        '-c',
-        '-f',
-        '-',
-        '--format=pax',
-        '--sparse',
-        '--sparse-version=1.0',
-        '--null',
-        '--no-recursion',
-        '--hard-dereference',
-        '--verbatim-files-from',
-        '--no-unquote',
-        '-C',
-        containerPath,
-        '-T',
-        names,
-      ],
-      { maxOutputBytes: LIMITS.maxTotalBytes },
-    );
+    const r = await podExec(cluster, pod, tarCreateCommand(containerPath, names), {
+      maxOutputBytes: LIMITS.maxTotalBytes,
+    });
     if (r.exitCode !== 0)
       throw new PodExecError(
         `tar of ${containerPath}: ${r.stderr.toString().trim().slice(0, 300)}`,

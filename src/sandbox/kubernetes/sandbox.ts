@@ -3,9 +3,10 @@
  * (the container's runAsUser): another user is refused, not faked. Files
  * cross by tar over exec (files.ts); nothing is mounted from the host.
  */
+import { randomBytes } from 'node:crypto';
 import { ProcessesNotStoppedError, type ExecOptions, type ExecResult } from '../../seam/index.js';
 import { SandboxError, SandboxFileError } from '../errors.js';
-import { packItems, ROOT, type Listing, type PackItem } from '../sync/index.js';
+import { packItems, ROOT, tarExtractCommand, type Listing, type PackItem } from '../sync/index.js';
 import type { Owner, Sandbox, SandboxFile, SyncStats } from '../types.js';
 import type { Cluster } from './cluster.js';
 import { podExec, PodExecError } from './exec.js';
@@ -119,18 +120,9 @@ export class KubernetesSandbox implements Sandbox {
     }));
     const chunks: Buffer[] = [];
     for await (const chunk of packItems(items)) chunks.push(chunk as Buffer);
-    const staged = `/tmp/.evalrig-files-${process.pid}.tar`;
+    const staged = `/tmp/.evalrig-files-${randomBytes(6).toString('hex')}.tar`;
     await sendBytes(this.cluster, this.pod, Buffer.concat(chunks), staged);
-    const r = await podExec(this.cluster, this.pod, [
-      'tar',
-      '-x',
-      '-f',
-      staged,
-      '-C',
-      '/',
-      '--no-same-owner',
-      '--no-overwrite-dir',
-    ]);
+    const r = await podExec(this.cluster, this.pod, tarExtractCommand(staged));
     await podExec(this.cluster, this.pod, ['rm', '-f', staged]);
     if (r.exitCode !== 0)
       throw new SandboxError(this.engine, 'write files', r.stderr.toString().trim().slice(0, 300));

@@ -9,3 +9,4 @@ export * from './frames.js';
 export * from './listing.js';
 export * from './pack.js';
 export * from './sparse.js';
+export * from './tar-commands.js';
