@@ -70,7 +70,10 @@ export async function copyInto(
   );
   const staged = `/tmp/.evalrig-in-${process.pid}.tar`;
   await sendBytes(cluster, pod, archive, staged);
-  // Existing folders (the emptyDir mounts, root's) keep their metadata: a non-root tar may not set it.
+  // An existing target (an emptyDir's mount point, root's) is left out: tar would chmod it,
+  // which only its owner may. --no-recursion makes the exclusion that one entry, not its tree.
+  const mounted = (await podExec(cluster, pod, ['test', '-d', containerPath])).exitCode === 0;
+  const top = path.posix.normalize(containerPath).replace(/^\/+/u, '');
   const r = await podExec(cluster, pod, [
     'tar',
     '-x',
@@ -79,7 +82,9 @@ export async function copyInto(
     '-C',
     '/',
     '--no-same-owner',
+    // Existing folders (the emptyDir mounts, root's) keep their metadata: a non-root tar may not set it.
     '--no-overwrite-dir',
+    ...(mounted ? ['--no-recursion', '--anchored', '--no-wildcards', `--exclude=${top}`] : []),
   ]);
   await podExec(cluster, pod, ['rm', '-f', staged]);
   if (r.exitCode !== 0) {
