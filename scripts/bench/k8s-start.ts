@@ -2,7 +2,7 @@
  * A Kubernetes run's start and exec against Docker's on this machine, interleaved: a Job's pod
  * created until its first exec answers, and an exec's round trip (`true`), next to `docker run`
  * until its first `docker exec` answers and a `docker exec true`. Figures are medians and their
- * ratios (Kubernetes / Docker). Needs the test cluster (test/support/k8s-env.ts) and the base image.
+ * ratios (Kubernetes / Docker). Needs the test cluster (test/support/k8s.ts) and the base image.
  * Run:
  *   node --import tsx scripts/bench/k8s-start.ts [rounds=5] [execs=20]
  */
@@ -19,13 +19,13 @@ import {
   sweepByLabel,
 } from '../../src/sandbox/kubernetes/index.js';
 import { BASE_IMAGE } from '../../test/support/docker.js';
-import { k8sEnv, pushToRegistry } from '../../test/support/k8s-env.js';
+import { pushToRegistry, readCluster } from '../../test/support/k8s.js';
 
 const run = promisify(execFile);
 const rounds = Number(process.argv[2] ?? 5);
 const execs = Number(process.argv[3] ?? 20);
 
-const env = k8sEnv();
+const env = await readCluster();
 if (typeof env === 'string') {
   console.error(env);
   process.exit(2);

@@ -56,6 +56,11 @@ async function connectDockerProvider(choice: ProviderChoice): Promise<ConnectedP
 for (const scheme of ['unix', 'tcp', 'ssh', 'podman', 'context'] as const)
   registerProvider(scheme, connectDockerProvider);
 
+// Loaded when a cluster is named, not before: a Docker campaign never loads the cluster client.
+registerProvider('k8s', async (choice) =>
+  (await import('./kubernetes/connect.js')).connectKubernetesProvider(choice),
+);
+
 /**
  * The provider for the engines named, from the factory the first one's scheme
  * registered (DOCKER_HOST's engine when none is named, or a client is given).

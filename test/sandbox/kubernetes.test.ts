@@ -1,5 +1,5 @@
 /**
- * The Kubernetes pieces against a real cluster (test/support/k8s-env.ts says
+ * The Kubernetes pieces against a real cluster (test/support/k8s.ts says
  * which): a Job's pod started as a run's would be, its hardening read back
  * from the API server and observed from inside, and the sweep by label
  * leaving nothing. No cluster: skipped, saying why; EVALRIG_K8S=required: failed.
@@ -26,7 +26,7 @@ import {
   type Cluster,
 } from '../../src/sandbox/kubernetes/index.js';
 import { BASE_IMAGE } from '../support/docker.js';
-import { k8sEnv, k8sRequired, pushToRegistry } from '../support/k8s-env.js';
+import { clusterEnv, pushToRegistry, requireCluster, type K8sCluster } from '../support/k8s.js';
 
 async function leftOver(cluster: Cluster, session: string): Promise<number> {
   const query = { namespace: cluster.namespace, labelSelector: `evalrig.session=${session}` };
@@ -56,16 +56,12 @@ describe('kubernetes (a real cluster)', function () {
   const labels = { 'evalrig.session': session };
   let cluster: Cluster;
   let image: string;
+  let env: K8sCluster;
   let pod: string;
   const name = jobName(session, 'hardening/run-01');
 
   before(async function () {
-    const env = k8sEnv();
-    if (typeof env === 'string') {
-      if (k8sRequired()) throw new Error(`EVALRIG_K8S=required: ${env}`);
-      console.log(`      skipped: ${env}`);
-      this.skip();
-    }
+    env = await requireCluster(this);
     cluster = openCluster({ kubeconfig: env.kubeconfig, namespace: env.namespace });
     image = pushToRegistry(BASE_IMAGE, env.registry);
     const anchor = await ensureAnchor(cluster, anchorName(session), labels);
@@ -210,6 +206,7 @@ describe('kubernetes (a real cluster)', function () {
       ['--import', 'tsx', 'test/support/k8s-child.ts', child, image],
       {
         stdio: ['ignore', 'pipe', 'inherit'],
+        env: { ...process.env, ...clusterEnv(env) },
       },
     );
     const pod = await new Promise<string>((resolve, reject) => {

@@ -10,11 +10,12 @@ import {
   openCluster,
   startJobPod,
 } from '../../src/sandbox/kubernetes/index.js';
-import { k8sEnv } from './k8s-env.js';
+import { readCluster } from './k8s.js';
 
 const session = process.argv[2]!;
 const image = process.argv[3]!;
-const env = k8sEnv();
+// The parent passes the cluster's EVALRIG_K8S_* variables: the same cluster, read once.
+const env = await readCluster();
 if (typeof env === 'string') throw new Error(env);
 const cluster = openCluster({ kubeconfig: env.kubeconfig, namespace: env.namespace });
 const labels = { 'evalrig.session': session };

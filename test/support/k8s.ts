@@ -1,9 +1,12 @@
 /**
  * The test Kubernetes cluster scripts/k8s-cluster.sh runs (`build`, then
- * `start 2`): read from the lines its `env` prints. CI sets EVALRIG_K8S=required,
- * and a missing cluster then fails the test; anywhere else the test is skipped
- * and says why and how to start the cluster.
+ * `start 2`): the one reader of it for every test. Its EVALRIG_K8S_* variables
+ * when the environment sets them (CI, a child process), else the lines the
+ * script's `env` prints. CI sets EVALRIG_K8S=required, and a missing cluster
+ * then fails the test; anywhere else the test is skipped and says why and how
+ * to start the cluster.
  */
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import type { Context } from 'mocha';
 import { execa } from 'execa';
@@ -22,27 +25,40 @@ export interface K8sCluster {
 
 export const CLUSTER_SCRIPT = path.resolve(import.meta.dirname, '../../scripts/k8s-cluster.sh');
 
+const KEYS = {
+  adminKubeconfig: 'EVALRIG_K8S_ADMIN_KUBECONFIG',
+  kubeconfig: 'EVALRIG_K8S_KUBECONFIG',
+  registry: 'EVALRIG_K8S_REGISTRY',
+  namespace: 'EVALRIG_K8S_NAMESPACE',
+  kubectl: 'EVALRIG_K8S_KUBECTL',
+} as const;
+
+/** `NAME=value` lines (an optional `export `, quotes stripped). */
+export function parseEnvLines(text: string): Record<string, string> {
+  const found: Record<string, string> = {};
+  for (const line of text.split('\n')) {
+    const match = /^\s*(?:export\s+)?([A-Z_][A-Z0-9_]*)=(.*)$/.exec(line);
+    if (match) found[match[1]!] = match[2]!.trim().replace(/^(['"])(.*)\1$/, '$2');
+  }
+  return found;
+}
+
+function fromLines(vars: Readonly<Record<string, string | undefined>>): K8sCluster | string {
+  const missing = Object.values(KEYS).filter((key) => !vars[key]);
+  if (missing.length > 0) return `no ${missing.join(', ')}`;
+  return Object.fromEntries(
+    Object.entries(KEYS).map(([field, key]) => [field, vars[key]!]),
+  ) as unknown as K8sCluster;
+}
+
 /** The cluster's description, or why there is none (the script's own message). */
 export async function readCluster(): Promise<K8sCluster | string> {
+  // Set in the environment: a caller (CI, a test's child process) already read the script.
+  if (process.env[KEYS.kubeconfig]) return fromLines(process.env);
   const result = await execa('bash', [CLUSTER_SCRIPT, 'env'], { reject: false });
   if (result.exitCode !== 0) return result.stderr.trim() || `${CLUSTER_SCRIPT} env failed`;
-  const lines = new Map<string, string>();
-  for (const line of result.stdout.split('\n')) {
-    const at = line.indexOf('=');
-    if (at > 0) lines.set(line.slice(0, at), line.slice(at + 1));
-  }
-  const need = (key: string): string => {
-    const value = lines.get(key);
-    if (value === undefined) throw new Error(`${CLUSTER_SCRIPT} env printed no ${key}`);
-    return value;
-  };
-  return {
-    adminKubeconfig: need('EVALRIG_K8S_ADMIN_KUBECONFIG'),
-    kubeconfig: need('EVALRIG_K8S_KUBECONFIG'),
-    registry: need('EVALRIG_K8S_REGISTRY'),
-    namespace: need('EVALRIG_K8S_NAMESPACE'),
-    kubectl: need('EVALRIG_K8S_KUBECTL'),
-  };
+  const found = fromLines(parseEnvLines(result.stdout));
+  return typeof found === 'string' ? `${CLUSTER_SCRIPT} env printed ${found}` : found;
 }
 
 /**
@@ -60,6 +76,13 @@ export async function requireCluster(context: Context): Promise<K8sCluster> {
   context.skip();
 }
 
+/** The cluster's variables, for a child process that must reach the same cluster. */
+export function clusterEnv(cluster: K8sCluster): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(KEYS).map(([field, key]) => [key, cluster[field as keyof K8sCluster]]),
+  );
+}
+
 /** kubectl as one of the cluster's users; never throws, the test reads the result. */
 export function kubectl(
   cluster: K8sCluster,
@@ -71,4 +94,20 @@ export function kubectl(
     reject: false,
     input,
   }).then((r) => ({ exitCode: r.exitCode ?? -1, stdout: r.stdout, stderr: r.stderr }));
+}
+
+/**
+ * The local image pushed to the test registry; returns its `registry/name@sha256:…`,
+ * as the provider always runs images by digest.
+ */
+export function pushToRegistry(image: string, registry: string): string {
+  const target = `${registry}/${image.replace(/:.*$/, '')}:test`;
+  execFileSync('docker', ['tag', image, target]);
+  execFileSync('docker', ['push', '--quiet', target], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const digests = execFileSync('docker', ['inspect', '--format', '{{json .RepoDigests}}', target], {
+    encoding: 'utf8',
+  });
+  const byDigest = (JSON.parse(digests) as string[]).find((d) => d.startsWith(`${registry}/`));
+  if (!byDigest) throw new Error(`${target}: pushed, but docker reports no digest for ${registry}`);
+  return byDigest;
 }

@@ -73,7 +73,11 @@ export async function copyInto(
   );
   const staged = `/tmp/.evalrig-in-${randomBytes(6).toString('hex')}.tar`;
   await sendBytes(cluster, pod, archive, staged);
-  const r = await podExec(cluster, pod, tarExtractCommand(staged));
+  // An existing target (an emptyDir's mount point, root's) is left out: tar would chmod it,
+  // which only its owner may.
+  const mounted = (await podExec(cluster, pod, ['test', '-d', containerPath])).exitCode === 0;
+  const top = path.posix.normalize(containerPath).replace(/^\/+/u, '');
+  const r = await podExec(cluster, pod, tarExtractCommand(staged, mounted ? top : undefined));
   await podExec(cluster, pod, ['rm', '-f', staged]);
   if (r.exitCode !== 0) {
     throw new PodExecError(

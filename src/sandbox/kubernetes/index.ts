@@ -1,7 +1,8 @@
 /**
  * The Kubernetes sandbox backend's surface (design: ../kubernetes.md). Its
  * pieces so far: the Job and its hardening, the cluster connection, exec over
- * the API server, the pod's start and removal, and the reaper's sweep by label.
+ * the API server, the pod's start and removal, the reaper's sweep by label, and the
+ * provider over them all (provider.ts; connect.ts is the `k8s` scheme's factory).
  */
 export { KubernetesAddressError, openCluster, parseClusterAddress } from './cluster.js';
 export type { Cluster, ClusterAddress } from './cluster.js';
@@ -16,3 +17,5 @@ export { labelSelector, sweepByLabel } from './sweep.js';
 export type { SweepCount } from './sweep.js';
 export { copyInto, listPodFolder, sendBytes, syncFromPod } from './files.js';
 export { KubernetesSandbox } from './sandbox.js';
+export { KubernetesProvider } from './provider.js';
+export type { KubernetesProviderOptions } from './provider.js';

@@ -100,7 +100,6 @@ export function buildJob(input: JobSpecInput): V1Job {
             runAsNonRoot: true,
             runAsUser: input.uid,
             runAsGroup: input.gid,
-            fsGroup: input.gid,
             seccompProfile: { type: 'RuntimeDefault' },
           },
           containers: [

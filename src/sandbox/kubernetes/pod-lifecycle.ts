@@ -55,11 +55,17 @@ function stuckReason(pod: V1Pod): string | undefined {
       return `pod ${pod.metadata?.name}: ${reason}: ${status.state?.waiting?.message ?? ''}`.trim();
     }
   }
-  const unschedulable = pod.status?.conditions?.find(
+  // Unschedulable for want of CPU or memory clears as other pods end: waited on, not stuck.
+  const unschedulable = unschedulableReason(pod);
+  return unschedulable && !/Insufficient/u.test(unschedulable) ? unschedulable : undefined;
+}
+
+function unschedulableReason(pod: V1Pod): string | undefined {
+  const condition = pod.status?.conditions?.find(
     (c) => c.type === 'PodScheduled' && c.reason === 'Unschedulable',
   );
-  return unschedulable
-    ? `pod ${pod.metadata?.name} cannot be scheduled: ${unschedulable.message}`
+  return condition
+    ? `pod ${pod.metadata?.name} cannot be scheduled: ${condition.message}`
     : undefined;
 }
 
@@ -74,6 +80,7 @@ export async function startJobPod(
     body: buildJob({ ...input, namespace: cluster.namespace }),
   });
   const deadline = Date.now() + timeoutMs;
+  let waiting: string | undefined;
   // Polled, not watched: a watch over a restricted user's namespace needs the same
   // rights and one more connection to keep alive, for a wait of a few seconds.
   for (let wait = 100; Date.now() < deadline; wait = Math.min(wait * 2, 1000)) {
@@ -87,13 +94,19 @@ export async function startJobPod(
       if (pod.status?.phase === 'Running' && running) return pod.metadata!.name!;
       const stuck = stuckReason(pod);
       if (stuck) throw new PodStartError(stuck);
+      waiting = unschedulableReason(pod);
     }
     await sleep(wait);
   }
-  throw new PodStartError(`Job ${input.name}: no running pod within ${timeoutMs} ms`);
+  throw new PodStartError(
+    `Job ${input.name}: no running pod within ${timeoutMs} ms${waiting ? ` (${waiting})` : ''}`,
+  );
 }
 
-/** Deletes the Job and, with it, its pod. Idempotent. */
+/**
+ * Deletes the Job and its pod. Idempotent. The pod goes at once (grace 0): its pid 1 ignores
+ * SIGTERM, and a pod left to the Job's garbage collection holds its CPU for the grace period.
+ */
 export async function removeJob(cluster: Cluster, name: string): Promise<void> {
   try {
     await cluster.batch.deleteNamespacedJob({
@@ -104,5 +117,20 @@ export async function removeJob(cluster: Cluster, name: string): Promise<void> {
     });
   } catch (error) {
     if ((error as { code?: number }).code !== 404) throw error;
+  }
+  const pods = await cluster.core.listNamespacedPod({
+    namespace: cluster.namespace,
+    labelSelector: `job-name=${name}`,
+  });
+  for (const pod of pods.items) {
+    await cluster.core
+      .deleteNamespacedPod({
+        namespace: cluster.namespace,
+        name: pod.metadata!.name!,
+        gracePeriodSeconds: 0,
+      })
+      .catch((error: { code?: number }) => {
+        if (error.code !== 404) throw error;
+      });
   }
 }

@@ -6,16 +6,21 @@
 import { randomBytes } from 'node:crypto';
 import { ProcessesNotStoppedError, type ExecOptions, type ExecResult } from '../../seam/index.js';
 import { SandboxError, SandboxFileError } from '../errors.js';
-import { packItems, ROOT, tarExtractCommand, type Listing, type PackItem } from '../sync/index.js';
+import { packItems, tarExtractCommand, type Listing, type PackItem } from '../sync/index.js';
 import type { Owner, Sandbox, SandboxFile, SyncStats } from '../types.js';
 import type { Cluster } from './cluster.js';
 import { podExec, PodExecError } from './exec.js';
-import { copyInto, sendBytes, syncFromPod } from './files.js';
+import { copyInto, listPodFolder, sendBytes, syncFromPod } from './files.js';
 import { removeJob } from './pod-lifecycle.js';
+
+/** The shell's kill: the image need not have a kill program, every POSIX shell has the builtin. */
+const KILL_ALL = ['sh', '-c', 'kill -9 -1'];
 
 export class KubernetesSandbox implements Sandbox {
   readonly mountsHostFolders = false;
   private readonly synced = new Map<string, Listing>();
+  private readonly owner: Owner;
+  private removed = false;
 
   constructor(
     private readonly cluster: Cluster,
@@ -23,9 +28,19 @@ export class KubernetesSandbox implements Sandbox {
     private readonly pod: string,
     private readonly execUser: string,
     readonly engine: string,
-  ) {}
+  ) {
+    const [uid, gid] = execUser.split(':').map(Number);
+    this.owner = { uid: uid!, gid: gid ?? uid! };
+  }
+
+  /** Once removed, every call fails here: the pod may outlive its Job for a few seconds. */
+  private live(operation: string): void {
+    if (this.removed)
+      throw new SandboxError(this.engine, operation, `sandbox ${this.id} is removed`);
+  }
 
   async exec(cmd: readonly string[], options: ExecOptions = {}): Promise<ExecResult> {
+    this.live('exec');
     if (options.user !== undefined && options.user !== this.execUser) {
       throw new SandboxError(
         this.engine,
@@ -33,26 +48,28 @@ export class KubernetesSandbox implements Sandbox {
         `every exec runs as ${this.execUser}, not ${options.user}`,
       );
     }
-    if (options.stdin !== undefined) {
-      // Protocol v4 cannot close stdin: a command reading to its end would wait for ever.
-      throw new SandboxError(
-        this.engine,
-        'exec',
-        'input on stdin is not carried yet (stdin cannot be closed)',
-      );
-    }
+    const input =
+      options.stdin === undefined
+        ? undefined
+        : typeof options.stdin === 'string'
+          ? Buffer.from(options.stdin)
+          : options.stdin;
     const env = Object.entries(options.env ?? {}).map(([k, v]) => `${k}=${v}`);
-    const argv = [
+    const direct = [
       ...(env.length > 0 || options.workingDir
         ? ['env', ...(options.workingDir ? ['-C', options.workingDir] : []), ...env]
         : []),
       ...cmd,
     ];
+    // Protocol v4 cannot close stdin: `head -c N` reads the input's exact length and its
+    // pipe's end is the end of file the command sees.
+    const argv = input ? ['sh', '-c', `head -c ${input.length} | "$@"`, 'sh', ...direct] : direct;
     const started = Date.now();
     const cap = options.maxOutputBytes ?? 64 * 1024 * 1024;
     try {
       const r = await podExec(this.cluster, this.pod, argv, {
         maxOutputBytes: cap + 1,
+        ...(input ? { input } : {}),
         ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
       });
       const stdoutBytes = r.stdout.subarray(0, cap);
@@ -83,6 +100,14 @@ export class KubernetesSandbox implements Sandbox {
   }
 
   async readFile(containerPath: string, options: { readonly maxBytes: number }): Promise<Buffer> {
+    this.live('read file');
+    if (!containerPath.startsWith('/')) {
+      throw new SandboxError(
+        this.engine,
+        'a file operation',
+        `${containerPath} is not an absolute path`,
+      );
+    }
     // stat without following links first: a FIFO or a device is never opened.
     const st = await podExec(this.cluster, this.pod, ['stat', '-c', '%F|%s', '--', containerPath]);
     if (st.exitCode !== 0) throw new SandboxFileError(containerPath, 'missing');
@@ -111,12 +136,24 @@ export class KubernetesSandbox implements Sandbox {
   }
 
   async writeFiles(files: readonly SandboxFile[]): Promise<void> {
+    this.live('write files');
+    // tar extracts as the pod's one user: any other owner would be a lie on the host's side.
+    const other = files.find(
+      (f) => f.owner && (f.owner.uid !== this.owner.uid || f.owner.gid !== this.owner.gid),
+    );
+    if (other) {
+      throw new SandboxError(
+        this.engine,
+        'write files',
+        `${other.path}: every file is ${this.execUser}'s, not ${other.owner!.uid}:${other.owner!.gid}`,
+      );
+    }
     const items: PackItem[] = files.map((f) => ({
       kind: 'bytes',
       container: f.path,
       content: typeof f.content === 'string' ? Buffer.from(f.content) : f.content,
       mode: f.mode ?? 0o644,
-      owner: f.owner ?? ROOT,
+      owner: this.owner,
     }));
     const chunks: Buffer[] = [];
     for await (const chunk of packItems(items)) chunks.push(chunk as Buffer);
@@ -129,8 +166,12 @@ export class KubernetesSandbox implements Sandbox {
   }
 
   async copyIn(hostFolder: string, containerPath: string, owner: Owner): Promise<void> {
+    this.live('copy in');
+    const key = `${containerPath}\0${hostFolder}`;
+    this.synced.delete(key);
     await copyInto(this.cluster, this.pod, hostFolder, containerPath, owner);
-    this.synced.delete(`${containerPath}\0${hostFolder}`);
+    // What went in is what the host folder holds: the first sync back moves only what changed.
+    this.synced.set(key, await listPodFolder(this.cluster, this.pod, containerPath));
   }
 
   async syncOut(containerPath: string, hostFolder: string): Promise<SyncStats> {
@@ -158,7 +199,7 @@ export class KubernetesSandbox implements Sandbox {
       );
     }
     // kill -1 spares pid 1 (the idler) and the caller: every other process of the user ends.
-    const r = await podExec(this.cluster, this.pod, ['kill', '-9', '-1'], { timeoutMs }).catch(
+    const r = await podExec(this.cluster, this.pod, KILL_ALL, { timeoutMs }).catch(
       (error: Error) => {
         throw new ProcessesNotStoppedError(
           `stopping ${user}'s processes: ${error.message}`,
@@ -179,12 +220,11 @@ export class KubernetesSandbox implements Sandbox {
    * back what a run cut by its timeout left (the pod's end is remove's).
    */
   async kill(): Promise<void> {
-    await podExec(this.cluster, this.pod, ['kill', '-9', '-1'], { timeoutMs: 10_000 }).catch(
-      () => undefined,
-    );
+    await podExec(this.cluster, this.pod, KILL_ALL, { timeoutMs: 10_000 }).catch(() => undefined);
   }
 
   async remove(): Promise<void> {
+    this.removed = true;
     await removeJob(this.cluster, this.id);
   }
 }

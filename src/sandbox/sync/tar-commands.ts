@@ -34,8 +34,11 @@ export function tarCreateCommand(folder: string, namesFrom: string): string[] {
 /**
  * Unpacks the archive at `archive` over `/` as the sandbox's own user: existing
  * folders (emptyDir mounts, root's) keep their metadata, which a non-root tar
- * may not set, and owners are never taken from the headers.
+ * may not set, and owners are never taken from the headers. `leaveOut` names
+ * one entry (relative to `/`) not to unpack, that entry alone, not its tree.
  */
-export function tarExtractCommand(archive: string): string[] {
-  return ['tar', '-x', '-f', archive, '-C', '/', '--no-same-owner', '--no-overwrite-dir'];
+export function tarExtractCommand(archive: string, leaveOut?: string): string[] {
+  const command = ['tar', '-x', '-f', archive, '-C', '/', '--no-same-owner', '--no-overwrite-dir'];
+  if (leaveOut === undefined) return command;
+  return [...command, '--no-recursion', '--anchored', '--no-wildcards', `--exclude=${leaveOut}`];
 }

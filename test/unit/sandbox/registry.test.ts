@@ -1,4 +1,7 @@
 import { expect } from 'chai';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { InputError } from '../../../src/errors/index.js';
 import {
   SandboxError,
@@ -9,6 +12,7 @@ import {
   schemeOf,
   type SandboxProvider,
 } from '../../../src/sandbox/index.js';
+import { KubernetesProvider } from '../../../src/sandbox/kubernetes/index.js';
 
 describe('sandbox/registry: a provider chosen by the engine address scheme', () => {
   it('reads each scheme from the address alone', () => {
@@ -41,16 +45,55 @@ describe('sandbox/registry: a provider chosen by the engine address scheme', () 
     );
   });
 
-  it('refuses a cluster with a SandboxError naming it when no Kubernetes provider is registered', async () => {
-    const address = engineAddress('k8s://no-such-cluster');
-    const error = await connectProvider({ engines: [{ address, mounts: false }], jobs: 1 }).then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect(error).to.be.instanceOf(SandboxError);
-    expect((error as Error).message).to.equal(
-      'sandbox on k8s://no-such-cluster: connect failed: no Kubernetes provider is built into this evalrig',
-    );
+  describe('the built-in Kubernetes provider', () => {
+    let dir: string;
+    let kubeconfig: string;
+    const saved = process.env.KUBECONFIG;
+    before(async () => {
+      dir = await mkdtemp(path.join(tmpdir(), 'evalrig-registry-'));
+      kubeconfig = path.join(dir, 'kubeconfig');
+      // Port 1 of loopback: nothing answers there, and nothing may be asked before a start.
+      await writeFile(
+        kubeconfig,
+        [
+          'apiVersion: v1',
+          'kind: Config',
+          'clusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]',
+          'users: [{name: u, user: {token: t}}]',
+          'contexts: [{name: ci, context: {cluster: c, user: u, namespace: evalrig}}]',
+          'current-context: ci',
+          '',
+        ].join('\n'),
+      );
+      process.env.KUBECONFIG = kubeconfig;
+    });
+    after(async () => {
+      if (saved === undefined) delete process.env.KUBECONFIG;
+      else process.env.KUBECONFIG = saved;
+      await rm(dir, { recursive: true, force: true });
+    });
+
+    it('serves k8s:// and kubeconfig paths, with no Docker client and nothing dialled', async () => {
+      for (const spec of ['k8s://ci', `k8s://${kubeconfig}`, kubeconfig]) {
+        const address = engineAddress(spec);
+        const connected = await connectProvider({ engines: [{ address, mounts: false }], jobs: 1 });
+        expect(connected.sandboxes, spec).to.be.instanceOf(KubernetesProvider);
+        expect(connected.sandboxes.name).to.equal(spec);
+        expect(connected.client).to.equal(undefined);
+      }
+    });
+
+    it('refuses a context the kubeconfig lacks with a SandboxError naming the address', async () => {
+      const address = engineAddress('k8s://no-such-cluster');
+      const error = await connectProvider({ engines: [{ address, mounts: false }], jobs: 1 }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).to.be.instanceOf(SandboxError);
+      expect((error as Error).message).to.equal(
+        'sandbox on k8s://no-such-cluster: connect failed: kubeconfig has no context named no-such-cluster',
+      );
+    });
   });
 
   it('hands a registered scheme to its factory, nothing pinged before', async () => {

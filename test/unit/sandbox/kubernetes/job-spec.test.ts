@@ -9,7 +9,7 @@ import {
   parseClusterAddress,
   type JobSpecInput,
 } from '../../../../src/sandbox/kubernetes/index.js';
-import { parseEnvLines } from '../../../support/k8s-env.js';
+import { parseEnvLines } from '../../../support/k8s.js';
 
 const INPUT: JobSpecInput = {
   name: jobName('3f9c2a1b5e6d7f80', 'add-multiply/with_skill/run-03'),

@@ -1,0 +1,44 @@
+/**
+ * The `k8s` scheme's provider factory (registry.ts): a campaign's `--engine
+ * k8s://…` (or a kubeconfig path) becomes a KubernetesProvider with a session
+ * label of its own. Nothing of Docker's is dialled or pinged.
+ */
+import { randomBytes } from 'node:crypto';
+import { LABELS } from '../../seam/index.js';
+import { SandboxError } from '../errors.js';
+import type { ConnectedProvider, ProviderChoice } from '../registry.js';
+import {
+  KubernetesAddressError,
+  openCluster,
+  parseClusterAddress,
+  type ClusterAddress,
+} from './cluster.js';
+import { KubernetesProvider } from './provider.js';
+
+/** `k8s://…` as cluster.ts reads it; a bare kubeconfig path (schemeOf's other spelling) as itself. */
+function addressOf(where: string): ClusterAddress {
+  return where.startsWith('/') ? { kubeconfig: where } : parseClusterAddress(where);
+}
+
+export async function connectKubernetesProvider(
+  choice: ProviderChoice,
+): Promise<ConnectedProvider> {
+  const engines = choice.engines ?? [];
+  const name = engines[0]!.address.name;
+  if (engines.length > 1) {
+    throw new SandboxError(
+      name,
+      'connect',
+      'a cluster is the only engine of its campaign: name it alone',
+    );
+  }
+  try {
+    const cluster = openCluster(addressOf(engines[0]!.address.where));
+    const labels = { [LABELS.session]: randomBytes(8).toString('hex') };
+    return { sandboxes: new KubernetesProvider({ cluster, name, labels }) };
+  } catch (error) {
+    if (error instanceof KubernetesAddressError)
+      throw new SandboxError(name, 'connect', error.message);
+    throw error;
+  }
+}

@@ -1,0 +1,215 @@
+/**
+ * A cluster as a {@link SandboxProvider}: one Job per sandbox, owned by the
+ * session's anchor ConfigMap, fenced by the deny-all policy, reaped by label.
+ * The pod has one user (the spec's exec user): the keeper's separate uid is
+ * not needed, as stopping the agent's processes spares pid 1.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { LABELS } from '../../seam/index.js';
+import { SandboxError } from '../errors.js';
+import { ProviderClosedError } from '../lifecycle.js';
+import type { DockerClient } from '../../runtime/index.js';
+import { buildOn } from '../build-engine.js';
+import { dockerImageBuilder } from '../docker-builder.js';
+import type { ImageBuilder } from '../image-builder.js';
+import type { Sandbox, SandboxImage, SandboxProvider, SandboxSpec } from '../types.js';
+import { pushImage, type ClusterBuilder } from './registry-push.js';
+import type { Cluster } from './cluster.js';
+import { anchorName, jobName } from './names.js';
+import { ensureDenyAll } from './network-policy.js';
+import { ensureAnchor, startJobPod } from './pod-lifecycle.js';
+import { KubernetesSandbox } from './sandbox.js';
+import { sweepByLabel } from './sweep.js';
+
+export interface KubernetesProviderOptions {
+  readonly cluster: Cluster;
+  /** The engine address as given (reports, errors). */
+  readonly name: string;
+  /** On every object it makes; must hold {@link LABELS.session}: what its close sweeps by. */
+  readonly labels: Readonly<Record<string, string>>;
+  /** Where images are built and pushed; absent: only images already pushed, by digest, run. */
+  readonly builder?: ClusterBuilder;
+  /** How long a pod may take to run (pull, schedule); default 120 s. */
+  readonly startTimeoutMs?: number;
+}
+
+/**
+ * Pid 1: idle, and reaping. A process the agent leaves behind is adopted by pid 1 when its
+ * parent exits; `sleep infinity` would leave it a zombie once killed (still in /proc). The
+ * shell's `wait` reaps every child it has, adopted ones too, as each ends.
+ */
+const IDLER = ['sh', '-c', 'while :; do sleep 3600 & wait; done'];
+const DIGEST = /@sha256:[0-9a-f]{64}$/u;
+const DEFAULT_DISK = 1024 ** 3;
+const DEFAULT_MEMORY = 512 * 1024 ** 2;
+
+export class KubernetesProvider implements SandboxProvider {
+  readonly mountsHostFolders = false;
+  readonly name: string;
+  private readonly cluster: Cluster;
+  private readonly labels: Readonly<Record<string, string>>;
+  private anchor?: Promise<{ name: string; uid: string }>;
+  private closed = false;
+  private readonly starting = new Set<Promise<unknown>>();
+  /** A built image's tag → the digest reference it was pushed as. */
+  private readonly pushed = new Map<string, string>();
+
+  constructor(private readonly options: KubernetesProviderOptions) {
+    this.cluster = options.cluster;
+    this.name = options.name;
+    this.labels = options.labels;
+    if (!this.labels[LABELS.session])
+      throw new Error(`KubernetesProvider ${this.name}: no ${LABELS.session} label`);
+  }
+
+  servicesRefusal(): string {
+    return 'services are refused on Kubernetes: the pod has no network of its own to share with them';
+  }
+
+  async open(): Promise<void> {
+    if (this.closed) throw new ProviderClosedError(this.name);
+    await this.session();
+    // Only the managed label: the policy is the namespace's, and no session's sweep removes it.
+    await ensureDenyAll(this.cluster, {});
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.allSettled([...this.starting]);
+    await sweepByLabel(this.cluster, this.labels);
+  }
+
+  async check(): Promise<void> {
+    try {
+      await this.cluster.batch.listNamespacedJob({ namespace: this.cluster.namespace, limit: 1 });
+    } catch (error) {
+      const why = (error as { body?: string }).body ?? (error as Error).message;
+      throw new SandboxError(
+        this.name,
+        'check',
+        `the cluster does not answer: ${String(why).slice(0, 300)}`,
+      );
+    }
+  }
+
+  /** Builds on the builder's engine, places by a push; without one, its build says so. */
+  imageBuilder(): ImageBuilder {
+    return dockerImageBuilder(this);
+  }
+
+  buildImage<T>(what: string, build: (engine: DockerClient) => Promise<T>): Promise<T> {
+    const builder = this.options.builder;
+    if (!builder)
+      throw new SandboxError(
+        this.name,
+        'build',
+        'no registry to push built images to is named (the command line has no flag for it yet)',
+      );
+    return buildOn(builder.client, what, build);
+  }
+
+  /** Pushed to the nodes' registry and run by digest from then on; a digest is runnable as is. */
+  async ensureImage(image: SandboxImage): Promise<void> {
+    if (DIGEST.test(image.tag) || this.pushed.has(image.tag)) return;
+    if (!this.options.builder)
+      throw new SandboxError(
+        this.name,
+        'image',
+        `${image.tag}: pods run images by digest (registry/name@sha256:…)`,
+      );
+    this.pushed.set(image.tag, await pushImage(this.options.builder, image));
+  }
+
+  async reap(labels: Readonly<Record<string, string>>): Promise<number> {
+    return (await sweepByLabel(this.cluster, labels)).jobs;
+  }
+
+  async start(spec: SandboxSpec): Promise<Sandbox> {
+    if (this.closed) throw new ProviderClosedError(this.name);
+    const starting = this.startPod(spec);
+    this.starting.add(starting);
+    try {
+      return await starting;
+    } finally {
+      this.starting.delete(starting);
+    }
+  }
+
+  private session(): Promise<{ name: string; uid: string }> {
+    this.anchor ??= ensureAnchor(
+      this.cluster,
+      anchorName(this.labels[LABELS.session]!),
+      this.labels,
+    );
+    return this.anchor;
+  }
+
+  private refuse(spec: SandboxSpec): void {
+    const refusal = (why: string): SandboxError => new SandboxError(this.name, 'start', why);
+    if (spec.services?.length) throw refusal(this.servicesRefusal());
+    if (spec.sockets?.length) throw refusal('socket folders are not carried into a pod');
+    if (spec.online) throw refusal("a pod is never online: run an environment's setup on Docker");
+    if (!DIGEST.test(spec.image))
+      throw refusal(`${spec.image}: pods run images by digest (registry/name@sha256:…)`);
+    const readOnly = spec.folders?.find((f) => f.readOnly);
+    if (readOnly)
+      throw refusal(`${readOnly.container}: a pod's one user could write a read-only folder`);
+  }
+
+  private async startPod(asked: SandboxSpec): Promise<Sandbox> {
+    const spec = { ...asked, image: this.pushed.get(asked.image) ?? asked.image };
+    this.refuse(spec);
+    const execUser = spec.execUser ?? '1000:1000';
+    const [uid, gid] = execUser.split(':').map(Number);
+    if (!Number.isInteger(uid) || !Number.isInteger(gid))
+      throw new SandboxError(this.name, 'start', `exec user ${execUser} is no uid:gid`);
+    const owner = { uid: uid!, gid: gid! };
+    const workingDir = spec.workingDir ?? '/tmp';
+    const diskBytes = spec.diskBytes ?? DEFAULT_DISK;
+    // The root filesystem is read-only: every place written to is an emptyDir of its own.
+    const places = new Set(['/tmp', workingDir]);
+    for (const f of spec.folders ?? []) places.add(path.posix.normalize(f.container));
+    for (const f of spec.files ?? []) places.add(path.posix.dirname(f.container));
+    const runKey = spec.labels?.[LABELS.run] ?? 'sandbox';
+    const name = jobName(
+      this.labels[LABELS.session]!,
+      `${runKey}/${randomBytes(6).toString('hex')}`,
+    );
+    const pod = await startJobPod(
+      this.cluster,
+      {
+        name,
+        image: spec.image,
+        labels: { ...spec.labels, ...this.labels },
+        runKey,
+        anchor: await this.session(),
+        uid: owner.uid,
+        gid: owner.gid,
+        workingDir,
+        env: spec.env ?? {},
+        cpus: spec.limits?.cpus ?? 1,
+        memoryBytes: spec.limits?.memoryBytes ?? DEFAULT_MEMORY,
+        diskBytes,
+        activeDeadlineSeconds: 24 * 3600,
+        ttlSecondsAfterFinished: 60,
+        command: IDLER,
+        folders: [...places].map((p, i) => ({ name: `place-${i}`, path: p, sizeBytes: diskBytes })),
+      },
+      this.options.startTimeoutMs,
+    );
+    const sandbox = new KubernetesSandbox(this.cluster, name, pod, execUser, this.name);
+    try {
+      for (const f of spec.folders ?? []) await sandbox.copyIn(f.host, f.container, owner);
+      for (const f of spec.files ?? []) {
+        const mode = (await stat(f.host)).mode & 0o777;
+        await sandbox.writeFiles([{ path: f.container, content: await readFile(f.host), mode }]);
+      }
+    } catch (error) {
+      await sandbox.remove();
+      throw error;
+    }
+    return sandbox;
+  }
+}
