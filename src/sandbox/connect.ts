@@ -61,6 +61,13 @@ registerProvider('k8s', async (choice) =>
   (await import('./kubernetes/connect.js')).connectKubernetesProvider(choice),
 );
 
+/** `evalrig doctor` on a cluster, loaded as lazily as its provider. */
+export async function examineClusterEngine(where: string): Promise<{ text: string; fix?: string }> {
+  const doctor = await import('./kubernetes/doctor.js');
+  const exam = await doctor.examineClusterAt(where);
+  return { text: doctor.formatClusterExamination(exam), ...(exam.fix ? { fix: exam.fix } : {}) };
+}
+
 /**
  * The provider for the engines named, from the factory the first one's scheme
  * registered (DOCKER_HOST's engine when none is named, or a client is given).

@@ -28,7 +28,12 @@ export {
 export { EnginePool, enginePoolOf, type EngineChoice, type PoolMember } from './engine-pool.js';
 export { ProviderClosedError } from './lifecycle.js';
 export type { OpenOptions } from './types.js';
-export { connectProvider, type ConnectedProvider, type ProviderChoice } from './connect.js';
+export {
+  connectProvider,
+  examineClusterEngine,
+  type ConnectedProvider,
+  type ProviderChoice,
+} from './connect.js';
 export {
   registerProvider,
   schemeOf,

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { examineEngines, formatExamination } from '../../campaign/index.js';
 import { agentVersions, formatAgentVersions } from '../../agents/index.js';
 import { EvalrigError } from '../../errors/index.js';
-import { engineAddress } from '../../sandbox/index.js';
+import { engineAddress, examineClusterEngine, schemeOf } from '../../sandbox/index.js';
 
 function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
@@ -21,20 +21,27 @@ export function registerDoctor(program: Command): void {
     )
     .option(
       '--engine <address>',
-      'an engine to check (unix://, tcp://, ssh://user@host or a context name); repeat for several; default DOCKER_HOST',
+      'an engine to check (unix://, tcp://, ssh://user@host, k8s://<context> or a kubeconfig path, or a context name); repeat for several; default DOCKER_HOST',
       collect,
     )
     .option('--no-agents', "skip the agents' versions (npm is not asked)")
     .action(async (flags: { engine?: string[]; agents: boolean }) => {
-      const addresses = (flags.engine ?? []).map((spec) => engineAddress(spec));
-      const exams = await examineEngines(addresses);
-      process.stdout.write(`${exams.map(formatExamination).join('\n')}\n`);
+      const specs = flags.engine ?? [];
+      // A cluster speaks no Docker: it is examined through its API server alone.
+      const clusters = await Promise.all(
+        specs.filter((s) => schemeOf(s) === 'k8s').map((s) => examineClusterEngine(s)),
+      );
+      const dockers = specs.filter((s) => schemeOf(s) !== 'k8s').map((s) => engineAddress(s));
+      const exams =
+        dockers.length > 0 || clusters.length === 0 ? await examineEngines(dockers) : [];
+      const text = [...clusters.map((c) => c.text), ...exams.map(formatExamination)];
+      process.stdout.write(`${text.join('\n')}\n`);
       if (flags.agents) {
         // A newer agent is news, not a fault: it never makes doctor fail.
         const versions = await agentVersions();
         process.stdout.write(`agents\n${versions.map(formatAgentVersions).join('\n')}\n`);
       }
-      const broken = exams.find((e) => e.fix !== undefined);
-      if (broken) throw new EvalrigError(broken.fix!);
+      const fix = clusters.find((c) => c.fix)?.fix ?? exams.find((e) => e.fix)?.fix;
+      if (fix) throw new EvalrigError(fix);
     });
 }

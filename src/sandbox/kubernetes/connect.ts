@@ -16,7 +16,7 @@ import {
 import { KubernetesProvider } from './provider.js';
 
 /** `k8s://…` as cluster.ts reads it; a bare kubeconfig path (schemeOf's other spelling) as itself. */
-function addressOf(where: string): ClusterAddress {
+export function clusterAddressOf(where: string): ClusterAddress {
   return where.startsWith('/') ? { kubeconfig: where } : parseClusterAddress(where);
 }
 
@@ -33,7 +33,7 @@ export async function connectKubernetesProvider(
     );
   }
   try {
-    const cluster = openCluster(addressOf(engines[0]!.address.where));
+    const cluster = openCluster(clusterAddressOf(engines[0]!.address.where));
     const labels = { [LABELS.session]: randomBytes(8).toString('hex') };
     return { sandboxes: new KubernetesProvider({ cluster, name, labels }) };
   } catch (error) {

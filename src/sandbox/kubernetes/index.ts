@@ -19,3 +19,10 @@ export { copyInto, listPodFolder, sendBytes, syncFromPod } from './files.js';
 export { KubernetesSandbox } from './sandbox.js';
 export { KubernetesProvider } from './provider.js';
 export type { KubernetesProviderOptions } from './provider.js';
+export {
+  examineCluster,
+  examineClusterAt,
+  formatClusterExamination,
+  strippedHardening,
+} from './doctor.js';
+export type { ClusterExamination } from './doctor.js';
