@@ -13,8 +13,16 @@ import { podExec, PodExecError } from './exec.js';
 import { copyInto, listPodFolder, sendBytes, syncFromPod } from './files.js';
 import { removeJob } from './pod-lifecycle.js';
 
-/** The shell's kill: the image need not have a kill program, every POSIX shell has the builtin. */
-const KILL_ALL = ['sh', '-c', 'kill -9 -1'];
+/**
+ * The shell's kill: the image need not have a kill program, every POSIX shell has the builtin.
+ * A killed process stays in /proc as a zombie until pid 1 reaps it, so the call returns once
+ * none is left (5 s at most): a caller that looks next sees the processes gone, not dying.
+ */
+const KILL_ALL = [
+  'sh',
+  '-c',
+  'kill -9 -1; for i in $(seq 50); do grep -qs "^State:[[:space:]]*Z" /proc/[0-9]*/status || exit 0; sleep 0.1; done',
+];
 
 export class KubernetesSandbox implements Sandbox {
   readonly mountsHostFolders = false;
