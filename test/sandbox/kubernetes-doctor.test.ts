@@ -8,7 +8,6 @@ import { execa } from 'execa';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { buildJob, strippedHardening } from '../../src/sandbox/kubernetes/index.js';
 import { requireCluster, type K8sCluster } from '../support/k8s.js';
 
 function doctor(...engine: string[]) {
@@ -64,45 +63,5 @@ describe('sandbox: evalrig doctor on a Kubernetes cluster', function () {
     const r = await doctor('k8s://no-such-context');
     expect(r.exitCode).to.equal(1);
     expect(r.stderr).to.include('no context named no-such-context');
-  });
-});
-
-describe('sandbox/kubernetes/doctor: strippedHardening', () => {
-  const job = () =>
-    buildJob({
-      name: 'j',
-      namespace: 'n',
-      image: 'i@sha256:' + '0'.repeat(64),
-      labels: {},
-      runKey: 'k',
-      anchor: { name: 'a', uid: 'u' },
-      uid: 1000,
-      gid: 1000,
-      workingDir: '/w',
-      env: {},
-      cpus: 1,
-      memoryBytes: 1,
-      diskBytes: 1,
-      activeDeadlineSeconds: 1,
-      ttlSecondsAfterFinished: 1,
-      command: ['sh'],
-      folders: [],
-    });
-
-  it('finds nothing lost in the Job evalrig sends', () => {
-    expect(strippedHardening(job())).to.deep.equal([]);
-  });
-
-  it('names each line an admission step removed', () => {
-    const stored = job();
-    const pod = stored.spec!.template.spec!;
-    delete pod.automountServiceAccountToken;
-    pod.containers[0]!.securityContext!.readOnlyRootFilesystem = false;
-    pod.containers[0]!.securityContext!.capabilities = { drop: ['ALL'], add: ['NET_RAW'] };
-    expect(strippedHardening(stored)).to.deep.equal([
-      'no service-account token',
-      'read-only root',
-      'no capabilities',
-    ]);
   });
 });

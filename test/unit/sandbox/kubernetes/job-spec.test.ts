@@ -1,35 +1,13 @@
 import { expect } from 'chai';
 import {
-  anchorName,
   buildDenyAll,
   buildJob,
-  jobName,
   labelSelector,
   labelValue,
   parseClusterAddress,
-  type JobSpecInput,
 } from '../../../../src/sandbox/kubernetes/index.js';
 import { parseEnvLines } from '../../../support/k8s.js';
-
-const INPUT: JobSpecInput = {
-  name: jobName('3f9c2a1b5e6d7f80', 'add-multiply/with_skill/run-03'),
-  namespace: 'evalrig',
-  image: '127.0.0.1:5000/evalrig-base@sha256:' + 'a'.repeat(64),
-  labels: { 'evalrig.run': 'add-multiply/with_skill/run-03', 'evalrig.session': '3f9c' },
-  runKey: 'add-multiply/with_skill/run-03',
-  anchor: { name: anchorName('3f9c'), uid: 'uid-1' },
-  uid: 1000,
-  gid: 1000,
-  workingDir: '/workspace',
-  env: { HOME: '/home/evalrig' },
-  cpus: 1,
-  memoryBytes: 512 * 1024 * 1024,
-  diskBytes: 1024 * 1024 * 1024,
-  activeDeadlineSeconds: 600,
-  ttlSecondsAfterFinished: 60,
-  command: ['sleep', 'infinity'],
-  folders: [{ name: 'workspace', path: '/workspace', sizeBytes: 1 << 30 }],
-};
+import { INPUT } from './job-input.js';
 
 describe('kubernetes Job spec', () => {
   it('names are DNS-1123 and at most 63 characters; label values that do not fit are hashed', () => {
