@@ -34,7 +34,9 @@ export async function expectBothRunsCompleted(out: string): Promise<void> {
 /**
  * The run containers of the campaign in `outDir` each engine held while
  * `running` lasted, looked at every 100 ms (a run holds its container for
- * seconds, so every one is seen).
+ * seconds, so every one is seen). Only those with a run label count: the
+ * campaign's preflight starts a short-lived container of its own on every
+ * engine, which a slow look sometimes caught and sometimes did not.
  */
 export async function containersWhile(
   running: Promise<unknown>,
@@ -52,7 +54,7 @@ export async function containersWhile(
     if (campaign) {
       for (const [name, client] of Object.entries(engines)) {
         for (const c of await listContainers(client, { [LABELS.campaign]: campaign }))
-          seen[name]!.add(c.Id);
+          if (c.Labels?.[LABELS.run]) seen[name]!.add(c.Id);
       }
     }
     await new Promise((r) => setTimeout(r, 100));
