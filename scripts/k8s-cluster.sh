@@ -32,7 +32,9 @@ die() { log "error: $*"; exit 1; }
 
 # ---------------------------------------------------------------- state ----
 
-RUN=$CACHE/run            # pids, logs, certificates; removed by stop
+# Pids, logs, certificates: removed by stop, and on tmpfs so that a reboot removes them too
+# (a state folder that outlived its processes made the next start compare against a dead host).
+RUN=/run/evalrig-k8s-state
 PKI=$RUN/pki
 ENGINES=/run/evalrig-k8s  # the node engines' sockets and exec roots
 NAMESPACE=evalrig
