@@ -6,7 +6,8 @@
  * run after run in a random order. What is timed is Node's start and the bundle's load: the
  * program is handed a config it refuses at its first line. A cluster's reaper also loads its
  * sweep at its start (kubernetes-api.cjs, client-node inside): timed the same way.
- * Goal: a Docker engine's reaper at most 1.2x `node -e 0`.
+ * Goal: a Docker engine's reaper at most 1.3x `node -e 0` (it loads Node's http, https and
+ * child_process), whatever the cluster's sweep weighs.
  *
  *   node --import tsx scripts/bench/reaper-start.ts [--pairs 20]
  */
