@@ -18,6 +18,22 @@ interface KindCalls {
   remove(name: string): Promise<unknown>;
 }
 
+/** The longest a call may take: client-node's have no bound, and the rounds' bound is checked between them. */
+const CALL_MS = 5000;
+
+/** `call`, or an Error once {@link CALL_MS} have passed (an API server that never answers). */
+async function bounded<T>(call: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('timeout')), CALL_MS);
+  });
+  try {
+    return await Promise.race([call, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** The cluster's configuration as the orchestrator named it; throws naming what is wrong. */
 export function kubeConfigOf(cfg: ReaperKubernetes): KubeConfig {
   const config = new KubeConfig();
@@ -61,12 +77,12 @@ export function kubernetesObjects(cfg: ReaperKubernetes): KubernetesObjects {
   };
   return {
     async list(kind, selector) {
-      const listed = await calls[kind].list(selector);
+      const listed = await bounded(calls[kind].list(selector));
       return listed.items.flatMap((o) => (o.metadata?.name ? [o.metadata.name] : []));
     },
     async remove(kind, name) {
       try {
-        await calls[kind].remove(name);
+        await bounded(calls[kind].remove(name));
       } catch (error) {
         // Another sweeper, the garbage collector or the TTL got there first.
         if ((error as { code?: number }).code !== 404) throw error;
