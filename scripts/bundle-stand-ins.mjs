@@ -31,19 +31,53 @@ export async function bundleStandIn(name, outfile) {
   return outfile;
 }
 
-/** Bundles the reaper's program into `outfile`; ssh2 stays outside (it has native parts). */
-export async function bundleReaper(outfile) {
+/**
+ * A cluster's sweep (kubernetes-api.ts, with the cluster's client inside) goes in a bundle of
+ * its own beside the reaper's, loaded by the reaper only for a cluster: inside, it doubled a
+ * Docker engine's reaper's start (scripts/bench/reaper-start.ts).
+ */
+const CLUSTER_SWEEP = './kubernetes-api.js';
+const CLUSTER_BUNDLE = 'kubernetes-api.cjs';
+
+const clusterSweepApart = {
+  name: 'cluster-sweep-apart',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/kubernetes-api\.js$/ }, () => ({
+      path: `./${CLUSTER_BUNDLE}`,
+      external: true,
+    }));
+  },
+};
+
+const reaperBuild = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  legalComments: 'none',
+  logLevel: 'warning',
+};
+
+/**
+ * Bundles the reaper's program into `outfile`, and its cluster sweep beside it; ssh2 stays
+ * outside (it has native parts). `together` puts the cluster sweep inside (the benchmark's
+ * other side). Returns outfile.
+ */
+export async function bundleReaper(outfile, { together = false } = {}) {
+  const reaper = path.join(PROJECT_ROOT, 'src', 'runtime', 'reaper');
   await build({
-    entryPoints: [path.join(PROJECT_ROOT, 'src', 'runtime', 'reaper', 'main.ts')],
+    ...reaperBuild,
+    entryPoints: [path.join(reaper, 'main.ts')],
     outfile,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
     external: ['ssh2'],
-    legalComments: 'none',
-    logLevel: 'warning',
+    plugins: together ? [] : [clusterSweepApart],
   });
+  if (!together)
+    await build({
+      ...reaperBuild,
+      entryPoints: [path.join(reaper, CLUSTER_SWEEP.replace(/\.js$/u, '.ts'))],
+      outfile: path.join(path.dirname(outfile), CLUSTER_BUNDLE),
+    });
   return outfile;
 }
 

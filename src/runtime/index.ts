@@ -39,7 +39,13 @@ export {
   type RunNetwork,
 } from './network.js';
 export { identifyEngine, type EngineIdentity } from './identity.js';
-export { startReaper, type Reaper, type ReaperOptions } from './reaper.js';
+export {
+  startClusterReaper,
+  startReaper,
+  type ClusterReaperTarget,
+  type Reaper,
+  type ReaperOptions,
+} from './reaper.js';
 export { projectRoot } from './root.js';
 export { isProcessAlive, sweepStaleScratch, useScratchFolder } from './scratch.js';
 export {

@@ -3,7 +3,7 @@ import { closeSync, existsSync, openSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { EvalrigError } from '../errors/index.js';
-import type { ReaperConfig } from './reaper/config.js';
+import type { ReaperConfig, ReaperKubernetes } from './reaper/config.js';
 import { projectRoot } from './root.js';
 import type { Socket } from 'node:net';
 import type { DockerClient } from './connection.js';
@@ -33,7 +33,9 @@ import { LABELS } from '../seam/index.js';
  * /proc), which the reaper reads once at its start, so a file removed later does not matter.
  * An ssh:// engine is dialled as evalrig dials it (ssh2, loaded by its absolute path; keys from
  * the agent at SSH_AUTH_SOCK, the host's key one of those known_hosts listed), once the
- * orchestrator is gone.
+ * orchestrator is gone. A cluster's reaper (startClusterReaper) deletes the session's Jobs,
+ * pods and anchor by label through the cluster's API, its client in a bundle of its own beside
+ * the program (dist/reaper/kubernetes-api.cjs), loaded only for a cluster.
  */
 
 /** The bundled program: refused loudly when missing, since a run without its reaper could leak containers. */
@@ -76,7 +78,7 @@ export function startReaper(
 ): Reaper {
   const endpoint = client.endpoint?.options ?? { socketPath: '/var/run/docker.sock' };
   const ssh = client.endpoint?.ssh;
-  const config = {
+  const config: ReaperConfig = {
     ...(ssh
       ? {
           ssh: {
@@ -101,15 +103,51 @@ export function startReaper(
     mounts: options.mounts,
     mountsOwner: options.mountsOwner,
   };
+  return spawnReaper(config, { PATH: process.env.PATH ?? '/usr/bin:/bin' });
+}
+
+/** Where a cluster's reaper finds it: as ./reaper/config.ts's `kubernetes` section. */
+export type ClusterReaperTarget = ReaperKubernetes;
+
+/**
+ * Starts the reaper of this process's objects on a cluster (Jobs, their pods, the session's
+ * anchor) carrying `labels` (`key=value`, label-safe already: as the objects carry them).
+ * Started at the provider's open, released at its close, as an engine's.
+ */
+export function startClusterReaper(
+  cluster: ClusterReaperTarget,
+  labels: readonly string[],
+  options: Pick<ReaperOptions, 'sweepMs' | 'scratch'> = {},
+): Reaper {
+  const config: ReaperConfig = {
+    kubernetes: cluster,
+    https: true,
+    labels,
+    placeLabel: LABELS.place,
+    sweepMs: options.sweepMs ?? 60_000,
+    scratch: options.scratch,
+  };
+  // What the default kubeconfig lookup reads, when the address names no file.
+  const lookup = ['HOME', 'KUBECONFIG', 'KUBERNETES_SERVICE_HOST', 'KUBERNETES_SERVICE_PORT'];
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
+  for (const key of cluster.kubeconfig ? [] : lookup) {
+    const value = process.env[key];
+    if (value !== undefined) env[key] = value;
+  }
+  return spawnReaper(config, env);
+}
+
+/** The program started on `config`, detached, with only `env` (no loader of the orchestrator's). */
+function spawnReaper(config: ReaperConfig, env: Readonly<Record<string, string>>): Reaper {
   const program = reaperProgram();
   const logFile = process.env.EVALRIG_REAPER_LOG;
   const log = logFile ? openSync(logFile, 'a', 0o600) : undefined;
-  const child = spawn(process.execPath, [program, JSON.stringify(config satisfies ReaperConfig)], {
+  const child = spawn(process.execPath, [program, JSON.stringify(config)], {
     detached: true,
     // Its errors go nowhere, unless EVALRIG_REAPER_LOG names a file to append them to.
     stdio: ['pipe', 'ignore', log ?? 'ignore'],
     // No NODE_OPTIONS: whatever loader the orchestrator runs under is not the reaper's.
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+    env,
   });
   if (log !== undefined) closeSync(log); // the child holds its own
   child.on('error', () => undefined);

@@ -5,7 +5,6 @@
  * leaving nothing. No cluster: skipped, saying why; EVALRIG_K8S=required: failed.
  */
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -26,7 +25,7 @@ import {
   type Cluster,
 } from '../../src/sandbox/kubernetes/index.js';
 import { BASE_IMAGE } from '../support/docker.js';
-import { clusterEnv, pushToRegistry, requireCluster, type K8sCluster } from '../support/k8s.js';
+import { pushToRegistry, requireCluster, type K8sCluster } from '../support/k8s.js';
 
 async function leftOver(cluster: Cluster, session: string): Promise<number> {
   const query = { namespace: cluster.namespace, labelSelector: `evalrig.session=${session}` };
@@ -197,35 +196,6 @@ describe('kubernetes (a real cluster)', function () {
     expect(read.spec!.policyTypes).to.deep.equal(['Ingress', 'Egress']);
     const swept = await sweepByLabel(cluster, policyLabels);
     expect(swept.networkPolicies).to.be.at.most(1);
-  });
-
-  it('a SIGKILLed evalrig-like process leaves no Job, pod or anchor once the sweep by label ran', async () => {
-    const child = `${session}-child`;
-    const proc = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'test/support/k8s-child.ts', child, image],
-      {
-        stdio: ['ignore', 'pipe', 'inherit'],
-        env: { ...process.env, ...clusterEnv(env) },
-      },
-    );
-    const pod = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      proc.stdout.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        const match = /ready (\S+)/.exec(out);
-        if (match) resolve(match[1]!);
-      });
-      proc.on('exit', (code) => reject(new Error(`the child exited (${code}) before its pod ran`)));
-    });
-    const exited = new Promise((resolve) => proc.on('exit', resolve));
-    proc.kill('SIGKILL');
-    await exited;
-    expect(await leftOver(cluster, child)).to.be.at.least(3);
-    const read = await cluster.core.readNamespacedPod({ namespace: cluster.namespace, name: pod });
-    expect(read.status!.phase).to.equal('Running');
-    await sweepByLabel(cluster, { 'evalrig.session': child });
-    expect(await settled(cluster, child)).to.equal(0);
   });
 
   it('the sweep by label removes the Job, its pod and the anchor', async () => {

@@ -6,7 +6,7 @@
 
 /** Where a reaper finds a cluster (kubernetes.ts sweeps it). */
 export interface ReaperKubernetes {
-  /** The kubeconfig file; absent: the default one. */
+  /** The kubeconfig file; absent: the default lookup (KUBECONFIG, ~/.kube/config, in-cluster). */
   readonly kubeconfig?: string;
   /** The kubeconfig context; absent: its current one. */
   readonly context?: string;
@@ -68,6 +68,9 @@ export function parseReaperConfig(text: string): ReaperConfig {
     const k = v.kubernetes;
     if (!isObject(k) || typeof k.namespace !== 'string' || k.namespace === '')
       throw new Error('reaper: kubernetes.namespace must be a non-empty string');
+    for (const key of ['kubeconfig', 'context'] as const)
+      if (k[key] !== undefined && (typeof k[key] !== 'string' || k[key] === ''))
+        throw new Error(`reaper: kubernetes.${key} must be a non-empty string when given`);
     return v as unknown as ReaperConfig;
   }
   // An ssh engine is dialled whatever else is said; else its socket, else TCP.

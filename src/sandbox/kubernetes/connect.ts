@@ -4,9 +4,11 @@
  * label of its own. Nothing of Docker's is dialled or pinged.
  */
 import { randomBytes } from 'node:crypto';
+import { startClusterReaper } from '../../runtime/index.js';
 import { LABELS } from '../../seam/index.js';
 import { SandboxError } from '../errors.js';
 import type { ConnectedProvider, ProviderChoice } from '../registry.js';
+import type { OpenOptions } from '../types.js';
 import {
   KubernetesAddressError,
   openCluster,
@@ -14,6 +16,7 @@ import {
   type ClusterAddress,
 } from './cluster.js';
 import { KubernetesProvider } from './provider.js';
+import { labelSelector } from './sweep.js';
 
 /** `k8s://…` as cluster.ts reads it; a bare kubeconfig path (schemeOf's other spelling) as itself. */
 export function clusterAddressOf(where: string): ClusterAddress {
@@ -33,9 +36,18 @@ export async function connectKubernetesProvider(
     );
   }
   try {
-    const cluster = openCluster(clusterAddressOf(engines[0]!.address.where));
+    const address = clusterAddressOf(engines[0]!.address.where);
+    const cluster = openCluster(address);
     const labels = { [LABELS.session]: randomBytes(8).toString('hex') };
-    return { sandboxes: new KubernetesProvider({ cluster, name, labels }) };
+    // The session's reaper, on the same file, context and namespace as the provider.
+    const at = {
+      ...address,
+      context: cluster.config.getCurrentContext() || undefined,
+      namespace: cluster.namespace,
+    };
+    const reaper = ({ scratch }: OpenOptions) =>
+      startClusterReaper(at, labelSelector(labels).split(','), { scratch });
+    return { sandboxes: new KubernetesProvider({ cluster, name, labels, reaper }) };
   } catch (error) {
     if (error instanceof KubernetesAddressError)
       throw new SandboxError(name, 'connect', error.message);

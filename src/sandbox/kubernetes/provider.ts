@@ -10,11 +10,11 @@ import path from 'node:path';
 import { LABELS } from '../../seam/index.js';
 import { SandboxError } from '../errors.js';
 import { ProviderClosedError } from '../lifecycle.js';
-import type { DockerClient } from '../../runtime/index.js';
+import type { DockerClient, Reaper } from '../../runtime/index.js';
 import { buildOn } from '../build-engine.js';
 import { dockerImageBuilder } from '../docker-builder.js';
 import type { ImageBuilder } from '../image-builder.js';
-import type { Sandbox, SandboxImage, SandboxProvider, SandboxSpec } from '../types.js';
+import type { OpenOptions, Sandbox, SandboxImage, SandboxProvider, SandboxSpec } from '../types.js';
 import { pushImage, type ClusterBuilder } from './registry-push.js';
 import type { Cluster } from './cluster.js';
 import { anchorName, jobName } from './names.js';
@@ -33,6 +33,11 @@ export interface KubernetesProviderOptions {
   readonly builder?: ClusterBuilder;
   /** How long a pod may take to run (pull, schedule); default 120 s. */
   readonly startTimeoutMs?: number;
+  /**
+   * Starts the session's reaper (connect.ts: a process that sweeps the session's objects by
+   * label once this one is gone, however it ended); called by `open`, released by `close`.
+   */
+  readonly reaper?: (options: OpenOptions) => Reaper;
 }
 
 /**
@@ -52,6 +57,7 @@ export class KubernetesProvider implements SandboxProvider {
   private readonly labels: Readonly<Record<string, string>>;
   private anchor?: Promise<{ name: string; uid: string }>;
   private closed = false;
+  private reaper: Reaper | undefined;
   private readonly starting = new Set<Promise<unknown>>();
   /** A built image's tag → the digest reference it was pushed as. */
   private readonly pushed = new Map<string, string>();
@@ -68,8 +74,10 @@ export class KubernetesProvider implements SandboxProvider {
     return 'services are refused on Kubernetes: the pod has no network of its own to share with them';
   }
 
-  async open(): Promise<void> {
+  async open(options: OpenOptions = {}): Promise<void> {
     if (this.closed) throw new ProviderClosedError(this.name);
+    // Before the first object: a SIGKILL from here on leaves nothing past the reaper's sweep.
+    this.reaper ??= this.options.reaper?.(options);
     await this.session();
     // Only the managed label: the policy is the namespace's, and no session's sweep removes it.
     await ensureDenyAll(this.cluster, {});
@@ -77,8 +85,13 @@ export class KubernetesProvider implements SandboxProvider {
 
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.allSettled([...this.starting]);
-    await sweepByLabel(this.cluster, this.labels);
+    try {
+      await Promise.allSettled([...this.starting]);
+      await sweepByLabel(this.cluster, this.labels);
+    } finally {
+      // Its own sweep finds what this one's left in flight, then it exits.
+      this.reaper?.release();
+    }
   }
 
   async check(): Promise<void> {

@@ -59,7 +59,7 @@ describe('reaper: the Kubernetes sweep target', () => {
     expect(await ns.list('jobs', 'evalrig.session=s2')).to.deep.equal(['run-other']);
   });
 
-  it('reads a Kubernetes configuration, refusing one with no namespace', () => {
+  it('reads a Kubernetes configuration, refusing one with no namespace or a kubeconfig or context not a string', () => {
     const base = { labels: ['evalrig.session=s1'], placeLabel: 'evalrig.place', sweepMs: 1000 };
     const cfg = parseReaperConfig(
       JSON.stringify({
@@ -72,6 +72,10 @@ describe('reaper: the Kubernetes sweep target', () => {
     expect(() => parseReaperConfig(JSON.stringify({ ...base, kubernetes: {} }))).to.throw(
       'reaper: kubernetes.namespace must be a non-empty string',
     );
+    for (const key of ['kubeconfig', 'context'])
+      expect(() =>
+        parseReaperConfig(JSON.stringify({ ...base, kubernetes: { namespace: 'e', [key]: 7 } })),
+      ).to.throw(`reaper: kubernetes.${key} must be a non-empty string when given`);
     expect(() => parseReaperConfig(JSON.stringify(base))).to.throw(
       'reaper: give one of socketPath, host, ssh or kubernetes',
     );
