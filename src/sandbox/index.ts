@@ -59,7 +59,7 @@ export {
 } from './types.js';
 // The Docker side of the Docker providers, for callers that hold one of their engines.
 export type { DockerClient, EngineWatchOptions } from '../runtime/index.js';
-export { PLACE_LABEL, SERVICE_LABEL, describeFailure, servicesRefusalOf } from './services.js';
+export { PLACE_LABEL, SERVICE_LABEL, describeFailure, servicesRefusalOf } from './docker/index.js';
 export type {
   BaseImageState,
   ImageBuilder,

@@ -13,5 +13,6 @@ export * from './presets.js';
 export * from './provider.js';
 export * from './read-file.js';
 export * from './sandbox.js';
+export * from './services/index.js';
 export * from './strategy.js';
 export * from './tunnel.js';

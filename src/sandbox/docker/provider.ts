@@ -35,7 +35,7 @@ import {
   servicesRefusalOf,
   startWithServices,
   type RunPlaces,
-} from '../services.js';
+} from './services/index.js';
 import type { ImageExporter } from '../ship-image.js';
 import type {
   BaseImageState,
@@ -141,7 +141,7 @@ export class DockerProvider<S extends FileStrategy = FileStrategy>
     return this.tenancy.track(sandbox);
   }
 
-  /** The run's network and places made at once (see sandbox/services.ts). */
+  /** The run's network and places made at once (see services/places.ts). */
   reserve(ahead: ReserveSpec): SandboxReservation {
     this.tenancy.admit();
     return reserveWithServices(this.client, ahead, (spec, places) => this.start(spec, places));
@@ -150,7 +150,7 @@ export class DockerProvider<S extends FileStrategy = FileStrategy>
   private async startOn(spec: SandboxSpec, netnsOf?: string): Promise<DockerSandbox> {
     const placement = await this.strategy.place(spec);
     const run = await startContainer(this.client, {
-      // Its place on the run's network, made ahead (sandbox/services.ts).
+      // Its place on the run's network, made ahead (services/places.ts).
       ...(netnsOf ? { netnsOf } : {}),
       image: spec.image,
       user: spec.user,
