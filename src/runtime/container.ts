@@ -72,7 +72,7 @@ export interface ContainerSpec {
   };
   /**
    * Another container's network namespace (its id) instead of a network of its
-   * own: a run's place on its private network, made ahead (sandbox/services.ts).
+   * own: a run's place on its private network, made ahead (sandbox/docker/services/).
    * This container then has that one's address and names there, and starts with
    * no network to set up (the costly part of a start on a user-defined network).
    */

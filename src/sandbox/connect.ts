@@ -17,7 +17,7 @@ import {
 } from '../runtime/index.js';
 import { enginePoolOf } from './engine-pool.js';
 import { connectEngine } from './engines.js';
-import { LocalDockerProvider } from './local-docker.js';
+import { LocalDockerProvider } from './docker/index.js';
 import {
   providerFactoryOf,
   registerProvider,

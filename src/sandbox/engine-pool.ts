@@ -25,8 +25,7 @@ import { SandboxError } from './errors.js';
 import { ProviderClosedError } from './lifecycle.js';
 import type { ImageBuilder, OpenOptions } from './types.js';
 import { WrappedSandbox } from './wrapped.js';
-import { LocalDockerProvider } from './local-docker.js';
-import { RemoteDockerProvider } from './remote-docker.js';
+import { LocalDockerProvider, RemoteDockerProvider } from './docker/index.js';
 import type {
   BaseImageState,
   ReserveSpec,

@@ -4,14 +4,20 @@
  * campaign/ and collect/ speak only this.
  */
 export { SandboxError, SandboxFileError } from './errors.js';
-export { LocalDockerProvider, LocalDockerSandbox, bindsOf } from './local-docker.js';
 export {
   DEFAULT_REMOTE_LIMITS,
+  DockerProvider,
+  DockerSandbox,
+  LocalDockerProvider,
   RemoteDockerProvider,
-  RemoteSandbox,
+  bindsOf,
+  copiedFiles,
+  mountedFiles,
+  type DockerProviderOptions,
+  type FileStrategy,
   type RemoteDockerOptions,
   type RemoteLimits,
-} from './remote-docker.js';
+} from './docker/index.js';
 export { connectEngine, engineAddress, type EngineAddress } from './engines.js';
 export { exporterOf, imageIdOn, shipImage, type ImageExporter } from './ship-image.js';
 export { shipBaseImage } from './build-engine.js';
@@ -53,7 +59,7 @@ export {
 } from './types.js';
 // The Docker side of the Docker providers, for callers that hold one of their engines.
 export type { DockerClient, EngineWatchOptions } from '../runtime/index.js';
-export { PLACE_LABEL, SERVICE_LABEL, describeFailure, servicesRefusalOf } from './services.js';
+export { PLACE_LABEL, SERVICE_LABEL, describeFailure, servicesRefusalOf } from './docker/index.js';
 export type {
   BaseImageState,
   ImageBuilder,

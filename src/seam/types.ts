@@ -14,7 +14,7 @@ export const LABELS = {
   session: 'evalrig.session',
   /**
    * A holder of a network namespace that other containers join (a run's place
-   * on its network, sandbox/services.ts): removed after them, as Podman
+   * on its network, sandbox/docker/services/): removed after them, as Podman
    * refuses to remove it while they are there.
    */
   place: 'evalrig.place',

@@ -17,7 +17,7 @@ import type { CampaignContext, Opened, RunPlace } from './context.js';
 /**
  * A run with services begins its sandbox's start ahead, as its prepare phase
  * begins: the run's private network and each container's place on it are made
- * on the engine meanwhile (sandbox/services.ts), off the start's critical path.
+ * on the engine meanwhile (sandbox/docker/services/), off the start's critical path.
  * Undefined when there is nothing to make ahead.
  */
 export function reserveSandbox(
