@@ -101,7 +101,8 @@ createInterface({ input: child.stdout! }).on('line', (line) => {
   if (typeof id === 'number') waiting.get(id)?.(m as Reply);
 });
 child.stdout!.on('end', () => {
-  for (const done of waiting.values()) done({ error: { message: 'the agent ended its ACP session' } });
+  for (const done of waiting.values())
+    done({ error: { message: 'the agent ended its ACP session' } });
 });
 
 function send(message: Record<string, unknown>): void {
