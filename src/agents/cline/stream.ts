@@ -17,7 +17,7 @@ const OWN_ERROR = /^error_/u;
  * Parses one turn as the cline-acp driver prints it (stand-in/cline-acp): a `session` line
  * naming the session; per message the turn added, a `message` line with the message as Cline
  * saved it (an assistant message per model answer: its text and `tool_use` blocks, its
- * `metrics`; a user message holds the prompt or the `tool_result`s); last a `result` line
+ * `metrics`: its input with the cached part in it; a user message holds the prompt or the `tool_result`s); last a `result` line
  * (`stopReason`) or an `error` line (why the prompt failed). Retries are not shown: the gateway
  * counts them.
  */
@@ -107,8 +107,11 @@ function addUsage(
   u: unknown,
 ): void {
   if (!isObj(u)) return;
-  into.input += num(u.inputTokens);
+  // Its inputTokens are the prompt's whole (Chat Completions' prompt_tokens), the cached part
+  // among them: evalrig counts input without it.
+  const cached = num(u.cacheReadTokens);
+  into.input += Math.max(0, num(u.inputTokens) - cached);
   into.output += num(u.outputTokens);
-  into.cacheRead += num(u.cacheReadTokens);
+  into.cacheRead += cached;
   into.cacheWrite += num(u.cacheWriteTokens);
 }
