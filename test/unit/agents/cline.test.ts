@@ -56,7 +56,10 @@ describe('agents: Cline, read from its recorded turns', () => {
     ]);
   });
 
-  it('an id not of its form never goes back into argv', () => {
+  it('an id of its form goes back into argv, `-` and `_` among its random part; no other', () => {
+    const taken = new ClineSession('m');
+    taken.take('{"type":"session","sessionId":"1796354222234_vfO8-_cli"}\n');
+    expect(taken.sessionId).to.equal('1796354222234_vfO8-_cli');
     const session = new ClineSession('m');
     session.take(
       '{"type":"session","sessionId":"--help"}\n{"type":"result","stopReason":"end_turn"}\n',
