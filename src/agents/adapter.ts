@@ -43,6 +43,11 @@ export interface AgentAdapter<K extends AdapterKind = AdapterKind> extends Agent
     readonly container: string;
     unpack(install: AgentInstall): Promise<string>;
   };
+  /**
+   * A program of evalrig's that plays each turn for the agent (a stand-in/<bundle> the build
+   * bundles), mounted read-only at `container`: Cline's ACP driver.
+   */
+  readonly driver?: { readonly container: string; readonly bundle: string };
   /** The agent runs on the Node runtime evalrig installs (mounted at NODE_RUNTIME.container). */
   readonly runtime?: 'node';
   /** A system settings file the agent is pointed at (written to the cache, mounted read-only). */

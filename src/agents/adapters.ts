@@ -3,6 +3,7 @@ import { GATEWAY_SOCKET_NAME } from '../gateway/index.js';
 import type { SandboxSpec } from '../sandbox/index.js';
 import type { AgentAdapter, AgentFile } from './adapter.js';
 import { CLAUDE_CODE_ADAPTER } from './claude-code/adapter.js';
+import { CLINE_ADAPTER } from './cline/adapter.js';
 import { CODEX_ADAPTER } from './codex/adapter.js';
 import { COPILOT_CLI_ADAPTER } from './copilot-cli/adapter.js';
 import { FACTORY_DROID_ADAPTER } from './factory-droid/adapter.js';
@@ -19,6 +20,7 @@ import { NODE_RUNTIME } from './support.js';
  */
 export const AGENT_ADAPTERS = {
   'claude-code': CLAUDE_CODE_ADAPTER,
+  cline: CLINE_ADAPTER,
   codex: CODEX_ADAPTER,
   'copilot-cli': COPILOT_CLI_ADAPTER,
   'factory-droid': FACTORY_DROID_ADAPTER,
@@ -31,8 +33,9 @@ export const AGENT_ADAPTERS = {
 /** The agents evalrig installs and plays itself (a `command` agent is the eval set's own). */
 export type AdapterType = AdapterKind;
 
-/** What a run mounts beside the agent, found on the host: the Node runtime, its settings file, its unpacked folder. */
+/** What a run mounts beside the agent, found on the host: the Node runtime, its settings file, its unpacked folder, its driver. */
 export interface AgentSupport {
+  readonly driver?: string;
   readonly node?: string;
   readonly settings?: string;
   readonly unpacked?: string;
@@ -59,6 +62,11 @@ export function agentFiles(
     if (support.settings === undefined)
       throw new Error(`the ${adapter.type} adapter needs its settings`);
     files.push({ host: support.settings, container: adapter.settings.container });
+  }
+  if (adapter.driver) {
+    if (support.driver === undefined)
+      throw new Error(`the ${adapter.type} adapter needs its driver`);
+    files.push({ host: support.driver, container: adapter.driver.container });
   }
   if (adapter.unpacked) {
     if (support.unpacked === undefined)

@@ -43,6 +43,12 @@ export {
 } from './instructions.js';
 export type { SkillListing } from './skill-listing.js';
 export { CLAUDE_CODE_INSTRUCTIONS, CLAUDE_CODE_SKILLS } from './claude-code/loading.js';
+export {
+  CLINE_INSTRUCTIONS,
+  CLINE_REFUSALS,
+  CLINE_SKILLS,
+  clineExitCode,
+} from './cline/loading.js';
 export { CODEX_INSTRUCTIONS, CODEX_SKILLS } from './codex/loading.js';
 export {
   COPILOT_CLI_INSTRUCTIONS,
@@ -164,6 +170,21 @@ export {
 export { CopilotCliSession } from './copilot-cli/session.js';
 export { parseCopilotStream } from './copilot-cli/stream.js';
 export { ensureCopilotUnpacked, isUnpacked, unpackedVersionDir } from './copilot-cli/unpack.js';
+
+// Cline
+export {
+  CLINE_BIN,
+  CLINE_CONTAINER,
+  CLINE_DEFAULT_MODEL,
+  CLINE_DRIVER_BUNDLE,
+  CLINE_PACKAGE,
+  CLINE_VERIFIED_VERSION,
+  clineArgv,
+  clineBinaryPath,
+  clineEnv,
+} from './cline/launch.js';
+export { ClineSession } from './cline/session.js';
+export { parseClineStream } from './cline/stream.js';
 
 // Factory Droid
 export {

@@ -6,6 +6,7 @@
 import { execa } from 'execa';
 import { AGENT_KINDS, ADAPTER_KINDS, type AdapterKind } from '../config/agent-kinds.js';
 import { CLAUDE_CODE_VERIFIED_VERSION } from './claude-code/launch.js';
+import { CLINE_VERIFIED_VERSION } from './cline/launch.js';
 import { CODEX_VERIFIED_VERSION } from './codex/launch.js';
 import { COPILOT_CLI_VERIFIED_VERSION } from './copilot-cli/launch.js';
 import { FACTORY_DROID_VERIFIED_VERSION } from './factory-droid/launch.js';
@@ -17,6 +18,7 @@ import { QWEN_CODE_VERIFIED_VERSION } from './qwen-code/launch.js';
 /** The version each adapter was proven with: what an eval set should name. */
 export const PINNED_VERSIONS: Readonly<Record<AdapterKind, string>> = {
   'claude-code': CLAUDE_CODE_VERIFIED_VERSION,
+  cline: CLINE_VERIFIED_VERSION,
   codex: CODEX_VERIFIED_VERSION,
   'copilot-cli': COPILOT_CLI_VERIFIED_VERSION,
   'factory-droid': FACTORY_DROID_VERIFIED_VERSION,

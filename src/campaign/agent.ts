@@ -251,11 +251,16 @@ export function campaignAgent(parts: {
 /** The relay bundle when the adapter needs one (Codex), read from the project's build. */
 async function relayOf(adapter: AgentAdapter): Promise<string | undefined> {
   if (adapter.containerRelay === undefined) return undefined;
-  const file = relayBundle();
+  return bundled('model-relay');
+}
+
+/** The bundle of stand-in/<name> in the project's build, which must exist. */
+async function bundled(name: string): Promise<string> {
+  const file = path.join(projectRoot(), 'dist', 'stand-in', name, name);
   await access(file).catch((error: unknown) => {
     throw new ContextFileMissingError(
       file,
-      'the model relay is not bundled: run `npm run build` (it bundles stand-in/<name>/main.ts)',
+      `stand-in/${name} is not bundled: run \`npm run build\` (it bundles stand-in/<name>/main.ts)`,
       error,
     );
   });
@@ -282,6 +287,7 @@ async function digestOf(
 /** The Node runtime, the settings file and the unpacked folder the adapter needs, made on the host. */
 async function supportOf(adapter: AgentAdapter, install: AgentInstall): Promise<AgentSupport> {
   return {
+    ...(adapter.driver ? { driver: await bundled(adapter.driver.bundle) } : {}),
     ...(adapter.unpacked ? { unpacked: await adapter.unpacked.unpack(install) } : {}),
     ...(adapter.runtime === 'node' ? { node: (await ensureNodeRuntime()).binary } : {}),
     ...(adapter.settings

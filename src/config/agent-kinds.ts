@@ -24,6 +24,8 @@ export interface AgentKindFacts {
 /** Every adapter kind, in the order the schema and the messages list them. */
 export const AGENT_KINDS = {
   'claude-code': { name: 'Claude Code', package: '@anthropic-ai/claude-code', defaultModel: null },
+  // Its linux-x64 platform package is the agent (one binary); Claude Sonnet 4.6, its own default, in the price table's spelling.
+  cline: { name: 'Cline', package: '@cline/cli-linux-x64', defaultModel: 'claude-sonnet-4-6' },
   codex: { name: 'Codex', package: '@openai/codex', defaultModel: 'gpt-5.1-codex' },
   // A model its own catalog knows (token limits, prompts); it asks for none of its own offline.
   'copilot-cli': { name: 'Copilot CLI', package: '@github/copilot', defaultModel: 'gpt-5.4' },

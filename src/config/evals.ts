@@ -445,11 +445,12 @@ export interface LocalPath {
  */
 export interface Agent {
   /**
-   * `command` (default): `command` is run as given each turn (its program must exist in every image: checked before any run). `claude-code`: evalrig installs the npm package @anthropic-ai/claude-code at `version` on the host once, mounts its binary read-only, chooses the session id, resumes it on later turns and reads its stream (tokens, cost, tool calls). `codex`: the same with the npm package @openai/codex (its static binary, and a relay that carries its model calls to the run's gateway); Codex names its thread, later turns resume it. `gemini-cli` (@google/gemini-cli, the Gemini API), `qwen-code` (@qwen-code/qwen-code, Chat Completions): Node bundles, their package folder mounted with a Node 20 runtime evalrig installs the same way; `opencode` (opencode-ai, its native binary, Chat Completions); `copilot-cli` (@github/copilot, its native binary and the package cache unpacked from it once on the host, both mounted read-only; its own provider, Chat Completions); `factory-droid` (@factory/cli-linux-x64, its native binary, a custom model of its own speaking Chat Completions); `kilo-code` (@kilocode/cli, an OpenCode fork: its native binary, Chat Completions). For all of them, `command` and `resume_command` are not given.
+   * `command` (default): `command` is run as given each turn (its program must exist in every image: checked before any run). `claude-code`: evalrig installs the npm package @anthropic-ai/claude-code at `version` on the host once, mounts its binary read-only, chooses the session id, resumes it on later turns and reads its stream (tokens, cost, tool calls). `codex`: the same with the npm package @openai/codex (its static binary, and a relay that carries its model calls to the run's gateway); Codex names its thread, later turns resume it. `gemini-cli` (@google/gemini-cli, the Gemini API), `qwen-code` (@qwen-code/qwen-code, Chat Completions): Node bundles, their package folder mounted with a Node 20 runtime evalrig installs the same way; `opencode` (opencode-ai, its native binary, Chat Completions); `copilot-cli` (@github/copilot, its native binary and the package cache unpacked from it once on the host, both mounted read-only; its own provider, Chat Completions); `factory-droid` (@factory/cli-linux-x64, its native binary, a custom model of its own speaking Chat Completions); `kilo-code` (@kilocode/cli, an OpenCode fork: its native binary, Chat Completions); `cline` (@cline/cli-linux-x64, its native binary played through its ACP mode by a driver of evalrig's, Chat Completions). For all of them, `command` and `resume_command` are not given.
    */
   type?:
     | 'command'
     | 'claude-code'
+    | 'cline'
     | 'codex'
     | 'copilot-cli'
     | 'factory-droid'
@@ -492,7 +493,7 @@ export interface Agent {
         token_env: string;
       };
   /**
-   * For a `codex`, `copilot-cli`, `factory-droid`, `gemini-cli`, `kilo-code`, `opencode` or `qwen-code` agent: the model it asks for, and the price-table entry its tokens are priced with. Default "gpt-5.1-codex" (codex), "gpt-5.4" (copilot-cli), "kimi-k2.6" (factory-droid), "gemini-2.5-pro" (gemini-cli), "grok-code-fast-1" (kilo-code), "gpt-5.1" (opencode), "qwen3-coder-plus" (qwen-code).
+   * For a `cline`, `codex`, `copilot-cli`, `factory-droid`, `gemini-cli`, `kilo-code`, `opencode` or `qwen-code` agent: the model it asks for, and the price-table entry its tokens are priced with. Default "claude-sonnet-4-6" (cline), "gpt-5.1-codex" (codex), "gpt-5.4" (copilot-cli), "kimi-k2.6" (factory-droid), "gemini-2.5-pro" (gemini-cli), "grok-code-fast-1" (kilo-code), "gpt-5.1" (opencode), "qwen3-coder-plus" (qwen-code).
    */
   model_name?: string;
   /**
@@ -543,11 +544,12 @@ export interface Condition {
  */
 export interface Agent1 {
   /**
-   * `command` (default): `command` is run as given each turn (its program must exist in every image: checked before any run). `claude-code`: evalrig installs the npm package @anthropic-ai/claude-code at `version` on the host once, mounts its binary read-only, chooses the session id, resumes it on later turns and reads its stream (tokens, cost, tool calls). `codex`: the same with the npm package @openai/codex (its static binary, and a relay that carries its model calls to the run's gateway); Codex names its thread, later turns resume it. `gemini-cli` (@google/gemini-cli, the Gemini API), `qwen-code` (@qwen-code/qwen-code, Chat Completions): Node bundles, their package folder mounted with a Node 20 runtime evalrig installs the same way; `opencode` (opencode-ai, its native binary, Chat Completions); `copilot-cli` (@github/copilot, its native binary and the package cache unpacked from it once on the host, both mounted read-only; its own provider, Chat Completions); `factory-droid` (@factory/cli-linux-x64, its native binary, a custom model of its own speaking Chat Completions); `kilo-code` (@kilocode/cli, an OpenCode fork: its native binary, Chat Completions). For all of them, `command` and `resume_command` are not given.
+   * `command` (default): `command` is run as given each turn (its program must exist in every image: checked before any run). `claude-code`: evalrig installs the npm package @anthropic-ai/claude-code at `version` on the host once, mounts its binary read-only, chooses the session id, resumes it on later turns and reads its stream (tokens, cost, tool calls). `codex`: the same with the npm package @openai/codex (its static binary, and a relay that carries its model calls to the run's gateway); Codex names its thread, later turns resume it. `gemini-cli` (@google/gemini-cli, the Gemini API), `qwen-code` (@qwen-code/qwen-code, Chat Completions): Node bundles, their package folder mounted with a Node 20 runtime evalrig installs the same way; `opencode` (opencode-ai, its native binary, Chat Completions); `copilot-cli` (@github/copilot, its native binary and the package cache unpacked from it once on the host, both mounted read-only; its own provider, Chat Completions); `factory-droid` (@factory/cli-linux-x64, its native binary, a custom model of its own speaking Chat Completions); `kilo-code` (@kilocode/cli, an OpenCode fork: its native binary, Chat Completions); `cline` (@cline/cli-linux-x64, its native binary played through its ACP mode by a driver of evalrig's, Chat Completions). For all of them, `command` and `resume_command` are not given.
    */
   type?:
     | 'command'
     | 'claude-code'
+    | 'cline'
     | 'codex'
     | 'copilot-cli'
     | 'factory-droid'
@@ -590,7 +592,7 @@ export interface Agent1 {
         token_env: string;
       };
   /**
-   * For a `codex`, `copilot-cli`, `factory-droid`, `gemini-cli`, `kilo-code`, `opencode` or `qwen-code` agent: the model it asks for, and the price-table entry its tokens are priced with. Default "gpt-5.1-codex" (codex), "gpt-5.4" (copilot-cli), "kimi-k2.6" (factory-droid), "gemini-2.5-pro" (gemini-cli), "grok-code-fast-1" (kilo-code), "gpt-5.1" (opencode), "qwen3-coder-plus" (qwen-code).
+   * For a `cline`, `codex`, `copilot-cli`, `factory-droid`, `gemini-cli`, `kilo-code`, `opencode` or `qwen-code` agent: the model it asks for, and the price-table entry its tokens are priced with. Default "claude-sonnet-4-6" (cline), "gpt-5.1-codex" (codex), "gpt-5.4" (copilot-cli), "kimi-k2.6" (factory-droid), "gemini-2.5-pro" (gemini-cli), "grok-code-fast-1" (kilo-code), "gpt-5.1" (opencode), "qwen3-coder-plus" (qwen-code).
    */
   model_name?: string;
   /**

@@ -18,7 +18,11 @@ import type { ModelCall } from '../../src/flight/index.js';
 import type { StandInRequest } from '../../src/model-stand-in/index.js';
 import { readJson, readJsonLines } from '../support/campaign.js';
 import { requireDocker } from '../support/docker.js';
-import { startLoggingUpstream, type LoggingUpstream } from '../support/logging-upstream.js';
+import {
+  startLoggingUpstream,
+  type LoggedCall,
+  type LoggingUpstream,
+} from '../support/logging-upstream.js';
 import { evalrigRun, makeToyWorkspace, type CliRun, type ToyWorkspace } from '../support/toy.js';
 import { E2E_KEY, E2E_KEY_ENV, everythingWritten } from '../support/witness-evals.js';
 import { conformanceCases, PROMPT, SECOND, stagedFiles, type ConformanceCase } from './cases.js';
@@ -42,6 +46,14 @@ export function agentConformance(p: AgentProfile): void {
     let ws: ToyWorkspace;
     let validate: CliRun;
     let run: CliRun;
+    // A skill of an agent that lists names alone reached the model when a request listed it.
+    const listed = (calls: readonly LoggedCall[], s: { readonly path: string }) => {
+      const isSkill = path.posix.basename(s.path).toLowerCase().startsWith('skill');
+      const name = path.posix.basename(path.posix.dirname(s.path));
+      return (
+        isSkill && p.skillListed !== undefined && calls.some((c) => p.skillListed!(c.body, name))
+      );
+    };
     const runDir = (c: string) => path.join(ws.outDir, 'runs', 'task', c, 'run-01');
     const record = (c: string) => readJson<RunRecord>(path.join(runDir(c), 'run.json'));
     const stops = async (c: string) => {
@@ -135,7 +147,7 @@ export function agentConformance(p: AgentProfile): void {
         const calls = upstream.calls(c.name);
         for (const s of c.staged) {
           const entry = r.treatment!.staged.find((e) => e.path === s.path);
-          const truth = c.name !== 'echo' && sent(calls, s.canary);
+          const truth = c.name !== 'echo' && (sent(calls, s.canary) || listed(calls, s));
           expect(entry, `${c.name}: ${s.path} has an entry`).to.not.equal(undefined);
           expect({
             path: s.path,

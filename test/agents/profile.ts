@@ -44,6 +44,12 @@ export interface AgentProfile {
    * kept), with the error the run must give: what the agent does not go through.
    */
   readonly fatal?: { readonly response: ScriptResponse; readonly error: RegExp };
+  /**
+   * For an agent that lists its skills by name alone (Cline): whether a request's raw body
+   * lists skill `name`. Its descriptions never reach the model, so a skill's canary (in its
+   * description) cannot say it loaded; the listing can.
+   */
+  readonly skillListed?: (body: string, name: string) => boolean;
   /** A command the agent refuses to run (its own policy), or undefined when it refuses none. */
   readonly refusedCommand?: string;
   /** The container's resources (the Node agents' heap is sized by the container's memory). */

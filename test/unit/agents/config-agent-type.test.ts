@@ -74,7 +74,7 @@ describe('eval set: agent.type', () => {
     expect(
       await problem({ type: 'claude-code', version: '2.1.332', model: UPSTREAM, model_name: 'x' }),
     ).to.contain(
-      '#/agent/model_name: is taken only with a "codex", "copilot-cli", "factory-droid", "gemini-cli"',
+      '#/agent/model_name: is taken only with a "cline", "codex", "copilot-cli", "factory-droid", "gemini-cli"',
     );
     expect(await problem({ command: ['x'], model_name: 'x' })).to.contain('#/agent/model_name');
     expect(
@@ -125,7 +125,7 @@ describe('eval set: agent.type', () => {
         model: UPSTREAM,
       }),
     ).to.contain(
-      '#/agent/command: is not given for an adapter agent ("claude-code", "codex", "copilot-cli", "factory-droid", "gemini-cli", "kilo-code", "opencode", "qwen-code"): evalrig builds its argv each turn',
+      '#/agent/command: is not given for an adapter agent ("claude-code", "cline", "codex", "copilot-cli", "factory-droid", "gemini-cli", "kilo-code", "opencode", "qwen-code"): evalrig builds its argv each turn',
     );
   });
 
@@ -136,7 +136,7 @@ describe('eval set: agent.type', () => {
       '#/agent/command: is not given for an adapter agent',
     );
     expect(await problem({ command: ['x'], version: '1.0.0' })).to.contain(
-      '#/agent/version: is taken only with an agent "type" that installs a package ("claude-code", "codex", "copilot-cli", "factory-droid", "gemini-cli", "kilo-code", "opencode", "qwen-code")',
+      '#/agent/version: is taken only with an agent "type" that installs a package ("claude-code", "cline", "codex", "copilot-cli", "factory-droid", "gemini-cli", "kilo-code", "opencode", "qwen-code")',
     );
     // One problem each: the if/then/else's own summary is not repeated.
     expect(await problem({})).to.not.contain('schema');

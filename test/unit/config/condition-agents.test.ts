@@ -71,7 +71,7 @@ describe('eval set: conditions that are agents (a cross-agent campaign)', () => 
       conditions: { a: {}, b: { agent: { type: 'command', command: ['true'] } } },
     });
     expect(found).to.deep.equal([
-      '/conditions/b/agent/type: a condition\'s own agent must be an adapter agent ("claude-code", "codex", "copilot-cli", "factory-droid", "gemini-cli", "kilo-code", "opencode", "qwen-code"), got "command"',
+      '/conditions/b/agent/type: a condition\'s own agent must be an adapter agent ("claude-code", "cline", "codex", "copilot-cli", "factory-droid", "gemini-cli", "kilo-code", "opencode", "qwen-code"), got "command"',
     ]);
   });
 
@@ -90,7 +90,7 @@ describe('eval set: conditions that are agents (a cross-agent campaign)', () => 
       conditions: { a: {}, b: { agent: { ...CODEX, command: ['codex'] } } },
     });
     expect(found).to.include(
-      '/conditions/b/agent/command: is not given for an adapter agent ("claude-code", "codex", "copilot-cli", "factory-droid", "gemini-cli", "kilo-code", "opencode", "qwen-code"): evalrig builds its argv each turn',
+      '/conditions/b/agent/command: is not given for an adapter agent ("claude-code", "cline", "codex", "copilot-cli", "factory-droid", "gemini-cli", "kilo-code", "opencode", "qwen-code"): evalrig builds its argv each turn',
     );
   });
 

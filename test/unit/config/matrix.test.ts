@@ -106,7 +106,7 @@ describe('eval set: a matrix of conditions and agents', () => {
       agents: [CLAUDE, { command: ['true'] }, { ...CODEX }, { ...CODEX, version: '0.170.0' }],
     });
     expect(found).to.deep.equal([
-      '/agents/1/type: a matrix\'s agent must be an adapter agent ("claude-code", "codex", "copilot-cli", "factory-droid", "gemini-cli", "kilo-code", "opencode", "qwen-code"), got "command"',
+      '/agents/1/type: a matrix\'s agent must be an adapter agent ("claude-code", "cline", "codex", "copilot-cli", "factory-droid", "gemini-cli", "kilo-code", "opencode", "qwen-code"), got "command"',
       '/agents/3/type: "codex" is already /agents/2: a matrix crosses different agents, and its conditions are named by the agent\'s type',
     ]);
   });

@@ -40,7 +40,7 @@ describe('config: the newcomer’s errors', () => {
       json({ name: 'x', agent: { type: 'claude', version: '2.1.0' }, evals: EVALS }),
     );
     expect(lines).to.deep.equal([
-      '/agent/type: unknown agent type "claude" (did you mean "claude-code"?): the types are "command", "claude-code", "codex", "copilot-cli", "factory-droid", "gemini-cli", "kilo-code", "opencode", "qwen-code"',
+      '/agent/type: unknown agent type "claude" (did you mean "claude-code"?): the types are "command", "claude-code", "cline", "codex", "copilot-cli", "factory-droid", "gemini-cli", "kilo-code", "opencode", "qwen-code"',
     ]);
   });
 
