@@ -34,6 +34,7 @@ export async function sendBytes(
   pod: string,
   bytes: Buffer,
   dest: string,
+  container = 'agent',
 ): Promise<void> {
   const r = await podExec(
     cluster,
@@ -46,7 +47,7 @@ export async function sendBytes(
       `count=${bytes.length}`,
       'status=none',
     ],
-    { input: bytes },
+    { input: bytes, container },
   );
   if (r.exitCode !== 0)
     throw new PodExecError(`writing ${dest} in pod ${pod}: ${r.stderr.toString().trim()}`);
@@ -58,13 +59,14 @@ async function collect(stream: Readable): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/** Copies a host folder's contents to `containerPath`; owners are the pod's one user. */
+/** Copies a host folder's contents to `containerPath`, unpacked by `container` (its user: `owner`). */
 export async function copyInto(
   cluster: Cluster,
   pod: string,
   hostFolder: string,
   containerPath: string,
   owner: Owner,
+  container = 'agent',
 ): Promise<void> {
   const archive = await collect(
     packItems([
@@ -72,13 +74,14 @@ export async function copyInto(
     ]),
   );
   const staged = `/tmp/.evalrig-in-${randomBytes(6).toString('hex')}.tar`;
-  await sendBytes(cluster, pod, archive, staged);
+  await sendBytes(cluster, pod, archive, staged, container);
   // An existing target (an emptyDir's mount point, root's) is left out: tar would chmod it,
   // which only its owner may.
-  const mounted = (await podExec(cluster, pod, ['test', '-d', containerPath])).exitCode === 0;
+  const at = { container };
+  const mounted = (await podExec(cluster, pod, ['test', '-d', containerPath], at)).exitCode === 0;
   const top = path.posix.normalize(containerPath).replace(/^\/+/u, '');
-  const r = await podExec(cluster, pod, tarExtractCommand(staged, mounted ? top : undefined));
-  await podExec(cluster, pod, ['rm', '-f', staged]);
+  const r = await podExec(cluster, pod, tarExtractCommand(staged, mounted ? top : undefined), at);
+  await podExec(cluster, pod, ['rm', '-f', staged], at);
   if (r.exitCode !== 0) {
     throw new PodExecError(
       `copying ${hostFolder} into ${containerPath}: ${r.stderr.toString().trim().slice(0, 300)}`,

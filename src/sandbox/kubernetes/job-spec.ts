@@ -3,7 +3,13 @@
  * per run"). Built in code, never from a template string, so every hardening
  * line is a typed field a test reads back from the API server.
  */
-import type { V1ConfigMap, V1Job, V1SecurityContext, V1Volume } from '@kubernetes/client-node';
+import type {
+  V1ConfigMap,
+  V1Container,
+  V1Job,
+  V1SecurityContext,
+  V1Volume,
+} from '@kubernetes/client-node';
 import { LABELS } from '../../seam/index.js';
 import { labelSet } from './names.js';
 
@@ -31,12 +37,35 @@ export interface JobSpecInput {
   readonly command: readonly string[];
   readonly runtimeClassName?: string;
   /** Folders that start empty and are filled by copyIn (the work tree, home, /tmp …). */
-  readonly folders: readonly {
-    readonly name: string;
-    readonly path: string;
-    readonly sizeBytes: number;
-  }[];
+  readonly folders: readonly JobFolder[];
+  /**
+   * The second container, "keeper": the same image under a uid of its own. It writes what
+   * the agent only reads (the eval set, the socket folders) and runs the socket tunnel.
+   */
+  readonly keeper?: { readonly uid: number; readonly gid: number };
 }
+
+/**
+ * An emptyDir and who sees it: `agent` (the default) writes it; `shared` is written by the
+ * keeper and mounted read-only in the agent; `keeper` is the keeper's alone.
+ */
+export interface JobFolder {
+  readonly name: string;
+  readonly path: string;
+  readonly sizeBytes: number;
+  readonly access?: 'agent' | 'shared' | 'keeper';
+}
+
+/**
+ * The keeper's own amounts, on top of the run's: the agent keeps every byte and CPU the eval
+ * set gives it, as on Docker. A Node tunnel idles in tens of MB; 200m carries a model's
+ * answers (tested with megabytes through it) without taking a core from the agent.
+ */
+export const KEEPER_RESOURCES = {
+  cpu: '200m',
+  memory: String(160 * 1024 * 1024),
+  'ephemeral-storage': String(256 * 1024 * 1024),
+} as const;
 
 /** The container's own lock: no root, no capabilities, nothing gained by exec, a read-only root. */
 export function lockedContext(uid: number, gid: number): V1SecurityContext {
@@ -63,6 +92,32 @@ export function buildJob(input: JobSpecInput): V1Job {
     name: f.name,
     emptyDir: { sizeLimit: String(f.sizeBytes) },
   }));
+  const access = (f: JobFolder): string => f.access ?? 'agent';
+  // A shared folder read-only in the agent: connect() on a socket there still works.
+  const agentMounts = input.folders
+    .filter((f) => access(f) !== 'keeper')
+    .map((f) => ({
+      name: f.name,
+      mountPath: f.path,
+      ...(access(f) === 'shared' ? { readOnly: true } : {}),
+    }));
+  const keeper: V1Container[] = input.keeper
+    ? [
+        {
+          name: 'keeper',
+          image: input.image,
+          imagePullPolicy: 'IfNotPresent',
+          command: [...input.command],
+          workingDir: '/tmp',
+          env: [{ name: 'HOME', value: '/tmp' }],
+          securityContext: lockedContext(input.keeper.uid, input.keeper.gid),
+          resources: { requests: { ...KEEPER_RESOURCES }, limits: { ...KEEPER_RESOURCES } },
+          volumeMounts: input.folders
+            .filter((f) => access(f) !== 'agent')
+            .map((f) => ({ name: f.name, mountPath: f.path })),
+        },
+      ]
+    : [];
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',
@@ -112,8 +167,9 @@ export function buildJob(input: JobSpecInput): V1Job {
               env: Object.entries(input.env).map(([name, value]) => ({ name, value })),
               securityContext: lockedContext(input.uid, input.gid),
               resources: { requests: amount, limits: amount },
-              volumeMounts: input.folders.map((f) => ({ name: f.name, mountPath: f.path })),
+              volumeMounts: agentMounts,
             },
+            ...keeper,
           ],
           volumes,
         },

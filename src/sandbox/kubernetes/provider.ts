@@ -1,8 +1,9 @@
 /**
  * A cluster as a {@link SandboxProvider}: one Job per sandbox, owned by the
  * session's anchor ConfigMap, fenced by the deny-all policy, reaped by label.
- * The pod has one user (the spec's exec user): the keeper's separate uid is
- * not needed, as stopping the agent's processes spares pid 1.
+ * The pod has two containers: "agent" (the spec's exec user) and "keeper"
+ * (a uid of its own, in a process namespace of its own): the keeper fills the
+ * folders the agent only reads and serves the sockets through the tunnel.
  */
 import { randomBytes } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
@@ -10,7 +11,8 @@ import path from 'node:path';
 import { LABELS } from '../../seam/index.js';
 import { SandboxError } from '../errors.js';
 import { ProviderClosedError } from '../lifecycle.js';
-import type { DockerClient } from '../../runtime/index.js';
+
+import { projectRoot, type DockerClient } from '../../runtime/index.js';
 import { buildOn } from '../build-engine.js';
 import { dockerImageBuilder } from '../docker-builder.js';
 import type { ImageBuilder } from '../image-builder.js';
@@ -20,6 +22,7 @@ import type { Cluster } from './cluster.js';
 import { anchorName, jobName } from './names.js';
 import { ensureDenyAll } from './network-policy.js';
 import { ensureAnchor, startJobPod } from './pod-lifecycle.js';
+import { podLayout, TUNNEL_PATH } from './pod-layout.js';
 import { KubernetesSandbox } from './sandbox.js';
 import { sweepByLabel } from './sweep.js';
 
@@ -33,6 +36,8 @@ export interface KubernetesProviderOptions {
   readonly builder?: ClusterBuilder;
   /** How long a pod may take to run (pull, schedule); default 120 s. */
   readonly startTimeoutMs?: number;
+  /** The bundled tunnel program on the host; default dist/stand-in/tunnel/tunnel. */
+  readonly tunnelProgram?: string;
 }
 
 /**
@@ -44,6 +49,8 @@ const IDLER = ['sh', '-c', 'while :; do sleep 3600 & wait; done'];
 const DIGEST = /@sha256:[0-9a-f]{64}$/u;
 const DEFAULT_DISK = 1024 ** 3;
 const DEFAULT_MEMORY = 512 * 1024 ** 2;
+/** The keeper's uid when the spec names none, or root (a pod runs no root). */
+const KEEPER = { uid: 65534, gid: 65534 };
 
 export class KubernetesProvider implements SandboxProvider {
   readonly mountsHostFolders = false;
@@ -149,13 +156,35 @@ export class KubernetesProvider implements SandboxProvider {
   private refuse(spec: SandboxSpec): void {
     const refusal = (why: string): SandboxError => new SandboxError(this.name, 'start', why);
     if (spec.services?.length) throw refusal(this.servicesRefusal());
-    if (spec.sockets?.length) throw refusal('socket folders are not carried into a pod');
     if (spec.online) throw refusal("a pod is never online: run an environment's setup on Docker");
     if (!DIGEST.test(spec.image))
       throw refusal(`${spec.image}: pods run images by digest (registry/name@sha256:…)`);
-    const readOnly = spec.folders?.find((f) => f.readOnly);
-    if (readOnly)
-      throw refusal(`${readOnly.container}: a pod's one user could write a read-only folder`);
+  }
+
+  /** The keeper's uid:gid: the spec's, unless root (no pod runs as root) or absent. */
+  private keeperOf(spec: SandboxSpec, agent: { uid: number; gid: number }) {
+    const [uid, gid] = (spec.user ?? '').split(':').map(Number);
+    const keeper =
+      Number.isInteger(uid) && uid! > 0
+        ? { uid: uid!, gid: Number.isInteger(gid) ? gid! : uid! }
+        : KEEPER;
+    if (keeper.uid === agent.uid)
+      throw new SandboxError(this.name, 'start', `the keeper's uid ${keeper.uid} is the agent's`);
+    return keeper;
+  }
+
+  private async tunnelProgram(): Promise<Buffer> {
+    const program =
+      this.options.tunnelProgram ??
+      path.join(projectRoot(), 'dist', 'stand-in', 'tunnel', 'tunnel');
+    return readFile(program).catch((error: unknown) => {
+      throw new SandboxError(
+        this.name,
+        'start',
+        `the tunnel program ${program} is missing (run npm run build)`,
+        { cause: error },
+      );
+    });
   }
 
   private async startPod(asked: SandboxSpec): Promise<Sandbox> {
@@ -166,12 +195,10 @@ export class KubernetesProvider implements SandboxProvider {
     if (!Number.isInteger(uid) || !Number.isInteger(gid))
       throw new SandboxError(this.name, 'start', `exec user ${execUser} is no uid:gid`);
     const owner = { uid: uid!, gid: gid! };
+    const keeper = this.keeperOf(spec, owner);
     const workingDir = spec.workingDir ?? '/tmp';
     const diskBytes = spec.diskBytes ?? DEFAULT_DISK;
-    // The root filesystem is read-only: every place written to is an emptyDir of its own.
-    const places = new Set(['/tmp', workingDir]);
-    for (const f of spec.folders ?? []) places.add(path.posix.normalize(f.container));
-    for (const f of spec.files ?? []) places.add(path.posix.dirname(f.container));
+    const layout = podLayout(spec, workingDir, diskBytes, this.name);
     const runKey = spec.labels?.[LABELS.run] ?? 'sandbox';
     const name = jobName(
       this.labels[LABELS.session]!,
@@ -195,16 +222,27 @@ export class KubernetesProvider implements SandboxProvider {
         activeDeadlineSeconds: 24 * 3600,
         ttlSecondsAfterFinished: 60,
         command: IDLER,
-        folders: [...places].map((p, i) => ({ name: `place-${i}`, path: p, sizeBytes: diskBytes })),
+        folders: layout.folders,
+        keeper,
       },
       this.options.startTimeoutMs,
     );
-    const sandbox = new KubernetesSandbox(this.cluster, name, pod, execUser, this.name);
+    const keeperUser = `${keeper.uid}:${keeper.gid}`;
+    const sandbox = new KubernetesSandbox(this.cluster, name, pod, execUser, this.name, keeperUser);
     try {
-      for (const f of spec.folders ?? []) await sandbox.copyIn(f.host, f.container, owner);
+      // A read-only folder is the keeper's: the agent's mount of it is read-only.
+      for (const f of spec.folders ?? [])
+        await sandbox.copyIn(f.host, f.container, f.readOnly ? keeper : owner);
       for (const f of spec.files ?? []) {
-        const mode = (await stat(f.host)).mode & 0o777;
-        await sandbox.writeFiles([{ path: f.container, content: await readFile(f.host), mode }]);
+        const mode = readableMode((await stat(f.host)).mode);
+        const content = await readFile(f.host);
+        await sandbox.writeFiles([{ path: f.container, content, mode, owner: keeper }]);
+      }
+      if (layout.routes.size > 0) {
+        await sandbox.writeFiles([
+          { path: TUNNEL_PATH, content: await this.tunnelProgram(), mode: 0o644, owner: keeper },
+        ]);
+        await sandbox.openTunnel(layout.routes, TUNNEL_PATH);
       }
     } catch (error) {
       await sandbox.remove();
@@ -212,4 +250,10 @@ export class KubernetesProvider implements SandboxProvider {
     }
     return sandbox;
   }
+}
+
+/** The keeper owns a shared file: the agent reads it (and runs it, when it is a program). */
+function readableMode(mode: number): number {
+  const bits = mode & 0o777;
+  return bits & 0o111 ? bits | 0o555 : bits | 0o444;
 }

@@ -1,7 +1,9 @@
 /**
- * One run's pod as a {@link Sandbox}. Every exec runs as the pod's one user
- * (the container's runAsUser): another user is refused, not faked. Files
- * cross by tar over exec (files.ts); nothing is mounted from the host.
+ * One run's pod as a {@link Sandbox}. Kubernetes has no per-exec user: an
+ * exec as the agent runs in the "agent" container, one as the keeper in the
+ * "keeper" container (each container's runAsUser); any other user is refused,
+ * not faked. Files cross by tar over exec (files.ts), written by the container
+ * whose user owns them; nothing is mounted from the host.
  */
 import { randomBytes } from 'node:crypto';
 import { ProcessesNotStoppedError, type ExecOptions, type ExecResult } from '../../seam/index.js';
@@ -9,7 +11,8 @@ import { SandboxError, SandboxFileError } from '../errors.js';
 import { packItems, tarExtractCommand, type Listing, type PackItem } from '../sync/index.js';
 import type { Owner, Sandbox, SandboxFile, SyncStats } from '../types.js';
 import type { Cluster } from './cluster.js';
-import { podExec, PodExecError } from './exec.js';
+import { podExec, PodExecError, podStream } from './exec.js';
+import { Tunnel } from '../docker/tunnel.js';
 import { copyInto, listPodFolder, sendBytes, syncFromPod } from './files.js';
 import { removeJob } from './pod-lifecycle.js';
 
@@ -28,7 +31,9 @@ export class KubernetesSandbox implements Sandbox {
   readonly mountsHostFolders = false;
   private readonly synced = new Map<string, Listing>();
   private readonly owner: Owner;
+  private readonly keeperOwner: Owner | undefined;
   private removed = false;
+  private tunnel: Tunnel | undefined;
 
   constructor(
     private readonly cluster: Cluster,
@@ -36,9 +41,49 @@ export class KubernetesSandbox implements Sandbox {
     private readonly pod: string,
     private readonly execUser: string,
     readonly engine: string,
+    /** The keeper container's `uid:gid`, when the pod has one. */
+    private readonly keeperUser?: string,
   ) {
-    const [uid, gid] = execUser.split(':').map(Number);
-    this.owner = { uid: uid!, gid: gid ?? uid! };
+    this.owner = ownerOf(execUser);
+    this.keeperOwner = keeperUser ? ownerOf(keeperUser) : undefined;
+  }
+
+  /** The container an exec as `user` runs in, or undefined for a user no container runs as. */
+  private containerOf(user: string | undefined): string | undefined {
+    if (user === undefined || user === this.execUser) return 'agent';
+    return user === this.keeperUser ? 'keeper' : undefined;
+  }
+
+  /** The container whose user is `owner`. */
+  private containerOwning(owner: Owner | undefined): string | undefined {
+    if (!owner || sameOwner(owner, this.owner)) return 'agent';
+    return this.keeperOwner && sameOwner(owner, this.keeperOwner) ? 'keeper' : undefined;
+  }
+
+  /** Why the socket tunnel stopped carrying, if it did. */
+  get tunnelFailure(): string | undefined {
+    return this.tunnel?.failure;
+  }
+
+  /**
+   * Serves each route's socket in the pod: one long-lived exec in the keeper runs the
+   * tunnel program, and every connection to a socket there reaches its host socket.
+   */
+  async openTunnel(routes: ReadonlyMap<string, string>, program: string): Promise<void> {
+    if (!this.keeperUser)
+      throw new SandboxError(this.engine, 'start', 'a tunnel needs the keeper container');
+    const command = ['env', 'NODE_OPTIONS=', 'PATH=/usr/local/bin:/usr/bin:/bin'];
+    const exec = await podStream(
+      this.cluster,
+      this.pod,
+      [...command, 'node', program, ...routes.keys()],
+      'keeper',
+    );
+    this.tunnel = await Tunnel.attach(exec.stream, exec.stdout, exec.stderr, {
+      routes,
+      user: this.keeperUser,
+      program,
+    });
   }
 
   /** Once removed, every call fails here: the pod may outlive its Job for a few seconds. */
@@ -49,11 +94,12 @@ export class KubernetesSandbox implements Sandbox {
 
   async exec(cmd: readonly string[], options: ExecOptions = {}): Promise<ExecResult> {
     this.live('exec');
-    if (options.user !== undefined && options.user !== this.execUser) {
+    const container = this.containerOf(options.user);
+    if (!container) {
       throw new SandboxError(
         this.engine,
         'exec',
-        `every exec runs as ${this.execUser}, not ${options.user}`,
+        `every exec runs as ${this.execUser}${this.keeperUser ? ` or the keeper ${this.keeperUser}` : ''}, not ${options.user}`,
       );
     }
     const input =
@@ -76,6 +122,7 @@ export class KubernetesSandbox implements Sandbox {
     const cap = options.maxOutputBytes ?? 64 * 1024 * 1024;
     try {
       const r = await podExec(this.cluster, this.pod, argv, {
+        container,
         maxOutputBytes: cap + 1,
         ...(input ? { input } : {}),
         ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
@@ -145,30 +192,32 @@ export class KubernetesSandbox implements Sandbox {
 
   async writeFiles(files: readonly SandboxFile[]): Promise<void> {
     this.live('write files');
-    // tar extracts as the pod's one user: any other owner would be a lie on the host's side.
-    const other = files.find(
-      (f) => f.owner && (f.owner.uid !== this.owner.uid || f.owner.gid !== this.owner.gid),
-    );
-    if (other) {
+    // tar extracts as the container's user: a file is written by the container whose user
+    // owns it, all in one; any other owner would be a lie on the host's side.
+    const container = this.containerOwning(files[0]?.owner);
+    const other = files.find((f) => this.containerOwning(f.owner) !== container);
+    if (!container || other) {
+      const f = other ?? files[0]!;
       throw new SandboxError(
         this.engine,
         'write files',
-        `${other.path}: every file is ${this.execUser}'s, not ${other.owner!.uid}:${other.owner!.gid}`,
+        `${f.path}: every file is ${this.execUser}'s${this.keeperUser ? ` or all the keeper's` : ''}, not ${f.owner!.uid}:${f.owner!.gid}`,
       );
     }
+    const owner = container === 'keeper' ? this.keeperOwner! : this.owner;
     const items: PackItem[] = files.map((f) => ({
       kind: 'bytes',
       container: f.path,
       content: typeof f.content === 'string' ? Buffer.from(f.content) : f.content,
       mode: f.mode ?? 0o644,
-      owner: this.owner,
+      owner,
     }));
     const chunks: Buffer[] = [];
     for await (const chunk of packItems(items)) chunks.push(chunk as Buffer);
     const staged = `/tmp/.evalrig-files-${randomBytes(6).toString('hex')}.tar`;
-    await sendBytes(this.cluster, this.pod, Buffer.concat(chunks), staged);
-    const r = await podExec(this.cluster, this.pod, tarExtractCommand(staged));
-    await podExec(this.cluster, this.pod, ['rm', '-f', staged]);
+    await sendBytes(this.cluster, this.pod, Buffer.concat(chunks), staged, container);
+    const r = await podExec(this.cluster, this.pod, tarExtractCommand(staged), { container });
+    await podExec(this.cluster, this.pod, ['rm', '-f', staged], { container });
     if (r.exitCode !== 0)
       throw new SandboxError(this.engine, 'write files', r.stderr.toString().trim().slice(0, 300));
   }
@@ -177,7 +226,15 @@ export class KubernetesSandbox implements Sandbox {
     this.live('copy in');
     const key = `${containerPath}\0${hostFolder}`;
     this.synced.delete(key);
-    await copyInto(this.cluster, this.pod, hostFolder, containerPath, owner);
+    const container = this.containerOwning(owner);
+    if (!container) {
+      throw new SandboxError(
+        this.engine,
+        'copy in',
+        `${containerPath}: no container runs as ${owner.uid}:${owner.gid}`,
+      );
+    }
+    await copyInto(this.cluster, this.pod, hostFolder, containerPath, owner, container);
     // What went in is what the host folder holds: the first sync back moves only what changed.
     this.synced.set(key, await listPodFolder(this.cluster, this.pod, containerPath));
   }
@@ -228,11 +285,22 @@ export class KubernetesSandbox implements Sandbox {
    * back what a run cut by its timeout left (the pod's end is remove's).
    */
   async kill(): Promise<void> {
+    this.tunnel?.close();
     await podExec(this.cluster, this.pod, KILL_ALL, { timeoutMs: 10_000 }).catch(() => undefined);
   }
 
   async remove(): Promise<void> {
     this.removed = true;
+    this.tunnel?.close();
     await removeJob(this.cluster, this.id);
   }
+}
+
+function ownerOf(user: string): Owner {
+  const [uid, gid] = user.split(':').map(Number);
+  return { uid: uid!, gid: gid ?? uid! };
+}
+
+function sameOwner(a: Owner, b: Owner): boolean {
+  return a.uid === b.uid && a.gid === b.gid;
 }

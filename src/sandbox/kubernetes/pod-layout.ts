@@ -1,0 +1,86 @@
+/**
+ * Where a spec's folders, files and sockets go in a run's pod, and who sees
+ * each (src/sandbox/kubernetes.md, "How a SandboxSpec maps onto it"). The
+ * root filesystem is read-only, so every place written to is an emptyDir: the
+ * agent's own (work tree, origin, home, /tmp), the keeper's alone (its /tmp,
+ * the tunnel program), or shared (the keeper writes, the agent only reads:
+ * the eval set, the agent's binary, the socket folders).
+ */
+import path from 'node:path';
+import { SandboxError } from '../errors.js';
+import type { SandboxSpec } from '../types.js';
+import type { JobFolder } from './job-spec.js';
+
+/** The keeper's own folder for the tunnel program: the agent never sees it. */
+export const TUNNEL_DIR = '/run/evalrig-tunnel';
+export const TUNNEL_PATH = `${TUNNEL_DIR}/tunnel.js`;
+
+/** A folder of sockets or shares holds little: a socket takes no space. */
+const SHARED_SMALL = 64 * 1024 * 1024;
+/** The tunnel program: one bundled file. */
+const TUNNEL_BYTES = 16 * 1024 * 1024;
+
+export interface PodLayout {
+  readonly folders: readonly JobFolder[];
+  /** Socket path in the pod → host socket path: what the tunnel carries. */
+  readonly routes: ReadonlyMap<string, string>;
+}
+
+export function podLayout(
+  spec: SandboxSpec,
+  workingDir: string,
+  diskBytes: number,
+  engine: string,
+): PodLayout {
+  const agent = new Set(['/tmp', placeOf(workingDir)]);
+  const shared = new Map<string, number>();
+  for (const f of spec.folders ?? []) {
+    const at = placeOf(f.container);
+    if (f.readOnly) shared.set(at, diskBytes);
+    else agent.add(at);
+  }
+  // The agent's binary and its like: read, never rewritten by the agent (mounted read-only locally).
+  for (const f of spec.files ?? []) {
+    const dir = path.posix.dirname(placeOf(f.container));
+    shared.set(dir, Math.max(shared.get(dir) ?? 0, diskBytes));
+  }
+  const routes = new Map<string, string>();
+  for (const s of spec.sockets ?? []) {
+    const dir = placeOf(s.container);
+    if (!shared.has(dir)) shared.set(dir, SHARED_SMALL);
+    for (const name of s.names) {
+      if (!/^[A-Za-z0-9._-]+$/u.test(name) || name === '.' || name === '..') {
+        throw new SandboxError(
+          engine,
+          'start',
+          `a socket name that is not a plain name: ${JSON.stringify(name)}`,
+        );
+      }
+      routes.set(path.posix.join(dir, name), path.join(s.host, name));
+    }
+  }
+  for (const dir of shared.keys()) {
+    if (agent.has(dir))
+      throw new SandboxError(engine, 'start', `${dir}: both written by the agent and read-only`);
+  }
+  const folders: JobFolder[] = [
+    ...[...agent].map((p, i) => ({ name: `place-${i}`, path: p, sizeBytes: diskBytes })),
+    ...[...shared].map(([p, size], i) => ({
+      name: `shared-${i}`,
+      path: p,
+      sizeBytes: size,
+      access: 'shared' as const,
+    })),
+    // Where the keeper stages what it unpacks (the eval set): as large as the agent's.
+    { name: 'keeper-tmp', path: '/tmp', sizeBytes: diskBytes, access: 'keeper' },
+  ];
+  if (routes.size > 0)
+    folders.push({ name: 'tunnel', path: TUNNEL_DIR, sizeBytes: TUNNEL_BYTES, access: 'keeper' });
+  return { folders, routes };
+}
+
+/** One spelling per folder: `/evalset/` and `/evalset` are one mount. */
+function placeOf(container: string): string {
+  const normal = path.posix.normalize(container);
+  return normal.length > 1 ? normal.replace(/\/+$/u, '') : normal;
+}
