@@ -8,7 +8,7 @@ export { KubernetesAddressError, openCluster, parseClusterAddress } from './clus
 export type { Cluster, ClusterAddress } from './cluster.js';
 export { exitCodeOf, podExec, PodExecError, podStream } from './exec.js';
 export type { PodExecOptions, PodExecResult, PodStream } from './exec.js';
-export { buildAnchor, buildJob, KEEPER_RESOURCES, lockedContext } from './job-spec.js';
+export { buildAnchor, buildJob, lockedContext, splitAmounts } from './job-spec.js';
 export type { JobFolder, JobSpecInput } from './job-spec.js';
 export { podLayout, TUNNEL_DIR, TUNNEL_PATH } from './pod-layout.js';
 export type { PodLayout } from './pod-layout.js';

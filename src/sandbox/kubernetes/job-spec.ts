@@ -57,15 +57,26 @@ export interface JobFolder {
 }
 
 /**
- * The keeper's own amounts, on top of the run's: the agent keeps every byte and CPU the eval
- * set gives it, as on Docker. A Node tunnel idles in tens of MB; 200m carries a model's
- * answers (tested with megabytes through it) without taking a core from the agent.
+ * The run's CPU and memory split between the two containers. On Docker the keeper's tunnel
+ * runs in the run's one container, inside its limits: here the keeper's share is taken from
+ * them too, so a pod asks the node for what the eval set gives a run, no more. A Node tunnel
+ * idles in tens of MB; a tenth of the CPU (50m to 200m) carries a model's answers.
  */
-export const KEEPER_RESOURCES = {
-  cpu: '200m',
-  memory: String(160 * 1024 * 1024),
-  'ephemeral-storage': String(256 * 1024 * 1024),
-} as const;
+export function splitAmounts(
+  cpus: number,
+  memoryBytes: number,
+): { agent: { cpu: string; memory: string }; keeper: { cpu: string; memory: string } } {
+  const total = Math.round(cpus * 1000);
+  const keeperCpu = Math.min(200, Math.max(50, Math.round(total / 10)));
+  const keeperMemory = Math.min(128 * 1024 * 1024, Math.floor(memoryBytes / 4));
+  return {
+    agent: { cpu: `${total - keeperCpu}m`, memory: String(memoryBytes - keeperMemory) },
+    keeper: { cpu: `${keeperCpu}m`, memory: String(keeperMemory) },
+  };
+}
+
+/** The keeper writes little to its own layer: logs, and nothing else (its folders are emptyDirs). */
+export const KEEPER_EPHEMERAL = String(64 * 1024 * 1024);
 
 /** The container's own lock: no root, no capabilities, nothing gained by exec, a read-only root. */
 export function lockedContext(uid: number, gid: number): V1SecurityContext {
@@ -83,11 +94,13 @@ export function lockedContext(uid: number, gid: number): V1SecurityContext {
 
 export function buildJob(input: JobSpecInput): V1Job {
   const labels = labelSet({ ...input.labels, [LABELS.managed]: 'true' });
+  const split = splitAmounts(input.cpus, input.memoryBytes);
+  const whole = { cpu: String(input.cpus), memory: String(input.memoryBytes) };
   const amount = {
-    cpu: String(input.cpus),
-    memory: String(input.memoryBytes),
+    ...(input.keeper ? split.agent : whole),
     'ephemeral-storage': String(input.diskBytes),
   };
+  const keeperAmount = { ...split.keeper, 'ephemeral-storage': KEEPER_EPHEMERAL };
   const volumes: V1Volume[] = input.folders.map((f) => ({
     name: f.name,
     emptyDir: { sizeLimit: String(f.sizeBytes) },
@@ -111,7 +124,7 @@ export function buildJob(input: JobSpecInput): V1Job {
           workingDir: '/tmp',
           env: [{ name: 'HOME', value: '/tmp' }],
           securityContext: lockedContext(input.keeper.uid, input.keeper.gid),
-          resources: { requests: { ...KEEPER_RESOURCES }, limits: { ...KEEPER_RESOURCES } },
+          resources: { requests: keeperAmount, limits: keeperAmount },
           volumeMounts: input.folders
             .filter((f) => access(f) !== 'agent')
             .map((f) => ({ name: f.name, mountPath: f.path })),

@@ -2,12 +2,12 @@ import { expect } from 'chai';
 import {
   buildDenyAll,
   buildJob,
-  KEEPER_RESOURCES,
   labelSelector,
   labelValue,
   lockedContext,
   parseClusterAddress,
   podLayout,
+  splitAmounts,
   TUNNEL_DIR,
   type JobSpecInput,
 } from '../../../../src/sandbox/kubernetes/index.js';
@@ -111,14 +111,23 @@ describe('kubernetes Job spec: the keeper container', () => {
     expect(agent!.securityContext!.runAsUser).to.equal(1000);
   });
 
-  it('has small limits of its own, requests = limits (the agent keeps what the eval set gives)', () => {
-    expect(keeper!.resources!.limits).to.deep.equal({ ...KEEPER_RESOURCES });
+  it("takes its share of the run's CPU and memory (the pod asks what a run is given), requests = limits", () => {
+    const sum = (a: string, b: string) => Number(a) + Number(b);
     expect(keeper!.resources!.requests).to.deep.equal(keeper!.resources!.limits);
-    expect(agent!.resources!.limits).to.deep.equal({
-      cpu: '1',
-      memory: String(512 * 1024 * 1024),
-      'ephemeral-storage': String(1024 * 1024 * 1024),
+    expect(agent!.resources!.requests).to.deep.equal(agent!.resources!.limits);
+    const [a, k] = [agent!.resources!.limits!, keeper!.resources!.limits!];
+    expect(a.cpu).to.equal('900m');
+    expect(k.cpu).to.equal('100m');
+    expect(sum(a.memory!, k.memory!)).to.equal(512 * 1024 * 1024);
+    expect(k.memory).to.equal(String(128 * 1024 * 1024));
+    expect(a['ephemeral-storage']).to.equal(String(1024 * 1024 * 1024));
+    // A small run gives a quarter of its memory; a large one 200m of CPU at most, a tiny one 50m.
+    expect(splitAmounts(0.25, 256 * 1024 * 1024).keeper).to.deep.equal({
+      cpu: '50m',
+      memory: String(64 * 1024 * 1024),
     });
+    expect(splitAmounts(4, 8 * 1024 ** 3).keeper.cpu).to.equal('200m');
+    expect(splitAmounts(4, 8 * 1024 ** 3).agent.cpu).to.equal('3800m');
   });
 
   it('writes the shared folder, which the agent mounts read-only; its own folder the agent never sees', () => {
