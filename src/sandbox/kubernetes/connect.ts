@@ -4,6 +4,7 @@
  * label of its own. Nothing of Docker's is dialled or pinged.
  */
 import { randomBytes } from 'node:crypto';
+import { connectDocker } from '../../runtime/index.js';
 import { LABELS } from '../../seam/index.js';
 import { SandboxError } from '../errors.js';
 import type { ConnectedProvider, ProviderChoice } from '../registry.js';
@@ -35,7 +36,13 @@ export async function connectKubernetesProvider(
   try {
     const cluster = openCluster(clusterAddressOf(engines[0]!.address.where));
     const labels = { [LABELS.session]: randomBytes(8).toString('hex') };
-    return { sandboxes: new KubernetesProvider({ cluster, name, labels }) };
+    // Images are built on the machine's own engine (DOCKER_HOST's) and pushed for the nodes.
+    const builder = choice.imageRegistry
+      ? { client: connectDocker(), registry: choice.imageRegistry }
+      : undefined;
+    return {
+      sandboxes: new KubernetesProvider({ cluster, name, labels, ...(builder ? { builder } : {}) }),
+    };
   } catch (error) {
     if (error instanceof KubernetesAddressError)
       throw new SandboxError(name, 'connect', error.message);

@@ -112,7 +112,7 @@ export class KubernetesProvider implements SandboxProvider {
       throw new SandboxError(
         this.name,
         'build',
-        'no registry to push built images to is named (the command line has no flag for it yet)',
+        `${what} must be built, and a cluster runs images from a registry: name the one its nodes pull from with --image-registry host:port`,
       );
     return buildOn(builder.client, what, build);
   }
