@@ -24,6 +24,37 @@ export interface PodLayout {
   readonly folders: readonly JobFolder[];
   /** Socket path in the pod → host socket path: what the tunnel carries. */
   readonly routes: ReadonlyMap<string, string>;
+  /**
+   * The agent container's working directory: the mount that holds the spec's (the spec's own
+   * when it is one). A missing working directory would be made by the runtime, as root.
+   */
+  readonly containerWorkingDir: string;
+}
+
+/** Whether `inner` is `outer` or inside it. */
+function within(inner: string, outer: string): boolean {
+  return inner === outer || inner.startsWith(outer === '/' ? '/' : `${outer}/`);
+}
+
+/**
+ * The agent's mounts: each folder copied in is mounted at its parent, so that tar makes the
+ * folder itself, owned by the agent (git refuses a work tree whose top is another user's, and
+ * a mount point is root's); /tmp and HOME, which the agent writes as on Docker's writable
+ * layer; the working directory when no mount holds it. Nested ones are folded into the outer.
+ */
+function agentPlaces(spec: SandboxSpec, workingDir: string): string[] {
+  const wanted = ['/tmp'];
+  for (const f of spec.folders ?? []) {
+    if (f.readOnly) continue;
+    const at = placeOf(f.container);
+    const parent = path.posix.dirname(at);
+    wanted.push(parent === '/' ? at : parent);
+  }
+  const home = spec.env?.HOME;
+  if (home?.startsWith('/') && placeOf(home) !== '/') wanted.push(placeOf(home));
+  wanted.push(placeOf(workingDir));
+  const places = [...new Set(wanted)].sort((a, b) => a.length - b.length);
+  return places.filter((p, i) => !places.slice(0, i).some((outer) => within(p, outer)));
 }
 
 export function podLayout(
@@ -32,13 +63,9 @@ export function podLayout(
   diskBytes: number,
   engine: string,
 ): PodLayout {
-  const agent = new Set(['/tmp', placeOf(workingDir)]);
+  const agent = new Set(agentPlaces(spec, workingDir));
   const shared = new Map<string, number>();
-  for (const f of spec.folders ?? []) {
-    const at = placeOf(f.container);
-    if (f.readOnly) shared.set(at, diskBytes);
-    else agent.add(at);
-  }
+  for (const f of spec.folders ?? []) if (f.readOnly) shared.set(placeOf(f.container), diskBytes);
   // The agent's binary and its like: read, never rewritten by the agent (mounted read-only locally).
   for (const f of spec.files ?? []) {
     const dir = path.posix.dirname(placeOf(f.container));
@@ -76,7 +103,8 @@ export function podLayout(
   ];
   if (routes.size > 0)
     folders.push({ name: 'tunnel', path: TUNNEL_DIR, sizeBytes: TUNNEL_BYTES, access: 'keeper' });
-  return { folders, routes };
+  const containerWorkingDir = [...agent].find((p) => within(placeOf(workingDir), p))!;
+  return { folders, routes, containerWorkingDir };
 }
 
 /** One spelling per folder: `/evalset/` and `/evalset` are one mount. */

@@ -16,6 +16,7 @@ import { projectRoot, type DockerClient } from '../../runtime/index.js';
 import { buildOn } from '../build-engine.js';
 import { dockerImageBuilder } from '../docker-builder.js';
 import type { ImageBuilder } from '../image-builder.js';
+import type { EngineDescription, PreflightResult, PreflightSpec } from '../engine-check.js';
 import type { Sandbox, SandboxImage, SandboxProvider, SandboxSpec } from '../types.js';
 import { pushImage, type ClusterBuilder } from './registry-push.js';
 import type { Cluster } from './cluster.js';
@@ -23,6 +24,7 @@ import { anchorName, jobName } from './names.js';
 import { ensureDenyAll } from './network-policy.js';
 import { ensureAnchor, startJobPod } from './pod-lifecycle.js';
 import { podLayout, TUNNEL_PATH } from './pod-layout.js';
+import { describeCluster, preflightCluster } from './preflight.js';
 import { KubernetesSandbox } from './sandbox.js';
 import { sweepByLabel } from './sweep.js';
 
@@ -59,6 +61,7 @@ export class KubernetesProvider implements SandboxProvider {
   private readonly labels: Readonly<Record<string, string>>;
   private anchor?: Promise<{ name: string; uid: string }>;
   private closed = false;
+  private described?: Promise<EngineDescription>;
   private readonly starting = new Set<Promise<unknown>>();
   /** A built image's tag → the digest reference it was pushed as. */
   private readonly pushed = new Map<string, string>();
@@ -129,6 +132,17 @@ export class KubernetesProvider implements SandboxProvider {
     this.pushed.set(image.tag, await pushImage(this.options.builder, image));
   }
 
+  /** The cluster as one engine: its runs' records name it. */
+  async describe(): Promise<readonly EngineDescription[]> {
+    this.described ??= describeCluster(this.cluster, this.name);
+    return [await this.described];
+  }
+
+  async preflight(spec: PreflightSpec): Promise<readonly PreflightResult[]> {
+    const [engine] = await this.describe();
+    return [await preflightCluster(engine!, (s) => this.start(s), spec)];
+  }
+
   async reap(labels: Readonly<Record<string, string>>): Promise<number> {
     return (await sweepByLabel(this.cluster, labels)).jobs;
   }
@@ -161,16 +175,15 @@ export class KubernetesProvider implements SandboxProvider {
       throw refusal(`${spec.image}: pods run images by digest (registry/name@sha256:…)`);
   }
 
-  /** The keeper's uid:gid: the spec's, unless root (no pod runs as root) or absent. */
+  /**
+   * The keeper's uid:gid: the spec's main user, unless it is root (no pod runs as root),
+   * absent, or the agent's own (a short-lived sandbox run as one user): then 65534.
+   */
   private keeperOf(spec: SandboxSpec, agent: { uid: number; gid: number }) {
     const [uid, gid] = (spec.user ?? '').split(':').map(Number);
-    const keeper =
-      Number.isInteger(uid) && uid! > 0
-        ? { uid: uid!, gid: Number.isInteger(gid) ? gid! : uid! }
-        : KEEPER;
-    if (keeper.uid === agent.uid)
-      throw new SandboxError(this.name, 'start', `the keeper's uid ${keeper.uid} is the agent's`);
-    return keeper;
+    if (Number.isInteger(uid) && uid! > 0 && uid !== agent.uid)
+      return { uid: uid!, gid: Number.isInteger(gid) ? gid! : uid! };
+    return agent.uid === KEEPER.uid ? { uid: KEEPER.uid - 1, gid: KEEPER.gid - 1 } : KEEPER;
   }
 
   private async tunnelProgram(): Promise<Buffer> {
@@ -214,7 +227,7 @@ export class KubernetesProvider implements SandboxProvider {
         anchor: await this.session(),
         uid: owner.uid,
         gid: owner.gid,
-        workingDir,
+        workingDir: layout.containerWorkingDir,
         env: spec.env ?? {},
         cpus: spec.limits?.cpus ?? 1,
         memoryBytes: spec.limits?.memoryBytes ?? DEFAULT_MEMORY,
@@ -228,7 +241,16 @@ export class KubernetesProvider implements SandboxProvider {
       this.options.startTimeoutMs,
     );
     const keeperUser = `${keeper.uid}:${keeper.gid}`;
-    const sandbox = new KubernetesSandbox(this.cluster, name, pod, execUser, this.name, keeperUser);
+    const below = layout.containerWorkingDir === workingDir ? undefined : workingDir;
+    const sandbox = new KubernetesSandbox(
+      this.cluster,
+      name,
+      pod,
+      execUser,
+      this.name,
+      keeperUser,
+      below,
+    );
     try {
       // A read-only folder is the keeper's: the agent's mount of it is read-only.
       for (const f of spec.folders ?? [])
@@ -238,6 +260,8 @@ export class KubernetesProvider implements SandboxProvider {
         const content = await readFile(f.host);
         await sandbox.writeFiles([{ path: f.container, content, mode, owner: keeper }]);
       }
+      // Made by the agent when no folder copied in made it: the runtime would make it root's.
+      if (below) await sandbox.exec(['mkdir', '-p', below], { workingDir: '/' });
       if (layout.routes.size > 0) {
         await sandbox.writeFiles([
           { path: TUNNEL_PATH, content: await this.tunnelProgram(), mode: 0o644, owner: keeper },

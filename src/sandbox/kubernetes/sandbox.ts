@@ -43,6 +43,8 @@ export class KubernetesSandbox implements Sandbox {
     readonly engine: string,
     /** The keeper container's `uid:gid`, when the pod has one. */
     private readonly keeperUser?: string,
+    /** Where the agent's execs run when the container's working directory is a mount above it. */
+    private readonly agentWorkingDir?: string,
   ) {
     this.owner = ownerOf(execUser);
     this.keeperOwner = keeperUser ? ownerOf(keeperUser) : undefined;
@@ -109,10 +111,9 @@ export class KubernetesSandbox implements Sandbox {
           ? Buffer.from(options.stdin)
           : options.stdin;
     const env = Object.entries(options.env ?? {}).map(([k, v]) => `${k}=${v}`);
+    const cwd = options.workingDir ?? (container === 'agent' ? this.agentWorkingDir : undefined);
     const direct = [
-      ...(env.length > 0 || options.workingDir
-        ? ['env', ...(options.workingDir ? ['-C', options.workingDir] : []), ...env]
-        : []),
+      ...(env.length > 0 || cwd ? ['env', ...(cwd ? ['-C', cwd] : []), ...env] : []),
       ...cmd,
     ];
     // Protocol v4 cannot close stdin: `head -c N` reads the input's exact length and its

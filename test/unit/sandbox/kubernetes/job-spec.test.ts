@@ -170,10 +170,31 @@ describe('kubernetes pod layout', () => {
       `${TUNNEL_DIR} keeper`,
       '/tmp agent',
       '/tmp keeper',
-      '/work/toy agent',
+      '/work agent',
     ]);
+    // The work tree's top is made by tar (the agent's), not a mount point (root's).
+    expect(layout.containerWorkingDir).to.equal('/work');
     expect(new Set(layout.folders.map((f) => f.name)).size).to.equal(layout.folders.length);
     expect([...layout.routes]).to.deep.equal([['/run/evalrig/gh.sock', '/h/sock/gh.sock']]);
+  });
+
+  it('HOME is a place of the agent; nested places fold into the outer one', () => {
+    const layout = podLayout(
+      {
+        image: 'x',
+        env: { HOME: '/home/evalrig' },
+        folders: [
+          { host: '/a', container: '/work/toy' },
+          { host: '/b', container: '/work/toy/sub' },
+          { host: '/c', container: '/remote/toy.git' },
+        ],
+      },
+      '/work/toy',
+      1 << 30,
+      'k8s://t',
+    );
+    const agent = layout.folders.filter((f) => !f.access).map((f) => f.path);
+    expect(agent).to.deep.equal(['/tmp', '/work', '/remote', '/home/evalrig']);
   });
 
   it('no sockets: no tunnel folder', () => {
