@@ -89,6 +89,31 @@ export async function copyInto(
   }
 }
 
+/** A regular file's bytes, at most `maxBytes`: a link, a FIFO or a device is refused, never opened. */
+export async function readPodFile(
+  cluster: Cluster,
+  pod: string,
+  containerPath: string,
+  maxBytes: number,
+): Promise<Buffer> {
+  // stat without following links first: a FIFO or a device is never opened.
+  const st = await podExec(cluster, pod, ['stat', '-c', '%F|%s', '--', containerPath]);
+  if (st.exitCode !== 0) throw new SandboxFileError(containerPath, 'missing');
+  const [type, size] = st.stdout.toString().trim().split('|');
+  if (type !== 'regular file' && type !== 'regular empty file') {
+    throw new SandboxFileError(containerPath, 'not-regular', type ?? '');
+  }
+  if (Number(size) > maxBytes) {
+    throw new SandboxFileError(containerPath, 'too-large', `${size} bytes, the cap is ${maxBytes}`);
+  }
+  const r = await podExec(cluster, pod, ['head', '-c', String(maxBytes + 1), '--', containerPath]);
+  if (r.stdout.length > maxBytes) {
+    throw new SandboxFileError(containerPath, 'too-large', `over ${maxBytes} bytes`);
+  }
+  return r.stdout;
+  return r.stdout;
+}
+
 /** What `containerPath` holds now (find's listing, see listing.ts). */
 export async function listPodFolder(
   cluster: Cluster,

@@ -112,3 +112,26 @@ function placeOf(container: string): string {
   const normal = path.posix.normalize(container);
   return normal.length > 1 ? normal.replace(/\/+$/u, '') : normal;
 }
+
+/** The keeper's uid when the spec names none, or root (a pod runs no root). */
+const KEEPER = { uid: 65534, gid: 65534 };
+
+/**
+ * The keeper's uid:gid: the spec's main user, unless it is root (no pod runs as root),
+ * absent, or the agent's own (a short-lived sandbox run as one user): then 65534.
+ */
+export function keeperOf(
+  spec: SandboxSpec,
+  agent: { readonly uid: number; readonly gid: number },
+): { uid: number; gid: number } {
+  const [uid, gid] = (spec.user ?? '').split(':').map(Number);
+  if (Number.isInteger(uid) && uid! > 0 && uid !== agent.uid)
+    return { uid: uid!, gid: Number.isInteger(gid) ? gid! : uid! };
+  return agent.uid === KEEPER.uid ? { uid: KEEPER.uid - 1, gid: KEEPER.gid - 1 } : KEEPER;
+}
+
+/** The keeper owns a shared file: the agent reads it (and runs it, when it is a program). */
+export function readableMode(mode: number): number {
+  const bits = mode & 0o777;
+  return bits & 0o111 ? bits | 0o555 : bits | 0o444;
+}

@@ -6,7 +6,6 @@
  * folders the agent only reads and serves the sockets through the tunnel.
  */
 import { randomBytes } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { LABELS } from '../../seam/index.js';
 import { SandboxError } from '../errors.js';
@@ -23,7 +22,8 @@ import type { Cluster } from './cluster.js';
 import { anchorName, jobName } from './names.js';
 import { ensureDenyAll } from './network-policy.js';
 import { ensureAnchor, startJobPod } from './pod-lifecycle.js';
-import { podLayout, TUNNEL_PATH } from './pod-layout.js';
+import { fillPod } from './pod-fill.js';
+import { keeperOf, podLayout } from './pod-layout.js';
 import { describeCluster, preflightCluster } from './preflight.js';
 import { KubernetesSandbox } from './sandbox.js';
 import { sweepByLabel } from './sweep.js';
@@ -51,8 +51,6 @@ const IDLER = ['sh', '-c', 'while :; do sleep 3600 & wait; done'];
 const DIGEST = /@sha256:[0-9a-f]{64}$/u;
 const DEFAULT_DISK = 1024 ** 3;
 const DEFAULT_MEMORY = 512 * 1024 ** 2;
-/** The keeper's uid when the spec names none, or root (a pod runs no root). */
-const KEEPER = { uid: 65534, gid: 65534 };
 
 export class KubernetesProvider implements SandboxProvider {
   readonly mountsHostFolders = false;
@@ -175,31 +173,6 @@ export class KubernetesProvider implements SandboxProvider {
       throw refusal(`${spec.image}: pods run images by digest (registry/name@sha256:…)`);
   }
 
-  /**
-   * The keeper's uid:gid: the spec's main user, unless it is root (no pod runs as root),
-   * absent, or the agent's own (a short-lived sandbox run as one user): then 65534.
-   */
-  private keeperOf(spec: SandboxSpec, agent: { uid: number; gid: number }) {
-    const [uid, gid] = (spec.user ?? '').split(':').map(Number);
-    if (Number.isInteger(uid) && uid! > 0 && uid !== agent.uid)
-      return { uid: uid!, gid: Number.isInteger(gid) ? gid! : uid! };
-    return agent.uid === KEEPER.uid ? { uid: KEEPER.uid - 1, gid: KEEPER.gid - 1 } : KEEPER;
-  }
-
-  private async tunnelProgram(): Promise<Buffer> {
-    const program =
-      this.options.tunnelProgram ??
-      path.join(projectRoot(), 'dist', 'stand-in', 'tunnel', 'tunnel');
-    return readFile(program).catch((error: unknown) => {
-      throw new SandboxError(
-        this.name,
-        'start',
-        `the tunnel program ${program} is missing (run npm run build)`,
-        { cause: error },
-      );
-    });
-  }
-
   private async startPod(asked: SandboxSpec): Promise<Sandbox> {
     const spec = { ...asked, image: this.pushed.get(asked.image) ?? asked.image };
     this.refuse(spec);
@@ -208,7 +181,7 @@ export class KubernetesProvider implements SandboxProvider {
     if (!Number.isInteger(uid) || !Number.isInteger(gid))
       throw new SandboxError(this.name, 'start', `exec user ${execUser} is no uid:gid`);
     const owner = { uid: uid!, gid: gid! };
-    const keeper = this.keeperOf(spec, owner);
+    const keeper = keeperOf(spec, owner);
     const workingDir = spec.workingDir ?? '/tmp';
     const diskBytes = spec.diskBytes ?? DEFAULT_DISK;
     const layout = podLayout(spec, workingDir, diskBytes, this.name);
@@ -252,32 +225,19 @@ export class KubernetesProvider implements SandboxProvider {
       below,
     );
     try {
-      // A read-only folder is the keeper's: the agent's mount of it is read-only.
-      for (const f of spec.folders ?? [])
-        await sandbox.copyIn(f.host, f.container, f.readOnly ? keeper : owner);
-      for (const f of spec.files ?? []) {
-        const mode = readableMode((await stat(f.host)).mode);
-        const content = await readFile(f.host);
-        await sandbox.writeFiles([{ path: f.container, content, mode, owner: keeper }]);
-      }
-      // Made by the agent when no folder copied in made it: the runtime would make it root's.
-      if (below) await sandbox.exec(['mkdir', '-p', below], { workingDir: '/' });
-      if (layout.routes.size > 0) {
-        await sandbox.writeFiles([
-          { path: TUNNEL_PATH, content: await this.tunnelProgram(), mode: 0o644, owner: keeper },
-        ]);
-        await sandbox.openTunnel(layout.routes, TUNNEL_PATH);
-      }
+      await fillPod(sandbox, spec, {
+        agent: owner,
+        keeper,
+        routes: layout.routes,
+        ...(below ? { workingDir: below } : {}),
+        tunnelProgram:
+          this.options.tunnelProgram ??
+          path.join(projectRoot(), 'dist', 'stand-in', 'tunnel', 'tunnel'),
+      });
     } catch (error) {
       await sandbox.remove();
       throw error;
     }
     return sandbox;
   }
-}
-
-/** The keeper owns a shared file: the agent reads it (and runs it, when it is a program). */
-function readableMode(mode: number): number {
-  const bits = mode & 0o777;
-  return bits & 0o111 ? bits | 0o555 : bits | 0o444;
 }

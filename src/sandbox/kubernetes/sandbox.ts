@@ -7,13 +7,15 @@
  */
 import { randomBytes } from 'node:crypto';
 import { ProcessesNotStoppedError, type ExecOptions, type ExecResult } from '../../seam/index.js';
-import { SandboxError, SandboxFileError } from '../errors.js';
+import { SandboxError } from '../errors.js';
 import { packItems, tarExtractCommand, type Listing, type PackItem } from '../sync/index.js';
 import type { Owner, Sandbox, SandboxFile, SyncStats } from '../types.js';
 import type { Cluster } from './cluster.js';
-import { podExec, PodExecError, podStream } from './exec.js';
-import { Tunnel } from '../docker/tunnel.js';
-import { copyInto, listPodFolder, sendBytes, syncFromPod } from './files.js';
+import type { Tunnel } from '../docker/tunnel.js';
+import { podExec, PodExecError } from './exec.js';
+import { openPodTunnel } from './pod-tunnel.js';
+import { containerOfUser, containerOwning, ownerOf } from './pod-users.js';
+import { copyInto, listPodFolder, readPodFile, sendBytes, syncFromPod } from './files.js';
 import { removeJob } from './pod-lifecycle.js';
 
 /**
@@ -50,16 +52,12 @@ export class KubernetesSandbox implements Sandbox {
     this.keeperOwner = keeperUser ? ownerOf(keeperUser) : undefined;
   }
 
-  /** The container an exec as `user` runs in, or undefined for a user no container runs as. */
   private containerOf(user: string | undefined): string | undefined {
-    if (user === undefined || user === this.execUser) return 'agent';
-    return user === this.keeperUser ? 'keeper' : undefined;
+    return containerOfUser(user, this.execUser, this.keeperUser);
   }
 
-  /** The container whose user is `owner`. */
   private containerOwning(owner: Owner | undefined): string | undefined {
-    if (!owner || sameOwner(owner, this.owner)) return 'agent';
-    return this.keeperOwner && sameOwner(owner, this.keeperOwner) ? 'keeper' : undefined;
+    return containerOwning(owner, this.owner, this.keeperOwner);
   }
 
   /** Why the socket tunnel stopped carrying, if it did. */
@@ -74,18 +72,7 @@ export class KubernetesSandbox implements Sandbox {
   async openTunnel(routes: ReadonlyMap<string, string>, program: string): Promise<void> {
     if (!this.keeperUser)
       throw new SandboxError(this.engine, 'start', 'a tunnel needs the keeper container');
-    const command = ['env', 'NODE_OPTIONS=', 'PATH=/usr/local/bin:/usr/bin:/bin'];
-    const exec = await podStream(
-      this.cluster,
-      this.pod,
-      [...command, 'node', program, ...routes.keys()],
-      'keeper',
-    );
-    this.tunnel = await Tunnel.attach(exec.stream, exec.stdout, exec.stderr, {
-      routes,
-      user: this.keeperUser,
-      program,
-    });
+    this.tunnel = await openPodTunnel(this.cluster, this.pod, routes, program, this.keeperUser);
   }
 
   /** Once removed, every call fails here: the pod may outlive its Job for a few seconds. */
@@ -164,31 +151,7 @@ export class KubernetesSandbox implements Sandbox {
         `${containerPath} is not an absolute path`,
       );
     }
-    // stat without following links first: a FIFO or a device is never opened.
-    const st = await podExec(this.cluster, this.pod, ['stat', '-c', '%F|%s', '--', containerPath]);
-    if (st.exitCode !== 0) throw new SandboxFileError(containerPath, 'missing');
-    const [type, size] = st.stdout.toString().trim().split('|');
-    if (type !== 'regular file' && type !== 'regular empty file') {
-      throw new SandboxFileError(containerPath, 'not-regular', type ?? '');
-    }
-    if (Number(size) > options.maxBytes) {
-      throw new SandboxFileError(
-        containerPath,
-        'too-large',
-        `${size} bytes, the cap is ${options.maxBytes}`,
-      );
-    }
-    const r = await podExec(this.cluster, this.pod, [
-      'head',
-      '-c',
-      String(options.maxBytes + 1),
-      '--',
-      containerPath,
-    ]);
-    if (r.stdout.length > options.maxBytes) {
-      throw new SandboxFileError(containerPath, 'too-large', `over ${options.maxBytes} bytes`);
-    }
-    return r.stdout;
+    return readPodFile(this.cluster, this.pod, containerPath, options.maxBytes);
   }
 
   async writeFiles(files: readonly SandboxFile[]): Promise<void> {
@@ -295,13 +258,4 @@ export class KubernetesSandbox implements Sandbox {
     this.tunnel?.close();
     await removeJob(this.cluster, this.id);
   }
-}
-
-function ownerOf(user: string): Owner {
-  const [uid, gid] = user.split(':').map(Number);
-  return { uid: uid!, gid: gid ?? uid! };
-}
-
-function sameOwner(a: Owner, b: Owner): boolean {
-  return a.uid === b.uid && a.gid === b.gid;
 }
