@@ -23,6 +23,9 @@ export interface PodExecOptions {
   readonly timeoutMs?: number;
 }
 
+/** The largest stdin message sent at once. */
+const INPUT_CHUNK = 256 * 1024;
+
 /** The exec's own failure (not the command's exit code): names the pod. */
 export class PodExecError extends Error {
   constructor(message: string) {
@@ -68,7 +71,10 @@ export async function podExec(
   if (options.input) {
     stdin = new PassThrough();
     // Never ended: on protocol v4 the client's answer to an ended stdin is to close the socket.
-    stdin.write(options.input);
+    // In pieces: each write is one WebSocket message, and the API server drops the
+    // connection on one of tens of MB (an agent's binary copied in).
+    for (let at = 0; at < options.input.length; at += INPUT_CHUNK)
+      stdin.write(options.input.subarray(at, at + INPUT_CHUNK));
   }
   const exec = new Exec(cluster.config);
   return new Promise<PodExecResult>((resolve, reject) => {
