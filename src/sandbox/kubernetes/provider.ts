@@ -21,7 +21,8 @@ import { pushImage, type ClusterBuilder } from './registry-push.js';
 import type { Cluster } from './cluster.js';
 import { anchorName, jobName } from './names.js';
 import { ensureDenyAll } from './network-policy.js';
-import { ensureAnchor, startJobPod } from './pod-lifecycle.js';
+import { PodExecError } from './exec.js';
+import { ensureAnchor, PodStartError, startJobPod } from './pod-lifecycle.js';
 import { fillPod } from './pod-fill.js';
 import { keeperOf, podLayout } from './pod-layout.js';
 import { describeCluster, preflightCluster } from './preflight.js';
@@ -151,6 +152,11 @@ export class KubernetesProvider implements SandboxProvider {
     this.starting.add(starting);
     try {
       return await starting;
+    } catch (error) {
+      // A pod that did not come up, or an exec that broke while filling it: the engine's, typed.
+      if (error instanceof PodStartError || error instanceof PodExecError)
+        throw new SandboxError(this.name, 'start', error.message, { cause: error });
+      throw error;
     } finally {
       this.starting.delete(starting);
     }

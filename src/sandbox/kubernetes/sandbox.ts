@@ -138,6 +138,9 @@ export class KubernetesSandbox implements Sandbox {
           durationMs: Date.now() - started,
         };
       }
+      // The exec's own failure (the pod or the API server went away) is the engine's, typed.
+      if (error instanceof PodExecError)
+        throw new SandboxError(this.engine, 'exec', error.message, { cause: error });
       throw error;
     }
   }
