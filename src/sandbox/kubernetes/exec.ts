@@ -141,6 +141,14 @@ export interface PodStream {
   readonly stderr: PassThrough;
 }
 
+/** What podStream uses of client-node's WebSocket (the `ws` package's). */
+interface PodSocket {
+  close(): void;
+  pause(): void;
+  resume(): void;
+  readonly bufferedAmount: number;
+}
+
 /** Past this much unsent on the socket, writes wait: a pod that reads slowly is not buffered for. */
 const SEND_HIGH_WATER = 1024 * 1024;
 
@@ -159,7 +167,7 @@ export async function podStream(
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   const stderr = new PassThrough();
-  let socket: { close(): void; bufferedAmount: number } | undefined;
+  let socket: PodSocket | undefined;
   const stream = new Duplex({
     read() {},
     write(chunk: Buffer, _encoding, done) {
@@ -177,9 +185,16 @@ export async function podStream(
       done(error);
     },
   });
-  // The tunnel pauses this stream when a host socket is slow: what it reads is stdout.
-  stream.on('pause', () => stdout.pause());
-  stream.on('resume', () => stdout.resume());
+  // The tunnel pauses this stream when a host socket is slow: what it reads is stdout, and
+  // the WebSocket stops reading too, so the pod's writes wait rather than pile up here.
+  stream.on('pause', () => {
+    stdout.pause();
+    socket?.pause();
+  });
+  stream.on('resume', () => {
+    stdout.resume();
+    socket?.resume();
+  });
   const ended = (): void => {
     stdout.end();
     stream.destroy();
@@ -196,7 +211,7 @@ export async function podStream(
       false,
       () => setImmediate(ended),
     );
-    socket = ws as unknown as { close(): void; bufferedAmount: number };
+    socket = ws as unknown as PodSocket;
     ws.on('close', () => setImmediate(ended));
     if (stream.destroyed) ws.close();
   } catch (error) {
