@@ -46,6 +46,8 @@ export interface CampaignOptions {
    * get them shipped. Unset: the one engine of `client` (DOCKER_HOST).
    */
   readonly engines?: readonly EngineChoice[];
+  /** A Kubernetes engine's registry (`host:port`): images built here are pushed there. */
+  readonly imageRegistry?: string;
   /**
    * This orchestrator's scratch folder (runtime's useScratchFolder): its
    * reaper removes it when the orchestrator dies, and stale ones of dead

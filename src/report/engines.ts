@@ -15,7 +15,12 @@ export type EngineGroup = NonNullable<DeepReadonly<Benchmark.BenchmarkFile>['by_
 export class EngineSplit {
   private readonly groups = new Map<
     string,
-    { engine: string; kind: 'docker' | 'podman'; condition: string; acc: GroupAccumulator }
+    {
+      engine: string;
+      kind: 'docker' | 'podman' | 'kubernetes';
+      condition: string;
+      acc: GroupAccumulator;
+    }
   >();
   private readonly engines = new Set<string>();
 

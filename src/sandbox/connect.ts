@@ -16,6 +16,7 @@ import {
   type DockerClient,
 } from '../runtime/index.js';
 import { enginePoolOf } from './engine-pool.js';
+import { SandboxError } from './errors.js';
 import { connectEngine } from './engines.js';
 import { LocalDockerProvider } from './docker/index.js';
 import {
@@ -36,6 +37,13 @@ export type { ConnectedProvider, ProviderChoice } from './registry.js';
 async function connectDockerProvider(choice: ProviderChoice): Promise<ConnectedProvider> {
   const engines = choice.engines ?? [];
   const first = engines[0];
+  if (choice.imageRegistry) {
+    throw new SandboxError(
+      first?.address.name ?? 'docker',
+      'connect',
+      '--image-registry is for a Kubernetes engine: a Docker engine builds and runs its images itself',
+    );
+  }
   const base = choice.client ?? (first ? connectEngine(first.address) : connectDocker());
   await pingDocker(base);
   const session = randomBytes(8).toString('hex');

@@ -25,7 +25,9 @@ import {
 import type { ContainerLimits } from '../seam/index.js';
 
 /** An engine as a campaign records it: the address as given, and who answered there. */
-export interface EngineDescription extends EngineIdentity {
+export interface EngineDescription extends Omit<EngineIdentity, 'kind'> {
+  /** A Docker engine's kind, or a cluster (whose nodes' engines evalrig never speaks to). */
+  readonly kind: EngineIdentity['kind'] | 'kubernetes';
   /** As the user gave it (`--engine`, DOCKER_HOST, a context's name). */
   readonly address: string;
 }
@@ -70,13 +72,13 @@ export async function describeEngine(
  * memory and process limits (cgroup v2 files, else v1's), its network
  * interfaces and its pid 1 (the init). One `key=value` per line.
  */
-const LOOK = `echo "uid=$(id -u)"
+export const LOCKED_DOWN_LOOK = `echo "uid=$(id -u)"
 echo "memory=$(cat /sys/fs/cgroup/memory.max 2>/dev/null || cat /sys/fs/cgroup/memory/memory.limit_in_bytes 2>/dev/null)"
 echo "pids=$(cat /sys/fs/cgroup/pids.max 2>/dev/null || cat /sys/fs/cgroup/pids/pids.max 2>/dev/null)"
 echo "network=$(ls /sys/class/net | tr '\\n' ' ')"
 echo "init=$(tr '\\0' ' ' < /proc/1/cmdline | cut -d' ' -f1)"`;
 
-/** What {@link LOOK} saw. */
+/** What {@link LOCKED_DOWN_LOOK} saw. */
 export interface LockedDownLook {
   readonly uid: string;
   /** Bytes, or 'max' / a huge number when unbounded; '' when unreadable. */
@@ -86,7 +88,7 @@ export interface LockedDownLook {
   readonly init: string;
 }
 
-/** Parses {@link LOOK}'s lines. */
+/** Parses {@link LOCKED_DOWN_LOOK}'s lines. */
 export function parseLook(text: string): LockedDownLook {
   const field = (key: string): string =>
     new RegExp(`^${key}=(.*)$`, 'mu').exec(text)?.[1]?.trim() ?? '';
@@ -132,7 +134,10 @@ export async function preflightEngine(
   });
   let look: LockedDownLook;
   try {
-    const r = await run.exec(['sh', '-c', LOOK], { timeoutMs: 30_000, maxOutputBytes: 4096 });
+    const r = await run.exec(['sh', '-c', LOCKED_DOWN_LOOK], {
+      timeoutMs: 30_000,
+      maxOutputBytes: 4096,
+    });
     look = parseLook(r.stdout);
   } finally {
     await run.remove().catch(() => undefined);

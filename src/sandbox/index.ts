@@ -5,7 +5,6 @@
  */
 export { SandboxError, SandboxFileError } from './errors.js';
 export {
-  DEFAULT_REMOTE_LIMITS,
   DockerProvider,
   DockerSandbox,
   LocalDockerProvider,
@@ -16,8 +15,8 @@ export {
   type DockerProviderOptions,
   type FileStrategy,
   type RemoteDockerOptions,
-  type RemoteLimits,
 } from './docker/index.js';
+export { DEFAULT_REMOTE_LIMITS, type RemoteLimits } from './sync/index.js';
 export { connectEngine, engineAddress, type EngineAddress } from './engines.js';
 export { exporterOf, imageIdOn, shipImage, type ImageExporter } from './ship-image.js';
 export { shipBaseImage } from './build-engine.js';

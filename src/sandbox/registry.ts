@@ -19,6 +19,8 @@ export interface ProviderChoice {
   readonly client?: DockerClient;
   /** Sandboxes at once on each engine. */
   readonly jobs: number;
+  /** A cluster's registry (`host:port`): images are built on the local engine and pushed there. */
+  readonly imageRegistry?: string;
   /** Another provider over the first engine's client (tests record calls through one). */
   readonly custom?: (client: DockerClient) => SandboxProvider;
 }

@@ -77,7 +77,7 @@ async function listening(): Promise<{ server: Server; port: number }> {
 
 /**
  * A container's endpoint on the run's network: its own, or the one of the
- * place holder whose network namespace it joined (sandbox/services.ts).
+ * place holder whose network namespace it joined (sandbox/docker/services/).
  */
 async function endpointOf(
   client: DockerClient,

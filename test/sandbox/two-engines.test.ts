@@ -1,10 +1,9 @@
 import { expect } from 'chai';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { LABELS, listContainers } from '../../src/runtime/index.js';
 import { ensureTestImage } from '../../src/image/index.js';
 import { requireDocker, testDocker } from '../support/docker.js';
-import { containersWhile, EXECUTION } from '../support/engines.js';
+import { containersWhile, EXECUTION, measuredOf } from '../support/engines.js';
 import { campaignContainers, campaignOf, cli, runRecords, waitFor } from '../support/faults.js';
 import { startSecondEngine, type SecondEngine } from '../support/second-engine.js';
 import {
@@ -14,39 +13,6 @@ import {
   PLAN,
   type ToyWorkspace,
 } from '../support/toy.js';
-
-/** `value` without what depends on when it ran (times, durations, commit ids that hold a date). */
-function timeless(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(timeless);
-  if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) {
-    if (/(^|_)(at|ms|s|head|seq|ts|time)$|^(at|head|sha|commit)$/u.test(k)) continue;
-    out[k] = timeless(v);
-  }
-  return out;
-}
-
-/** What every run measured and recorded at each stop, keyed by eval/condition/run. */
-async function measuredOf(outDir: string): Promise<Record<string, unknown>> {
-  const out: Record<string, unknown> = {};
-  for (const { dir, record } of await runRecords(outDir)) {
-    const stops = [];
-    for (const stop of record.stops) {
-      stops.push(timeless(JSON.parse(await readFile(path.join(dir, stop), 'utf8'))));
-    }
-    out[`${record.eval}/${record.condition}/${record.run}`] = {
-      status: record.status,
-      measures: timeless(record.measures),
-      diff: record.diff,
-      checks: timeless(record.checks),
-      turns: record.turns_completed,
-      stops,
-      patch: await readFile(path.join(dir, 'diff.patch'), 'utf8'),
-    };
-  }
-  return out;
-}
 
 /**
  * A campaign spread over two engines at once (the machine's and a second one

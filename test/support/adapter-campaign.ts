@@ -117,6 +117,8 @@ export interface AdapterCampaignOptions {
   readonly resources?: Record<string, unknown>;
   /** Runs at once (default: 2 with `extra`, else 1). */
   readonly jobs?: number;
+  /** More `evalrig run` arguments, asked for when the campaign plays (a cluster's `--engine`). */
+  readonly args?: () => readonly string[];
   /** Probes beside the toy's. */
   readonly probes?: Record<string, string>;
   /** Evals (and their files) played beside nominal and refused. */
@@ -201,7 +203,8 @@ export function adapterCampaign(options: AdapterCampaignOptions): AdapterCampaig
     });
     // Two at a time: the extra evals' runs are short, the machine has two cores.
     const jobs = options.extra || options.jobs ? ['--jobs', String(options.jobs ?? 2)] : [];
-    run = await evalrigRun(ws, up ? { [up.keyEnv]: up.key } : undefined, jobs);
+    const more = options.args?.() ?? [];
+    run = await evalrigRun(ws, up ? { [up.keyEnv]: up.key } : undefined, [...jobs, ...more]);
   });
   after(async () => {
     await upstream?.close();

@@ -1,6 +1,9 @@
 // What the tests of a campaign on another engine (ssh, TLS, two at once) share: the toy
-// campaign they play, the run containers each engine held meanwhile, and the verdict.
+// campaign they play, the run containers each engine held meanwhile, the verdict, and what
+// a campaign measured (to compare one setup's with another's).
 import { expect } from 'chai';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { LABELS, listContainers, type DockerClient } from '../../src/runtime/index.js';
 import { campaignOf, runRecords } from './faults.js';
 import { executionTurn, makeToyWorkspace, planningTurn, PLAN, type ToyWorkspace } from './toy.js';
@@ -60,4 +63,37 @@ export async function containersWhile(
     await new Promise((r) => setTimeout(r, 100));
   }
   return Object.fromEntries(Object.entries(seen).map(([k, v]) => [k, v.size]));
+}
+
+/** `value` without what depends on when it ran (times, durations, commit ids that hold a date). */
+function timeless(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(timeless);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (/(^|_)(at|ms|s|head|seq|ts|time)$|^(at|head|sha|commit)$/u.test(k)) continue;
+    out[k] = timeless(v);
+  }
+  return out;
+}
+
+/** What every run measured and recorded at each stop, keyed by eval/condition/run. */
+export async function measuredOf(outDir: string): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = {};
+  for (const { dir, record } of await runRecords(outDir)) {
+    const stops = [];
+    for (const stop of record.stops) {
+      stops.push(timeless(JSON.parse(await readFile(path.join(dir, stop), 'utf8'))));
+    }
+    out[`${record.eval}/${record.condition}/${record.run}`] = {
+      status: record.status,
+      measures: timeless(record.measures),
+      diff: record.diff,
+      checks: timeless(record.checks),
+      turns: record.turns_completed,
+      stops,
+      patch: await readFile(path.join(dir, 'diff.patch'), 'utf8'),
+    };
+  }
+  return out;
 }

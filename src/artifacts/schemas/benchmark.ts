@@ -516,7 +516,7 @@ export interface BenchmarkFile {
      * The engine's address as the campaign was given it.
      */
     engine: string;
-    kind: 'docker' | 'podman';
+    kind: 'docker' | 'podman' | 'kubernetes';
     condition: string;
     runs: number;
     measured: number;

@@ -242,11 +242,11 @@ export interface Environment {
   setup: string[];
 }
 /**
- * A Docker engine the runs ran on: the address as the user gave it, who answered there (kind, its id and version), whether it runs rootless, and whether it held its containers to their memory and process limits.
+ * An engine the runs ran on (a Docker or Podman engine, or a Kubernetes cluster): the address as the user gave it, who answered there (kind, its id and version), whether it runs rootless, and whether it held its containers to their memory and process limits.
  */
 export interface Engine {
   address: string;
-  kind: 'docker' | 'podman';
+  kind: 'docker' | 'podman' | 'kubernetes';
   id: string;
   version: string;
   rootless: boolean;

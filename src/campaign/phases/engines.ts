@@ -27,6 +27,7 @@ export async function openEngines(
 ): Promise<OpenedEngines> {
   const { sandboxes, client, capacity } = await connectProvider({
     engines: options.engines,
+    ...(options.imageRegistry ? { imageRegistry: options.imageRegistry } : {}),
     client: options.client,
     jobs,
     custom: options.sandboxes,

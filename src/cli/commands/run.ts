@@ -1,13 +1,14 @@
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { runCampaign } from '../../campaign/index.js';
+import { runCampaign, type CampaignOptions } from '../../campaign/index.js';
 import { campaignFiles } from '../../campaign-folder/index.js';
 import { InputError } from '../../errors/index.js';
 import { gradingErrors } from '../../judge/index.js';
 import { accountLines, formatSummaryTable, writeReport } from '../../report/index.js';
 import { useScratchFolder } from '../../runtime/index.js';
 import { engineAddress, type EngineChoice } from '../../sandbox/index.js';
+import { imageRegistryFlag, imageRegistryFor } from './image-registry.js';
 import { openView, portNumber } from './view.js';
 
 function positiveInt(flag: string) {
@@ -43,6 +44,7 @@ interface RunFlags {
   report: boolean;
   engine?: string[];
   engineMounts?: string[];
+  imageRegistry?: string;
   failOnGradingErrors?: boolean;
   view?: boolean;
   viewPort?: number;
@@ -97,6 +99,13 @@ export function engineChoices(
   });
 }
 
+/** The engines and, for a cluster, the registry its images are pushed to. */
+function engineFlags(flags: RunFlags): Pick<CampaignOptions, 'engines' | 'imageRegistry'> {
+  const engines = engineChoices(flags);
+  const imageRegistry = imageRegistryFor(engines, flags.imageRegistry);
+  return { engines, ...(imageRegistry ? { imageRegistry } : {}) };
+}
+
 export function registerRun(program: Command): void {
   const command = program
     .command('run')
@@ -139,6 +148,11 @@ function addRunOptions(command: Command): Command {
       '--engine-mounts <address>',
       'an --engine that sees the host paths (bind mounts); any other but the local socket gets archives',
       collect,
+    )
+    .option(
+      '--image-registry <host:port>',
+      'with a Kubernetes --engine: the registry its nodes pull from; images are built on the local Docker engine and pushed there',
+      imageRegistryFlag,
     )
     .option(
       '--max-cost <usd>',
@@ -250,7 +264,7 @@ async function playCampaign(
     timeoutS: flags.timeout,
     keepWorkspaces: flags.keepEnvs,
     baseImage: flags.base,
-    engines: engineChoices(flags),
+    ...engineFlags(flags),
     ...(flags.maxCost === undefined ? {} : { maxCostUsd: flags.maxCost }),
     rateLimits: {
       maxInFlight: flags.maxInFlight,

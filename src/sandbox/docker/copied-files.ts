@@ -21,7 +21,6 @@ import type { Owner, SandboxFile, SyncStats } from '../types.js';
 import {
   addedBytes,
   applyDelta,
-  type ApplyLimits,
   checkDelta,
   diffListings,
   hostBytesOf,
@@ -33,27 +32,11 @@ import {
   parseListing,
   ROOT,
   tarCreateCommand,
+  type RemoteLimits,
 } from '../sync/index.js';
 import { execStreamed } from './exec-stream.js';
 import { putArchive, type SandboxFiles } from './sandbox.js';
 import type { Tunnel } from './tunnel.js';
-
-/** What one sync may bring back, and how big a listing may be. */
-export interface RemoteLimits extends ApplyLimits {
-  readonly maxEntries: number;
-  readonly maxListingBytes: number;
-}
-
-/**
- * What one sync may bring back, and how big a listing may be. `maxTotalBytes` is also what a
- * sandbox's host copies may take when its spec names no `diskBytes`.
- */
-export const DEFAULT_REMOTE_LIMITS: RemoteLimits = {
-  maxFileBytes: 512 * 1024 ** 2,
-  maxTotalBytes: 4 * 1024 ** 3,
-  maxEntries: 2_000_000,
-  maxListingBytes: 512 * 1024 ** 2,
-};
 
 /** The harness's execs inside a sandbox: root, with only CAP_DAC_READ_SEARCH (see copied.ts). */
 export const HARNESS_USER = '0:0';

@@ -24,14 +24,15 @@ import { projectRoot } from '../../image/index.js';
 import type { DockerClient } from '../../runtime/index.js';
 import { SandboxError } from '../errors.js';
 import { shipImage } from '../ship-image.js';
-import { packItems, ROOT, type PackItem } from '../sync/index.js';
-import type { Owner, SandboxSpec } from '../types.js';
 import {
-  CopiedFiles,
   DEFAULT_REMOTE_LIMITS,
-  HARNESS_USER,
+  packItems,
+  ROOT,
+  type PackItem,
   type RemoteLimits,
-} from './copied-files.js';
+} from '../sync/index.js';
+import type { Owner, SandboxSpec } from '../types.js';
+import { CopiedFiles, HARNESS_USER } from './copied-files.js';
 import { FileCache } from './file-cache.js';
 import type { FileStrategy, Placement } from './strategy.js';
 import { Tunnel } from './tunnel.js';

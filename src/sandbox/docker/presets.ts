@@ -5,7 +5,7 @@
  */
 import type { DockerClient } from '../../runtime/index.js';
 import { copiedFiles, type CopiedOptions, type CopiedStrategy } from './copied.js';
-import type { RemoteLimits } from './copied-files.js';
+import type { RemoteLimits } from '../sync/index.js';
 import { mountedFiles } from './mounted.js';
 import { DockerProvider } from './provider.js';
 import type { FileStrategy } from './strategy.js';

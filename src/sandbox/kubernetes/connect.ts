@@ -4,7 +4,7 @@
  * label of its own. Nothing of Docker's is dialled or pinged.
  */
 import { randomBytes } from 'node:crypto';
-import { startClusterReaper } from '../../runtime/index.js';
+import { connectDocker, startClusterReaper } from '../../runtime/index.js';
 import { LABELS } from '../../seam/index.js';
 import { SandboxError } from '../errors.js';
 import type { ConnectedProvider, ProviderChoice } from '../registry.js';
@@ -47,7 +47,19 @@ export async function connectKubernetesProvider(
     };
     const reaper = ({ scratch }: OpenOptions) =>
       startClusterReaper(at, labelSelector(labels).split(','), { scratch });
-    return { sandboxes: new KubernetesProvider({ cluster, name, labels, reaper }) };
+    // Images are built on the machine's own engine (DOCKER_HOST's) and pushed for the nodes.
+    const builder = choice.imageRegistry
+      ? { client: connectDocker(), registry: choice.imageRegistry }
+      : undefined;
+    return {
+      sandboxes: new KubernetesProvider({
+        cluster,
+        name,
+        labels,
+        reaper,
+        ...(builder ? { builder } : {}),
+      }),
+    };
   } catch (error) {
     if (error instanceof KubernetesAddressError)
       throw new SandboxError(name, 'connect', error.message);

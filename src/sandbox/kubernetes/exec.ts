@@ -5,7 +5,7 @@
  * an end of file that would not come.
  */
 import { Exec, type V1Status } from '@kubernetes/client-node';
-import { PassThrough, Writable } from 'node:stream';
+import { Duplex, PassThrough, Writable } from 'node:stream';
 import type { Cluster } from './cluster.js';
 
 export interface PodExecResult {
@@ -22,6 +22,9 @@ export interface PodExecOptions {
   readonly maxOutputBytes?: number;
   readonly timeoutMs?: number;
 }
+
+/** The largest stdin message sent at once. */
+const INPUT_CHUNK = 256 * 1024;
 
 /** The exec's own failure (not the command's exit code): names the pod. */
 export class PodExecError extends Error {
@@ -68,7 +71,10 @@ export async function podExec(
   if (options.input) {
     stdin = new PassThrough();
     // Never ended: on protocol v4 the client's answer to an ended stdin is to close the socket.
-    stdin.write(options.input);
+    // In pieces: each write is one WebSocket message, and the API server drops the
+    // connection on one of tens of MB (an agent's binary copied in).
+    for (let at = 0; at < options.input.length; at += INPUT_CHUNK)
+      stdin.write(options.input.subarray(at, at + INPUT_CHUNK));
   }
   const exec = new Exec(cluster.config);
   return new Promise<PodExecResult>((resolve, reject) => {
@@ -126,4 +132,90 @@ export async function podExec(
       })
       .catch((error: Error) => finish(new PodExecError(`exec in pod ${pod}: ${error.message}`)));
   });
+}
+
+/** A long-lived exec's streams: `stream` writes its stdin and ends with the command. */
+export interface PodStream {
+  readonly stream: Duplex;
+  readonly stdout: PassThrough;
+  readonly stderr: PassThrough;
+}
+
+/** What podStream uses of client-node's WebSocket (the `ws` package's). */
+interface PodSocket {
+  close(): void;
+  pause(): void;
+  resume(): void;
+  readonly bufferedAmount: number;
+}
+
+/** Past this much unsent on the socket, writes wait: a pod that reads slowly is not buffered for. */
+const SEND_HIGH_WATER = 1024 * 1024;
+
+/**
+ * A command that runs until closed (the socket tunnel), as a Duplex over the
+ * exec's WebSocket. Its stdin is never ended (v4 would close the socket);
+ * destroying the Duplex closes the socket, which ends the command. The
+ * Duplex closes when the command ends or the connection is lost.
+ */
+export async function podStream(
+  cluster: Cluster,
+  pod: string,
+  command: readonly string[],
+  container: string,
+): Promise<PodStream> {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let socket: PodSocket | undefined;
+  const stream = new Duplex({
+    read() {},
+    write(chunk: Buffer, _encoding, done) {
+      stdin.write(chunk);
+      // client-node sends each chunk at once: wait here while the socket holds too much.
+      const wait = (): void => {
+        if (!socket || socket.bufferedAmount < SEND_HIGH_WATER || stream.destroyed) done();
+        else setTimeout(wait, 5);
+      };
+      wait();
+    },
+    destroy(error, done) {
+      socket?.close();
+      stdin.destroy();
+      done(error);
+    },
+  });
+  // The tunnel pauses this stream when a host socket is slow: what it reads is stdout, and
+  // the WebSocket stops reading too, so the pod's writes wait rather than pile up here.
+  stream.on('pause', () => {
+    stdout.pause();
+    socket?.pause();
+  });
+  stream.on('resume', () => {
+    stdout.resume();
+    socket?.resume();
+  });
+  const ended = (): void => {
+    stdout.end();
+    stream.destroy();
+  };
+  try {
+    const ws = await new Exec(cluster.config).exec(
+      cluster.namespace,
+      pod,
+      container,
+      [...command],
+      stdout,
+      stderr,
+      stdin,
+      false,
+      () => setImmediate(ended),
+    );
+    socket = ws as unknown as PodSocket;
+    ws.on('close', () => setImmediate(ended));
+    if (stream.destroyed) ws.close();
+  } catch (error) {
+    throw new PodExecError(`exec in pod ${pod}: ${(error as Error).message}`);
+  }
+  return { stream, stdout, stderr };
 }

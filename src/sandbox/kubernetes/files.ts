@@ -11,10 +11,10 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { Owner, SyncStats } from '../types.js';
 import { SandboxFileError } from '../errors.js';
-import { DEFAULT_REMOTE_LIMITS } from '../remote-docker.js';
 import {
   applyDelta,
   checkDelta,
+  DEFAULT_REMOTE_LIMITS,
   diffListings,
   LISTING_FORMAT,
   packItems,
@@ -34,6 +34,7 @@ export async function sendBytes(
   pod: string,
   bytes: Buffer,
   dest: string,
+  container = 'agent',
 ): Promise<void> {
   const r = await podExec(
     cluster,
@@ -46,7 +47,7 @@ export async function sendBytes(
       `count=${bytes.length}`,
       'status=none',
     ],
-    { input: bytes },
+    { input: bytes, container },
   );
   if (r.exitCode !== 0)
     throw new PodExecError(`writing ${dest} in pod ${pod}: ${r.stderr.toString().trim()}`);
@@ -58,13 +59,14 @@ async function collect(stream: Readable): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/** Copies a host folder's contents to `containerPath`; owners are the pod's one user. */
+/** Copies a host folder's contents to `containerPath`, unpacked by `container` (its user: `owner`). */
 export async function copyInto(
   cluster: Cluster,
   pod: string,
   hostFolder: string,
   containerPath: string,
   owner: Owner,
+  container = 'agent',
 ): Promise<void> {
   const archive = await collect(
     packItems([
@@ -72,18 +74,44 @@ export async function copyInto(
     ]),
   );
   const staged = `/tmp/.evalrig-in-${randomBytes(6).toString('hex')}.tar`;
-  await sendBytes(cluster, pod, archive, staged);
+  await sendBytes(cluster, pod, archive, staged, container);
   // An existing target (an emptyDir's mount point, root's) is left out: tar would chmod it,
   // which only its owner may.
-  const mounted = (await podExec(cluster, pod, ['test', '-d', containerPath])).exitCode === 0;
+  const at = { container };
+  const mounted = (await podExec(cluster, pod, ['test', '-d', containerPath], at)).exitCode === 0;
   const top = path.posix.normalize(containerPath).replace(/^\/+/u, '');
-  const r = await podExec(cluster, pod, tarExtractCommand(staged, mounted ? top : undefined));
-  await podExec(cluster, pod, ['rm', '-f', staged]);
+  const r = await podExec(cluster, pod, tarExtractCommand(staged, mounted ? top : undefined), at);
+  await podExec(cluster, pod, ['rm', '-f', staged], at);
   if (r.exitCode !== 0) {
     throw new PodExecError(
       `copying ${hostFolder} into ${containerPath}: ${r.stderr.toString().trim().slice(0, 300)}`,
     );
   }
+}
+
+/** A regular file's bytes, at most `maxBytes`: a link, a FIFO or a device is refused, never opened. */
+export async function readPodFile(
+  cluster: Cluster,
+  pod: string,
+  containerPath: string,
+  maxBytes: number,
+): Promise<Buffer> {
+  // stat without following links first: a FIFO or a device is never opened.
+  const st = await podExec(cluster, pod, ['stat', '-c', '%F|%s', '--', containerPath]);
+  if (st.exitCode !== 0) throw new SandboxFileError(containerPath, 'missing');
+  const [type, size] = st.stdout.toString().trim().split('|');
+  if (type !== 'regular file' && type !== 'regular empty file') {
+    throw new SandboxFileError(containerPath, 'not-regular', type ?? '');
+  }
+  if (Number(size) > maxBytes) {
+    throw new SandboxFileError(containerPath, 'too-large', `${size} bytes, the cap is ${maxBytes}`);
+  }
+  const r = await podExec(cluster, pod, ['head', '-c', String(maxBytes + 1), '--', containerPath]);
+  if (r.stdout.length > maxBytes) {
+    throw new SandboxFileError(containerPath, 'too-large', `over ${maxBytes} bytes`);
+  }
+  return r.stdout;
+  return r.stdout;
 }
 
 /** What `containerPath` holds now (find's listing, see listing.ts). */

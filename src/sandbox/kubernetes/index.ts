@@ -6,10 +6,12 @@
  */
 export { KubernetesAddressError, openCluster, parseClusterAddress } from './cluster.js';
 export type { Cluster, ClusterAddress } from './cluster.js';
-export { exitCodeOf, podExec, PodExecError } from './exec.js';
-export type { PodExecOptions, PodExecResult } from './exec.js';
-export { buildAnchor, buildJob, lockedContext } from './job-spec.js';
-export type { JobSpecInput } from './job-spec.js';
+export { exitCodeOf, podExec, PodExecError, podStream } from './exec.js';
+export type { PodExecOptions, PodExecResult, PodStream } from './exec.js';
+export { buildAnchor, buildJob, lockedContext, splitAmounts } from './job-spec.js';
+export type { JobFolder, JobSpecInput } from './job-spec.js';
+export { podLayout, TUNNEL_DIR, TUNNEL_PATH } from './pod-layout.js';
+export type { PodLayout } from './pod-layout.js';
 export { anchorName, jobName, labelSet, labelValue, shortHash } from './names.js';
 export { buildDenyAll, DENY_ALL_NAME, ensureDenyAll } from './network-policy.js';
 export { ensureAnchor, PodStartError, removeJob, startJobPod } from './pod-lifecycle.js';

@@ -3,7 +3,13 @@
  * per run"). Built in code, never from a template string, so every hardening
  * line is a typed field a test reads back from the API server.
  */
-import type { V1ConfigMap, V1Job, V1SecurityContext, V1Volume } from '@kubernetes/client-node';
+import type {
+  V1ConfigMap,
+  V1Container,
+  V1Job,
+  V1SecurityContext,
+  V1Volume,
+} from '@kubernetes/client-node';
 import { LABELS } from '../../seam/index.js';
 import { labelSet } from './names.js';
 
@@ -31,12 +37,46 @@ export interface JobSpecInput {
   readonly command: readonly string[];
   readonly runtimeClassName?: string;
   /** Folders that start empty and are filled by copyIn (the work tree, home, /tmp …). */
-  readonly folders: readonly {
-    readonly name: string;
-    readonly path: string;
-    readonly sizeBytes: number;
-  }[];
+  readonly folders: readonly JobFolder[];
+  /**
+   * The second container, "keeper": the same image under a uid of its own. It writes what
+   * the agent only reads (the eval set, the socket folders) and runs the socket tunnel.
+   */
+  readonly keeper?: { readonly uid: number; readonly gid: number };
 }
+
+/**
+ * An emptyDir and who sees it: `agent` (the default) writes it; `shared` is written by the
+ * keeper and mounted read-only in the agent; `keeper` is the keeper's alone.
+ */
+export interface JobFolder {
+  readonly name: string;
+  readonly path: string;
+  readonly sizeBytes: number;
+  readonly access?: 'agent' | 'shared' | 'keeper';
+}
+
+/**
+ * The run's CPU and memory split between the two containers. On Docker the keeper's tunnel
+ * runs in the run's one container, inside its limits: here the keeper's share is taken from
+ * them too, so a pod asks the node for what the eval set gives a run, no more. A Node tunnel
+ * idles in tens of MB; a tenth of the CPU (50m to 200m) carries a model's answers.
+ */
+export function splitAmounts(
+  cpus: number,
+  memoryBytes: number,
+): { agent: { cpu: string; memory: string }; keeper: { cpu: string; memory: string } } {
+  const total = Math.round(cpus * 1000);
+  const keeperCpu = Math.min(200, Math.max(50, Math.round(total / 10)));
+  const keeperMemory = Math.min(128 * 1024 * 1024, Math.floor(memoryBytes / 4));
+  return {
+    agent: { cpu: `${total - keeperCpu}m`, memory: String(memoryBytes - keeperMemory) },
+    keeper: { cpu: `${keeperCpu}m`, memory: String(keeperMemory) },
+  };
+}
+
+/** The keeper writes little to its own layer: logs, and nothing else (its folders are emptyDirs). */
+export const KEEPER_EPHEMERAL = String(64 * 1024 * 1024);
 
 /** The container's own lock: no root, no capabilities, nothing gained by exec, a read-only root. */
 export function lockedContext(uid: number, gid: number): V1SecurityContext {
@@ -54,15 +94,43 @@ export function lockedContext(uid: number, gid: number): V1SecurityContext {
 
 export function buildJob(input: JobSpecInput): V1Job {
   const labels = labelSet({ ...input.labels, [LABELS.managed]: 'true' });
+  const split = splitAmounts(input.cpus, input.memoryBytes);
+  const whole = { cpu: String(input.cpus), memory: String(input.memoryBytes) };
   const amount = {
-    cpu: String(input.cpus),
-    memory: String(input.memoryBytes),
+    ...(input.keeper ? split.agent : whole),
     'ephemeral-storage': String(input.diskBytes),
   };
+  const keeperAmount = { ...split.keeper, 'ephemeral-storage': KEEPER_EPHEMERAL };
   const volumes: V1Volume[] = input.folders.map((f) => ({
     name: f.name,
     emptyDir: { sizeLimit: String(f.sizeBytes) },
   }));
+  const access = (f: JobFolder): string => f.access ?? 'agent';
+  // A shared folder read-only in the agent: connect() on a socket there still works.
+  const agentMounts = input.folders
+    .filter((f) => access(f) !== 'keeper')
+    .map((f) => ({
+      name: f.name,
+      mountPath: f.path,
+      ...(access(f) === 'shared' ? { readOnly: true } : {}),
+    }));
+  const keeper: V1Container[] = input.keeper
+    ? [
+        {
+          name: 'keeper',
+          image: input.image,
+          imagePullPolicy: 'IfNotPresent',
+          command: [...input.command],
+          workingDir: '/tmp',
+          env: [{ name: 'HOME', value: '/tmp' }],
+          securityContext: lockedContext(input.keeper.uid, input.keeper.gid),
+          resources: { requests: keeperAmount, limits: keeperAmount },
+          volumeMounts: input.folders
+            .filter((f) => access(f) !== 'agent')
+            .map((f) => ({ name: f.name, mountPath: f.path })),
+        },
+      ]
+    : [];
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',
@@ -112,8 +180,9 @@ export function buildJob(input: JobSpecInput): V1Job {
               env: Object.entries(input.env).map(([name, value]) => ({ name, value })),
               securityContext: lockedContext(input.uid, input.gid),
               resources: { requests: amount, limits: amount },
-              volumeMounts: input.folders.map((f) => ({ name: f.name, mountPath: f.path })),
+              volumeMounts: agentMounts,
             },
+            ...keeper,
           ],
           volumes,
         },

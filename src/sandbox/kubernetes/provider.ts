@@ -1,25 +1,30 @@
 /**
  * A cluster as a {@link SandboxProvider}: one Job per sandbox, owned by the
  * session's anchor ConfigMap, fenced by the deny-all policy, reaped by label.
- * The pod has one user (the spec's exec user): the keeper's separate uid is
- * not needed, as stopping the agent's processes spares pid 1.
+ * The pod has two containers: "agent" (the spec's exec user) and "keeper"
+ * (a uid of its own, in a process namespace of its own): the keeper fills the
+ * folders the agent only reads and serves the sockets through the tunnel.
  */
 import { randomBytes } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { LABELS } from '../../seam/index.js';
 import { SandboxError } from '../errors.js';
 import { ProviderClosedError } from '../lifecycle.js';
-import type { DockerClient, Reaper } from '../../runtime/index.js';
+import { projectRoot, type DockerClient, type Reaper } from '../../runtime/index.js';
 import { buildOn } from '../build-engine.js';
 import { dockerImageBuilder } from '../docker-builder.js';
 import type { ImageBuilder } from '../image-builder.js';
+import type { EngineDescription, PreflightResult, PreflightSpec } from '../engine-check.js';
 import type { OpenOptions, Sandbox, SandboxImage, SandboxProvider, SandboxSpec } from '../types.js';
 import { pushImage, type ClusterBuilder } from './registry-push.js';
 import type { Cluster } from './cluster.js';
 import { anchorName, jobName } from './names.js';
 import { ensureDenyAll } from './network-policy.js';
-import { ensureAnchor, startJobPod } from './pod-lifecycle.js';
+import { PodExecError } from './exec.js';
+import { ensureAnchor, PodStartError, startJobPod } from './pod-lifecycle.js';
+import { fillPod } from './pod-fill.js';
+import { keeperOf, podLayout } from './pod-layout.js';
+import { describeCluster, preflightCluster } from './preflight.js';
 import { KubernetesSandbox } from './sandbox.js';
 import { sweepByLabel } from './sweep.js';
 
@@ -38,6 +43,8 @@ export interface KubernetesProviderOptions {
    * label once this one is gone, however it ended); called by `open`, released by `close`.
    */
   readonly reaper?: (options: OpenOptions) => Reaper;
+  /** The bundled tunnel program on the host; default dist/stand-in/tunnel/tunnel. */
+  readonly tunnelProgram?: string;
 }
 
 /**
@@ -58,6 +65,7 @@ export class KubernetesProvider implements SandboxProvider {
   private anchor?: Promise<{ name: string; uid: string }>;
   private closed = false;
   private reaper: Reaper | undefined;
+  private described?: Promise<EngineDescription>;
   private readonly starting = new Set<Promise<unknown>>();
   /** A built image's tag → the digest reference it was pushed as. */
   private readonly pushed = new Map<string, string>();
@@ -118,7 +126,7 @@ export class KubernetesProvider implements SandboxProvider {
       throw new SandboxError(
         this.name,
         'build',
-        'no registry to push built images to is named (the command line has no flag for it yet)',
+        `${what} must be built, and a cluster runs images from a registry: name the one its nodes pull from with --image-registry host:port`,
       );
     return buildOn(builder.client, what, build);
   }
@@ -135,6 +143,17 @@ export class KubernetesProvider implements SandboxProvider {
     this.pushed.set(image.tag, await pushImage(this.options.builder, image));
   }
 
+  /** The cluster as one engine: its runs' records name it. */
+  async describe(): Promise<readonly EngineDescription[]> {
+    this.described ??= describeCluster(this.cluster, this.name);
+    return [await this.described];
+  }
+
+  async preflight(spec: PreflightSpec): Promise<readonly PreflightResult[]> {
+    const [engine] = await this.describe();
+    return [await preflightCluster(engine!, (s) => this.start(s), spec)];
+  }
+
   async reap(labels: Readonly<Record<string, string>>): Promise<number> {
     return (await sweepByLabel(this.cluster, labels)).jobs;
   }
@@ -145,6 +164,11 @@ export class KubernetesProvider implements SandboxProvider {
     this.starting.add(starting);
     try {
       return await starting;
+    } catch (error) {
+      // A pod that did not come up, or an exec that broke while filling it: the engine's, typed.
+      if (error instanceof PodStartError || error instanceof PodExecError)
+        throw new SandboxError(this.name, 'start', error.message, { cause: error });
+      throw error;
     } finally {
       this.starting.delete(starting);
     }
@@ -162,13 +186,9 @@ export class KubernetesProvider implements SandboxProvider {
   private refuse(spec: SandboxSpec): void {
     const refusal = (why: string): SandboxError => new SandboxError(this.name, 'start', why);
     if (spec.services?.length) throw refusal(this.servicesRefusal());
-    if (spec.sockets?.length) throw refusal('socket folders are not carried into a pod');
     if (spec.online) throw refusal("a pod is never online: run an environment's setup on Docker");
     if (!DIGEST.test(spec.image))
       throw refusal(`${spec.image}: pods run images by digest (registry/name@sha256:…)`);
-    const readOnly = spec.folders?.find((f) => f.readOnly);
-    if (readOnly)
-      throw refusal(`${readOnly.container}: a pod's one user could write a read-only folder`);
   }
 
   private async startPod(asked: SandboxSpec): Promise<Sandbox> {
@@ -179,12 +199,10 @@ export class KubernetesProvider implements SandboxProvider {
     if (!Number.isInteger(uid) || !Number.isInteger(gid))
       throw new SandboxError(this.name, 'start', `exec user ${execUser} is no uid:gid`);
     const owner = { uid: uid!, gid: gid! };
+    const keeper = keeperOf(spec, owner);
     const workingDir = spec.workingDir ?? '/tmp';
     const diskBytes = spec.diskBytes ?? DEFAULT_DISK;
-    // The root filesystem is read-only: every place written to is an emptyDir of its own.
-    const places = new Set(['/tmp', workingDir]);
-    for (const f of spec.folders ?? []) places.add(path.posix.normalize(f.container));
-    for (const f of spec.files ?? []) places.add(path.posix.dirname(f.container));
+    const layout = podLayout(spec, workingDir, diskBytes, this.name);
     const runKey = spec.labels?.[LABELS.run] ?? 'sandbox';
     const name = jobName(
       this.labels[LABELS.session]!,
@@ -200,7 +218,7 @@ export class KubernetesProvider implements SandboxProvider {
         anchor: await this.session(),
         uid: owner.uid,
         gid: owner.gid,
-        workingDir,
+        workingDir: layout.containerWorkingDir,
         env: spec.env ?? {},
         cpus: spec.limits?.cpus ?? 1,
         memoryBytes: spec.limits?.memoryBytes ?? DEFAULT_MEMORY,
@@ -208,17 +226,32 @@ export class KubernetesProvider implements SandboxProvider {
         activeDeadlineSeconds: 24 * 3600,
         ttlSecondsAfterFinished: 60,
         command: IDLER,
-        folders: [...places].map((p, i) => ({ name: `place-${i}`, path: p, sizeBytes: diskBytes })),
+        folders: layout.folders,
+        keeper,
       },
       this.options.startTimeoutMs,
     );
-    const sandbox = new KubernetesSandbox(this.cluster, name, pod, execUser, this.name);
+    const keeperUser = `${keeper.uid}:${keeper.gid}`;
+    const below = layout.containerWorkingDir === workingDir ? undefined : workingDir;
+    const sandbox = new KubernetesSandbox(
+      this.cluster,
+      name,
+      pod,
+      execUser,
+      this.name,
+      keeperUser,
+      below,
+    );
     try {
-      for (const f of spec.folders ?? []) await sandbox.copyIn(f.host, f.container, owner);
-      for (const f of spec.files ?? []) {
-        const mode = (await stat(f.host)).mode & 0o777;
-        await sandbox.writeFiles([{ path: f.container, content: await readFile(f.host), mode }]);
-      }
+      await fillPod(sandbox, spec, {
+        agent: owner,
+        keeper,
+        routes: layout.routes,
+        ...(below ? { workingDir: below } : {}),
+        tunnelProgram:
+          this.options.tunnelProgram ??
+          path.join(projectRoot(), 'dist', 'stand-in', 'tunnel', 'tunnel'),
+      });
     } catch (error) {
       await sandbox.remove();
       throw error;

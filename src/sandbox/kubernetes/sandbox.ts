@@ -1,16 +1,21 @@
 /**
- * One run's pod as a {@link Sandbox}. Every exec runs as the pod's one user
- * (the container's runAsUser): another user is refused, not faked. Files
- * cross by tar over exec (files.ts); nothing is mounted from the host.
+ * One run's pod as a {@link Sandbox}. Kubernetes has no per-exec user: an
+ * exec as the agent runs in the "agent" container, one as the keeper in the
+ * "keeper" container (each container's runAsUser); any other user is refused,
+ * not faked. Files cross by tar over exec (files.ts), written by the container
+ * whose user owns them; nothing is mounted from the host.
  */
 import { randomBytes } from 'node:crypto';
 import { ProcessesNotStoppedError, type ExecOptions, type ExecResult } from '../../seam/index.js';
-import { SandboxError, SandboxFileError } from '../errors.js';
+import { SandboxError } from '../errors.js';
 import { packItems, tarExtractCommand, type Listing, type PackItem } from '../sync/index.js';
 import type { Owner, Sandbox, SandboxFile, SyncStats } from '../types.js';
 import type { Cluster } from './cluster.js';
+import type { Tunnel } from '../docker/tunnel.js';
 import { podExec, PodExecError } from './exec.js';
-import { copyInto, listPodFolder, sendBytes, syncFromPod } from './files.js';
+import { openPodTunnel } from './pod-tunnel.js';
+import { containerOfUser, containerOwning, ownerOf } from './pod-users.js';
+import { copyInto, listPodFolder, readPodFile, sendBytes, syncFromPod } from './files.js';
 import { removeJob } from './pod-lifecycle.js';
 
 /**
@@ -28,7 +33,9 @@ export class KubernetesSandbox implements Sandbox {
   readonly mountsHostFolders = false;
   private readonly synced = new Map<string, Listing>();
   private readonly owner: Owner;
+  private readonly keeperOwner: Owner | undefined;
   private removed = false;
+  private tunnel: Tunnel | undefined;
 
   constructor(
     private readonly cluster: Cluster,
@@ -36,9 +43,36 @@ export class KubernetesSandbox implements Sandbox {
     private readonly pod: string,
     private readonly execUser: string,
     readonly engine: string,
+    /** The keeper container's `uid:gid`, when the pod has one. */
+    private readonly keeperUser?: string,
+    /** Where the agent's execs run when the container's working directory is a mount above it. */
+    private readonly agentWorkingDir?: string,
   ) {
-    const [uid, gid] = execUser.split(':').map(Number);
-    this.owner = { uid: uid!, gid: gid ?? uid! };
+    this.owner = ownerOf(execUser);
+    this.keeperOwner = keeperUser ? ownerOf(keeperUser) : undefined;
+  }
+
+  private containerOf(user: string | undefined): string | undefined {
+    return containerOfUser(user, this.execUser, this.keeperUser);
+  }
+
+  private containerOwning(owner: Owner | undefined): string | undefined {
+    return containerOwning(owner, this.owner, this.keeperOwner);
+  }
+
+  /** Why the socket tunnel stopped carrying, if it did. */
+  get tunnelFailure(): string | undefined {
+    return this.tunnel?.failure;
+  }
+
+  /**
+   * Serves each route's socket in the pod: one long-lived exec in the keeper runs the
+   * tunnel program, and every connection to a socket there reaches its host socket.
+   */
+  async openTunnel(routes: ReadonlyMap<string, string>, program: string): Promise<void> {
+    if (!this.keeperUser)
+      throw new SandboxError(this.engine, 'start', 'a tunnel needs the keeper container');
+    this.tunnel = await openPodTunnel(this.cluster, this.pod, routes, program, this.keeperUser);
   }
 
   /** Once removed, every call fails here: the pod may outlive its Job for a few seconds. */
@@ -49,11 +83,12 @@ export class KubernetesSandbox implements Sandbox {
 
   async exec(cmd: readonly string[], options: ExecOptions = {}): Promise<ExecResult> {
     this.live('exec');
-    if (options.user !== undefined && options.user !== this.execUser) {
+    const container = this.containerOf(options.user);
+    if (!container) {
       throw new SandboxError(
         this.engine,
         'exec',
-        `every exec runs as ${this.execUser}, not ${options.user}`,
+        `every exec runs as ${this.execUser}${this.keeperUser ? ` or the keeper ${this.keeperUser}` : ''}, not ${options.user}`,
       );
     }
     const input =
@@ -63,10 +98,9 @@ export class KubernetesSandbox implements Sandbox {
           ? Buffer.from(options.stdin)
           : options.stdin;
     const env = Object.entries(options.env ?? {}).map(([k, v]) => `${k}=${v}`);
+    const cwd = options.workingDir ?? (container === 'agent' ? this.agentWorkingDir : undefined);
     const direct = [
-      ...(env.length > 0 || options.workingDir
-        ? ['env', ...(options.workingDir ? ['-C', options.workingDir] : []), ...env]
-        : []),
+      ...(env.length > 0 || cwd ? ['env', ...(cwd ? ['-C', cwd] : []), ...env] : []),
       ...cmd,
     ];
     // Protocol v4 cannot close stdin: `head -c N` reads the input's exact length and its
@@ -76,6 +110,7 @@ export class KubernetesSandbox implements Sandbox {
     const cap = options.maxOutputBytes ?? 64 * 1024 * 1024;
     try {
       const r = await podExec(this.cluster, this.pod, argv, {
+        container,
         maxOutputBytes: cap + 1,
         ...(input ? { input } : {}),
         ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
@@ -103,6 +138,9 @@ export class KubernetesSandbox implements Sandbox {
           durationMs: Date.now() - started,
         };
       }
+      // The exec's own failure (the pod or the API server went away) is the engine's, typed.
+      if (error instanceof PodExecError)
+        throw new SandboxError(this.engine, 'exec', error.message, { cause: error });
       throw error;
     }
   }
@@ -116,59 +154,37 @@ export class KubernetesSandbox implements Sandbox {
         `${containerPath} is not an absolute path`,
       );
     }
-    // stat without following links first: a FIFO or a device is never opened.
-    const st = await podExec(this.cluster, this.pod, ['stat', '-c', '%F|%s', '--', containerPath]);
-    if (st.exitCode !== 0) throw new SandboxFileError(containerPath, 'missing');
-    const [type, size] = st.stdout.toString().trim().split('|');
-    if (type !== 'regular file' && type !== 'regular empty file') {
-      throw new SandboxFileError(containerPath, 'not-regular', type ?? '');
-    }
-    if (Number(size) > options.maxBytes) {
-      throw new SandboxFileError(
-        containerPath,
-        'too-large',
-        `${size} bytes, the cap is ${options.maxBytes}`,
-      );
-    }
-    const r = await podExec(this.cluster, this.pod, [
-      'head',
-      '-c',
-      String(options.maxBytes + 1),
-      '--',
-      containerPath,
-    ]);
-    if (r.stdout.length > options.maxBytes) {
-      throw new SandboxFileError(containerPath, 'too-large', `over ${options.maxBytes} bytes`);
-    }
-    return r.stdout;
+    return readPodFile(this.cluster, this.pod, containerPath, options.maxBytes);
   }
 
   async writeFiles(files: readonly SandboxFile[]): Promise<void> {
     this.live('write files');
-    // tar extracts as the pod's one user: any other owner would be a lie on the host's side.
-    const other = files.find(
-      (f) => f.owner && (f.owner.uid !== this.owner.uid || f.owner.gid !== this.owner.gid),
-    );
-    if (other) {
+    // tar extracts as the container's user: a file is written by the container whose user
+    // owns it, all in one; any other owner would be a lie on the host's side.
+    const container = this.containerOwning(files[0]?.owner);
+    const other = files.find((f) => this.containerOwning(f.owner) !== container);
+    if (!container || other) {
+      const f = other ?? files[0]!;
       throw new SandboxError(
         this.engine,
         'write files',
-        `${other.path}: every file is ${this.execUser}'s, not ${other.owner!.uid}:${other.owner!.gid}`,
+        `${f.path}: every file is ${this.execUser}'s${this.keeperUser ? ` or all the keeper's` : ''}, not ${f.owner!.uid}:${f.owner!.gid}`,
       );
     }
+    const owner = container === 'keeper' ? this.keeperOwner! : this.owner;
     const items: PackItem[] = files.map((f) => ({
       kind: 'bytes',
       container: f.path,
       content: typeof f.content === 'string' ? Buffer.from(f.content) : f.content,
       mode: f.mode ?? 0o644,
-      owner: this.owner,
+      owner,
     }));
     const chunks: Buffer[] = [];
     for await (const chunk of packItems(items)) chunks.push(chunk as Buffer);
     const staged = `/tmp/.evalrig-files-${randomBytes(6).toString('hex')}.tar`;
-    await sendBytes(this.cluster, this.pod, Buffer.concat(chunks), staged);
-    const r = await podExec(this.cluster, this.pod, tarExtractCommand(staged));
-    await podExec(this.cluster, this.pod, ['rm', '-f', staged]);
+    await sendBytes(this.cluster, this.pod, Buffer.concat(chunks), staged, container);
+    const r = await podExec(this.cluster, this.pod, tarExtractCommand(staged), { container });
+    await podExec(this.cluster, this.pod, ['rm', '-f', staged], { container });
     if (r.exitCode !== 0)
       throw new SandboxError(this.engine, 'write files', r.stderr.toString().trim().slice(0, 300));
   }
@@ -177,7 +193,15 @@ export class KubernetesSandbox implements Sandbox {
     this.live('copy in');
     const key = `${containerPath}\0${hostFolder}`;
     this.synced.delete(key);
-    await copyInto(this.cluster, this.pod, hostFolder, containerPath, owner);
+    const container = this.containerOwning(owner);
+    if (!container) {
+      throw new SandboxError(
+        this.engine,
+        'copy in',
+        `${containerPath}: no container runs as ${owner.uid}:${owner.gid}`,
+      );
+    }
+    await copyInto(this.cluster, this.pod, hostFolder, containerPath, owner, container);
     // What went in is what the host folder holds: the first sync back moves only what changed.
     this.synced.set(key, await listPodFolder(this.cluster, this.pod, containerPath));
   }
@@ -228,11 +252,13 @@ export class KubernetesSandbox implements Sandbox {
    * back what a run cut by its timeout left (the pod's end is remove's).
    */
   async kill(): Promise<void> {
+    this.tunnel?.close();
     await podExec(this.cluster, this.pod, KILL_ALL, { timeoutMs: 10_000 }).catch(() => undefined);
   }
 
   async remove(): Promise<void> {
     this.removed = true;
+    this.tunnel?.close();
     await removeJob(this.cluster, this.id);
   }
 }

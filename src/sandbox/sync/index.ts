@@ -6,6 +6,7 @@
  */
 export * from './apply.js';
 export * from './frames.js';
+export * from './limits.js';
 export * from './listing.js';
 export * from './pack.js';
 export * from './sparse.js';
