@@ -205,6 +205,7 @@ cmd_env() {
   echo "EVALRIG_K8S_REGISTRY=$REGISTRY"
   echo "EVALRIG_K8S_NAMESPACE=$NAMESPACE"
   echo "EVALRIG_K8S_KUBECTL=$OUT/kubectl"
+  echo "EVALRIG_K8S_STATE=$RUN"
 }
 
 stop_one() {

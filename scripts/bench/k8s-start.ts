@@ -59,12 +59,12 @@ async function k8sRound(i: number): Promise<{ start: number; exec: number }> {
     command: ['sleep', 'infinity'],
     folders: [{ name: 'tmp', path: '/tmp', sizeBytes: 64 << 20 }],
   });
-  await podExec(cluster, pod, ['true']);
+  await podExec(cluster, pod.name, ['true']);
   const start = performance.now() - t0;
   const times: number[] = [];
   for (let j = 0; j < execs; j++) {
     const t = performance.now();
-    await podExec(cluster, pod, ['true']);
+    await podExec(cluster, pod.name, ['true']);
     times.push(performance.now() - t);
   }
   await removeJob(cluster, name);

@@ -85,7 +85,7 @@ describe('kubernetes (a real cluster)', function () {
         { name: 'tmp', path: '/tmp', sizeBytes: 64 << 20 },
         { name: 'home', path: '/home/evalrig', sizeBytes: 64 << 20 },
       ],
-    });
+    }).then((started) => started.name);
   });
 
   after(async function () {

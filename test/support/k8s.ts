@@ -21,6 +21,8 @@ export interface K8sCluster {
   readonly namespace: string;
   /** The kubectl built with the cluster (its version matches the cluster's). */
   readonly kubectl: string;
+  /** The script's state folder: each process's `<name>.pid` (a fault test kills a kubelet by it). */
+  readonly state: string;
 }
 
 export const CLUSTER_SCRIPT = path.resolve(import.meta.dirname, '../../scripts/k8s-cluster.sh');
@@ -31,6 +33,7 @@ const KEYS = {
   registry: 'EVALRIG_K8S_REGISTRY',
   namespace: 'EVALRIG_K8S_NAMESPACE',
   kubectl: 'EVALRIG_K8S_KUBECTL',
+  state: 'EVALRIG_K8S_STATE',
 } as const;
 
 /** `NAME=value` lines (an optional `export `, quotes stripped). */

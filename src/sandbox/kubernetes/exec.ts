@@ -28,10 +28,22 @@ const INPUT_CHUNK = 256 * 1024;
 
 /** The exec's own failure (not the command's exit code): names the pod. */
 export class PodExecError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** The API server could not reach the pod's node, or lost it mid-command. */
+    readonly unreachable = false,
+  ) {
     super(message);
     this.name = 'PodExecError';
   }
+}
+
+/** Whether `error`, or an error it was caused by, says the pod's node could not be reached. */
+export function nodeUnreachable(error: unknown): boolean {
+  for (let e = error; e instanceof Error; e = e.cause) {
+    if (e instanceof PodExecError && e.unreachable) return true;
+  }
+  return false;
 }
 
 /** The exit code from the status frame the API server sends when the command ends. */
@@ -125,12 +137,15 @@ export async function podExec(
             finish(
               new PodExecError(
                 `exec in pod ${pod}: the connection closed before the command ended`,
+                true,
               ),
             ),
           ),
         );
       })
-      .catch((error: Error) => finish(new PodExecError(`exec in pod ${pod}: ${error.message}`)));
+      .catch((error: Error) =>
+        finish(new PodExecError(`exec in pod ${pod}: ${error.message}`, true)),
+      );
   });
 }
 
@@ -215,7 +230,7 @@ export async function podStream(
     ws.on('close', () => setImmediate(ended));
     if (stream.destroyed) ws.close();
   } catch (error) {
-    throw new PodExecError(`exec in pod ${pod}: ${(error as Error).message}`);
+    throw new PodExecError(`exec in pod ${pod}: ${(error as Error).message}`, true);
   }
   return { stream, stdout, stderr };
 }

@@ -14,7 +14,13 @@ export { podLayout, TUNNEL_DIR, TUNNEL_PATH } from './pod-layout.js';
 export type { PodLayout } from './pod-layout.js';
 export { anchorName, jobName, labelSet, labelValue, shortHash } from './names.js';
 export { buildDenyAll, DENY_ALL_NAME, ensureDenyAll } from './network-policy.js';
-export { ensureAnchor, PodStartError, removeJob, startJobPod } from './pod-lifecycle.js';
+export {
+  ensureAnchor,
+  PodStartError,
+  removeJob,
+  startJobPod,
+  type StartedPod,
+} from './pod-lifecycle.js';
 export { labelSelector, sweepByLabel } from './sweep.js';
 export type { SweepCount } from './sweep.js';
 export { copyInto, listPodFolder, sendBytes, syncFromPod } from './files.js';

@@ -4,6 +4,7 @@
  * line is a typed field a test reads back from the API server.
  */
 import type {
+  V1Affinity,
   V1ConfigMap,
   V1Container,
   V1Job,
@@ -43,6 +44,8 @@ export interface JobSpecInput {
    * the agent only reads (the eval set, the socket folders) and runs the socket tunnel.
    */
   readonly keeper?: { readonly uid: number; readonly gid: number };
+  /** Nodes the pod must not be put on: ones whose kubelet this session just lost. */
+  readonly avoidNodes?: readonly string[];
 }
 
 /**
@@ -72,6 +75,18 @@ export function splitAmounts(
   return {
     agent: { cpu: `${total - keeperCpu}m`, memory: String(memoryBytes - keeperMemory) },
     keeper: { cpu: `${keeperCpu}m`, memory: String(keeperMemory) },
+  };
+}
+
+/** By node name (a field, not a label: a node's labels are its kubelet's to set). */
+function avoiding(nodes: readonly string[]): V1Affinity {
+  const notIn = { key: 'metadata.name', operator: 'NotIn', values: [...nodes] };
+  return {
+    nodeAffinity: {
+      requiredDuringSchedulingIgnoredDuringExecution: {
+        nodeSelectorTerms: [{ matchFields: [notIn] }],
+      },
+    },
   };
 }
 
@@ -164,6 +179,7 @@ export function buildJob(input: JobSpecInput): V1Job {
           dnsPolicy: 'None',
           dnsConfig: { nameservers: ['127.0.0.1'] },
           ...(input.runtimeClassName ? { runtimeClassName: input.runtimeClassName } : {}),
+          ...(input.avoidNodes?.length ? { affinity: avoiding(input.avoidNodes) } : {}),
           securityContext: {
             runAsNonRoot: true,
             runAsUser: input.uid,

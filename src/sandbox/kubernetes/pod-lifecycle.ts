@@ -69,12 +69,18 @@ function unschedulableReason(pod: V1Pod): string | undefined {
     : undefined;
 }
 
-/** Creates the Job and waits for its one pod to run; returns the pod's name. */
+/** A run's pod, running, and the node it runs on. */
+export interface StartedPod {
+  readonly name: string;
+  readonly node: string;
+}
+
+/** Creates the Job and waits for its one pod to run. */
 export async function startJobPod(
   cluster: Cluster,
   input: Omit<JobSpecInput, 'namespace'>,
   timeoutMs = 120_000,
-): Promise<string> {
+): Promise<StartedPod> {
   await cluster.batch.createNamespacedJob({
     namespace: cluster.namespace,
     body: buildJob({ ...input, namespace: cluster.namespace }),
@@ -91,7 +97,8 @@ export async function startJobPod(
     const pod = pods.items[0];
     if (pod) {
       const running = pod.status?.containerStatuses?.every((s) => s.ready || s.state?.running);
-      if (pod.status?.phase === 'Running' && running) return pod.metadata!.name!;
+      if (pod.status?.phase === 'Running' && running)
+        return { name: pod.metadata!.name!, node: pod.spec?.nodeName ?? '' };
       const stuck = stuckReason(pod);
       if (stuck) throw new PodStartError(stuck);
       waiting = unschedulableReason(pod);

@@ -20,7 +20,7 @@ import { pushImage, type ClusterBuilder } from './registry-push.js';
 import type { Cluster } from './cluster.js';
 import { anchorName, jobName } from './names.js';
 import { ensureDenyAll } from './network-policy.js';
-import { PodExecError } from './exec.js';
+import { nodeUnreachable, PodExecError } from './exec.js';
 import { ensureAnchor, PodStartError, startJobPod } from './pod-lifecycle.js';
 import { fillPod } from './pod-fill.js';
 import { keeperOf, podLayout } from './pod-layout.js';
@@ -56,6 +56,8 @@ const IDLER = ['sh', '-c', 'while :; do sleep 3600 & wait; done'];
 const DIGEST = /@sha256:[0-9a-f]{64}$/u;
 const DEFAULT_DISK = 1024 ** 3;
 const DEFAULT_MEMORY = 512 * 1024 ** 2;
+/** Past the node controller's grace period (40 s), when a lost node is tainted anyway. */
+const NODE_AVOIDED_MS = 60_000;
 
 export class KubernetesProvider implements SandboxProvider {
   readonly mountsHostFolders = false;
@@ -66,6 +68,12 @@ export class KubernetesProvider implements SandboxProvider {
   private closed = false;
   private reaper: Reaper | undefined;
   private described?: Promise<EngineDescription>;
+  /**
+   * Nodes the API server could not reach a pod on, until when they are avoided. A lost
+   * kubelet's node stays Ready for the controller's grace period (40 s): a run played once
+   * more would be put there and wait out its start timeout.
+   */
+  private readonly lostNodes = new Map<string, number>();
   private readonly starting = new Set<Promise<unknown>>();
   /** A built image's tag → the digest reference it was pushed as. */
   private readonly pushed = new Map<string, string>();
@@ -228,19 +236,24 @@ export class KubernetesProvider implements SandboxProvider {
         command: IDLER,
         folders: layout.folders,
         keeper,
+        avoidNodes: this.avoidedNodes(),
       },
       this.options.startTimeoutMs,
     );
+    const lost = (): void => {
+      if (pod.node) this.lostNodes.set(pod.node, Date.now() + NODE_AVOIDED_MS);
+    };
     const keeperUser = `${keeper.uid}:${keeper.gid}`;
     const below = layout.containerWorkingDir === workingDir ? undefined : workingDir;
     const sandbox = new KubernetesSandbox(
       this.cluster,
       name,
-      pod,
+      pod.name,
       execUser,
       this.name,
       keeperUser,
       below,
+      lost,
     );
     try {
       await fillPod(sandbox, spec, {
@@ -253,9 +266,16 @@ export class KubernetesProvider implements SandboxProvider {
           path.join(projectRoot(), 'dist', 'stand-in', 'tunnel', 'tunnel'),
       });
     } catch (error) {
+      if (nodeUnreachable(error)) lost();
       await sandbox.remove();
       throw error;
     }
     return sandbox;
+  }
+
+  private avoidedNodes(): string[] {
+    const now = Date.now();
+    for (const [node, until] of this.lostNodes) if (until <= now) this.lostNodes.delete(node);
+    return [...this.lostNodes.keys()];
   }
 }

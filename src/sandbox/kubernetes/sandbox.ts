@@ -47,6 +47,8 @@ export class KubernetesSandbox implements Sandbox {
     private readonly keeperUser?: string,
     /** Where the agent's execs run when the container's working directory is a mount above it. */
     private readonly agentWorkingDir?: string,
+    /** Told when an exec could not reach the pod's node (provider.ts avoids it for a while). */
+    private readonly onNodeLost?: () => void,
   ) {
     this.owner = ownerOf(execUser);
     this.keeperOwner = keeperUser ? ownerOf(keeperUser) : undefined;
@@ -139,8 +141,10 @@ export class KubernetesSandbox implements Sandbox {
         };
       }
       // The exec's own failure (the pod or the API server went away) is the engine's, typed.
-      if (error instanceof PodExecError)
+      if (error instanceof PodExecError) {
+        if (error.unreachable) this.onNodeLost?.();
         throw new SandboxError(this.engine, 'exec', error.message, { cause: error });
+      }
       throw error;
     }
   }

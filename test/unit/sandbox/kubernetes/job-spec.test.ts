@@ -147,6 +147,24 @@ describe('kubernetes Job spec: the keeper container', () => {
   });
 });
 
+describe('kubernetes Job spec: nodes avoided', () => {
+  it('keeps the pod off the named nodes by their name, a field no kubelet sets', () => {
+    const pod = buildJob({ ...INPUT, avoidNodes: ['127.0.0.2'] }).spec!.template.spec!;
+    const terms =
+      pod.affinity!.nodeAffinity!.requiredDuringSchedulingIgnoredDuringExecution!.nodeSelectorTerms;
+    expect(terms).to.deep.equal([
+      { matchFields: [{ key: 'metadata.name', operator: 'NotIn', values: ['127.0.0.2'] }] },
+    ]);
+  });
+
+  it('with none to avoid, the pod has no affinity at all', () => {
+    expect(buildJob(INPUT).spec!.template.spec!.affinity).to.equal(undefined);
+    expect(buildJob({ ...INPUT, avoidNodes: [] }).spec!.template.spec!.affinity).to.equal(
+      undefined,
+    );
+  });
+});
+
 describe('kubernetes pod layout', () => {
   const spec: SandboxSpec = {
     image: 'x',
